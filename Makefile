@@ -1,0 +1,53 @@
+# Two commands do all set-up on a fresh machine:
+#   make run   - create .venv, install, start the service with the simulated board
+#   make test  - create .venv, install what tests need (including Debian's chromium), run the tests
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+HOST ?= 0.0.0.0
+PORT ?= 8000
+
+.PHONY: run test bench venv clean chromium
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP) $@
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/gingo serve --host $(HOST) --port $(PORT)
+
+# The browser tests need Debian's chromium (never a browser download).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = "0" ]; then \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+			|| echo "warning: could not install chromium; browser tests will be skipped"; \
+		else \
+			echo "note: run 'sudo apt-get install chromium' to enable the browser tests"; \
+		fi; \
+	fi
+
+test: $(TEST_STAMP) chromium
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/solver.py
+	@for b in pipeline service; do \
+		if [ -f benchmarks/$$b.py ]; then $(BIN)/python benchmarks/$$b.py; fi; \
+	done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,0 +1,1 @@
+"""Rule sets, one module per game: gin, color_gin, ginski, gingo."""

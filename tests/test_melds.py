@@ -1,0 +1,162 @@
+"""The meld solver against a brute-force search, and worked cases."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from bruteforce import brute_best_discard, brute_min
+from companion import cards as C
+from companion import melds as M
+
+RULES = M.VARIANTS
+
+
+def _dense_pool(rules: M.MeldRules, lo: int, span: int) -> list[int]:
+    nat = [rules.base + 13 * s + r for s in range(rules.nsuits) for r in range(lo, min(13, lo + span))]
+    return nat + C.mask_cards(rules.wild_mask)
+
+
+@st.composite
+def hands(draw, variant: str, max_size: int = 11):
+    rules = RULES[variant]
+    if draw(st.booleans()):
+        pool = C.mask_cards(rules.natural_mask | rules.wild_mask)
+    else:
+        lo = draw(st.integers(0, 9))
+        pool = _dense_pool(rules, lo, draw(st.integers(3, 6)))
+    size = draw(st.integers(0, min(max_size, len(pool))))
+    return draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True))
+
+
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("variant", ["gin", "ginski", "gingo", "gingo_fewer"])
+def test_min_deadwood_matches_brute_force(variant):
+    @SETTINGS
+    @given(hands(variant))
+    def check(hand):
+        assert M.min_deadwood(hand, variant) == brute_min(hand, RULES[variant])
+
+    check()
+
+
+@pytest.mark.parametrize("variant", ["gin", "ginski", "gingo"])
+def test_best_discard_matches_brute_force(variant):
+    @settings(max_examples=80, deadline=None)
+    @given(hands(variant, 11).filter(lambda h: len(h) >= 2))
+    def check(hand):
+        got = M.best_discard(hand, variant)
+        want = brute_best_discard(hand, RULES[variant])
+        assert got[0] == want[0]
+        assert sorted(got[1]) == sorted(want[1])
+
+    check()
+
+
+@pytest.mark.parametrize("variant", ["gin", "ginski", "gingo", "gingo_fewer"])
+def test_every_arrangement_is_legal_and_optimal(variant):
+    rules = RULES[variant]
+
+    @settings(max_examples=120, deadline=None)
+    @given(hands(variant, 10))
+    def check(hand):
+        best = M.min_deadwood(hand, variant)
+        arrs = M.arrangements(hand, variant)
+        assert arrs, "an optimal arrangement always exists"
+        for a in arrs:
+            assert a.value == best
+            used = []
+            designated = []
+            for meld in a.melds:
+                M.check_meld(list(meld.cards), rules, dict(meld.wilds))
+                used += list(meld.cards)
+                designated += [d for _, d in meld.wilds]
+            used += list(a.deadwood)
+            assert sorted(used) == sorted(hand)
+            assert len(set(designated)) == len(designated)
+            if not rules.wild_may_duplicate_hand:
+                assert not set(designated) & set(hand)
+            assert sum(rules.card_value(c) for c in a.deadwood) == a.value
+
+    check()
+
+
+def test_all_optimal_arrangements_listed():
+    arrs = M.arrangements("5D 6D 7D 6H 6C 8H 5C")
+    assert sorted(sorted(str(m) for m in a.melds) for a in arrs) == [["5D 6D 7D"], ["6H 6D 6C"]]
+
+
+def test_ace_rules():
+    assert M.min_deadwood("QS KS AS") == 21  # gin: ace low only
+    assert M.min_deadwood("QS KS AS", "gingo") == 0
+    assert M.min_deadwood("KS AS 2S", "gingo") == 13  # never round the corner
+    assert M.min_deadwood("AS 2S 3S") == 0
+
+
+def test_sets_and_runs_compete():
+    # 7s used in the run beats the four of a kind
+    assert M.min_deadwood("7S 7H 7D 7C 8C 9C") == 0
+    assert M.best_arrangement("7S 7H 7D 7C 8C 9C").melds[0].kind in ("set", "run")
+
+
+def test_ginski_wild_rules():
+    # one wild per meld, and no all-wild meld
+    assert M.min_deadwood("R5 R6 W1", "ginski") == 0
+    assert M.min_deadwood("R5 W1 W2", "ginski") == 45
+    assert M.min_deadwood("W1 W2 W3", "ginski") == 60
+    # two sets of one rank in a five-colour deck
+    assert M.min_deadwood("R5 B5 W1 Y5 P5 W2", "ginski") == 0
+    # wild counts 20 and cards count their number
+    assert M.min_deadwood("R13 W1", "ginski") == 33
+
+
+def test_gingo_joker_cannot_stand_for_a_card_in_hand():
+    # 8S is the only free 8; one joker can take it, not two
+    assert M.min_deadwood("7S 9S 8H 7D 8D 8C JK1 JK2", "gingo") == 9
+
+
+def test_big_hand_is_exact_against_brute_force():
+    rng = random.Random(5)
+    for _ in range(5):
+        hand = rng.sample(range(52), 14) + [52]
+        assert M.min_deadwood(hand, "gingo") == brute_min(hand, RULES["gingo"])
+
+
+def test_bad_input_names_the_card():
+    with pytest.raises(ValueError, match="not a card of gin: JK1"):
+        M.min_deadwood("5H JK", "gin")
+    with pytest.raises(ValueError, match="duplicate"):
+        M.min_deadwood("5H 5H")
+    with pytest.raises(ValueError, match="unknown variant"):
+        M.min_deadwood("5H", "canasta")
+    with pytest.raises(ValueError, match="not a card of ginski"):
+        M.min_deadwood("5H", "ginski")
+
+
+def test_check_meld_messages():
+    p = C.parse_cards
+    with pytest.raises(ValueError, match="at least 3"):
+        M.check_meld(p("5H 6H"), M.GIN)
+    with pytest.raises(ValueError, match="not in sequence"):
+        M.check_meld(p("5H 6H 8H"), M.GIN)
+    with pytest.raises(ValueError, match="round the corner"):
+        M.check_meld(p("KH AH 2H"), M.GINGO)
+    with pytest.raises(ValueError, match="say which card"):
+        M.check_meld(p("5H 6H JK"), M.GINGO)
+    meld = M.check_meld(p("5H JK 7H"), M.GINGO, {52: C.parse_card("6H")})
+    assert meld.stands_for() == tuple(p("5H 6H 7H"))
+    assert M.check_meld(p("QH KH AH"), M.GINGO).kind == "run"
+
+
+def test_layoffs_chain_and_compete_with_own_melds():
+    k = [M.check_meld(C.parse_cards("5H 6H 7H"), M.GIN)]
+    r = M.best_layoffs("8H 9H KS QS", k)
+    assert r.deadwood == 20 and sorted(C.card_name(c) for c in r.cards) == ["8H", "9H"]
+    # 8H is better kept in the defender's own set than laid off
+    r = M.best_layoffs("8H 8S 8D 4C", k)
+    assert r.deadwood == 4 and r.cards == ()
+    # a fourth card onto the knocker's set
+    k2 = [M.check_meld(C.parse_cards("JS JH JD"), M.GIN)]
+    assert M.best_layoffs("JC 2C", k2).deadwood == 2
