@@ -1,0 +1,108 @@
+"""What every rummy rule set hands back: one hand's result and a match's running score.
+
+Each game module (:mod:`companion.rules.gin`, :mod:`~companion.rules.color_gin`,
+:mod:`~companion.rules.ginski`) exposes the same small surface, so the play engine,
+the service and the phone page treat them alike:
+
+* ``Options`` (a frozen dataclass), ``PRESETS: dict[str, Options]``, ``DEFAULT_PRESET``
+  and ``make_options(preset=None, **overrides) -> Options`` (unknown preset or option:
+  ``ValueError`` naming it);
+* ``score_hand(hands, ender, preset=None, *, options=None, **overrides) -> HandResult``;
+* ``score_match(results, players, options) -> MatchScore``: a pure fold over the hand
+  results in order, so a corrected hand two rounds back is re-scored by folding again;
+* ``end_kind(kept, options, match=None, seat=0) -> str | None``: which ending
+  (``"gin"``, ``"big_gin"``, ``"knock"``) a player keeping the card mask ``kept`` may
+  declare, or None when they may not end the hand;
+* ``deal_size(players, options) -> int``, ``DECK`` (card mask), ``PLAYERS`` (range);
+* ``next_dealer(result, dealer, players, options) -> int``.
+
+Both result types are plain data with ``as_dict()`` for JSON; card lists are names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+HandKind = Literal["gin", "big_gin", "knock", "undercut", "void", "showdown"]
+KINDS: tuple[str, ...] = ("gin", "big_gin", "knock", "undercut", "void", "showdown")
+
+# Per seat: an int, or for Color Gin a dict suit letter -> points.
+Points = Union[list[int], list[dict[str, int]]]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The outcome of one hand.
+
+    ``points`` are what each seat scores for this hand before any match-level rule
+    (suit closing, game bonus, boxes). ``deadwood`` is per seat after lay-offs;
+    ``layoffs`` lists the cards each seat laid off; ``melds`` each seat's melds as
+    lists of card names (a wild written ``JK1=5H``); ``extra`` holds what a game adds
+    (Color Gin: ``spoiled`` suits; Ginski: ``undercutter``).
+    """
+
+    variant: str
+    kind: HandKind
+    ender: int | None
+    winner: int | None
+    points: Points
+    deadwood: list[int]
+    layoffs: list[list[str]] = field(default_factory=list)
+    melds: list[list[list[str]]] = field(default_factory=list)
+    deadwood_cards: list[list[str]] = field(default_factory=list)
+    extra: dict[str, object] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "variant": self.variant,
+            "kind": self.kind,
+            "ender": self.ender,
+            "winner": self.winner,
+            "points": self.points,
+            "deadwood": self.deadwood,
+            "layoffs": self.layoffs,
+            "melds": self.melds,
+            "deadwood_cards": self.deadwood_cards,
+            "extra": self.extra,
+            "notes": self.notes,
+        }
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """A match folded from its hand results.
+
+    ``totals`` per seat (Color Gin: a dict suit -> points per seat, closed suits keep
+    their overshoot); ``hands_won`` per seat; ``bonuses`` names every match-level line
+    (``{"seat": 0, "kind": "game", "points": 100}``) so a score sheet can show them;
+    ``final`` per seat is the total with the bonuses once the match is over (equal to
+    ``totals`` while it runs, for games without match bonuses). ``extra`` holds what a
+    game adds (Color Gin: ``suit_winner``, ``closed``).
+    """
+
+    variant: str
+    players: int
+    totals: Points
+    hands_won: list[int]
+    finished: bool
+    winner: int | None
+    final: list[int]
+    bonuses: list[dict[str, object]] = field(default_factory=list)
+    hands: int = 0
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "totals": self.totals,
+            "hands_won": self.hands_won,
+            "finished": self.finished,
+            "winner": self.winner,
+            "final": self.final,
+            "bonuses": self.bonuses,
+            "hands": self.hands,
+            "extra": self.extra,
+        }
