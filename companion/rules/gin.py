@@ -1,0 +1,514 @@
+"""Gin Rummy: options, presets, hand scoring and match scoring.
+
+Four presets follow ``RULES.md`` section 2: ``gin_002`` (seed 002, the short summary),
+``gin_004`` (seed 004, CARDominoes; the default), ``pagat`` and ``modern``
+(``gin_pagat`` and ``gin_modern`` are accepted as the same names). Oklahoma Gin is an
+option on any preset (``oklahoma=True`` and the hand's ``upcard``).
+
+A hand ends one of three ways, and :func:`score_hand` takes them all:
+
+* ``ender`` is a seat index: that player knocked or went gin (10 cards kept after
+  the face-down discard), or went big gin (11 cards, no discard);
+* ``ender`` is None: the stock ran down to two cards with nobody ending the hand;
+  the preset's ``stock_end`` says whether that is a void hand (no score) or a
+  showdown (the lower deadwood scores the difference).
+
+>>> r = score_hand(["5H 6H 7H 9C 9D 9S KS KH KD 2C",
+...                 "AS 2S 3S 4D 5D 6D 8C 8H 10S QC"], ender=0)
+>>> r.kind, r.winner, r.points, r.deadwood
+('knock', 0, [26, 0], [2, 28])
+>>> m = score_match([r], 2, make_options())
+>>> m.totals, m.finished
+([26, 0], False)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from companion import cards as C
+from companion import melds as M
+from companion.rules.base import HandResult, MatchScore
+
+VARIANT: Final = "gin"
+MELD_VARIANT: Final = "gin"
+DECK: Final = C.STANDARD_DECK
+PLAYERS: Final = range(2, 3)
+HAND_SIZE: Final = 10
+
+_RULES: Final = M.GIN
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every Gin Rummy rule the engine can vary. Build one with :func:`make_options`."""
+
+    knock_limit: int = field(default=10, metadata={
+        "help": "Most deadwood a player may hold and still knock."})
+    knock_compare: str = field(default="le", metadata={
+        "help": "'le': knock with deadwood up to the limit; 'lt': strictly below it "
+                "(seed 002).",
+        "choices": ("le", "lt")})
+    undercut_on_tie: bool = field(default=True, metadata={
+        "help": "Equal deadwood after a knock counts as an undercut by the defender."})
+    gin_bonus: int = field(default=25, metadata={
+        "help": "Bonus for going gin, on top of the opponent's deadwood."})
+    undercut_bonus: int = field(default=25, metadata={
+        "help": "Bonus for undercutting a knocker, on top of the difference."})
+    big_gin_bonus: int = field(default=0, metadata={
+        "help": "Bonus for big gin (all 11 cards melded, no discard); 0 = no big gin, "
+                "the player discards and goes gin."})
+    gin_can_be_undercut: bool = field(default=False, metadata={
+        "help": "A defender with 0 deadwood undercuts a gin (needs undercut_on_tie)."})
+    layoff_after_gin: bool = field(default=False, metadata={
+        "help": "The defender may lay off onto the melds of a player who went gin."})
+    stock_end: str = field(default="void_at_2", metadata={
+        "help": "When two stock cards remain: 'void_at_2' = no score, same dealer; "
+                "'showdown_at_2' = lower deadwood scores the difference.",
+        "choices": ("void_at_2", "showdown_at_2")})
+    last_discard_rescue: bool = field(default=False, metadata={
+        "help": "Facing a two-card stock, a player may take the last discard only to "
+                "knock or go gin with it."})
+    game_target: int = field(default=100, metadata={
+        "help": "Points that end the match (boxes do not count toward it)."})
+    game_bonus: int = field(default=100, metadata={
+        "help": "Bonus for the player who reaches the target."})
+    shutout: str = field(default="double_total", metadata={
+        "help": "When the loser won no hand: 'double_total' = winner's total with the "
+                "game bonus doubled; 'double_game_bonus' = game bonus doubled; "
+                "'double_points' = hand points doubled; 'none'.",
+        "choices": ("none", "double_total", "double_game_bonus", "double_points")})
+    box_bonus: int = field(default=25, metadata={
+        "help": "Bonus per hand won, added at the end of the match after any doubling."})
+    next_dealer: str = field(default="winner", metadata={
+        "help": "Who deals the next hand: the hand's 'winner', its 'loser', or "
+                "'alternate'. After a void hand the same dealer deals again.",
+        "choices": ("winner", "loser", "alternate")})
+    oklahoma: bool = field(default=False, metadata={
+        "help": "Oklahoma Gin: the upcard's value is the knock limit; an ace upcard "
+                "means gin only."})
+    oklahoma_spades_double: bool = field(default=False, metadata={
+        "help": "Oklahoma: a hand whose upcard is a spade scores double."})
+    upcard: str | None = field(default=None, metadata={
+        "help": "Oklahoma: this hand's upcard (set per hand, e.g. '7D').",
+        "per_hand": True})
+
+
+_PRESETS_BASE: Final = Options()
+
+PRESETS: Final[dict[str, Options]] = {
+    "gin_002": dataclasses.replace(
+        _PRESETS_BASE, knock_compare="lt", stock_end="showdown_at_2", game_bonus=0,
+        shutout="none", box_bonus=0),
+    "gin_004": _PRESETS_BASE,
+    "pagat": dataclasses.replace(
+        _PRESETS_BASE, gin_bonus=20, undercut_bonus=10, shutout="double_game_bonus",
+        box_bonus=20),
+    "modern": dataclasses.replace(
+        _PRESETS_BASE, big_gin_bonus=31, shutout="double_points", next_dealer="alternate"),
+}
+ALIASES: Final[dict[str, str]] = {"gin_pagat": "pagat", "gin_modern": "modern"}
+DEFAULT_PRESET: Final = "gin_004"
+
+_FIELDS: Final = {f.name: f for f in dataclasses.fields(Options)}
+
+
+def _check_value(name: str, value: Any) -> Any:
+    f = _FIELDS[name]
+    default = f.default
+    choices = f.metadata.get("choices")
+    if name == "upcard":
+        if value is None:
+            return None
+        card = C.parse_card(value) if isinstance(value, str) else value
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+            raise ValueError(f"option upcard: {value!r} is not a card of the 52-card deck")
+        return C.card_name(card)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"option {name}: expected true or false, got {value!r}")
+        return value
+    if isinstance(default, int):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"option {name}: expected a whole number >= 0, got {value!r}")
+        return value
+    if choices is not None and value not in choices:
+        raise ValueError(
+            f"option {name}: {value!r} is not one of {', '.join(map(str, choices))}")
+    return value
+
+
+def make_options(preset: str | None = None, **overrides: Any) -> Options:
+    """The options of ``preset`` (default ``gin_004``) with ``overrides`` applied.
+
+    >>> make_options("gin_pagat").gin_bonus
+    20
+    >>> make_options("gin_002", undercut_on_tie=False).knock_compare
+    'lt'
+    >>> make_options(knock_limt=9)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown gin option 'knock_limt' (options: knock_limit, knock_compare, ...)
+    """
+    name = DEFAULT_PRESET if preset is None else ALIASES.get(preset, preset)
+    if name not in PRESETS:
+        raise ValueError(
+            f"unknown gin preset {preset!r} (one of {', '.join(PRESETS)}, "
+            f"{', '.join(ALIASES)})")
+    base = PRESETS[name]
+    clean: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in _FIELDS:
+            raise ValueError(f"unknown gin option {key!r} (options: {', '.join(_FIELDS)})")
+        clean[key] = _check_value(key, value)
+    return dataclasses.replace(base, **clean)
+
+
+def _resolve(preset: str | None, options: Options | None, overrides: dict[str, Any]) -> Options:
+    if options is None:
+        return make_options(preset, **overrides)
+    if preset is not None:
+        raise ValueError("give either a preset or options, not both")
+    if not overrides:
+        return options
+    clean = {}
+    for key, value in overrides.items():
+        if key not in _FIELDS:
+            raise ValueError(f"unknown gin option {key!r} (options: {', '.join(_FIELDS)})")
+        clean[key] = _check_value(key, value)
+    return dataclasses.replace(options, **clean)
+
+
+# ---------------------------------------------------------------------------
+# Ending a hand
+
+
+def knock_limit(options: Options) -> int:
+    """The most deadwood a knocker may hold under ``options`` (``-1``: gin only).
+
+    With ``knock_compare='lt'`` a limit of 10 means 9 or less. In Oklahoma the
+    upcard's value is the limit and an ace upcard means gin only.
+
+    >>> knock_limit(make_options("gin_002")), knock_limit(make_options())
+    (9, 10)
+    >>> knock_limit(make_options(oklahoma=True, upcard="AS"))
+    0
+    """
+    if options.oklahoma:
+        if options.upcard is None:
+            raise ValueError("Oklahoma gin needs the hand's upcard (option upcard)")
+        up = C.parse_card(options.upcard)
+        if C.rank(up) == 1:
+            return 0
+        limit = C.gin_value(up)
+    else:
+        limit = options.knock_limit
+    return limit - 1 if options.knock_compare == "lt" else limit
+
+
+def end_kind(kept: int, options: Options, match: MatchScore | None = None,
+             seat: int = 0) -> str | None:
+    """How a player keeping the cards ``kept`` (a mask) may end the hand, if at all.
+
+    10 cards: ``"gin"`` with no deadwood, ``"knock"`` within the knock limit;
+    11 cards: ``"big_gin"`` when the preset has big gin and all 11 meld.
+
+    >>> end_kind(C.to_mask("AS 2S 3S 4S 9D 9H 9C KH QH JH"), make_options())
+    'gin'
+    >>> end_kind(C.to_mask("AS 2S 3S 10C 9D 9H 9C KH QH JH"), make_options())
+    'knock'
+    >>> end_kind(C.to_mask("AS 2S 3S 10C 9D 9H 9C KH QH JH"), make_options("gin_002"))
+    """
+    n = kept.bit_count()
+    dw = M.deadwood_of_mask(kept, MELD_VARIANT)
+    if n == HAND_SIZE + 1:
+        return "big_gin" if options.big_gin_bonus > 0 and dw == 0 else None
+    if n != HAND_SIZE:
+        return None
+    if dw == 0:
+        return "gin"
+    return "knock" if dw <= knock_limit(options) else None
+
+
+def deal_size(players: int, options: Options) -> int:
+    """Cards dealt to each player: always 10 in Gin Rummy."""
+    if players not in PLAYERS:
+        raise ValueError(f"Gin Rummy is for 2 players, not {players}")
+    return HAND_SIZE
+
+
+def _hand_masks(hands: Sequence[Any]) -> list[int]:
+    if isinstance(hands, (str, int)) or len(hands) != 2:
+        raise ValueError("give the cards of both players, in seat order (2 hands)")
+    masks = []
+    seen = 0
+    for seat, h in enumerate(hands):
+        try:
+            m = M._hand_mask(h, _RULES)
+        except ValueError as exc:
+            raise ValueError(f"seat {seat}: {exc}") from None
+        dup = m & seen
+        if dup:
+            raise ValueError(
+                f"seat {seat}: {', '.join(C.mask_names(dup))} is already in another hand")
+        seen |= m
+        masks.append(m)
+    return masks
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [C.card_name(c) for c in cards]
+
+
+def _choose_knocker_arrangement(knocker: int, defender: int) -> tuple[M.Arrangement, M.LayoffResult]:
+    """Among the knocker's least-deadwood arrangements, the one that leaves the
+    defender the most deadwood after lay-offs (the knocker declares it)."""
+    best: tuple[M.Arrangement, M.LayoffResult] | None = None
+    for arr in M._arrangements_mask(knocker, _RULES, limit=64):
+        lay = M.best_layoffs(defender, arr.melds, _RULES)
+        if best is None or lay.deadwood > best[1].deadwood:
+            best = (arr, lay)
+    assert best is not None
+    return best
+
+
+def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = None, *,
+               options: Options | None = None, **overrides: Any) -> HandResult:
+    """Score one hand of Gin Rummy.
+
+    ``hands`` holds both players' cards in seat order (card strings, ints or masks):
+    10 each, or 11 for the ender of a big gin. ``ender`` is the seat that knocked or
+    went gin, or None when the stock ran down to two cards (void or showdown, per
+    ``stock_end``). The knocker's arrangement is the least-deadwood one that leaves
+    the defender the most deadwood; the defender's lay-offs (chained along runs) and
+    own melds are chosen together to minimise the defender's deadwood.
+
+    Raises ``ValueError`` for a bad card, a card in both hands, a wrong hand size, or
+    an ender who may not knock under the preset.
+
+    >>> r = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH", "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0)
+    >>> r.kind, r.points
+    ('gin', [83, 0])
+    >>> score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH", "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"],
+    ...            1).kind
+    Traceback (most recent call last):
+    ...
+    ValueError: seat 1 may not knock with 58 deadwood: deadwood must be 10 or less
+    """
+    opts = _resolve(preset, options, overrides)
+    masks = _hand_masks(hands)
+    notes: list[str] = []
+    if ender is None:
+        for seat, m in enumerate(masks):
+            n = m.bit_count()
+            if n not in (0, HAND_SIZE):
+                raise ValueError(
+                    f"seat {seat}: {n} cards; at the stock end each hand holds 10")
+        if opts.stock_end == "void_at_2" or not all(masks):
+            dws = [M.deadwood_of_mask(m) for m in masks]
+            return HandResult(VARIANT, "void", None, None, [0, 0], dws,
+                              layoffs=[[], []], melds=_melds_of(masks),
+                              deadwood_cards=_dead_of(masks),
+                              notes=["two cards left in the stock: void hand, same dealer"])
+        return _showdown(masks, opts)
+    if not isinstance(ender, int) or isinstance(ender, bool) or ender not in (0, 1):
+        raise ValueError(f"ender must be seat 0 or 1 (or None at the stock end), got {ender!r}")
+    defender = 1 - ender
+    km, dm = masks[ender], masks[defender]
+    if dm.bit_count() != HAND_SIZE:
+        raise ValueError(f"seat {defender}: {dm.bit_count()} cards; a defender holds 10")
+    kn = km.bit_count()
+    kdw = M.deadwood_of_mask(km)
+    limit = knock_limit(opts)
+    if kn == HAND_SIZE + 1:
+        if opts.big_gin_bonus <= 0:
+            raise ValueError(
+                f"seat {ender}: 11 cards, but this preset has no big gin "
+                "(give the 10 cards kept after the discard)")
+        if kdw:
+            raise ValueError(
+                f"seat {ender}: 11 cards are a big gin only when all 11 meld "
+                f"({kdw} deadwood; give the 10 cards kept after the discard)")
+    elif kn != HAND_SIZE:
+        raise ValueError(f"seat {ender}: {kn} cards; the ender holds 10 after the discard "
+                         "(11 for a big gin)")
+    elif kdw > limit:
+        if limit <= 0:
+            why = "only gin may end this Oklahoma hand (ace upcard)" if opts.oklahoma \
+                else "only gin may end the hand"
+            raise ValueError(f"seat {ender} may not knock: {kdw} deadwood; {why}")
+        shown = limit + 1 if opts.knock_compare == "lt" else limit
+        rule = (f"deadwood must be less than {shown}" if opts.knock_compare == "lt"
+                else f"deadwood must be {shown} or less")
+        if opts.oklahoma:
+            rule += f", the value of the upcard {opts.upcard}"
+        raise ValueError(f"seat {ender} may not knock with {kdw} deadwood: {rule}")
+    karr = M._arrangements_mask(km, _RULES, limit=1)[0]
+    layoffs: list[list[str]] = [[], []]
+    if kdw == 0:
+        kind = "big_gin" if kn == HAND_SIZE + 1 else "gin"
+        if opts.layoff_after_gin:
+            karr, lay = _choose_knocker_arrangement(km, dm)
+            darr, ddw = lay.arrangement, lay.deadwood
+            layoffs[defender] = _names(lay.cards)
+        else:
+            darr = M._arrangements_mask(dm, _RULES, limit=1)[0]
+            ddw = darr.value
+            notes.append("no lay-offs after gin")
+        bonus = opts.big_gin_bonus if kind == "big_gin" else opts.gin_bonus
+        points = [0, 0]
+        winner: int | None = ender
+        if opts.gin_can_be_undercut and opts.undercut_on_tie and ddw == 0:
+            kind = "undercut"
+            winner = defender
+            points[defender] = opts.undercut_bonus
+        else:
+            points[ender] = bonus + ddw
+    else:
+        karr, lay = _choose_knocker_arrangement(km, dm)
+        darr, ddw = lay.arrangement, lay.deadwood
+        layoffs[defender] = _names(lay.cards)
+        points = [0, 0]
+        if kdw < ddw:
+            kind, winner = "knock", ender
+            points[ender] = ddw - kdw
+        elif ddw < kdw or opts.undercut_on_tie:
+            kind, winner = "undercut", defender
+            points[defender] = opts.undercut_bonus + kdw - ddw
+        else:
+            kind, winner = "knock", None
+            notes.append("equal deadwood and no undercut on a tie: nobody scores")
+    if opts.oklahoma and opts.oklahoma_spades_double and opts.upcard is not None \
+            and C.suit(C.parse_card(opts.upcard)) == 0:
+        points = [p * 2 for p in points]
+        notes.append("spade upcard: points doubled")
+    arrs = [karr, darr] if ender == 0 else [darr, karr]
+    dws = [kdw, ddw] if ender == 0 else [ddw, kdw]
+    return HandResult(
+        VARIANT, kind, ender, winner, points, dws, layoffs=layoffs,
+        melds=[[m.names() for m in a.melds] for a in arrs],
+        deadwood_cards=[a.deadwood_names for a in arrs],
+        extra={"knock_limit": limit}, notes=notes)
+
+
+def _melds_of(masks: list[int]) -> list[list[list[str]]]:
+    return [[m.names() for m in M._arrangements_mask(x, _RULES, 1)[0].melds] if x else []
+            for x in masks]
+
+
+def _dead_of(masks: list[int]) -> list[list[str]]:
+    return [M._arrangements_mask(x, _RULES, 1)[0].deadwood_names if x else [] for x in masks]
+
+
+def _showdown(masks: list[int], opts: Options) -> HandResult:
+    arrs = [M._arrangements_mask(m, _RULES, limit=1)[0] for m in masks]
+    d0, d1 = arrs[0].value, arrs[1].value
+    points = [0, 0]
+    winner: int | None = None
+    notes = ["two cards left in the stock: showdown, no lay-offs, no undercut"]
+    if d0 != d1:
+        winner = 0 if d0 < d1 else 1
+        points[winner] = abs(d0 - d1) + (opts.gin_bonus if min(d0, d1) == 0 else 0)
+    else:
+        notes.append("equal deadwood: nobody scores")
+    return HandResult(VARIANT, "showdown", None, winner, points, [d0, d1],
+                      layoffs=[[], []], melds=[[m.names() for m in a.melds] for a in arrs],
+                      deadwood_cards=[a.deadwood_names for a in arrs], notes=notes)
+
+
+# ---------------------------------------------------------------------------
+# The match
+
+
+def score_match(results: Sequence[HandResult], players: int, options: Options) -> MatchScore:
+    """Fold hand results into the match score.
+
+    The first player whose running total reaches ``game_target`` ends the match and
+    gets ``game_bonus``; a shutout doubles per ``shutout``; every player then gets
+    ``box_bonus`` per hand won. Hands after the match ended raise ``ValueError``.
+
+    >>> opts = make_options()
+    >>> win = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH",
+    ...                   "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0, options=opts)
+    >>> m = score_match([win, win], 2, opts)
+    >>> m.finished, m.winner, m.final
+    (True, 0, [582, 0])
+    """
+    if players not in PLAYERS:
+        raise ValueError(f"Gin Rummy is for 2 players, not {players}")
+    totals = [0, 0]
+    won = [0, 0]
+    finished = False
+    winner: int | None = None
+    for i, r in enumerate(results):
+        if finished:
+            raise ValueError(f"hand {i + 1} comes after the match ended at hand {i}")
+        pts = r.points
+        if len(pts) != 2 or not all(isinstance(p, int) for p in pts):
+            raise ValueError(f"hand {i + 1}: points must be one number per seat")
+        for s in (0, 1):
+            totals[s] += pts[s]  # type: ignore[operator]
+        if r.winner is not None:
+            won[r.winner] += 1
+        leaders = [s for s in (0, 1) if totals[s] >= options.game_target]
+        if leaders:
+            finished = True
+            winner = max(leaders, key=lambda s: totals[s]) if len(leaders) == 1 or \
+                totals[0] != totals[1] else r.winner
+    final = list(totals)
+    bonuses: list[dict[str, object]] = []
+    if finished and winner is not None:
+        loser = 1 - winner
+        game = options.game_bonus
+        shut = won[loser] == 0 and options.shutout != "none"
+        if shut and options.shutout == "double_points":
+            bonuses.append({"seat": winner, "kind": "shutout", "points": totals[winner]})
+            final[winner] += totals[winner]
+        if game:
+            bonuses.append({"seat": winner, "kind": "game", "points": game})
+            final[winner] += game
+        if shut and options.shutout == "double_game_bonus" and game:
+            bonuses.append({"seat": winner, "kind": "shutout", "points": game})
+            final[winner] += game
+        if shut and options.shutout == "double_total":
+            bonuses.append({"seat": winner, "kind": "shutout", "points": final[winner]})
+            final[winner] *= 2
+        if options.box_bonus:
+            for s in (0, 1):
+                if won[s]:
+                    pts_box = won[s] * options.box_bonus
+                    bonuses.append({"seat": s, "kind": "box", "points": pts_box,
+                                    "boxes": won[s]})
+                    final[s] += pts_box
+    extra: dict[str, object] = {}
+    if finished and winner is not None:
+        extra["margin"] = final[winner] - final[1 - winner]
+    return MatchScore(VARIANT, players, totals, won, finished, winner, final, bonuses,
+                      hands=len(results), extra=extra)
+
+
+def next_dealer(result: HandResult, dealer: int, players: int, options: Options) -> int:
+    """Who deals the hand after ``result``: the same dealer after a hand nobody won
+    (void, or a tie), else per ``next_dealer``.
+
+    >>> r = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH", "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0)
+    >>> next_dealer(r, 1, 2, make_options()), next_dealer(r, 1, 2, make_options("modern"))
+    (0, 0)
+    """
+    if result.winner is None:
+        return dealer
+    if options.next_dealer == "winner":
+        return result.winner
+    if options.next_dealer == "loser":
+        return (result.winner + 1) % players
+    return (dealer + 1) % players
+
+
+__all__ = [
+    "VARIANT", "MELD_VARIANT", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS",
+    "ALIASES", "DEFAULT_PRESET", "make_options", "knock_limit", "end_kind", "deal_size",
+    "score_hand", "score_match", "next_dealer",
+]
