@@ -1,0 +1,80 @@
+"""Accept a space's new state only after it holds: N agreeing scans and a settle time.
+
+Each space is debounced on its own, so a chip being wiggled on one space never delays
+a change on another. Until every space has settled once the stable board is unknown.
+
+>>> d = Debouncer(scans=3, settle=0.02)
+>>> [d.feed("1" + "." * 51, t / 100) for t in range(3)]   # 0, 10, 20 ms: settled
+[None, None, [0]]
+>>> d.stable[:3]
+'1..'
+>>> d.feed("." * 52, 0.03), d.feed("1" + "." * 51, 0.04)   # one-scan flicker
+(None, None)
+>>> d.stable[:3]
+'1..'
+"""
+
+from __future__ import annotations
+
+SPACES = 52
+
+
+class Debouncer:
+    """Per-space debouncer. ``scans``: consecutive agreeing scans; ``settle``: seconds."""
+
+    def __init__(self, scans: int = 5, settle: float = 0.05) -> None:
+        if not isinstance(scans, int) or scans < 1:
+            raise ValueError(f"debounce scans must be an integer >= 1, got {scans!r}")
+        if settle < 0:
+            raise ValueError(f"debounce settle time must be >= 0 seconds, got {settle!r}")
+        self.scans = scans
+        self.settle = settle
+        self._stable: list[str | None] = [None] * SPACES
+        self._cand: list[str] = ["?"] * SPACES
+        self._count: list[int] = [0] * SPACES
+        self._since: list[float] = [0.0] * SPACES
+
+    @property
+    def stable(self) -> str | None:
+        """The accepted board, or None until every space has settled once."""
+        if any(s is None for s in self._stable):
+            return None
+        return "".join(s for s in self._stable if s is not None)
+
+    def restart(self) -> None:
+        """Require fresh agreement (after the link was down); keep the accepted board."""
+        self._cand = ["?"] * SPACES
+        self._count = [0] * SPACES
+
+    def feed(self, board: str, t: float) -> list[int] | None:
+        """Feed one classified scan taken at time ``t`` (seconds, monotonic).
+
+        Returns the spaces whose accepted state changed with this scan (the first time
+        the board becomes known: the spaces holding a chip), or None when nothing did.
+        """
+        if len(board) != SPACES:
+            raise ValueError(f"a board has {SPACES} characters, got {len(board)}")
+        was_known = self.stable is not None
+        changed: list[int] = []
+        for i, c in enumerate(board):
+            if c != self._cand[i]:
+                self._cand[i] = c
+                self._count[i] = 1
+                self._since[i] = t
+            elif self._count[i] < self.scans:
+                self._count[i] += 1
+            if (
+                self._stable[i] != c
+                and self._count[i] >= self.scans
+                and t - self._since[i] >= self.settle
+            ):
+                self._stable[i] = c
+                changed.append(i)
+        if not changed:
+            return None
+        if not was_known:
+            stable = self.stable
+            if stable is None:
+                return None
+            return [i for i, c in enumerate(stable) if c != "."] or None
+        return changed

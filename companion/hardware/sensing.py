@@ -1,0 +1,150 @@
+"""The sensing pipeline: backend -> classifier -> debouncer -> board changes.
+
+:class:`SensingPipeline` reads scans from a :class:`~companion.hardware.sensors.SensorBackend`
+on a daemon thread (or synchronously with :meth:`SensingPipeline.step` in tests), keeps
+the stable board and calls ``on_change`` for every accepted change and ``on_status``
+when the sensors go offline or come back. It never invents a move: while the backend
+is offline :meth:`SensingPipeline.snapshot` is None.
+
+>>> from companion.hardware.sensors.sim import SimSensors
+>>> from companion.hardware.sensors import Readings
+>>> p = SensingPipeline(SimSensors(seed=0))
+>>> board = [32768] * 52
+>>> board[5] = 45000
+>>> changes = [p.step(Readings(n, tuple(board), n * 0.01)) for n in range(7)]
+>>> [c for c in changes if c]
+[BoardChange(board='.....1..............................................', changed=[5], seq=5)]
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.hardware.classify import Classifier
+from companion.hardware.debounce import Debouncer
+from companion.hardware.sensors import Readings, SensorBackend
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardChange:
+    """An accepted change: the new ``board`` (52 chars ``. 1 2``), the ``changed``
+    spaces and the ``seq`` of the scan that completed the debounce."""
+
+    board: str
+    changed: list[int]
+    seq: int
+
+
+class SensingPipeline:
+    """Turn a backend's scans into stable snapshots and change events."""
+
+    def __init__(
+        self,
+        backend: SensorBackend,
+        classifier: Classifier | None = None,
+        debouncer: Debouncer | None = None,
+        on_change: Callable[[BoardChange], None] | None = None,
+        on_status: Callable[[bool], None] | None = None,
+    ) -> None:
+        self.backend = backend
+        self.classifier = classifier or Classifier()
+        self.debouncer = debouncer or Debouncer()
+        self.on_change = on_change
+        self.on_status = on_status
+        self._lock = threading.Lock()
+        self._online = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def online(self) -> bool:
+        """True while the backend delivers scans and the board is known."""
+        return self._online
+
+    def snapshot(self) -> str | None:
+        """The stable board (52 chars ``. 1 2``), or None while offline or not yet settled."""
+        with self._lock:
+            return self.debouncer.stable if self._online else None
+
+    def step(self, readings: Readings) -> BoardChange | None:
+        """Process one scan; return the accepted change, if any (callbacks fire too)."""
+        with self._lock:
+            board = self.classifier.classify(readings.values)
+            changed = self.debouncer.feed(board, readings.t)
+            stable = self.debouncer.stable
+        if stable is not None and not self._online:
+            self._set_online(True)
+        if changed is None or stable is None:
+            return None
+        change = BoardChange(stable, changed, readings.seq)
+        if self.on_change is not None:
+            self.on_change(change)
+        return change
+
+    def check_backend(self) -> None:
+        """Go offline if the backend reports offline (called when no scan arrived)."""
+        if self._online and not self.backend.online:
+            with self._lock:
+                self.debouncer.restart()
+            self._set_online(False)
+
+    def _set_online(self, online: bool) -> None:
+        self._online = online
+        log.info("sensors %s", "online" if online else "offline")
+        if self.on_status is not None:
+            self.on_status(online)
+
+    def start(self) -> None:
+        """Read scans on a daemon thread until :meth:`stop`."""
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="gingo-sensing", daemon=True)
+        self._thread.start()
+
+    def stop(self, close_backend: bool = True) -> None:
+        """Stop the thread (and close the backend unless told not to)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+            self._thread = None
+        if close_backend:
+            self.backend.close()
+
+    def run_for(self, *, frames: int | None = None, seconds: float | None = None) -> None:
+        """Process scans on the calling thread until ``frames`` scans or ``seconds`` pass."""
+        import time
+
+        deadline = None if seconds is None else time.monotonic() + seconds
+        count = 0
+        while not self._stop.is_set():
+            if frames is not None and count >= frames:
+                return
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic()))
+            readings = self.backend.read(wait)
+            if readings is None:
+                self.check_backend()
+                continue
+            count += 1
+            self.step(readings)
+            if not self.backend.online:
+                self.check_backend()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                readings = self.backend.read(0.1)
+                if readings is None:
+                    self.check_backend()
+                else:
+                    self.step(readings)
+            except Exception:  # a callback or backend bug must not kill sensing
+                log.exception("sensing pipeline step failed; continuing")
+                self._stop.wait(0.1)
