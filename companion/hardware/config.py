@@ -1,0 +1,266 @@
+"""The service's hardware config: which LED and sensor backends, pins, colours, power.
+
+A TOML file (``gingo serve --config FILE``); every key is optional and the defaults
+are a simulated board, so no file at all is a valid config. See
+``hardware/gingo.example.toml`` for every key with comments.
+
+>>> cfg = load_config(None)
+>>> cfg.leds, cfg.sensors, cfg.buttons, cfg.colors[1]
+('sim', 'sim', None, (255, 0, 0))
+>>> parse_config({"leds": {"backend": "spi", "supply_amps": 4.0}}).brightness_cap()
+0.8722222222222222
+>>> parse_config({"leds": {"brightnes": 0.5}})
+Traceback (most recent call last):
+...
+companion.hardware.config.ConfigError: config: unknown key leds.brightnes; known keys are backend, brightness, count, layout, leds_dev, pico, sim, spi, supply_amps, ws281x
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.hardware.power import PowerBudgetError, brightness_cap
+
+Color = tuple[int, int, int]
+
+LED_BACKENDS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "sim": {},
+    "ws281x": {"pin": int, "dma": int, "channel": int, "invert": bool, "freq_hz": int},
+    "leds_dev": {"path": str, "rgbw": bool},
+    "spi": {"bus": int, "device": int, "speed_hz": int, "order": str},
+    "pico": {"order": str},
+}
+SENSOR_BACKENDS: tuple[str, ...] = ("sim", "serial", "adc")
+BUTTON_NAMES: tuple[str, ...] = ("confirm", "undo", "next_hand", "shutdown")
+#: Same as the [pi.buttons] table of hardware/pinmap.toml (a test checks they agree).
+DEFAULT_BUTTON_PINS: dict[str, int] = {"confirm": 17, "undo": 27, "next_hand": 22, "shutdown": 23}
+DEFAULT_COLORS: dict[int, Color] = {1: (255, 0, 0), 2: (0, 255, 0)}
+NAMED_COLORS: dict[str, Color] = {
+    "red": (255, 0, 0),
+    "green": (0, 255, 0),
+    "blue": (0, 0, 255),
+    "yellow": (255, 200, 0),
+    "white": (255, 255, 255),
+    "purple": (160, 0, 255),
+    "orange": (255, 100, 0),
+    "cyan": (0, 255, 255),
+}
+
+
+class ConfigError(ValueError):
+    """A config value is wrong; the message names the key (``leds.backend``) and the fix."""
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    """Parsed hardware config. ``led_options`` are the chosen LED backend's own
+    options; ``buttons`` is ``None`` when the board has no buttons."""
+
+    leds: str = "sim"
+    led_count: int = 60
+    led_options: Mapping[str, Any] = field(default_factory=dict)
+    layout: str | None = None
+    brightness: float = 0.6
+    supply_amps: float = 4.0
+    sensors: str = "sim"
+    sensor_port: str | None = None
+    sensor_options: Mapping[str, Any] = field(default_factory=dict)
+    buttons: Mapping[str, int] | None = None
+    hold_seconds: float = 3.0
+    colors: Mapping[int, Color] = field(default_factory=lambda: dict(DEFAULT_COLORS))
+    source: str | None = None
+
+    def brightness_cap(self) -> float:
+        """The power budget's brightness cap for this supply and LED count."""
+        return brightness_cap(self.supply_amps, self.led_count)
+
+    def led_backend_options(self) -> dict[str, Any]:
+        """Keyword arguments for :func:`companion.hardware.leds.open_led_backend`.
+
+        >>> HardwareConfig(brightness=0.9, supply_amps=2.0).led_backend_options()["brightness_cap"]
+        0.42777777777777776
+        """
+        return {
+            "count": self.led_count,
+            "brightness": self.brightness,
+            "brightness_cap": self.brightness_cap(),
+            **dict(self.led_options),
+        }
+
+
+def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}: {key} must be a table ([{key}])")
+    return value
+
+
+def _unknown(table: Mapping[str, Any], known: set[str], prefix: str, where: str) -> None:
+    extra = sorted(set(table) - known)
+    if extra:
+        raise ConfigError(f"{where}: unknown key {prefix}{extra[0]}; known keys are {', '.join(sorted(known))}")
+
+
+def _number(value: Any, key: str, where: str, lo: float, hi: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{where}: {key} must be a number, got {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        span = f"{lo:g}..{hi:g}" if hi is not None else f"at least {lo:g}"
+        raise ConfigError(f"{where}: {key} must be {span}, got {value!r}")
+    return float(value)
+
+
+def parse_color(value: Any, key: str = "color", where: str = "config") -> Color:
+    """``"#ff8800"``, a name such as ``"red"``, or ``[r, g, b]``.
+
+    >>> parse_color("#ff8800"), parse_color("green"), parse_color([1, 2, 3])
+    ((255, 136, 0), (0, 255, 0), (1, 2, 3))
+    """
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in NAMED_COLORS:
+            return NAMED_COLORS[text]
+        if len(text) == 7 and text.startswith("#"):
+            try:
+                return (int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16))
+            except ValueError:
+                pass
+    elif (
+        isinstance(value, list)
+        and len(value) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value)
+    ):
+        return (value[0], value[1], value[2])
+    raise ConfigError(
+        f"{where}: {key} must be '#rrggbb', one of {', '.join(NAMED_COLORS)}, or [r, g, b] with 0..255, got {value!r}"
+    )
+
+
+def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | None = None) -> HardwareConfig:
+    """Validate parsed TOML into a :class:`HardwareConfig` (relative paths resolve
+    against ``base``, the config file's folder)."""
+    _unknown(data, {"leds", "sensors", "buttons", "colors"}, "", where)
+
+    leds = _table(data, "leds", where)
+    _unknown(leds, {"backend", "count", "brightness", "supply_amps", "layout", *LED_BACKENDS}, "leds.", where)
+    backend = leds.get("backend", "sim")
+    if backend not in LED_BACKENDS:
+        raise ConfigError(f"{where}: leds.backend {backend!r} is not one of {', '.join(LED_BACKENDS)}")
+    count = leds.get("count", 60)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ConfigError(f"{where}: leds.count must be a positive integer, got {count!r}")
+    brightness = _number(leds.get("brightness", 0.6), "leds.brightness", where, 0.0, 1.0)
+    supply = _number(leds.get("supply_amps", 4.0), "leds.supply_amps", where, 0.0)
+    layout = leds.get("layout")
+    if layout is not None:
+        if not isinstance(layout, str) or not layout:
+            raise ConfigError(f"{where}: leds.layout must be a file path, got {layout!r}")
+        if base is not None and not Path(layout).is_absolute():
+            layout = str(base / layout)
+    options = dict(_table(leds, backend, where)) if backend in leds else {}
+    allowed = LED_BACKENDS[backend]
+    _unknown(options, set(allowed), f"leds.{backend}.", where)
+    for key, value in options.items():
+        want = allowed[key]
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise ConfigError(f"{where}: leds.{backend}.{key} has the wrong type: {value!r}")
+
+    sensors = _table(data, "sensors", where)
+    _unknown(sensors, {"backend", "port", *SENSOR_BACKENDS}, "sensors.", where)
+    sensor_backend = sensors.get("backend", "sim")
+    if sensor_backend not in SENSOR_BACKENDS:
+        raise ConfigError(f"{where}: sensors.backend {sensor_backend!r} is not one of {', '.join(SENSOR_BACKENDS)}")
+    port = sensors.get("port")
+    if port is not None and (not isinstance(port, str) or not port):
+        raise ConfigError(f"{where}: sensors.port must be a device path or pyserial URL, got {port!r}")
+    if sensor_backend == "serial" and port is None:
+        raise ConfigError(
+            f"{where}: sensors.port is required for the serial backend "
+            "(a /dev/serial/by-id/... name, a device path, or a pyserial URL)"
+        )
+    if backend == "pico" and sensor_backend != "serial":
+        raise ConfigError(f"{where}: leds.backend 'pico' sends LED frames over the sensor link; set sensors.backend = 'serial'")
+    sensor_options = dict(_table(sensors, sensor_backend, where)) if sensor_backend in sensors else {}
+
+    buttons_t = data.get("buttons")
+    buttons: dict[str, int] | None = None
+    hold = 3.0
+    if buttons_t is not None:
+        if not isinstance(buttons_t, Mapping):
+            raise ConfigError(f"{where}: buttons must be a table ([buttons])")
+        _unknown(buttons_t, {"enabled", "hold_seconds", *BUTTON_NAMES}, "buttons.", where)
+        enabled = buttons_t.get("enabled", True)
+        if not isinstance(enabled, bool):
+            raise ConfigError(f"{where}: buttons.enabled must be true or false, got {enabled!r}")
+        hold = _number(buttons_t.get("hold_seconds", 3.0), "buttons.hold_seconds", where, 0.1, 60.0)
+        if enabled:
+            buttons = dict(DEFAULT_BUTTON_PINS)
+            for name in BUTTON_NAMES:
+                if name in buttons_t:
+                    pin = buttons_t[name]
+                    if pin is False:
+                        buttons.pop(name)
+                        continue
+                    if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
+                        raise ConfigError(f"{where}: buttons.{name} must be a BCM GPIO number 0..27 (or false), got {pin!r}")
+                    buttons[name] = pin
+            used: dict[int, str] = {}
+            for name, pin in buttons.items():
+                if pin in used:
+                    raise ConfigError(f"{where}: buttons.{name} uses GPIO{pin}, already used by buttons.{used[pin]}")
+                used[pin] = name
+            for name in BUTTON_NAMES[:3]:
+                if name not in buttons:
+                    raise ConfigError(f"{where}: buttons.{name} is required when buttons are enabled")
+
+    colors_t = _table(data, "colors", where)
+    _unknown(colors_t, {"side1", "side2"}, "colors.", where)
+    colors = dict(DEFAULT_COLORS)
+    for side in (1, 2):
+        key = f"side{side}"
+        if key in colors_t:
+            colors[side] = parse_color(colors_t[key], f"colors.{key}", where)
+    if colors[1] == colors[2]:
+        raise ConfigError(f"{where}: colors.side1 and colors.side2 are the same colour; the sides must differ")
+
+    cfg = HardwareConfig(
+        leds=backend,
+        led_count=count,
+        led_options=options,
+        layout=layout,
+        brightness=brightness,
+        supply_amps=supply,
+        sensors=sensor_backend,
+        sensor_port=port,
+        sensor_options=sensor_options,
+        buttons=buttons,
+        hold_seconds=hold,
+        colors=colors,
+        source=None if where == "config" else where,
+    )
+    try:
+        cfg.brightness_cap()
+    except PowerBudgetError as exc:
+        raise ConfigError(f"{where}: leds.supply_amps: {exc}") from None
+    return cfg
+
+
+def load_config(path: str | None) -> HardwareConfig:
+    """Read the config file at ``path``; ``None`` gives the defaults (simulated board)."""
+    if path is None:
+        return HardwareConfig()
+    file = Path(path)
+    try:
+        with open(file, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {file} not found; copy hardware/gingo.example.toml and edit it") from None
+    except IsADirectoryError:
+        raise ConfigError(f"config file {file} is a folder; pass the .toml file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{file}: not valid TOML ({exc})") from None
+    return parse_config(data, str(file), file.resolve().parent)
