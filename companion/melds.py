@@ -250,7 +250,12 @@ def _natural_min(mask: int, rules: MeldRules, tb: _Tables) -> int:
     return _min_sets(s, _bits(trip), 0, tb)
 
 
-def _make_gin_fast(tb: _Tables) -> object:
+# Enumerating set choices costs about 2^(ranks held 3+ times); past this many such
+# ranks the rank-by-rank programme is faster (measured in benchmarks/solver.py).
+_SETS_ENUM_MAX = 5
+
+
+def _make_gin_fast(tb: _Tables, rules: MeldRules) -> Callable[[int], int]:
     T = tb.T
 
     def fast(mask: int) -> int:
@@ -258,11 +263,24 @@ def _make_gin_fast(tb: _Tables) -> object:
         b = mask >> 13 & 8191
         c = mask >> 26 & 8191
         d = mask >> 39 & 8191
-        if (a & b & (c | d)) | (c & d & (a | b)):
-            return _min_sets([a, b, c, d], _bits((a & b & (c | d)) | (c & d & (a | b))), 0, tb)
+        trip = (a & b & (c | d)) | (c & d & (a | b))
+        if trip:
+            ranks = _bits(trip)
+            if len(ranks) > _SETS_ENUM_MAX:
+                return _block_min(mask, rules)
+            return _min_sets([a, b, c, d], ranks, 0, tb)
         return T[a] + T[b] + T[c] + T[d]
 
     return fast
+
+
+def _block_ok(rules: MeldRules) -> bool:
+    """Whether the rank-by-rank programme covers these rules (four suits, one wild per
+    meld, wilds never standing for a card the hand holds)."""
+    return (
+        rules.nsuits == 4 and not rules.wilds_fewer_than_naturals
+        and rules.max_wilds_per_meld <= 1 and not rules.wild_may_duplicate_hand
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -285,7 +303,10 @@ class _RunWild:
         r = self.memo.get(key)
         if r is not None:
             return r
-        r = self._f(m, k, 0, forbid, self.low_vals)
+        if self.rules.wild_may_duplicate_hand:
+            r = self._f_dup(m, k, forbid, self.low_vals)
+        else:
+            r = self._f(m, k, 0, forbid, self.low_vals)
         if self.rules.ace_high:
             mh = (m >> 1) | ((m & 1) << 12)
             # The ace's own rank may not be stood for twice: forbid position 12 (ace high)
@@ -333,6 +354,65 @@ class _RunWild:
                     v = self._f(m & ~used, k - wilds, q + 1, forbid, vals)
                     if v < best:
                         best = v
+        return best
+
+
+    @lru_cache(maxsize=None)  # noqa: B019 - the instance lives as long as its rules
+    def _f_dup(self, m: int, k: int, blocked: int, vals: tuple[int, ...]) -> int:
+        """As :meth:`_f` for games where a wild may stand for a card the hand holds
+        (Ginski): two runs may then share a position, one with the natural card and
+        one with a wild standing for it (``1 2 W=3`` beside ``3 4 W=5``). ``blocked``:
+        positions no wild may stand for (already stood for, or set designations)."""
+        if not m:
+            return k * self.rules.wild_value
+        low = m & -m
+        p = low.bit_length() - 1
+        best = vals[p] + self._f_dup(m ^ low, k, blocked, vals)
+        rules = self.rules
+        if k == 0:
+            # no wilds left: plain runs of consecutive naturals from p
+            run = low
+            q = p + 1
+            while q < 13 and m >> q & 1:
+                run |= 1 << q
+                if q - p >= 2:
+                    v = self._f_dup(m ^ run, 0, blocked, vals)
+                    if v < best:
+                        best = v
+                q += 1
+            return best
+        limit_fixed = not rules.wilds_fewer_than_naturals
+        max_w = min(k, rules.max_wilds_per_meld if limit_fixed else k)
+        # runs whose lowest natural is p; positions s..p-1 are wilds
+        stack: list[tuple[int, int, int, int, int]] = []
+        for s in range(p, p - max_w - 1, -1):
+            if s < 0:
+                break
+            wl = 0
+            ok = True
+            for x in range(s, p):
+                if blocked >> x & 1:
+                    ok = False
+                    break
+                wl |= 1 << x
+            if not ok:
+                break
+            stack.append((s, p, low, wl, 1))
+        while stack:
+            s, q, used, wl, nat = stack.pop()
+            nw = wl.bit_count()
+            if q - s >= 2 and nw <= rules.run_wild_limit(nat):
+                v = self._f_dup(m & ~used, k - nw, blocked | wl, vals)
+                if v < best:
+                    best = v
+            nq = q + 1
+            if nq >= 13:
+                continue
+            if m >> nq & 1:
+                stack.append((s, nq, used | 1 << nq, wl, nat + 1))
+            if nw < max_w and not blocked >> nq & 1:
+                # a wild at nq (standing for a card the hand may also hold)
+                stack.append((s, nq, used, wl | 1 << nq, nat))
         return best
 
 
@@ -430,6 +510,258 @@ def _wild_min(mask: int, rules: MeldRules, held: int | None = None, taken: int =
 
 
 # ---------------------------------------------------------------------------
+# Large hands: a rank-by-rank dynamic programme over blocks (four suits)
+#
+# In one suit, the cards kept out of sets, plus the places wilds fill, form blocks of
+# consecutive ranks. A block of three or more with no wild, or with one wild, melds
+# completely (as runs); a block with two wilds melds when some cut between the wilds
+# leaves three or more cards on each side (one wild per run). A block of one or two
+# naturals is deadwood. So the least deadwood is found rank by rank, each suit carrying
+# only the shape of its open block: no branching per natural card, only per set choice
+# and per wild. Used for the four-suit games when the hand is large.
+
+# Block codes per suit: 0 none; 1..3 no wild, length 1, 2, 3+; 4..9 one wild, with
+# d = length - first possible cut (c0) in -2..3; 10..12 two wilds, length beyond c0
+# 1..3. Bit 4 of a suit's state: its ace is kept back to be used high (or, with no
+# natural ace, a wild already stands for it).
+_BAD = -1
+
+
+def _block_extend(code: int, wild: bool) -> int:
+    if code == 0:
+        return 4 if wild else 1
+    if code <= 3:
+        if not wild:
+            return min(code + 1, 3)
+        return 5 if code == 1 else 6
+    if code <= 9:
+        d = code - 6
+        if not wild:
+            return min(d + 1, 3) + 6
+        if d < 0:
+            return _BAD
+        return 9 + min(d + 1, 3)
+    if wild:
+        return _BAD
+    return min(code - 9 + 1, 3) + 9
+
+
+_EXT_NAT = [_block_extend(c, False) for c in range(13)]
+_EXT_WILD = [_block_extend(c, True) for c in range(13)]
+
+
+_PRUNE_AT = 32
+_FLAGS = (1 << 4) | (1 << 9) | (1 << 14) | (1 << 19)
+
+# how many naturals must follow a wild placed on a block with this code
+_WILD_NEEDS = [2, 1, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0]
+
+
+def _block_close_ok(code: int) -> bool:
+    return code <= 3 or 6 <= code <= 9 or code == 12
+
+
+@lru_cache(maxsize=None)
+def _suit_moves(
+    rules: MeldRules, p: int, has_nat: bool, nxt1: bool, nxt2: bool, forbidden: bool,
+    keep_ace_ok: bool, wild_on: bool,
+) -> tuple[tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...], ...]:
+    """One suit's moves at position ``p``: ``[in_set][designated][state]`` -> tuple of
+    (new state, cost, wilds used); a state is ``code | ace_flag << 4``."""
+    posval = list(rules.values) + [rules.values[0]]
+    wv = rules.wild_value
+    ace_high = rules.ace_high
+
+    def short_cost(code: int) -> int:
+        if code == 1:
+            return posval[p - 1]
+        if code == 2:
+            return posval[p - 1] + posval[p - 2]
+        return 0
+
+    per_case = []
+    for in_set in (False, True):
+        per_dsg = []
+        for designated in (False, True):
+            table = []
+            for st in range(32):
+                code = st & 15
+                flag = st >> 4
+                out: list[tuple[int, int, int]] = []
+                if code > 12:
+                    table.append(tuple(out))
+                    continue
+                if p == 13:
+                    present = bool(flag) and has_nat
+                    wild_ok = not flag and not forbidden
+                    flag = 0
+                else:
+                    present = has_nat and not in_set
+                    wild_ok = not has_nat and not forbidden and not designated
+                    if p == 0 and designated:
+                        flag = 1  # a set wild stands for this ace
+                if present:
+                    out.append((_EXT_NAT[code] | flag << 4, 0, 0))
+                    if p == 0 and ace_high and keep_ace_ok:
+                        out.append((16, 0, 0))  # keep the ace back for a Q-K-A run
+                else:
+                    if _block_close_ok(code):
+                        out.append((flag << 4, short_cost(code), 0))
+                    if wild_ok and wild_on:
+                        nc = _EXT_WILD[code]
+                        # a wild must end in a run: it needs naturals after it when it
+                        # starts a block or follows a single card
+                        needs = _WILD_NEEDS[code]
+                        if nc != _BAD and not (needs >= 1 and not nxt1) \
+                                and not (needs >= 2 and not nxt2):
+                            f2 = 1 if (p == 0 and ace_high) else flag
+                            out.append((nc | f2 << 4, -wv, 1))
+                table.append(tuple(out))
+            per_dsg.append(tuple(table))
+        per_case.append(tuple(per_dsg))
+    return tuple(per_case)
+
+
+def _block_min(mask: int, rules: MeldRules, held: int | None = None, taken: int = 0) -> int:
+    """Exact least deadwood for four-suit rules with one wild per meld and at most two
+    wilds in the hand; its cost grows with ranks, not with the hand's set choices."""
+    nat = mask & rules.natural_mask
+    wilds = (mask & rules.wild_mask).bit_count()
+    w = wilds if rules.max_wilds_per_meld else 0
+    if held is None:
+        held = nat
+    s = _suits(nat, rules)
+    forbid = _suits(taken, rules)
+    if not rules.wild_may_duplicate_hand:
+        for j, x in enumerate(_suits(held, rules)):
+            forbid[j] |= x
+    vals = rules.values
+    posval = list(vals) + [vals[0]]  # position 13 is the ace used high
+    tb = _tables(rules)
+    wv = rules.wild_value
+    ace_high = rules.ace_high
+    # pending cost of closing a short wild-free block that ends just before position p
+    def short_cost(code: int, p: int) -> int:
+        if code == 1:
+            return posval[p - 1]
+        if code == 2:
+            return posval[p - 1] + posval[p - 2]
+        return 0
+
+    UB = 20  # wilds used sit at bit 20
+    ace_val = rules.values[0]
+    # the most the ace at the top can save: the last run (X Y A) loses the ace, leaving
+    # two naturals, or a natural and a wild, unmelded
+    posval_top3 = rules.values[12] + max(rules.values[11], wv if w else 0)
+    states: dict[int, int] = {0: wilds * rules.wild_value}
+    top = 13 if ace_high else 12
+    for p in range(top + 1):
+        if p < 13:
+            bit = 1 << p
+            pat = 0
+            for j in range(4):
+                if s[j] & bit:
+                    pat |= 1 << j
+            configs: list[tuple[int, int]] = [(0, -1)]
+            for choice in tb.SUB[pat]:
+                configs.append((sum(1 << j for j in choice), -1))
+            if w:
+                for choice in tb.SUBW[pat]:
+                    cm = sum(1 << j for j in choice)
+                    for d in range(4):
+                        if not cm >> d & 1 and not forbid[d] & bit:
+                            configs.append((cm, d))
+        else:
+            bit = 1
+            configs = [(0, -1)]
+        moves = []
+        for j in range(4):
+            has_nat = bool(s[j] & bit)
+            if p + 1 < 13:
+                nxt1 = bool(s[j] >> (p + 1) & 1)
+            else:
+                nxt1 = p + 1 == 13 and ace_high and bool(s[j] & 1)
+            if p + 2 < 13:
+                nxt2 = bool(s[j] >> (p + 2) & 1)
+            else:
+                nxt2 = p + 2 == 13 and ace_high and bool(s[j] & 1)
+            moves.append(_suit_moves(
+                rules, p, has_nat, nxt1, nxt2,
+                bool(forbid[j] & (1 if p == 13 else bit)),
+                (s[j] & 0x1800 == 0x1800) or (w > 0 and bool(s[j] & 0x1800)), w > 0,
+            ))
+        new: dict[int, int] = {}
+        get = new.get
+        items = list(states.items())
+        for cm, dsg in configs:
+            t0 = moves[0][cm & 1][dsg == 0]
+            t1 = moves[1][cm >> 1 & 1][dsg == 1]
+            t2 = moves[2][cm >> 2 & 1][dsg == 2]
+            t3 = moves[3][cm >> 3 & 1][dsg == 3]
+            bu = 1 if dsg >= 0 else 0
+            bc = -wv if dsg >= 0 else 0
+            for state, cost in items:
+                u0 = (state >> UB) + bu
+                if u0 > w:
+                    continue
+                cost += bc
+                for n0, c0, w0 in t0[state & 31]:
+                    for n1, c1, w1 in t1[state >> 5 & 31]:
+                        for n2, c2, w2 in t2[state >> 10 & 31]:
+                            for n3, c3, w3 in t3[state >> 15 & 31]:
+                                uu = u0 + w0 + w1 + w2 + w3
+                                if uu > w:
+                                    continue
+                                key = n0 | n1 << 5 | n2 << 10 | n3 << 15 | uu << UB
+                                v = cost + c0 + c1 + c2 + c3
+                                old = get(key)
+                                if old is None or v < old:
+                                    new[key] = v
+        # an ace kept back for high saves at most what its last run would leave
+        # unmelded, and costs at most itself: prune flagged states by those bounds
+        if ace_high and 0 < p < 13 and len(new) > _PRUNE_AT:
+            gain = posval_top3
+            for key in [k for k in new if k & _FLAGS]:
+                c = new.get(key)
+                if c is None:
+                    continue
+                for sh in (4, 9, 14, 19):
+                    if key >> sh & 1:
+                        alt = get(key ^ (1 << sh))
+                        if alt is None:
+                            continue
+                        if c >= alt + gain:
+                            del new[key]
+                            break
+                        if alt >= c + ace_val:
+                            del new[key ^ (1 << sh)]
+        # a state that used more wilds for no less cost is never better
+        if w:
+            for key in [k for k in new if k >> UB]:
+                c = new[key]
+                low = key & ((1 << UB) - 1)
+                for u in range(key >> UB):
+                    alt = new.get(low | u << UB)
+                    if alt is not None and alt <= c:
+                        del new[key]
+                        break
+        states = new
+    end = top + 1
+    best = _BIG
+    for state, cost in states.items():
+        total = cost
+        for j in range(4):
+            code = state >> (5 * j) & 15
+            if not _block_close_ok(code):
+                total = _BIG
+                break
+            total += short_cost(code, end)
+        if total < best:
+            best = total
+    return best
+
+
+# ---------------------------------------------------------------------------
 # Public numbers
 
 
@@ -450,15 +782,19 @@ def _build_solver(rules: MeldRules) -> Solver:
     tb = _tables(rules)
     wm = rules.wild_mask
     if rules.base == 0 and rules.nsuits == 4:
-        nat_fast = _make_gin_fast(tb)
+        nat_fast = _make_gin_fast(tb, rules)
     else:
         def nat_fast(mask: int) -> int:
             return _natural_min(mask, rules, tb)
     if not wm:
         return nat_fast
 
+    block = _block_ok(rules)
+
     def solve(mask: int) -> int:
         if mask & wm:
+            if block and (mask & wm).bit_count() <= 2:
+                return _block_min(mask, rules)
             return _wild_min(mask, rules)
         return nat_fast(mask)
 
@@ -508,7 +844,14 @@ def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
     """(least deadwood after one discard, mask of every discard reaching it)."""
     if not mask:
         raise ValueError("no card to discard")
-    if mask & rules.wild_mask:
+    tb = _tables(rules)
+    s = _suits(mask, rules)
+    trip = _rank_bits_3plus(s)
+    if mask & rules.wild_mask or (
+        trip.bit_count() > _SETS_ENUM_MAX and _block_ok(rules)
+    ):
+        # Wild cards, or a large hand with many set ranks (enumerating set choices
+        # grows as 6^ranks): solve once per discard with the exact solver.
         f = _solver(rules)
         best = _BIG
         which = 0
@@ -519,9 +862,6 @@ def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
             elif v == best:
                 which |= c
         return best, which
-    tb = _tables(rules)
-    s = _suits(mask, rules)
-    trip = _rank_bits_3plus(s)
     T, D, DS = tb.T, tb.D, tb.DS
     base = rules.base
     if not trip:
@@ -831,6 +1171,8 @@ def _dw_held(mask: int, held: int, rules: MeldRules, taken: int = 0) -> int:
     """Least deadwood of ``mask`` where no wild stands for a ``taken`` card nor, in
     Gin-Go, for a ``held`` one."""
     if mask & rules.wild_mask and rules.max_wilds_per_meld:
+        if _block_ok(rules) and (mask & rules.wild_mask).bit_count() <= 2:
+            return _block_min(mask, rules, held, taken)
         return _wild_min(mask, rules, held, taken)
     return _solver(rules)(mask)  # type: ignore[operator]
 

@@ -160,3 +160,41 @@ def test_layoffs_chain_and_compete_with_own_melds():
     # a fourth card onto the knocker's set
     k2 = [M.check_meld(C.parse_cards("JS JH JD"), M.GIN)]
     assert M.best_layoffs("JC 2C", k2).deadwood == 2
+
+
+def test_large_hands_rank_programme_matches_enumeration(monkeypatch):
+    """The rank-by-rank programme used for large hands agrees with the set enumeration
+    (itself checked against brute force above), pruning forced on."""
+    monkeypatch.setattr(M, "_PRUNE_AT", 0)
+    rng = random.Random(11)
+    tb = M._tables(M.GINGO)
+    ace_heavy = [13 * s + r for s in range(4) for r in list(range(0, 4)) + list(range(8, 13))]
+    for i in range(60):
+        pool = ace_heavy if i % 2 else list(range(52))
+        hand = C.cards_mask(rng.sample(pool, rng.randint(14, 17)))
+        hand |= (1 << 52) | ((1 << 53) if i % 3 else 0)
+        assert M._block_min(hand, M.GINGO) == M._wild_min(hand, M.GINGO)
+    for _ in range(100):
+        hand = C.cards_mask(rng.sample(range(52), rng.randint(18, 40)))
+        assert M._block_min(hand, M.GINGO) == M._natural_min(hand, M.GINGO, tb)
+        assert M._block_min(hand, M.GIN) == M._natural_min(hand, M.GIN, M._tables(M.GIN))
+
+
+def test_whole_deck():
+    assert M.min_deadwood(C.STANDARD_DECK) == 0
+    # holding every natural card, a joker has no card left to stand for: both are dead
+    assert M.min_deadwood(C.GINGO_DECK, "gingo") == 30
+    assert M.best_discard(C.STANDARD_DECK)[0] == 0
+
+
+def test_ginski_wild_may_stand_for_a_held_card_in_another_run():
+    # G1 G2 W=G3 and G3 G4 W=G5: the first wild stands for the G3 the other run holds
+    hand = "R6 G1 G2 G3 G4 W1 W5"
+    assert M.min_deadwood(hand, "ginski") == 6
+    assert M.best_discard(hand, "ginski") == (0, ["R6"])
+    assert M.min_deadwood(hand, "ginski") == brute_min(C.parse_cards(hand), M.GINSKI)
+
+
+def test_best_discard_on_a_whole_deck_is_quick_and_exact():
+    # thirteen set ranks: the set enumeration would take 6^13 steps
+    assert M.best_discard(C.STANDARD_DECK) == (0, C.mask_names(C.STANDARD_DECK))
