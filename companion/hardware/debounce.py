@@ -33,6 +33,7 @@ class Debouncer:
         self._cand: list[str] = ["?"] * SPACES
         self._count: list[int] = [0] * SPACES
         self._since: list[float] = [0.0] * SPACES
+        self._held: list[bool] = [False] * SPACES
 
     @property
     def stable(self) -> str | None:
@@ -41,10 +42,17 @@ class Debouncer:
             return None
         return "".join(s for s in self._stable if s is not None)
 
+    @property
+    def ready(self) -> bool:
+        """True once every space has held one state for the whole window since the
+        start or the last :meth:`restart`."""
+        return all(self._held)
+
     def restart(self) -> None:
         """Require fresh agreement (after the link was down); keep the accepted board."""
         self._cand = ["?"] * SPACES
         self._count = [0] * SPACES
+        self._held = [False] * SPACES
 
     def feed(self, board: str, t: float) -> list[int] | None:
         """Feed one classified scan taken at time ``t`` (seconds, monotonic).
@@ -63,13 +71,11 @@ class Debouncer:
                 self._since[i] = t
             elif self._count[i] < self.scans:
                 self._count[i] += 1
-            if (
-                self._stable[i] != c
-                and self._count[i] >= self.scans
-                and t - self._since[i] >= self.settle
-            ):
-                self._stable[i] = c
-                changed.append(i)
+            if self._count[i] >= self.scans and t - self._since[i] >= self.settle:
+                self._held[i] = True
+                if self._stable[i] != c:
+                    self._stable[i] = c
+                    changed.append(i)
         if not changed:
             return None
         if not was_known:

@@ -58,6 +58,7 @@ class SensingPipeline:
         self.on_status = on_status
         self._lock = threading.Lock()
         self._online = False
+        self._reported: str | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -72,15 +73,34 @@ class SensingPipeline:
             return self.debouncer.stable if self._online else None
 
     def step(self, readings: Readings) -> BoardChange | None:
-        """Process one scan; return the accepted change, if any (callbacks fire too)."""
+        """Process one scan; return the accepted change, if any (callbacks fire too).
+
+        After start-up or an outage the pipeline goes online only once every space has
+        held its state for the debounce window; it then reports, as one change, every
+        space that differs from the last board it reported.
+        """
         with self._lock:
             board = self.classifier.classify(readings.values)
             changed = self.debouncer.feed(board, readings.t)
             stable = self.debouncer.stable
-        if stable is not None and not self._online:
-            self._set_online(True)
-        if changed is None or stable is None:
+            ready = self.debouncer.ready
+        if stable is None:
             return None
+        if not self._online:
+            if not ready:
+                return None
+            before = self._reported
+            self._reported = stable
+            self._set_online(True)
+            if before is None:
+                changed = [i for i, c in enumerate(stable) if c != "."]
+            else:
+                changed = [i for i, (a, b) in enumerate(zip(before, stable)) if a != b]
+            if not changed:
+                return None
+        elif changed is None:
+            return None
+        self._reported = stable
         change = BoardChange(stable, changed, readings.seq)
         if self.on_change is not None:
             self.on_change(change)

@@ -1,0 +1,375 @@
+"""The Pico firmware over USB serial (sensor link protocol v1, docs/protocol.md).
+
+:class:`SerialLink` owns one port: a reader thread that opens it (a device path, a
+``/dev/serial/by-id/`` name, a pyserial URL such as ``loop://``, or ``usb:VID:PID``),
+reopens it with back-off after an unplug, splits and checks frames, counts and drops bad
+ones (logging once per kind), tracks sequence gaps, answers PING and asks for HELLO on
+every connect. :class:`SerialSensors` is the sensor backend on top of it; the ``pico``
+LED backend shares the same link and sends LEDS frames with
+:meth:`SerialLink.send_frame`::
+
+    link = SerialLink.shared("/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614c-if00")
+    link.send_frame(LEDS, bytes(rgb))      # False when the link is down (frame dropped)
+
+>>> from companion.hardware.framing import encode_frame, pack_readings, READINGS
+>>> s = SerialSensors("loop://", wait=True)
+>>> _ = s.link._serial.write(encode_frame(READINGS, 9, pack_readings([32768] * 52)))
+>>> r = s.read(2.0)
+>>> r.seq, r.values[0]
+(9, 32768)
+>>> s.close()
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import threading
+import time
+from typing import Any
+
+import serial
+import serial.tools.list_ports
+
+from companion.hardware.framing import (
+    ERROR,
+    HELLO,
+    LEDS,
+    PING,
+    PONG,
+    READINGS,
+    TYPE_NAMES,
+    Frame,
+    FrameError,
+    FrameSplitter,
+    encode_frame,
+    unpack_readings,
+)
+from companion.hardware.sensors import Readings, SensorBackend, SensorBackendError
+
+log = logging.getLogger(__name__)
+
+__all__ = ["SerialLink", "SerialSensors", "resolve_port", "LEDS"]
+
+#: counters kept in :attr:`SerialLink.stats`
+STAT_KEYS = (
+    "frames",        # good frames of any type
+    "readings",      # READINGS accepted
+    "crc", "cobs", "length", "type",   # bad frames dropped, by kind
+    "gaps",          # READINGS missing according to seq
+    "duplicates",    # READINGS with the same seq as the previous one (dropped)
+    "pings", "pongs", "hellos", "errors",
+    "connects", "disconnects", "write_failures",
+)
+
+
+def resolve_port(port: str) -> str:
+    """The pyserial URL for ``port``; ``usb:VID:PID`` (hex) is looked up among the ports.
+
+    >>> resolve_port("loop://")
+    'loop://'
+    """
+    if not port.lower().startswith("usb:"):
+        return port
+    parts = port.split(":")
+    if len(parts) != 3:
+        raise ValueError(f"USB port {port!r} must look like usb:VID:PID in hex, e.g. usb:2e8a:0005")
+    try:
+        vid, pid = int(parts[1], 16), int(parts[2], 16)
+    except ValueError:
+        raise ValueError(f"USB port {port!r} must look like usb:VID:PID in hex, e.g. usb:2e8a:0005") from None
+    for info in serial.tools.list_ports.comports():
+        if info.vid == vid and info.pid == pid:
+            return str(info.device)
+    raise SensorBackendError(
+        f"no USB serial device {vid:04x}:{pid:04x} found; plug in the Pico, check the cable "
+        "carries data, and list devices with 'ls /dev/serial/by-id/'"
+    )
+
+
+class SerialLink:
+    """One serial port speaking protocol v1, kept open by a reader thread.
+
+    ``wait=False`` (the default) raises :class:`SensorBackendError` if the first open
+    fails; ``wait=True`` starts offline and keeps trying with back-off.
+    """
+
+    _registry: dict[str, SerialLink] = {}
+    _registry_lock = threading.Lock()
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        baudrate: int = 115200,
+        wait: bool = False,
+        offline_after: float = 0.5,
+        backoff: float = 0.05,
+        backoff_max: float = 2.0,
+        queue_size: int = 64,
+    ) -> None:
+        self.port = port
+        self.baudrate = baudrate
+        self.offline_after = offline_after
+        self._backoff_min = backoff
+        self._backoff_max = backoff_max
+        self.stats: dict[str, int] = dict.fromkeys(STAT_KEYS, 0)
+        self.hello: dict[str, Any] | None = None
+        self.last_error: str | None = None
+        self._splitter = FrameSplitter()
+        self._serial: serial.SerialBase | None = None
+        self._write_lock = threading.Lock()
+        self._seq = 0
+        self._last_seq: int | None = None
+        self._last_readings = 0.0
+        self._logged: set[str] = set()
+        self._queue: collections.deque[Readings] = collections.deque(maxlen=queue_size)
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._refs = 0
+        try:
+            self._open()
+        except (SensorBackendError, ValueError, OSError, serial.SerialException) as exc:
+            if not wait:
+                raise SensorBackendError(self._open_advice(exc)) from None
+            self._log_once("open", "sensor link %s not available yet (%s); retrying", port, exc)
+        self._thread = threading.Thread(target=self._run, name=f"gingo-serial {port}", daemon=True)
+        self._thread.start()
+
+    # ---- shared links (sensor backend and pico LED backend on one port) ----
+
+    @classmethod
+    def shared(cls, port: str, **options: Any) -> SerialLink:
+        """The link for ``port``, opened on first use and shared after that.
+
+        Each caller should :meth:`release` it when done; the last release closes it.
+        """
+        with cls._registry_lock:
+            link = cls._registry.get(port)
+            if link is None or link._stop.is_set():
+                link = cls(port, **options)
+                cls._registry[port] = link
+            link._refs += 1
+            return link
+
+    def release(self) -> None:
+        """Drop one reference taken with :meth:`shared`; close on the last."""
+        with self._registry_lock:
+            self._refs -= 1
+            if self._refs > 0:
+                return
+            if self._registry.get(self.port) is self:
+                del self._registry[self.port]
+        self.close()
+
+    # ---- state ----
+
+    @property
+    def connected(self) -> bool:
+        return self._serial is not None
+
+    @property
+    def online(self) -> bool:
+        """Connected and a READINGS frame arrived within ``offline_after`` seconds."""
+        return self.connected and time.monotonic() - self._last_readings <= self.offline_after
+
+    # ---- sending ----
+
+    def send_frame(self, type_: int, payload: bytes = b"") -> bool:
+        """Send one frame with this side's next seq. Thread-safe.
+
+        Returns False (and counts a write failure) if the link is down or the write
+        fails; the caller may simply send again later (LED frames are re-sent
+        periodically anyway).
+        """
+        data: bytes
+        with self._write_lock:
+            data = encode_frame(type_, self._seq, payload)
+            self._seq = (self._seq + 1) & 0xFFFF
+            ser = self._serial
+            if ser is None:
+                self.stats["write_failures"] += 1
+                return False
+            try:
+                ser.write(data)
+                ser.flush()
+            except (serial.SerialException, OSError) as exc:
+                self.stats["write_failures"] += 1
+                self._log_once("write", "sensor link %s: write failed (%s)", self.port, exc)
+                return False
+        return True
+
+    def send_leds(self, rgb: bytes) -> bool:
+        """Send a LEDS frame: R, G, B bytes per LED in LED index order."""
+        if len(rgb) % 3:
+            raise ValueError(f"LEDS data of {len(rgb)} bytes is not R, G, B triples")
+        return self.send_frame(LEDS, bytes(rgb))
+
+    # ---- receiving ----
+
+    def get(self, timeout: float) -> Readings | None:
+        """The next READINGS scan, or None after ``timeout`` seconds."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self._cond:
+            while not self._queue:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self._stop.is_set():
+                    return None
+                self._cond.wait(remaining)
+            return self._queue.popleft()
+
+    def _open(self) -> None:
+        url = resolve_port(self.port)
+        ser = serial.serial_for_url(url, baudrate=self.baudrate, timeout=0.02, write_timeout=0.5)
+        self._splitter.reset()
+        self._last_seq = None
+        self._serial = ser
+        self.stats["connects"] += 1
+        self._logged.discard("open")
+        log.info("sensor link %s connected", self.port)
+        self.send_frame(HELLO)  # an empty HELLO asks the firmware to introduce itself
+
+    def _open_advice(self, exc: BaseException) -> str:
+        msg = str(exc)
+        hint = "check the USB cable and the port name (ls /dev/serial/by-id/)"
+        if "ermission" in msg:
+            hint = "add yourself to the dialout group (sudo adduser $USER dialout) and log in again"
+        return f"cannot open the sensor link {self.port}: {msg}; {hint}"
+
+    def _drop(self) -> None:
+        ser, self._serial = self._serial, None
+        if ser is not None:
+            self.stats["disconnects"] += 1
+            log.warning("sensor link %s lost; reconnecting", self.port)
+            try:
+                ser.close()
+            except Exception:  # noqa: BLE001 - closing a dead port may fail any way
+                pass
+
+    def _run(self) -> None:
+        backoff = self._backoff_min
+        while not self._stop.is_set():
+            ser = self._serial
+            if ser is None:
+                try:
+                    self._open()
+                    backoff = self._backoff_min
+                except (SensorBackendError, ValueError, OSError, serial.SerialException) as exc:
+                    self.last_error = str(exc)
+                    self._log_once("open", "sensor link %s not available (%s); retrying", self.port, exc)
+                    self._stop.wait(backoff)
+                    backoff = min(self._backoff_max, backoff * 2)
+                continue
+            try:
+                data = ser.read(ser.in_waiting or 1)
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                # TypeError/AttributeError: pyserial's posix read on a port closed under it
+                self.last_error = str(exc)
+                self._drop()
+                continue
+            if data:
+                self._feed(data, time.monotonic())
+        self._drop()
+
+    def _feed(self, data: bytes, now: float) -> None:
+        for item in self._splitter.feed(data):
+            if isinstance(item, FrameError):
+                self.stats[item.kind] += 1
+                self._log_once(item.kind, "sensor link %s: dropped %s (counted in stats)", self.port, item)
+                continue
+            self.stats["frames"] += 1
+            self._handle(item, now)
+
+    def _handle(self, frame: Frame, now: float) -> None:
+        if frame.type == READINGS:
+            last = self._last_seq
+            if last is not None:
+                gap = (frame.seq - last - 1) & 0xFFFF
+                if gap == 0xFFFF:  # same seq again
+                    self.stats["duplicates"] += 1
+                    self._log_once("duplicate", "sensor link %s: duplicate READINGS seq %d dropped", self.port, frame.seq)
+                    return
+                self.stats["gaps"] += gap
+            self._last_seq = frame.seq
+            self._last_readings = now
+            self.stats["readings"] += 1
+            readings = Readings(frame.seq, unpack_readings(frame.payload), now)
+            with self._cond:
+                self._queue.append(readings)
+                self._cond.notify()
+        elif frame.type == PING:
+            self.stats["pings"] += 1
+            self.send_frame(PONG)
+        elif frame.type == PONG:
+            self.stats["pongs"] += 1
+        elif frame.type == HELLO:
+            if not frame.payload:
+                return  # a request to introduce ourselves: the companion has nothing to say
+            self.stats["hellos"] += 1
+            self._last_seq = None  # the firmware (re)started: its seq starts over
+            try:
+                hello = json.loads(frame.payload.decode("utf-8"))
+                if not isinstance(hello, dict):
+                    raise ValueError("not an object")
+                self.hello = hello
+                log.info("sensor link %s: firmware %s", self.port, hello)
+            except (UnicodeDecodeError, ValueError) as exc:
+                self.stats["type"] += 1
+                self._log_once("hello", "sensor link %s: unreadable HELLO payload (%s)", self.port, exc)
+        elif frame.type == ERROR:
+            self.stats["errors"] += 1
+            self._log_once("error", "sensor link %s: firmware reports: %s", self.port,
+                           frame.payload.decode("utf-8", "replace"))
+        else:
+            self.stats["type"] += 1
+            self._log_once(f"type{frame.type}", "sensor link %s: unexpected %s frame from the firmware",
+                           self.port, TYPE_NAMES.get(frame.type, hex(frame.type)))
+
+    def _log_once(self, kind: str, fmt: str, *args: object) -> None:
+        if kind not in self._logged:
+            self._logged.add(kind)
+            log.warning(fmt, *args)
+
+    def close(self) -> None:
+        """Stop the reader thread and close the port."""
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2.0)
+        self._drop()
+
+
+class SerialSensors(SensorBackend):
+    """Sensor backend reading READINGS frames from the Pico firmware.
+
+    ``port``: device path, ``/dev/serial/by-id/`` name, pyserial URL or ``usb:VID:PID``.
+    Other keyword arguments go to :class:`SerialLink`.
+    """
+
+    name = "serial"
+
+    def __init__(self, port: str, **options: Any) -> None:
+        if not port:
+            raise SensorBackendError("the serial sensor backend needs a port (e.g. /dev/serial/by-id/usb-...)")
+        self.link = SerialLink.shared(port, **options)
+        self._closed = False
+
+    @property
+    def online(self) -> bool:
+        return not self._closed and self.link.online
+
+    def read(self, timeout: float) -> Readings | None:
+        if self._closed:
+            return None
+        return self.link.get(timeout)
+
+    def send_leds(self, rgb: bytes) -> bool:
+        """Send the LED colours to a Pico that drives the strip."""
+        return self.link.send_leds(rgb)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.link.release()

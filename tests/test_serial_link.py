@@ -1,0 +1,249 @@
+"""The serial sensor link on real pty pairs: frames, bad frames, PING, unplug and re-plug."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.hardware.framing import (
+    HELLO, LEDS, PING, PONG, READINGS, Frame, FrameSplitter, encode_frame, pack_readings,
+)
+from companion.hardware.sensing import BoardChange, SensingPipeline
+from companion.hardware.sensors import SensorBackendError, open_sensor_backend
+from companion.hardware.sensors.serial import SerialLink, SerialSensors, resolve_port
+
+EMPTY = [32768] * 52
+
+
+class Pty:
+    """The Pico's end of a pty pair; pyserial opens ``link`` (a by-id style symlink)."""
+
+    def __init__(self, link: Path) -> None:
+        self.link = link
+        self.master = -1
+        self.plug()
+
+    def plug(self) -> None:
+        master, slave = os.openpty()
+        name = os.ttyname(slave)
+        os.close(slave)
+        self.master = master
+        tmp = self.link.with_suffix(".new")
+        if tmp.exists() or tmp.is_symlink():
+            tmp.unlink()
+        tmp.symlink_to(name)
+        os.replace(tmp, self.link)
+
+    def unplug(self) -> None:
+        os.close(self.master)
+        self.master = -1
+
+    def write(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def read_frames(self, timeout: float = 1.0, want: int = 1) -> list[Frame]:
+        """Frames the companion sent to the Pico."""
+        import select
+
+        splitter = FrameSplitter()
+        frames: list[Frame] = []
+        deadline = time.monotonic() + timeout
+        while len(frames) < want and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                for item in splitter.feed(os.read(self.master, 4096)):
+                    assert isinstance(item, Frame), item
+                    frames.append(item)
+        return frames
+
+    def close(self) -> None:
+        if self.master >= 0:
+            self.unplug()
+
+
+@pytest.fixture
+def pty(tmp_path: Path) -> Iterator[Pty]:
+    p = Pty(tmp_path / "usb-Gingo_Pico-if00")
+    yield p
+    p.close()
+
+
+def readings_frame(seq: int, values: list[int] = EMPTY) -> bytes:
+    return encode_frame(READINGS, seq, pack_readings(values))
+
+
+def wait_for(cond: Callable[[], bool], timeout: float = 2.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(0.01)
+    return cond()
+
+
+def test_reads_frames_and_sends_hello_request(pty: Pty) -> None:
+    s = SerialSensors(str(pty.link))
+    try:
+        hello = pty.read_frames(want=1)
+        assert [(f.type, f.payload) for f in hello] == [(HELLO, b"")]
+        pty.write(encode_frame(HELLO, 0, b'{"fw": "1.0.0", "board": "t1", "spaces": 52}'))
+        values = list(range(1000, 1052))
+        pty.write(readings_frame(1, values))
+        r = s.read(2.0)
+        assert r is not None and r.seq == 1 and list(r.values) == values
+        assert s.online
+        assert wait_for(lambda: s.link.hello is not None)
+        assert s.link.hello == {"fw": "1.0.0", "board": "t1", "spaces": 52}
+    finally:
+        s.close()
+
+
+def test_answers_ping_and_sends_leds(pty: Pty) -> None:
+    s = SerialSensors(str(pty.link))
+    try:
+        pty.read_frames(want=1)  # the HELLO request
+        pty.write(encode_frame(PING, 5))
+        frames = pty.read_frames(want=1)
+        assert [f.type for f in frames] == [PONG]
+        assert s.send_leds(bytes([255, 0, 0, 0, 255, 0]))
+        frames = pty.read_frames(want=1)
+        assert frames[0].type == LEDS and frames[0].payload == bytes([255, 0, 0, 0, 255, 0])
+        # the companion's own seq counts up by one per frame sent
+        assert s.link.send_frame(PING)
+        ping = pty.read_frames(want=1)[0]
+        assert ping.type == PING and ping.seq == frames[0].seq + 1
+        with pytest.raises(ValueError, match="triples"):
+            s.send_leds(b"\x01\x02")
+    finally:
+        s.close()
+
+
+def test_bad_frames_are_counted_by_kind_and_skipped(pty: Pty) -> None:
+    s = SerialSensors(str(pty.link))
+    try:
+        good = readings_frame(1)
+        bad_crc = bytearray(good)
+        bad_crc[20] ^= 0x01 if bad_crc[20] not in (0, 1) else 0x02
+        truncated = good[: len(good) // 2]  # cut off: merges with the next delimiter
+        short = encode_frame(READINGS, 2, b"\x01\x02\x03")
+        unknown = encode_frame(0x42, 3)
+        junk = b"\x00\x09junk\x00"
+        pty.write(bytes(bad_crc) + truncated + b"\x00" + short + unknown + junk + readings_frame(4))
+        r = s.read(2.0)
+        assert r is not None and r.seq == 4
+        assert s.read(0.1) is None
+        st = s.link.stats
+        assert st["crc"] >= 1 and st["type"] == 1 and st["cobs"] >= 1 and st["length"] >= 1
+        assert st["readings"] == 1
+    finally:
+        s.close()
+
+
+def test_sequence_gaps_and_duplicates(pty: Pty) -> None:
+    s = SerialSensors(str(pty.link))
+    try:
+        pty.write(readings_frame(65534) + readings_frame(65535) + readings_frame(2) + readings_frame(2))
+        got = [s.read(1.0) for _ in range(3)]
+        assert [r.seq for r in got if r] == [65534, 65535, 2]
+        assert s.read(0.1) is None
+        assert s.link.stats["gaps"] == 2       # 0 and 1 missing across the wrap
+        assert s.link.stats["duplicates"] == 1
+    finally:
+        s.close()
+
+
+def test_unplug_goes_offline_and_replug_recovers(pty: Pty) -> None:
+    statuses: list[bool] = []
+    changes: list[BoardChange] = []
+    backend = SerialSensors(str(pty.link), backoff=0.02, backoff_max=0.1)
+    pipe = SensingPipeline(backend, on_change=changes.append, on_status=statuses.append)
+    pipe.start()
+    try:
+        board = list(EMPTY)
+        board[7] = 45000
+        for seq in range(10):
+            pty.write(readings_frame(seq, board))
+            time.sleep(0.01)
+        assert wait_for(lambda: pipe.snapshot() is not None)
+        assert pipe.snapshot() == "." * 7 + "1" + "." * 44
+        pty.unplug()
+        t0 = time.monotonic()
+        assert wait_for(lambda: statuses == [True, False], timeout=2.0)
+        assert time.monotonic() - t0 < 1.0  # an unplug is noticed at once
+        assert pipe.snapshot() is None
+        pty.plug()
+        assert wait_for(lambda: backend.link.connected, timeout=2.0)
+        assert pty.read_frames(want=1)[0].type == HELLO  # asks the firmware who it is again
+        board[7] = 32768
+        board[8] = 20000
+        for seq in range(20):
+            pty.write(readings_frame(seq, board))
+            time.sleep(0.01)
+        assert wait_for(lambda: statuses == [True, False, True])
+        assert wait_for(lambda: pipe.snapshot() == "." * 8 + "2" + "." * 43)
+        assert changes[-1].changed == [7, 8]
+        assert backend.link.stats["disconnects"] == 1 and backend.link.stats["connects"] == 2
+    finally:
+        pipe.stop()
+
+
+def test_silence_goes_offline_after_500_ms(pty: Pty) -> None:
+    statuses: list[tuple[bool, float]] = []
+    backend = SerialSensors(str(pty.link))
+    pipe = SensingPipeline(backend, on_status=lambda up: statuses.append((up, time.monotonic())))
+    pipe.start()
+    try:
+        for seq in range(8):
+            pty.write(readings_frame(seq))
+            time.sleep(0.01)
+        last = time.monotonic()
+        assert wait_for(lambda: len(statuses) == 2, timeout=2.0)
+        assert [up for up, _ in statuses] == [True, False]
+        assert 0.45 <= statuses[1][1] - last < 0.8
+        assert backend.link.connected and not backend.online
+        pty.write(b"\x00\x13garbage that is not a frame\x00" + readings_frame(8))
+        time.sleep(0.05)
+        assert len(statuses) == 2  # bad bytes and one scan do not bring back a board yet
+    finally:
+        pipe.stop()
+
+
+def test_missing_port_says_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(SensorBackendError, match="by-id"):
+        open_sensor_backend("serial", port=str(tmp_path / "nothing"))
+    with pytest.raises(SensorBackendError, match="no USB serial device 2e8a:0005"):
+        resolve_port("usb:2e8a:0005")
+    with pytest.raises(ValueError, match="usb:VID:PID"):
+        resolve_port("usb:pico")
+
+
+def test_wait_mode_connects_when_device_appears(tmp_path: Path) -> None:
+    link_path = tmp_path / "late-pico"
+    s = SerialSensors(str(link_path), wait=True, backoff=0.02, backoff_max=0.05)
+    try:
+        assert not s.online and s.read(0.05) is None
+        pty = Pty(link_path)
+        try:
+            assert wait_for(lambda: s.link.connected)
+            pty.write(readings_frame(0))
+            assert s.read(1.0) is not None
+        finally:
+            pty.close()
+    finally:
+        s.close()
+
+
+def test_shared_link_is_one_port() -> None:
+    a = SerialLink.shared("loop://")
+    b = SerialLink.shared("loop://")
+    try:
+        assert a is b
+    finally:
+        a.release()
+        assert not a._stop.is_set()
+        b.release()
+        assert a._stop.is_set()
