@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Install the Gin-Go Companion on a Raspberry Pi as a systemd service.
+#
+#   sudo hardware/pi/install.sh            # from a checkout of this repository
+#
+# Safe to run again: it upgrades the installed package, keeps /etc/gingo/gingo.toml and
+# the data in /var/lib/gingo, and restarts the service.
+#
+# Environment (mostly for tests and unusual set-ups):
+#   ROOT=/some/dir      write every file under this folder instead of /
+#   GINGO_USER=gingo    the service account
+#   GINGO_PORT=8000     the port the service listens on
+#   SKIP_APT=1 SKIP_USER=1 SKIP_PIP=1 SKIP_SYSTEMD=1   leave out a step
+set -euo pipefail
+
+ROOT="${ROOT:-}"
+GINGO_USER="${GINGO_USER:-gingo}"
+GINGO_PORT="${GINGO_PORT:-8000}"
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+PREFIX="$ROOT/opt/gingo"
+ETC="$ROOT/etc/gingo"
+UNIT="$ROOT/etc/systemd/system/gingo.service"
+
+say() { printf 'gingo install: %s\n' "$*"; }
+die() { printf 'gingo install: error: %s\n' "$*" >&2; exit 1; }
+
+[ -f "$SRC/pyproject.toml" ] || die "run this script from a checkout of the project (no pyproject.toml in $SRC)"
+if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
+    die "run it as root: sudo $0"
+fi
+
+if [ -z "${SKIP_APT:-}" ]; then
+    say "installing system packages (python3-venv, build tools for rpi-ws281x)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-dev gcc >/dev/null
+    if command -v raspi-config >/dev/null 2>&1; then
+        raspi-config nonint do_spi 0 || say "warning: could not enable SPI; enable it in raspi-config"
+    fi
+fi
+
+if [ -z "${SKIP_USER:-}" ]; then
+    for g in gpio spi dialout; do
+        getent group "$g" >/dev/null || groupadd --system "$g"
+    done
+    if ! id "$GINGO_USER" >/dev/null 2>&1; then
+        say "creating the service user $GINGO_USER"
+        useradd --system --home-dir /var/lib/gingo --no-create-home --shell /usr/sbin/nologin "$GINGO_USER"
+    fi
+    usermod -a -G gpio,spi,dialout "$GINGO_USER"
+fi
+
+mkdir -p "$PREFIX" "$ETC" "$(dirname "$UNIT")"
+if [ -z "${SKIP_PIP:-}" ]; then
+    if [ ! -x "$PREFIX/venv/bin/python" ]; then
+        say "creating the virtual environment in $PREFIX/venv"
+        python3 -m venv "$PREFIX/venv"
+    fi
+    say "installing the companion into $PREFIX/venv"
+    "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade pip
+    "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade "$SRC"
+fi
+
+if [ ! -f "$ETC/gingo.toml" ]; then
+    if [ -f "$SRC/hardware/gingo.example.toml" ]; then
+        cp "$SRC/hardware/gingo.example.toml" "$ETC/gingo.toml"
+    else
+        printf '# Gin-Go Companion settings; see docs/install.md\n' > "$ETC/gingo.toml"
+    fi
+    say "wrote $ETC/gingo.toml: edit it to name your LED and sensor hardware"
+else
+    say "keeping your $ETC/gingo.toml"
+fi
+for f in pinmap.toml led_layout.toml; do
+    [ -f "$SRC/hardware/$f" ] && cp "$SRC/hardware/$f" "$ETC/$f.default"
+done
+
+cat > "$UNIT.tmp" <<UNIT
+[Unit]
+Description=Gin-Go Companion (board lights, chip sensing, scorekeeping)
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+User=$GINGO_USER
+Group=$GINGO_USER
+SupplementaryGroups=gpio spi dialout
+StateDirectory=gingo
+Environment=GINGO_DATA=/var/lib/gingo
+Environment=PYTHONUNBUFFERED=1
+ExecStart=/opt/gingo/venv/bin/gingo serve --host 0.0.0.0 --port $GINGO_PORT --config /etc/gingo/gingo.toml
+Restart=on-failure
+RestartSec=2
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+mv "$UNIT.tmp" "$UNIT"
+say "wrote $UNIT"
+
+if [ -z "${SKIP_SYSTEMD:-}" ] && [ -z "$ROOT" ]; then
+    systemctl daemon-reload
+    systemctl enable gingo.service >/dev/null
+    systemctl restart gingo.service
+    say "service started: 'journalctl -u gingo -f' shows the pairing code and address"
+else
+    say "systemd step skipped"
+fi
+say "done"
