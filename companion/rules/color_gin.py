@@ -134,6 +134,21 @@ def make_options(preset: str | None = None, **overrides: object) -> Options:
     return replace(PRESETS[name], **overrides)  # type: ignore[arg-type]
 
 
+def _resolve(preset: str | None, options: Options | None, overrides: dict[str, object]) -> Options:
+    """``options`` (with ``overrides`` on top) or the preset's options."""
+    if options is None:
+        return make_options(preset, **overrides)
+    if preset is not None:
+        raise ValueError("give either a preset or options, not both")
+    if not isinstance(options, Options):
+        raise ValueError(f"options must be color_gin.Options, not {type(options).__name__}")
+    known = {f.name for f in fields(Options)}
+    for key in overrides:
+        if key not in known:
+            raise ValueError(f"unknown color_gin option {key!r} (one of {', '.join(sorted(known))})")
+    return replace(options, **overrides)  # type: ignore[arg-type]
+
+
 def deck(options: Options) -> int:
     """The cards shuffled for a deal: the 52-card deck, plus both jokers with
     ``coop_jokers``."""
@@ -348,10 +363,9 @@ def _read_hands(hands: Sequence[object], allow_empty: bool) -> list[int]:
     seen = 0
     for seat, hand in enumerate(hands):
         try:
-            cards = C.parse_cards(hand)  # type: ignore[arg-type]
+            mask = C.to_mask(hand)  # type: ignore[arg-type]
         except ValueError as exc:
             raise ValueError(f"seat {seat}: {exc}") from None
-        mask = C.cards_mask(cards)
         foreign = mask & ~DECK
         if foreign:
             raise ValueError(
@@ -362,7 +376,7 @@ def _read_hands(hands: Sequence[object], allow_empty: bool) -> list[int]:
         if dup:
             raise ValueError(f"seat {seat}: {', '.join(C.mask_names(dup))} is already in another hand")
         seen |= mask
-        n = len(cards)
+        n = mask.bit_count()
         if n != HAND_SIZE and not (allow_empty and n == 0):
             raise ValueError(
                 f"seat {seat} holds {n} cards; Color Gin hands are scored with 10 each "
@@ -416,7 +430,8 @@ def score_hand(
 ) -> HandResult:
     """Score one Color Gin hand.
 
-    ``hands``: both players' 10 cards in seat order (the ender's after the discard).
+    ``hands``: both players' 10 cards in seat order (the ender's after the discard),
+    each as card names, card ints or a card bitmask.
     ``ender``: the seat that knocked or went gin, or None when the stock ran out (a
     void hand: nobody scores). ``points`` per seat are a dict suit -> points before
     suit closing; ``extra["spoiled"]`` lists the suits the ender's hand spoils.
@@ -425,9 +440,7 @@ def score_hand(
     >>> r.kind, r.winner, r.deadwood, r.points[0]
     ('knock', 0, [4, 19], {'S': 0, 'H': 15, 'D': 0, 'C': 0})
     """
-    opts = options if options is not None else make_options(preset, **overrides)
-    if options is not None and (preset is not None or overrides):
-        raise ValueError("give either options or a preset with overrides, not both")
+    opts = _resolve(preset, options, overrides)
     if ender is None:
         if declared is not None or joker:
             raise ValueError("a void hand (stock ran out) has no ender to declare or draw a joker")
