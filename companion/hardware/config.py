@@ -30,9 +30,9 @@ Color = tuple[int, int, int]
 LED_BACKENDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "sim": {},
     "ws281x": {"pin": int, "dma": int, "channel": int, "invert": bool, "freq_hz": int},
-    "leds_dev": {"path": str, "rgbw": bool},
+    "leds_dev": {"path": str},
     "spi": {"bus": int, "device": int, "speed_hz": int, "order": str},
-    "pico": {"order": str},
+    "pico": {},
 }
 SENSOR_BACKENDS: tuple[str, ...] = ("sim", "serial", "adc")
 BUTTON_NAMES: tuple[str, ...] = ("confirm", "undo", "next_hand", "shutdown")
