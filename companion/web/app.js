@@ -1,0 +1,395 @@
+// Gin-Go Companion phone page: the shell (routing, connection state, theme, join,
+// game list, new game, board and simulator). Plain ES modules, no build step.
+
+import * as api from "./js/api.js";
+import { Live } from "./js/live.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, VARIANT_LABELS, seg } from "./js/ui.js";
+import { boardView, linkedSides } from "./js/board.js";
+import { mountRummy } from "./js/rummy.js";
+import { mountGingo } from "./js/gingo.js";
+
+const view = document.getElementById("view");
+const connEl = document.getElementById("conn");
+const outboxEl = document.getElementById("outbox");
+const banner = document.getElementById("gin-banner");
+
+const ctx = {
+  variants: null,
+  health: null,
+  current: null,      // the mounted view: {update(msg), unmount()}
+  write,
+  navigate: (hash) => { if (location.hash === hash) render(); else location.hash = hash; },
+  showGin,
+  loadBoard,
+};
+window.gingo = ctx; // handy when debugging on a laptop
+
+// ---- theme -------------------------------------------------------------------------
+function applyTheme() {
+  const t = localStorage.getItem("gingo.theme") || "auto";
+  document.documentElement.dataset.theme = t;
+  document.getElementById("theme").title = `theme: ${t}`;
+}
+document.getElementById("theme").addEventListener("click", () => {
+  const order = ["auto", "light", "dark"];
+  const t = localStorage.getItem("gingo.theme") || "auto";
+  localStorage.setItem("gingo.theme", order[(order.indexOf(t) + 1) % 3]);
+  applyTheme();
+});
+applyTheme();
+
+// ---- connection --------------------------------------------------------------------
+function setConn(state) {
+  connEl.dataset.state = state;
+  connEl.textContent = state;
+  if (state === "online") {
+    api.flushOutbox((w, err) => toast(`Not saved: ${w.label || "entry"}: ${err.message}`, "error"))
+      .then(n => { updateOutbox(); if (n) toast(`${n} waiting entr${n === 1 ? "y" : "ies"} sent`); refreshCurrent(); });
+    refreshCurrent();
+  }
+}
+function updateOutbox() {
+  const n = api.outbox().length;
+  outboxEl.hidden = n === 0;
+  outboxEl.textContent = n ? `${n} waiting` : "";
+}
+let refreshTimer = null;
+function refreshCurrent(msg) {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => { if (ctx.current && ctx.current.update) ctx.current.update(msg); }, 60);
+}
+const live = new Live({ onMessage: refreshCurrent, onState: setConn });
+ctx.live = live;
+
+async function write(method, path, body, opts = {}) {
+  const payload = Object.assign({}, body);
+  if (opts.clientId !== false && !payload.client_id) payload.client_id = api.newClientId();
+  try {
+    return await api.request(method, path, payload);
+  } catch (err) {
+    if (err instanceof api.NetError && opts.queue) {
+      api.queueWrite(method, path, payload, opts.label);
+      updateOutbox();
+      toast("Offline: kept on this phone, it will be sent when the connection returns", "warn");
+      return null;
+    }
+    if (err instanceof api.ApiError && err.status === 401) {
+      api.setToken("");
+      toast("This phone is not paired any more: enter the pairing code again", "error");
+      location.hash = "#/join";
+    }
+    throw err;
+  }
+}
+
+// ---- Gin banner ----------------------------------------------------------------------
+function showGin(board, names) {
+  const sides = linkedSides(board);
+  if (!sides.length) { banner.hidden = true; banner.textContent = ""; return; }
+  const who = sides.map(s => (names && names[s]) || `Side ${s}`).join(" and ");
+  banner.textContent = `GIN! ${who}: linked from the A row to the K row`;
+  banner.hidden = false;
+}
+
+async function loadBoard() {
+  try { return await api.get("/api/v1/board"); } catch { return null; }
+}
+
+// ---- routing -------------------------------------------------------------------------
+window.addEventListener("hashchange", render);
+
+async function render() {
+  if (ctx.current && ctx.current.unmount) ctx.current.unmount();
+  ctx.current = null;
+  banner.hidden = true;
+  const hash = location.hash || "#/games";
+  const [, route, arg] = hash.split("/");
+  for (const a of document.querySelectorAll("#nav a")) {
+    a.setAttribute("aria-current", a.dataset.nav === route ? "page" : "false");
+  }
+  view.replaceChildren();
+  if (!api.token() && route !== "board") {
+    return mountJoin(view);
+  }
+  try {
+    if (route === "join") return mountJoin(view);
+    if (route === "new") return await mountNew(view, arg);
+    if (route === "board") return await mountBoard(view);
+    if (route === "game" && arg) return await mountGame(view, decodeURIComponent(arg));
+    return await mountGames(view);
+  } catch (err) {
+    view.replaceChildren(h("section", { class: "panel" },
+      h("h1", null, "Cannot show this page"),
+      h("p", { class: "field-error" }, err.message),
+      h("button", { type: "button", class: "btn", onclick: render }, "Try again")));
+  }
+}
+
+// ---- join ------------------------------------------------------------------------------
+function mountJoin(main) {
+  const params = new URLSearchParams(location.search);
+  const draft = loadDraft("join", { code: "", name: localStorage.getItem("gingo.name") || "" });
+  if (params.get("code")) draft.code = params.get("code");
+  const code = h("input", { id: "join-code", name: "code", inputmode: "numeric", autocomplete: "one-time-code", value: draft.code, "aria-describedby": "join-code-error" });
+  const name = h("input", { id: "join-name", name: "name", autocomplete: "nickname", value: draft.name, placeholder: "e.g. Ana's phone" });
+  const err = fieldError("join-code-error");
+  const save = () => saveDraft("join", { code: code.value, name: name.value });
+  code.addEventListener("input", save);
+  name.addEventListener("input", save);
+  async function join(ev) {
+    if (ev) ev.preventDefault();
+    const c = code.value.trim();
+    if (!c) { showError(err, "Type the pairing code shown on the companion's screen or terminal."); code.focus(); return; }
+    try {
+      const res = await api.post("/api/v1/pair", { code: c, name: name.value.trim() || "phone" });
+      api.setToken(res.token);
+      localStorage.setItem("gingo.name", name.value.trim());
+      clearDraft("join");
+      if (params.get("code")) history.replaceState(null, "", location.pathname + "#/games");
+      ctx.navigate("#/games");
+    } catch (e) {
+      showError(err, e instanceof api.NetError ? "No connection to the companion. Check the Wi-Fi and try again." : e.message);
+    }
+  }
+  main.append(h("section", { class: "panel join" },
+    h("h1", null, "Join the table"),
+    h("p", { class: "muted" }, "Scan the QR code on the companion, or type the pairing code it shows."),
+    h("form", { onsubmit: join, novalidate: true },
+      h("label", { for: "join-code" }, "Pairing code"), code, err,
+      h("label", { for: "join-name" }, "Name for this phone (optional)"), name,
+      h("button", { type: "submit", class: "btn primary", id: "join-btn" }, "Join"))));
+  if (params.get("code") && !api.token()) join();
+}
+
+// ---- game list ---------------------------------------------------------------------------
+function gamesOf(data) { return Array.isArray(data) ? data : (data && data.games) || []; }
+export function playerNames(game) {
+  return (game.players || []).map((p, i) => typeof p === "string" ? p : (p && p.name) || `Player ${i + 1}`);
+}
+
+async function mountGames(main) {
+  const list = h("ul", { class: "game-list", id: "game-list" });
+  const importErr = fieldError("import-error");
+  const file = h("input", { type: "file", accept: "application/json,.json", id: "import-file", class: "visually-hidden" });
+  file.addEventListener("change", async () => {
+    const f = file.files[0];
+    if (!f) return;
+    try {
+      const data = JSON.parse(await f.text());
+      const res = await write("POST", "/api/v1/games/import", data, { clientId: false });
+      const g = res && (res.game || res);
+      showError(importErr, "");
+      if (g && g.id !== undefined) ctx.navigate(`#/game/${g.id}`);
+    } catch (e) {
+      showError(importErr, e instanceof SyntaxError ? `${f.name} is not a JSON export` : e.message);
+    }
+  });
+  main.append(h("section", { class: "panel" },
+    h("div", { class: "row-between" }, h("h1", null, "Games"),
+      h("a", { class: "btn primary", href: "#/new", id: "new-game" }, "New game")),
+    list,
+    h("div", { class: "actions" },
+      h("label", { for: "import-file", class: "btn" }, "Import a game (JSON)"), file),
+    importErr));
+  async function update() {
+    let games;
+    try { games = gamesOf(await api.get("/api/v1/games")); } catch (e) { return; }
+    list.replaceChildren(...(games.length ? games.slice().reverse().map(g => {
+      const names = playerNames(g);
+      const label = VARIANT_LABELS[g.variant] || g.variant;
+      const status = g.finished ? (g.winner !== null && g.winner !== undefined ? `won by ${winnerName(g, names)}` : "finished") : "in play";
+      return h("li", null, h("a", { href: `#/game/${g.id}`, class: "game-link" },
+        h("strong", null, label), h("span", null, names.join(" · ")), h("span", { class: "muted" }, status)));
+    }) : [h("li", { class: "muted" }, "No games yet.")]));
+  }
+  ctx.current = { update };
+  await update();
+}
+
+export function winnerName(game, names) {
+  const w = game.winner;
+  if (w === null || w === undefined) return "";
+  if (game.variant === "gingo") {
+    const side = Number(w);
+    return names.filter((_, i) => (i % 2 === 0 ? 1 : 2) === side).join(" & ") || `Side ${w}`;
+  }
+  return typeof w === "number" ? (names[w] || `Player ${w + 1}`) : String(w);
+}
+
+// ---- new game ----------------------------------------------------------------------------
+const PLAYER_COUNTS = { gin: [2], color_gin: [2], ginski: [3, 2, 4], gingo: [2, 4] };
+
+export function normVariants(data) {
+  let list = data && (data.variants || data);
+  if (list && !Array.isArray(list)) list = Object.entries(list).map(([name, v]) => Object.assign({ name }, v));
+  return (list || []).map(v => {
+    const name = v.name || v.id || v.variant;
+    let presets = v.presets || [];
+    let presetValues = {};
+    if (!Array.isArray(presets)) { presetValues = presets; presets = Object.keys(presets); }
+    presets = presets.map(p => typeof p === "string" ? p : (presetValues[p.name] = p.options || p.values || {}, p.name));
+    let options = v.options || [];
+    if (!Array.isArray(options)) options = Object.entries(options).map(([n, o]) => Object.assign({ name: n }, o));
+    return {
+      name, label: v.label || v.title || VARIANT_LABELS[name] || name,
+      presets, presetValues,
+      defaultPreset: v.default_preset || v.defaultPreset || presets[0] || null,
+      options, players: v.players || null,
+    };
+  });
+}
+
+async function mountNew(main, arg) {
+  if (!ctx.variants) ctx.variants = normVariants(await api.get("/api/v1/variants"));
+  const variants = ctx.variants;
+  const draft = loadDraft("new", { variant: "gin", preset: null, options: {}, players: [], dealer: 0, count: null });
+  const form = h("form", { class: "panel", novalidate: true, id: "new-form" });
+  const err = fieldError("new-error");
+  main.append(form);
+
+  function counts(v) {
+    if (v.players) {
+      if (Array.isArray(v.players)) return v.players;
+      if (typeof v.players === "object" && "min" in v.players) {
+        const out = []; for (let n = v.players.min; n <= v.players.max; n++) out.push(n);
+        if (v.players.default) out.sort((a, b) => (b === v.players.default) - (a === v.players.default));
+        return out;
+      }
+    }
+    return PLAYER_COUNTS[v.name] || [2];
+  }
+
+  function draw() {
+    const v = variants.find(x => x.name === draft.variant) || variants[0];
+    draft.variant = v.name;
+    if (!v.presets.includes(draft.preset)) draft.preset = v.defaultPreset;
+    const ns = counts(v);
+    if (!ns.includes(draft.count)) draft.count = ns[0];
+    while (draft.players.length < draft.count) draft.players.push("");
+    saveDraft("new", draft);
+    const kids = [h("h1", null, "New game")];
+    kids.push(h("p", { class: "label" }, "Game"), seg(variants.map(x => [x.name, x.label]), v.name, (val) => { draft.variant = val; draft.options = {}; draw(); }, "variant"));
+    if (v.presets.length > 1) {
+      const sel = h("select", { id: "preset", name: "preset" }, ...v.presets.map(p => h("option", { value: p, selected: p === draft.preset }, p)));
+      sel.addEventListener("change", () => { draft.preset = sel.value; draft.options = {}; draw(); });
+      kids.push(h("label", { for: "preset" }, "Rule set (preset)"), sel);
+    }
+    if (ns.length > 1) {
+      kids.push(h("p", { class: "label" }, "Players"), seg(ns.map(n => [n, v.name === "gingo" && n === 4 ? "4 (teams)" : String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
+    }
+    const names = [];
+    for (let i = 0; i < draft.count; i++) {
+      let label = `Player ${i + 1}`;
+      if (v.name === "gingo") label = draft.count === 4 ? `Side ${i % 2 + 1}, player ${Math.floor(i / 2) + 1} (seat ${i + 1})` : `Side ${i + 1} (seat ${i + 1})`;
+      const inp = h("input", { id: `player-${i}`, name: `player-${i}`, value: draft.players[i] || "", placeholder: label, autocomplete: "off" });
+      inp.addEventListener("input", () => { draft.players[i] = inp.value; saveDraft("new", draft); drawDealer(); });
+      names.push(h("label", { for: `player-${i}` }, label), inp);
+    }
+    kids.push(...names);
+    const dealerBox = h("div", { id: "dealer-box" });
+    kids.push(dealerBox);
+    const opts = v.options.filter(o => !o.hidden);
+    if (opts.length) {
+      const det = h("details", { class: "options" }, h("summary", null, `House rules (${opts.length})`));
+      const presetVals = v.presetValues[draft.preset] || {};
+      for (const o of opts) {
+        const id = `opt-${o.name.replace(/[^a-z0-9_-]/gi, "_")}`;
+        const def = o.name in presetVals ? presetVals[o.name] : (o.defaults && draft.preset in o.defaults ? o.defaults[draft.preset] : o.default);
+        const cur = o.name in draft.options ? draft.options[o.name] : def;
+        let input;
+        if (o.choices && o.choices.length) {
+          input = h("select", { id }, ...o.choices.map(c => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(cur) }, String(c))));
+        } else if (typeof def === "boolean") {
+          input = h("input", { id, type: "checkbox", checked: !!cur });
+        } else if (typeof def === "number" || o.type === "int" || o.type === "number") {
+          input = h("input", { id, type: "number", inputmode: "numeric", value: cur ?? "" });
+        } else {
+          input = h("input", { id, value: cur ?? "" });
+        }
+        input.addEventListener("change", () => {
+          let val;
+          if (input.type === "checkbox") val = input.checked;
+          else if (input.tagName === "SELECT") val = JSON.parse(input.value);
+          else if (input.type === "number") val = input.value === "" ? null : Number(input.value);
+          else val = input.value;
+          if (JSON.stringify(val) === JSON.stringify(def)) delete draft.options[o.name]; else draft.options[o.name] = val;
+          saveDraft("new", draft);
+        });
+        det.append(h("div", { class: "option" + (input.type === "checkbox" ? " check" : "") },
+          h("label", { for: id }, o.label || o.name), input,
+          h("p", { class: "help" }, (o.help || "") + ` Default: ${JSON.stringify(def)}.`)));
+      }
+      kids.push(det);
+    }
+    kids.push(err, h("button", { type: "submit", class: "btn primary", id: "start-game" }, "Start the game"));
+    form.replaceChildren(...kids);
+    drawDealer();
+  }
+  function drawDealer() {
+    const box = form.querySelector("#dealer-box");
+    if (!box) return;
+    const names = draft.players.slice(0, draft.count).map((n, i) => n.trim() || `Player ${i + 1}`);
+    if (draft.dealer >= draft.count) draft.dealer = 0;
+    const sel = h("select", { id: "dealer" }, ...names.map((n, i) => h("option", { value: i, selected: i === draft.dealer }, n)));
+    sel.addEventListener("change", () => { draft.dealer = Number(sel.value); saveDraft("new", draft); });
+    box.replaceChildren(h("label", { for: "dealer" }, "First dealer"), sel);
+  }
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const names = draft.players.slice(0, draft.count).map(n => n.trim());
+    const missing = names.findIndex(n => !n);
+    if (missing >= 0) { showError(err, `Type a name for player ${missing + 1}.`); form.querySelector(`#player-${missing}`).focus(); return; }
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup) { showError(err, `Two players are called ${dup}: give each a different name.`); return; }
+    const body = { variant: draft.variant, players: names, options: draft.options, dealer: draft.dealer };
+    if (draft.preset) body.preset = draft.preset;
+    try {
+      const res = await write("POST", "/api/v1/games", body);
+      const g = res.game || res;
+      clearDraft("new");
+      ctx.navigate(`#/game/${g.id}`);
+    } catch (e) { showError(err, e.message); }
+  });
+  draw();
+}
+
+// ---- one game ----------------------------------------------------------------------------
+async function mountGame(main, id) {
+  const game = await api.get(`/api/v1/games/${encodeURIComponent(id)}`);
+  const g = game.game || game;
+  ctx.current = g.variant === "gingo" ? await mountGingo(main, g, ctx) : mountRummy(main, g, ctx);
+}
+
+// ---- board and simulator ---------------------------------------------------------------------
+async function mountBoard(main) {
+  const box = h("div", { id: "board-box" });
+  const note = h("p", { class: "muted", id: "sim-note" });
+  const err = fieldError("board-error");
+  main.append(h("section", { class: "panel" }, h("h1", null, "Board"), note, box, err));
+  async function update() {
+    try { ctx.health = await api.get("/api/v1/health"); } catch { /* keep the last */ }
+    const board = await loadBoard();
+    if (!board) { note.textContent = "No connection to the companion."; return; }
+    const sim = !!ctx.health && (ctx.health.sensors === "sim" || ctx.health.leds === "sim");
+    note.textContent = sim ? "Simulated board: tap a space to put a side 1 chip, tap again for side 2, again to lift it."
+      : `Sensors: ${ctx.health ? ctx.health.sensors : "unknown"}.`;
+    box.replaceChildren(boardView(board, { sim, names: null, onTap: tap }));
+    showGin(board, null);
+  }
+  async function tap(space, chip) {
+    const next = chip === "." ? 1 : chip === "1" ? 2 : null;
+    try {
+      await write("POST", "/api/v1/board/sim", { space, side: next }, { clientId: false });
+      showError(err, "");
+      await update();
+    } catch (e) { showError(err, e.message); }
+  }
+  ctx.current = { update };
+  await update();
+}
+ctx.boardTap = null;
+
+// ---- start -------------------------------------------------------------------------------
+updateOutbox();
+live.start();
+render();

@@ -1,0 +1,94 @@
+// The 52-space board: 4 columns x 13 rows, row 1 at side 1's edge (drawn at the bottom,
+// as side 1 sees it), space = (row - 1) * 4 + (column - 1).
+
+export function spaceState(expected, sensed, i) {
+  const e = expected ? expected[i] : ".";
+  const s = sensed == null ? null : sensed[i];
+  if (s === null) return { chip: e, state: e === "." ? "empty" : "agreed-unsensed" };
+  if (e === s) return { chip: s, state: s === "." ? "empty" : "agreed" };
+  if (e !== "." && s === ".") return { chip: e, state: "pending" };
+  if (e !== "." && s !== ".") return { chip: s, want: e, state: "bump" };
+  return { chip: s, state: "unexpected" };
+}
+
+export function boardView(board, { names, sim, onTap }) {
+  const wrap = document.createElement("div");
+  wrap.className = "board-wrap";
+  const grid = document.createElement("div");
+  grid.className = "board" + (sim ? " sim" : "");
+  grid.setAttribute("role", "grid");
+  grid.setAttribute("aria-label", "board, side 1 at the bottom");
+  const links = board.links || {};
+  const inLink = new Set([...(links["1"] || []), ...(links["2"] || [])]);
+  for (let row = 13; row >= 1; row--) {
+    const lab = document.createElement("span");
+    lab.className = "board-row";
+    lab.textContent = row;
+    grid.appendChild(lab);
+    for (let col = 1; col <= 4; col++) {
+      const i = (row - 1) * 4 + (col - 1);
+      const st = spaceState(board.expected, board.sensed, i);
+      const el = document.createElement(sim ? "button" : "span");
+      if (sim) el.type = "button";
+      el.className = "space " + st.state;
+      el.dataset.space = String(i);
+      el.dataset.chip = st.chip;
+      el.dataset.state = st.state;
+      if (inLink.has(i)) el.classList.add("link");
+      const chip = document.createElement("span");
+      chip.className = "chip side-" + st.chip;
+      el.appendChild(chip);
+      let label = `space ${i} (row ${row}, column ${col}): `;
+      label += st.chip === "." ? "empty" : `side ${st.chip}`;
+      if (st.state === "pending") label += ", place this chip";
+      if (st.state === "bump") label += `, bump: side ${st.want} goes here`;
+      if (st.state === "unexpected") label += ", unexpected chip";
+      el.setAttribute("aria-label", label);
+      el.title = label;
+      if (sim && onTap) el.addEventListener("click", () => onTap(i, board.sensed ? board.sensed[i] : st.chip));
+      grid.appendChild(el);
+    }
+  }
+  wrap.appendChild(grid);
+
+  const legend = document.createElement("div");
+  legend.className = "board-sides";
+  for (const side of ["1", "2"]) {
+    const p = document.createElement("p");
+    p.className = "side-line side-" + side;
+    p.dataset.side = side;
+    const who = names && names[side] ? names[side] : `Side ${side}`;
+    const dist = board.link_distance ? board.link_distance[side] : null;
+    let text;
+    if (links[side]) text = `${who}: linked A row to K row`;
+    else if (dist === null || dist === undefined) text = `${who}: no path yet`;
+    else text = `${who}: needs ${dist} more chip${dist === 1 ? "" : "s"}`;
+    const dot = document.createElement("span");
+    dot.className = "chip side-" + side;
+    p.append(dot, " ", text);
+    legend.appendChild(p);
+  }
+  const counts = { pending: 0, bump: 0, unexpected: 0 };
+  for (let i = 0; i < 52; i++) {
+    const st = spaceState(board.expected, board.sensed, i).state;
+    if (st in counts) counts[st]++;
+  }
+  const notes = [];
+  if (board.sensed == null) notes.push("sensors offline: showing the expected board");
+  if (counts.pending) notes.push(`${counts.pending} chip${counts.pending === 1 ? "" : "s"} to place`);
+  if (counts.bump) notes.push(`${counts.bump} to bump`);
+  if (counts.unexpected) notes.push(`${counts.unexpected} unexpected`);
+  if (notes.length) {
+    const n = document.createElement("p");
+    n.className = "board-notes";
+    n.textContent = notes.join(" · ");
+    legend.appendChild(n);
+  }
+  wrap.appendChild(legend);
+  return wrap;
+}
+
+export function linkedSides(board) {
+  const l = (board && board.links) || {};
+  return ["1", "2"].filter(s => Array.isArray(l[s]) && l[s].length);
+}

@@ -1,0 +1,319 @@
+// Gin-Go: suit-row set-up, melds and hits with joker designations, going out with the
+// captured cards, and the live board with its links.
+
+import * as api from "./api.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, seg } from "./ui.js";
+import { deckFor, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
+import { boardView } from "./board.js";
+import { namesOf } from "./rummy.js";
+
+const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const deck = deckFor("gingo");
+
+export function sideNames(names) {
+  const out = { "1": [], "2": [] };
+  names.forEach((n, s) => out[s % 2 === 0 ? "1" : "2"].push(n));
+  return { "1": out["1"].join(" & ") || "Side 1", "2": out["2"].join(" & ") || "Side 2" };
+}
+
+function stateOf(game) { return Object.assign({}, game, game.state || {}); }
+
+// Where in `reveal` the fourth suit shows, and how many jokers came before it.
+export function readReveal(cards) {
+  const seen = [];
+  let jokers = 0;
+  for (const c of cards) {
+    if (c.startsWith("JK")) { if (seen.length < 4) jokers++; continue; }
+    const s = c.slice(-1);
+    if (!seen.includes(s)) seen.push(s);
+    if (seen.length === 4) break;
+  }
+  return { order: seen.join(""), jokers, complete: seen.length === 4 };
+}
+
+export async function mountGingo(main, game, ctx) {
+  let g = stateOf(game);
+  const names = namesOf(g);
+  const sides = sideNames(names);
+  const key = `game.${g.id}`;
+  const draft = loadDraft(key, { tab: "meld", seat: 0, cards: "", meld: null, desig: {}, captured: {}, jokers: {},
+    setupMode: "reveal", reveal: "", format: "normal", secret1: "", secret2: "", rows1: "SHDC", rows2: "SHDC", dealer: 0 });
+  const save = () => saveDraft(key, draft);
+
+  const header = h("section", { class: "panel" });
+  const boardBox = h("section", { class: "panel", id: "gingo-board" });
+  const form = h("section", { class: "panel entry no-print", id: "gingo-form" });
+  const meldsBox = h("section", { class: "panel", id: "melds" });
+  const historyBox = h("section", { class: "panel", id: "history" });
+  const tools = h("section", { class: "panel tools no-print" });
+  main.append(header, boardBox, form, meldsBox, historyBox, tools);
+  const boardErr = fieldError("board-error");
+
+  function drawHeader() {
+    const phase = { setup: "Set-up: suit rows", play: `Hand ${g.hand ?? 1}: in play`, hand_over: "Hand over", game_over: "Game over" }[g.phase] || g.phase || "";
+    const rows = g.suit_rows ? ["1", "2"].map(s => h("p", { class: "suit-row side-" + s }, `${sides[s]}: `, h("span", { class: "suits" }, (g.suit_rows[s] || "").split("").map(x => SUIT_SYMBOL[x] || x).join(" ")))) : [];
+    const winner = g.winner !== null && g.winner !== undefined ? h("div", { class: "winner", id: "winner" }, `${sides[String(g.winner)]} win${names.length === 4 ? "" : "s"} the game!${g.win_reason ? " (" + String(g.win_reason).replace(/_/g, " ") + ")" : ""}`) : null;
+    header.replaceChildren(h("h1", null, "Gin-Go ", h("small", null, `· ${phase}`)), winner, ...rows);
+  }
+
+  async function drawBoard() {
+    const live = await ctx.loadBoard();
+    let board = live;
+    if (!board || !board.expected) board = { expected: g.board || ".".repeat(52), sensed: null, links: g.links, link_distance: g.link_distance };
+    const sim = !!ctx.health && (ctx.health.sensors === "sim" || ctx.health.leds === "sim");
+    boardBox.replaceChildren(h("h2", null, "Board"), boardView(board, { names: sides, sim, onTap: tap }), boardErr,
+      sim ? h("p", { class: "help no-print" }, "Simulated board: tap a space to put a side 1 chip, again for side 2, again to lift it.") : null);
+    ctx.showGin(board, sides);
+  }
+  async function tap(space, chip) {
+    const next = chip === "." ? 1 : chip === "1" ? 2 : null;
+    try { await ctx.write("POST", "/api/v1/board/sim", { space, side: next }, { clientId: false }); showError(boardErr, ""); await drawBoard(); }
+    catch (e) { showError(boardErr, e.message); }
+  }
+
+  // ---- forms ---------------------------------------------------------------------------------
+  const formErr = fieldError("action-error");
+
+  async function send(action, errEl) {
+    try {
+      const body = { action };
+      if (g.version !== undefined) body.expected_version = g.version;
+      const res = await ctx.write("POST", `/api/v1/games/${g.id}/actions`, body, { queue: true, label: `${action.type} in game ${g.id}` });
+      if (res && res.game) g = stateOf(res.game); else await reload();
+      return res || {};
+    } catch (e) {
+      showError(errEl || formErr, e instanceof api.NetError ? "No connection: your entry is kept; send it again when online." : e.message);
+      if (e instanceof api.ApiError && e.status === 409) await reload();
+      return null;
+    }
+  }
+
+  function seatSeg() {
+    return seg(names.map((n, s) => [s, `${n}`]), draft.seat, (s) => { draft.seat = Number(s); save(); drawForm(); }, "who plays");
+  }
+
+  function cardsField(id, label, value, onChange, errEl, withGrid) {
+    const parsed = parseHand(value, deck);
+    const inp = h("input", { id, class: "hand-text", value, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", "aria-describedby": errEl.id, placeholder: "e.g. 7H 8H 9H or JK" });
+    inp.addEventListener("input", () => { onChange(inp.value); const p = parseHand(inp.value, deck); showError(errEl, p.error || ""); });
+    inp.addEventListener("change", () => drawForm());
+    const out = [h("label", { for: id }, label), inp, errEl];
+    if (parsed.error) showError(errEl, parsed.error);
+    if (withGrid) out.push(cardGrid({ deck, selected: parsed.cards, label, onToggle: (c) => {
+      const cs = parseHand(value, deck).cards;
+      onChange((cs.includes(c) ? cs.filter(x => x !== c) : cs.concat([c])).join(" "));
+      drawForm();
+    } }));
+    return out;
+  }
+
+  function desigFields(cards, errEl) {
+    return cards.filter(c => c.startsWith("JK")).map(j => {
+      const id = `desig-${j}`;
+      const inp = h("input", { id, value: draft.desig[j] || "", placeholder: "e.g. 8H", autocapitalize: "characters", "aria-describedby": errEl.id });
+      inp.addEventListener("input", () => { draft.desig[j] = inp.value; save(); });
+      return h("div", { class: "seat-block" }, h("label", { for: id }, `${j} stands for`), inp);
+    });
+  }
+
+  function readDesig(cards, errEl) {
+    const out = {};
+    for (const j of cards.filter(c => c.startsWith("JK"))) {
+      const v = (draft.desig[j] || "").trim();
+      if (!v) { showError(errEl, `Name the card ${j} stands for (rule: a joker's suit or rank must be named).`); return null; }
+      try { out[j] = parseCard(v, deckFor("gin")); } catch (e) { showError(errEl, `${j}: ${e.message}`); return null; }
+    }
+    return out;
+  }
+
+  function drawForm() {
+    if (g.phase === "game_over" || (g.winner !== null && g.winner !== undefined)) {
+      form.replaceChildren(h("h2", null, "The game is over"), h("p", { class: "muted" }, "Start a new game, or a rematch below."));
+      return;
+    }
+    if (g.phase === "setup") return drawSetup();
+    if (g.phase === "hand_over") {
+      form.replaceChildren(h("h2", null, "Hand over: no link"), h("p", null, "The chips stay on the board. The next dealer deals."), formErr,
+        h("button", { type: "button", class: "btn primary", id: "new-hand-btn", onclick: async () => { if (await send({ type: "new_hand" })) drawAll(); } }, "Deal the next hand"));
+      return;
+    }
+    const kids = [h("h2", null, "What happened?"),
+      seg([["meld", "Meld"], ["hit", "Hit"], ["go_out", "Go out"], ["stock", "Stock ran out"]], draft.tab, (t) => { draft.tab = t; save(); drawForm(); }, "action")];
+    if (draft.tab !== "stock") kids.push(h("p", { class: "label" }, "Who?"), seatSeg());
+    const err = fieldError("cards-error");
+    if (draft.tab === "meld" || draft.tab === "hit") {
+      if (draft.tab === "hit") {
+        const melds = (g.melds || []).filter(m => !m.dead);
+        if (!melds.length) kids.push(h("p", { class: "muted" }, "No melds on the table to hit yet."));
+        const sel = h("select", { id: "hit-meld" }, h("option", { value: "" }, "Choose a meld"),
+          ...melds.map(m => h("option", { value: m.id, selected: String(m.id) === String(draft.meld) }, `#${m.id} ${(m.stands_for || m.cards).map(pretty).join(" ")} (${names[m.seat] ?? ""})`)));
+        sel.addEventListener("change", () => { draft.meld = sel.value; save(); });
+        kids.push(h("label", { for: "hit-meld" }, "Onto meld"), sel);
+      }
+      kids.push(...cardsField("action-cards", draft.tab === "meld" ? "Cards of the meld" : "Cards laid off", draft.cards, (v) => { draft.cards = v; save(); }, err, true));
+      kids.push(...desigFields(parseHand(draft.cards, deck).cards, err));
+      kids.push(formErr, h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => {
+        showError(err, ""); showError(formErr, "");
+        const p = parseHand(draft.cards, deck);
+        if (p.error) { showError(err, p.error); return; }
+        if (draft.tab === "meld" && p.cards.length < 3) { showError(err, `A meld needs 3 or more cards; ${p.cards.length} entered.`); return; }
+        if (draft.tab === "hit" && !p.cards.length) { showError(err, "Enter the cards laid off."); return; }
+        if (draft.tab === "hit" && !draft.meld) { showError(err, "Choose the meld the cards go onto."); return; }
+        const desig = readDesig(p.cards, err);
+        if (!desig) return;
+        const action = { type: draft.tab, seat: draft.seat, cards: p.cards, designations: desig };
+        if (draft.tab === "hit") action.meld = Number(draft.meld);
+        const res = await send(action, err);
+        if (res) { draft.cards = ""; draft.desig = {}; save(); drawAll(); }
+      } }, draft.tab === "meld" ? "Meld" : "Hit"));
+    } else if (draft.tab === "go_out") {
+      kids.push(h("p", { class: "help" }, "Enter the cards every other player still holds; the chips go on the captured cards' spaces."));
+      names.forEach((n, s) => {
+        if (s === draft.seat) return;
+        const e = fieldError(`captured-error-${s}`);
+        kids.push(...cardsField(`captured-${s}`, `${n} still holds`, draft.captured[s] || "", (v) => { draft.captured[s] = v; save(); }, e, false));
+      });
+      const allCaptured = names.flatMap((_, s) => s === draft.seat ? [] : parseHand(draft.captured[s] || "", deck).cards);
+      for (const j of allCaptured.filter(c => c.startsWith("JK"))) {
+        const jd = draft.jokers[j] || { meld: "", as: "" };
+        const sel = h("select", { id: `joker-meld-${j}` }, h("option", { value: "" }, "dead (not laid)"), ...(g.melds || []).map(m => h("option", { value: m.id, selected: String(m.id) === String(jd.meld) }, `#${m.id} ${(m.stands_for || m.cards).map(pretty).join(" ")}`)));
+        const as = h("input", { id: `joker-as-${j}`, value: jd.as, placeholder: "stands for, e.g. 6S" });
+        const upd = () => { draft.jokers[j] = { meld: sel.value, as: as.value }; save(); };
+        sel.addEventListener("change", upd); as.addEventListener("input", upd);
+        kids.push(h("div", { class: "seat-block" }, h("label", { for: `joker-meld-${j}` }, `Captured ${j} goes onto`), sel, h("label", { for: `joker-as-${j}` }, "as"), as));
+      }
+      kids.push(formErr, h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => {
+        showError(formErr, "");
+        const captured = {};
+        const seen = new Set();
+        for (const [s, n] of names.entries()) {
+          if (s === draft.seat) continue;
+          const p = parseHand(draft.captured[s] || "", deck);
+          const e = document.getElementById(`captured-error-${s}`);
+          if (p.error) { showError(e, p.error); return; }
+          for (const c of p.cards) { if (seen.has(c)) { showError(e, `${pretty(c)} is entered for two players`); return; } seen.add(c); }
+          if (p.cards.length) captured[String(s)] = p.cards;
+          showError(e, "");
+        }
+        const jokers = {};
+        for (const [j, v] of Object.entries(draft.jokers)) {
+          if (!seen.has(j) || !v.meld) continue;
+          try { jokers[j] = { meld: Number(v.meld), as: parseCard(v.as, deckFor("gin")) }; }
+          catch (e) { showError(formErr, `${j}: ${e.message}`); return; }
+        }
+        const res = await send({ type: "go_out", seat: draft.seat, captured, jokers });
+        if (res) { draft.captured = {}; draft.jokers = {}; save(); drawAll(); }
+      } }, `${names[draft.seat]} goes out`));
+    } else {
+      kids.push(h("p", { class: "help" }, "The stock is empty: the melds on the table become the new stock (their chips stay)."), formErr,
+        h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => { if (await send({ type: "stock_exhausted" })) drawAll(); } }, "Stock ran out"));
+    }
+    form.replaceChildren(...kids);
+  }
+
+  function drawSetup() {
+    const err = fieldError("setup-error");
+    const kids = [h("h2", null, "Suit rows"),
+      h("p", { class: "help" }, "Turn cards one at a time until all four suits show, and type them in order. A joker before the fourth suit lets the dealer pick how the rows are set (a second joker: the opponent)."),
+      h("label", { for: "dealer" }, "Dealer of the first hand")];
+    const dsel = h("select", { id: "dealer" }, ...names.map((n, s) => h("option", { value: s, selected: s === draft.dealer }, n)));
+    dsel.addEventListener("change", () => { draft.dealer = Number(dsel.value); save(); });
+    kids.push(dsel, seg([["reveal", "Cards turned up"], ["direct", "Set rows directly"]], draft.setupMode, (m) => { draft.setupMode = m; save(); drawForm(); }, "set-up"));
+    const letters = (id, label, val, set) => {
+      const inp = h("input", { id, value: val, maxlength: 4, autocapitalize: "characters", placeholder: "SHDC", "aria-describedby": "setup-error" });
+      inp.addEventListener("input", () => { set(inp.value.toUpperCase()); save(); });
+      return [h("label", { for: id }, label), inp];
+    };
+    if (draft.setupMode === "reveal") {
+      kids.push(...cardsField("reveal", "Cards turned up, in order", draft.reveal, (v) => { draft.reveal = v; save(); }, err, false));
+      const rv = readReveal(parseHand(draft.reveal, deck).cards);
+      if (rv.jokers) {
+        const chooser = rv.jokers >= 2 ? "the opponent" : "the dealer";
+        kids.push(h("p", { class: "label" }, `A joker came up: ${chooser} chooses`),
+          seg([["normal", "Normal"], ["suit_for_suit", "Suit for suit"], ["secrecy", "Secrecy"]], draft.format, (f) => { draft.format = f; save(); drawForm(); }, "format"));
+        if (draft.format === "secrecy") {
+          kids.push(...letters("secret-1", `${sides["1"]}: order, left to right`, draft.secret1, v => { draft.secret1 = v; }));
+          kids.push(...letters("secret-2", `${sides["2"]}: order, left to right`, draft.secret2, v => { draft.secret2 = v; }));
+        }
+      }
+      if (rv.complete) kids.push(h("p", { class: "help" }, `Suits in order of appearance: ${rv.order.split("").map(s => SUIT_SYMBOL[s]).join(" ")}`));
+    } else {
+      kids.push(...letters("rows-1", `${sides["1"]}: suit row, left to right`, draft.rows1, v => { draft.rows1 = v; }));
+      kids.push(...letters("rows-2", `${sides["2"]}: suit row, left to right`, draft.rows2, v => { draft.rows2 = v; }));
+    }
+    const checkRow = (v, who) => {
+      if (!/^[SHDC]{4}$/.test(v) || new Set(v).size !== 4) { showError(err, `${who}: give the four suits S, H, D, C once each, e.g. SHDC.`); return false; }
+      return true;
+    };
+    kids.push(err, h("button", { type: "button", class: "btn primary", id: "setup-btn", onclick: async () => {
+      showError(err, "");
+      let action;
+      if (draft.setupMode === "direct") {
+        if (!checkRow(draft.rows1, sides["1"]) || !checkRow(draft.rows2, sides["2"])) return;
+        action = { type: "setup", dealer: draft.dealer, suit_rows: { "1": draft.rows1, "2": draft.rows2 } };
+      } else {
+        const p = parseHand(draft.reveal, deck);
+        if (p.error) { showError(err, p.error); return; }
+        const rv = readReveal(p.cards);
+        if (!rv.complete) { showError(err, `Keep turning cards: only ${rv.order.length} of the 4 suits have shown.`); return; }
+        action = { type: "setup", dealer: draft.dealer, reveal: p.cards };
+        if (rv.jokers) action.format = draft.format;
+        if (rv.jokers && draft.format === "secrecy") {
+          if (!checkRow(draft.secret1, sides["1"]) || !checkRow(draft.secret2, sides["2"])) return;
+          action.secret = { "1": draft.secret1, "2": draft.secret2 };
+        }
+      }
+      if (await send(action, err)) drawAll();
+    } }, "Set the suit rows"));
+    form.replaceChildren(...kids);
+  }
+
+  function drawMelds() {
+    const melds = g.melds || [];
+    meldsBox.replaceChildren(h("h2", null, "Melds on the table"), melds.length ? h("ul", { class: "meld-list" }, ...melds.map(m =>
+      h("li", { dataset: { meld: m.id } }, h("strong", null, `#${m.id}`), " ", ...(m.cards || []).map(c => {
+        const chip = cardChip(c);
+        if (m.designations && m.designations[c]) chip.textContent = `${c}=${pretty(m.designations[c])}`;
+        return chip;
+      }), h("span", { class: "muted" }, ` ${names[m.seat] ?? ""}${m.closed ? " · closed" : ""}`)))) : h("p", { class: "muted" }, "None yet."));
+  }
+
+  function drawHistory() {
+    const hands = g.hands || [];
+    historyBox.replaceChildren(h("h2", null, "Hands"), hands.length ? h("ol", { class: "history" }, ...hands.map(e => h("li", null,
+      `Hand ${e.hand ?? ""}: ${e.went_out !== null && e.went_out !== undefined ? names[e.went_out] + " went out" : "no one went out"}`,
+      e.winner ? ` · ${sides[String(e.winner)]} won (${String(e.reason || "").replace(/_/g, " ")})` : " · no link, chips stay"))) : h("p", { class: "muted" }, "No hand finished yet."));
+  }
+
+  function drawTools() {
+    const err = fieldError("undo-error");
+    tools.replaceChildren(h("h2", null, "Game"), h("div", { class: "actions wrap" },
+      h("button", { type: "button", class: "btn", id: "undo-btn", onclick: async () => {
+        try { const res = await ctx.write("POST", `/api/v1/games/${g.id}/undo`, {}); if (res && res.game) g = stateOf(res.game); else await reload(); drawAll(); toast("Last entry undone"); }
+        catch (e) { showError(err, e.message); }
+      } }, "Undo last"),
+      h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.json`, download: `gingo-${g.id}.json` }, "Export JSON"),
+      h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.csv`, download: `gingo-${g.id}.csv` }, "Export CSV"),
+      h("button", { type: "button", class: "btn", onclick: () => window.print() }, "Print"),
+      g.finished || g.phase === "game_over" ? h("button", { type: "button", class: "btn primary", id: "rematch-btn", onclick: async () => {
+        try { const res = await ctx.write("POST", `/api/v1/games/${g.id}/rematch`, {}); const ng = res.game || res; ctx.navigate(`#/game/${ng.id}`); }
+        catch (e) { showError(err, e.message); }
+      } }, "Rematch") : null), err);
+  }
+
+  async function reload() {
+    try { const res = await api.get(`/api/v1/games/${g.id}`); g = stateOf(res.game || res); } catch { /* keep the last */ }
+  }
+
+  function drawAll() { drawHeader(); drawBoard(); drawForm(); drawMelds(); drawHistory(); drawTools(); }
+  try { ctx.health = await api.get("/api/v1/health"); } catch { /* shown as offline */ }
+  drawAll();
+  return {
+    async update() {
+      const before = JSON.stringify([g.version, g.phase, (g.melds || []).length]);
+      await reload();
+      drawHeader(); drawBoard(); drawMelds(); drawHistory(); drawTools();
+      if (before !== JSON.stringify([g.version, g.phase, (g.melds || []).length]) && !form.contains(document.activeElement)) drawForm();
+    },
+  };
+}

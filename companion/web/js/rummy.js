@@ -1,0 +1,404 @@
+// The rummy score sheet and hand entry (Gin Rummy, Color Gin, Ginski).
+
+import * as api from "./api.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, VARIANT_LABELS, seg } from "./ui.js";
+import { deckFor, parseHand, pretty, cardChip, cardGrid } from "./cards.js";
+
+const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const KIND_LABEL = {
+  gin: "gin", big_gin: "big gin", knock: "knock", undercut: "undercut", void: "no game", showdown: "showdown",
+};
+
+export function namesOf(game) {
+  return (game.players || []).map((p, i) => typeof p === "string" ? p : (p && p.name) || `Player ${i + 1}`);
+}
+
+// A scored hand as the service lists it: {n, result, input} in whichever shape it uses.
+export function handsOf(game) {
+  return (game.hands || []).map((item, i) => {
+    const result = item.result || item;
+    const input = item.input || item.request || item.entry || null;
+    const n = item.n ?? item.number ?? item.hand ?? i + 1;
+    return { n, result, input, raw: item };
+  });
+}
+
+function matchOf(game) {
+  const m = game.match || game.score || {};
+  return {
+    totals: m.totals || game.scores || [],
+    final: m.final || game.final || null,
+    bonuses: m.bonuses || game.bonuses || [],
+    hands_won: m.hands_won || game.hands_won || null,
+    extra: m.extra || game.extra || {},
+    finished: game.finished ?? m.finished,
+    winner: game.winner ?? m.winner,
+  };
+}
+
+function bonusLabel(b) {
+  const k = String(b.kind || b.name || "bonus");
+  const map = { game: "Game bonus", box: "Boxes", boxes: "Boxes", line: "Boxes", shutout: "Shutout" };
+  return map[k] || k.replace(/_/g, " ");
+}
+
+function handSize(variant, seat, ender) {
+  if (variant === "color_gin") return [10];
+  return seat === ender ? [10, 11] : [10];
+}
+
+export function mountRummy(main, game, ctx) {
+  let g = game;
+  const names = namesOf(g);
+  const deck = deckFor(g.variant);
+  const key = `game.${g.id}`;
+  const draft = loadDraft(key, { ender: null, mode: "cards", active: 0, text: {}, deadwood: {}, editing: null });
+  const save = () => saveDraft(key, draft);
+
+  const title = h("h1", null, `${VARIANT_LABELS[g.variant] || g.variant}`, g.preset ? h("small", null, ` · ${g.preset}`) : null);
+  const winnerBox = h("div", { id: "winner", class: "winner", hidden: true });
+  const sheet = h("div", { class: "sheet-wrap", id: "sheet" });
+  const entry = h("section", { class: "panel entry", id: "entry" });
+  const preview = h("section", { class: "panel preview", id: "preview", hidden: true });
+  const history = h("section", { class: "panel", id: "history" });
+  const tools = h("section", { class: "panel tools no-print", id: "tools" });
+  main.append(h("section", { class: "panel" }, title, winnerBox, sheet), entry, preview, history, tools);
+
+  // ---- score sheet -------------------------------------------------------------------------
+  function drawSheet() {
+    const m = matchOf(g);
+    const hands = handsOf(g);
+    let table;
+    if (g.variant === "color_gin") table = colorSheet(hands, m);
+    else table = plainSheet(hands, m);
+    sheet.replaceChildren(table);
+    if (m.finished) {
+      const w = m.winner;
+      winnerBox.hidden = false;
+      winnerBox.textContent = (w === null || w === undefined) ? "The match is over: a tie." : `${names[w] ?? w} wins the match!`;
+    } else winnerBox.hidden = true;
+  }
+
+  function plainSheet(hands, m) {
+    const head = h("tr", null, h("th", { scope: "col" }, "#"), ...names.map(n => h("th", { scope: "col" }, n)));
+    const rows = hands.map(({ n, result }) => h("tr", { dataset: { hand: n } },
+      h("th", { scope: "row", title: KIND_LABEL[result.kind] || result.kind }, `${n}`, h("small", null, " " + (KIND_LABEL[result.kind] || result.kind || ""))),
+      ...names.map((_, s) => {
+        const p = Array.isArray(result.points) ? result.points[s] : 0;
+        return h("td", { class: p ? "pos" : "zero" }, p ? String(p) : "·");
+      })));
+    const foot = [h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),
+      ...names.map((_, s) => h("td", { dataset: { totalSeat: s } }, String(m.totals[s] ?? 0))))];
+    if (m.hands_won) {
+      foot.push(h("tr", { class: "boxes" }, h("th", { scope: "row" }, "Hands won"),
+        ...names.map((_, s) => h("td", { dataset: { wonSeat: s } }, String(m.hands_won[s] ?? 0)))));
+    }
+    const byKind = new Map();
+    for (const b of m.bonuses) {
+      const k = bonusLabel(b);
+      if (!byKind.has(k)) byKind.set(k, names.map(() => 0));
+      byKind.get(k)[b.seat] += Number(b.points) || 0;
+    }
+    for (const [k, pts] of byKind) {
+      foot.push(h("tr", { class: "bonus", dataset: { bonus: k } }, h("th", { scope: "row" }, k),
+        ...pts.map((p, s) => h("td", { dataset: { bonusSeat: s } }, p ? `+${p}` : "·"))));
+    }
+    if (m.final && m.finished) {
+      foot.push(h("tr", { class: "final" }, h("th", { scope: "row" }, "Final"),
+        ...names.map((_, s) => h("td", { dataset: { finalSeat: s } }, String(m.final[s] ?? 0)))));
+    }
+    return h("table", { class: "sheet", id: "score-table" }, h("thead", null, head), h("tbody", null, ...rows), h("tfoot", null, ...foot));
+  }
+
+  function colorSheet(hands, m) {
+    const suits = "SHDC".split("");
+    const closed = m.extra.closed || {};
+    const suitWinner = m.extra.suit_winner || {};
+    const isClosed = (s) => Array.isArray(closed) ? closed.includes(s) : !!closed[s];
+    const head1 = h("tr", null, h("th", null, ""), ...names.map(n => h("th", { colspan: 4, scope: "colgroup" }, n)));
+    const head2 = h("tr", null, h("th", { scope: "col" }, "#"), ...names.flatMap(() => suits.map(s =>
+      h("th", { scope: "col", class: "suit-" + s + (isClosed(s) ? " closed" : "") }, SUIT_SYMBOL[s]))));
+    const rows = hands.map(({ n, result }) => {
+      const spoiled = (result.extra && result.extra.spoiled) || [];
+      return h("tr", { dataset: { hand: n } }, h("th", { scope: "row" }, String(n)),
+        ...names.flatMap((_, p) => suits.map(s => {
+          const pts = result.points && result.points[p] ? (result.points[p][s] || 0) : 0;
+          if (spoiled.includes(s) && !pts) return h("td", { class: "spoiled", title: `${SUIT_SYMBOL[s]} spoiled this hand` }, "✕");
+          return h("td", { class: pts ? "pos" : "zero" }, pts ? String(pts) : "·");
+        })));
+    });
+    const total = h("tr", { class: "total" }, h("th", { scope: "row" }, "Σ"),
+      ...names.flatMap((_, p) => suits.map(s => {
+        const v = m.totals[p] ? (m.totals[p][s] || 0) : 0;
+        const won = suitWinner[s] !== undefined && suitWinner[s] !== null && Number(suitWinner[s]) === p;
+        return h("td", { class: (isClosed(s) ? "closed" : "") + (won ? " won" : ""), dataset: { totalSeat: p, suit: s },
+          title: won ? `${names[p]} took ${SUIT_SYMBOL[s]}` : (isClosed(s) ? "closed" : "") }, (won ? "★" : "") + String(v));
+      })));
+    const legend = h("p", { class: "help" }, "✕ spoiled that hand · ★ suit taken (100 or more, closed) · three suits win the match");
+    return h("div", null, h("table", { class: "sheet color", id: "score-table" }, h("thead", null, head1, head2), h("tbody", null, ...rows), h("tfoot", null, total)), legend);
+  }
+
+  // ---- hand entry ---------------------------------------------------------------------------
+  const errs = names.map((_, s) => fieldError(`hand-error-${s}`));
+  const enderErr = fieldError("ender-error");
+  const formErr = fieldError("entry-error");
+
+  function takenBy(seat) {
+    const m = new Map();
+    names.forEach((n, s) => {
+      if (s === seat) return;
+      for (const c of parseHand(draft.text[s] || "", deck).cards) m.set(c, n);
+    });
+    return m;
+  }
+
+  function drawEntry() {
+    const m = matchOf(g);
+    if (m.finished && draft.editing === null) {
+      entry.replaceChildren(h("h2", null, "The match is over"),
+        h("p", { class: "muted" }, "Correct a hand from the history, or start a rematch below."));
+      return;
+    }
+    const kids = [h("h2", null, draft.editing !== null ? `Correct hand ${draft.editing}` : `Score hand ${handsOf(g).length + 1}`)];
+    const enderWord = g.variant === "ginski" ? "Who ended the hand (knocked or went Ginski)?" : "Who knocked or went gin?";
+    kids.push(h("p", { class: "label", id: "ender-label" }, enderWord),
+      seg(names.map((n, s) => [s, n]), draft.ender, (s) => { draft.ender = Number(s); save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
+      enderErr);
+    kids.push(seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
+    if (draft.mode === "deadwood") {
+      names.forEach((n, s) => {
+        const id = `deadwood-${s}`;
+        const inp = h("input", { id, type: "number", inputmode: "numeric", min: 0, value: draft.deadwood[s] ?? "", "aria-describedby": `hand-error-${s}` });
+        inp.addEventListener("input", () => { draft.deadwood[s] = inp.value; save(); showError(errs[s], ""); });
+        kids.push(h("div", { class: "seat-block" }, h("label", { for: id }, `${n}: deadwood points`), inp, errs[s]));
+      });
+    } else {
+      names.forEach((n, s) => {
+        const text = draft.text[s] || "";
+        const parsed = parseHand(text, deck);
+        const id = `hand-${s}`;
+        const count = h("span", { class: "count", id: `count-${s}` }, `${parsed.cards.length} card${parsed.cards.length === 1 ? "" : "s"}`);
+        const inp = h("input", { id, class: "hand-text", value: text, autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
+          placeholder: deck.kind === "rumski" ? "R1 R2 R3 … or tap below" : "AS 2S 3S … or tap below", "aria-describedby": `hand-error-${s}` });
+        inp.addEventListener("input", () => {
+          draft.text[s] = inp.value; save();
+          const p = parseHand(inp.value, deck);
+          count.textContent = `${p.cards.length} card${p.cards.length === 1 ? "" : "s"}`;
+          showError(errs[s], p.error || "");
+        });
+        inp.addEventListener("change", () => { if (draft.active === s) drawEntry(); });
+        const block = h("div", { class: "seat-block" + (draft.active === s ? " active" : ""), dataset: { seat: s } },
+          h("div", { class: "row-between" }, h("label", { for: id }, `${n}${s === draft.ender ? " (ended)" : ""}`), count),
+          inp, errs[s]);
+        if (parsed.error) showError(errs[s], parsed.error);
+        if (draft.active === s) {
+          block.append(cardGrid({ deck, selected: parsed.cards, taken: takenBy(s), label: `${n}'s cards`, onToggle: (c) => toggle(s, c) }));
+        } else {
+          block.append(h("button", { type: "button", class: "btn small", onclick: () => { draft.active = s; save(); drawEntry(); } }, `Use the card grid for ${n}`));
+        }
+        kids.push(block);
+      });
+    }
+    kids.push(formErr, h("div", { class: "actions" },
+      h("button", { type: "button", class: "btn primary", id: "preview-btn", onclick: doPreview }, "Preview"),
+      draft.editing !== null ? h("button", { type: "button", class: "btn", onclick: () => { draft.editing = null; draft.text = {}; draft.deadwood = {}; draft.ender = null; save(); drawEntry(); preview.hidden = true; } }, "Cancel correction") : null,
+      h("button", { type: "button", class: "btn", onclick: () => { draft.text = {}; draft.deadwood = {}; save(); drawEntry(); preview.hidden = true; } }, "Clear")));
+    entry.replaceChildren(...kids);
+  }
+
+  function toggle(seat, card) {
+    const parsed = parseHand(draft.text[seat] || "", deck);
+    const other = takenBy(seat);
+    let cards = parsed.cards;
+    if (cards.includes(card)) cards = cards.filter(c => c !== card);
+    else if (other.has(card)) { showError(errs[seat], `${pretty(card)} is already in ${other.get(card)}'s hand`); return; }
+    else cards = cards.concat([card]);
+    draft.text[seat] = cards.join(" ");
+    save();
+    drawEntry();
+  }
+
+  // Checks the entry on the page; returns the request body or null (errors shown).
+  function buildBody() {
+    let ok = true;
+    names.forEach((_, s) => showError(errs[s], ""));
+    showError(formErr, "");
+    if (draft.ender === null || draft.ender === undefined) { showError(enderErr, "Choose who ended the hand."); ok = false; }
+    const body = { ender: draft.ender };
+    if (draft.mode === "deadwood") {
+      const dw = names.map((n, s) => {
+        const v = String(draft.deadwood[s] ?? "").trim();
+        if (!/^\d+$/.test(v)) { showError(errs[s], `Type ${n}'s deadwood as a whole number (0 or more).`); ok = false; return 0; }
+        return Number(v);
+      });
+      body.deadwood = dw;
+    } else {
+      const seen = new Map();
+      body.hands = names.map((n, s) => {
+        const p = parseHand(draft.text[s] || "", deck);
+        if (p.error) { showError(errs[s], p.error); ok = false; return p.cards; }
+        for (const c of p.cards) {
+          if (seen.has(c)) { showError(errs[s], `${pretty(c)} is also in ${names[seen.get(c)]}'s hand: a card can be in one hand only`); ok = false; }
+          else seen.set(c, s);
+        }
+        const sizes = handSize(g.variant, s, draft.ender);
+        if (ok && !sizes.includes(p.cards.length)) {
+          const want = sizes.length > 1 ? `${sizes[0]} cards (${sizes[1]} for a big ${g.variant === "ginski" ? "Ginski" : "gin"})` : `${sizes[0]} cards`;
+          showError(errs[s], `${n}'s hand has ${p.cards.length} card${p.cards.length === 1 ? "" : "s"}; a hand is ${want} after the discard.`);
+          ok = false;
+        }
+        return p.cards;
+      });
+    }
+    if (g.version !== undefined) body.expected_version = g.version;
+    return ok ? body : null;
+  }
+
+  function showServerError(e) {
+    if (e instanceof api.NetError) {
+      showError(formErr, "No connection to the companion: your entry is kept on this phone. Try again when the status shows online.");
+      return;
+    }
+    // Put the engine's message next to the hand it is about when it names one.
+    const msg = e.message || String(e);
+    let seat = -1;
+    if (Array.isArray(e.detail)) {
+      for (const d of e.detail) if (d.loc && d.loc.includes("hands")) seat = Number(d.loc[d.loc.indexOf("hands") + 1]);
+    }
+    if (seat < 0) {
+      const mm = /(?:seat|hands?\[?)\s*(\d+)/i.exec(msg);
+      if (mm && Number(mm[1]) < names.length) seat = Number(mm[1]);
+    }
+    if (seat < 0) seat = names.findIndex(n => n && msg.includes(n));
+    if (seat >= 0 && errs[seat].isConnected) showError(errs[seat], msg);
+    else showError(formErr, msg);
+  }
+
+  async function doPreview() {
+    const body = buildBody();
+    if (!body) { preview.hidden = true; return; }
+    try {
+      const res = await api.post(`/api/v1/games/${g.id}/hands/preview`, Object.assign({}, body, draft.editing !== null ? { hand: draft.editing } : {}));
+      showPreview(res.result || res, body);
+    } catch (e) { preview.hidden = true; showServerError(e); }
+  }
+
+  function showPreview(r, body) {
+    const kids = [h("h2", null, "Preview")];
+    const kind = KIND_LABEL[r.kind] || r.kind;
+    const winner = r.winner !== null && r.winner !== undefined ? names[r.winner] : null;
+    kids.push(h("p", { class: "verdict", id: "preview-verdict" }, `${names[r.ender] ?? "Nobody"}: ${kind}.`, winner ? ` ${winner} scores.` : ""));
+    if (r.extra && r.extra.spoiled) kids.push(h("p", { id: "preview-spoiled" }, "Spoiled suits: ", r.extra.spoiled.length ? r.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") : "none"));
+    if (r.extra && r.extra.undercutter !== undefined && r.extra.undercutter !== null) kids.push(h("p", null, `Undercut by ${names[r.extra.undercutter]}`));
+    names.forEach((n, s) => {
+      const melds = (r.melds && r.melds[s]) || [];
+      const lay = (r.layoffs && r.layoffs[s]) || [];
+      const dwc = (r.deadwood_cards && r.deadwood_cards[s]) || [];
+      const pts = Array.isArray(r.points) ? r.points[s] : 0;
+      const ptsText = typeof pts === "object" && pts ? Object.entries(pts).filter(([, v]) => v).map(([k, v]) => `${SUIT_SYMBOL[k] || k} ${v}`).join(", ") || "0" : String(pts ?? 0);
+      kids.push(h("div", { class: "seat-result", dataset: { seat: s } },
+        h("h3", null, n, h("span", { class: "pts" }, ` ${ptsText} points`)),
+        melds.length ? h("div", { class: "melds" }, ...melds.map(ml => h("span", { class: "meld" }, ...ml.map(cardChip)))) : null,
+        lay.length ? h("p", null, "Laid off: ", ...lay.map(cardChip)) : null,
+        h("p", null, `Deadwood ${r.deadwood ? r.deadwood[s] : "?"}`, dwc.length ? ": " : "", ...dwc.map(cardChip))));
+    });
+    for (const note of r.notes || []) kids.push(h("p", { class: "help" }, note));
+    const confirmErr = fieldError("confirm-error");
+    kids.push(confirmErr, h("div", { class: "actions" },
+      h("button", { type: "button", class: "btn primary", id: "confirm-btn", onclick: () => confirm(body, confirmErr) }, draft.editing !== null ? "Save the correction" : "Confirm and score"),
+      h("button", { type: "button", class: "btn", onclick: () => { preview.hidden = true; } }, "Back to the entry")));
+    preview.replaceChildren(...kids);
+    preview.hidden = false;
+    preview.scrollIntoView({ block: "start" });
+  }
+
+  async function confirm(body, errEl) {
+    const editing = draft.editing;
+    const path = editing !== null ? `/api/v1/games/${g.id}/hands/${editing}` : `/api/v1/games/${g.id}/hands`;
+    try {
+      const res = await ctx.write(editing !== null ? "PUT" : "POST", path, body, { queue: true, label: `hand for game ${g.id}` });
+      clearDraft(key);
+      Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0 });
+      preview.hidden = true;
+      if (res && res.game) g = res.game;
+      else await reload();
+      drawAll();
+      window.scrollTo(0, 0);
+    } catch (e) {
+      if (e instanceof api.ApiError && e.status === 409) {
+        showError(errEl, "Someone else scored a hand first: the sheet is updated; check and confirm again.");
+        await reload(); drawSheet(); drawHistory();
+      } else {
+        preview.hidden = true;
+        showServerError(e);
+      }
+    }
+  }
+
+  // ---- history, undo, export -----------------------------------------------------------------
+  function drawHistory() {
+    const hands = handsOf(g);
+    const items = hands.slice().reverse().map(({ n, result, input }) => {
+      const kind = KIND_LABEL[result.kind] || result.kind;
+      const ender = result.ender !== null && result.ender !== undefined ? names[result.ender] : "nobody";
+      const winner = result.winner !== null && result.winner !== undefined ? names[result.winner] : null;
+      let pts = "";
+      if (Array.isArray(result.points) && winner) {
+        const p = result.points[result.winner];
+        pts = typeof p === "object" ? ` +${Object.values(p).reduce((a, b) => Math.max(a, b), 0)} per open suit` : ` +${p}`;
+      }
+      const spoiled = result.extra && result.extra.spoiled ? ` · spoiled ${result.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") || "none"}` : "";
+      return h("li", { dataset: { hand: n } },
+        h("span", null, h("strong", null, `Hand ${n}`), ` ${ender}: ${kind}`, winner ? ` · ${winner}${pts}` : "", spoiled),
+        h("button", { type: "button", class: "btn small", onclick: () => startCorrection(n, input, result) }, "Correct"));
+    });
+    history.replaceChildren(h("h2", null, "History"), items.length ? h("ol", { class: "history", reversed: true }, ...items) : h("p", { class: "muted" }, "No hands yet."));
+  }
+
+  function startCorrection(n, input, result) {
+    draft.editing = n;
+    draft.ender = input && input.ender !== undefined ? input.ender : result.ender;
+    draft.text = {};
+    draft.deadwood = {};
+    if (input && input.hands) { draft.mode = "cards"; input.hands.forEach((cs, s) => { draft.text[s] = cs.join(" "); }); }
+    else if (input && input.deadwood) { draft.mode = "deadwood"; input.deadwood.forEach((d, s) => { draft.deadwood[s] = String(d); }); }
+    else if (result.deadwood) { draft.mode = "deadwood"; result.deadwood.forEach((d, s) => { draft.deadwood[s] = String(d); }); }
+    save();
+    drawEntry();
+    entry.scrollIntoView({ block: "start" });
+  }
+
+  function drawTools() {
+    const m = matchOf(g);
+    const undoErr = fieldError("undo-error");
+    tools.replaceChildren(h("h2", null, "Game"), h("div", { class: "actions wrap" },
+      h("button", { type: "button", class: "btn", id: "undo-btn", onclick: async () => {
+        try { const res = await ctx.write("POST", `/api/v1/games/${g.id}/undo`, {}); if (res && res.game) g = res.game; else await reload(); drawAll(); toast("Last entry undone"); }
+        catch (e) { showError(undoErr, e.message); }
+      } }, "Undo last"),
+      h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.json`, download: `gingo-${g.id}.json` }, "Export JSON"),
+      h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.csv`, download: `gingo-${g.id}.csv` }, "Export CSV"),
+      h("button", { type: "button", class: "btn", onclick: () => window.print() }, "Print"),
+      m.finished ? h("button", { type: "button", class: "btn primary", id: "rematch-btn", onclick: async () => {
+        try { const res = await ctx.write("POST", `/api/v1/games/${g.id}/rematch`, {}); const ng = res.game || res; ctx.navigate(`#/game/${ng.id}`); }
+        catch (e) { showError(undoErr, e.message); }
+      } }, "Rematch") : null), undoErr);
+  }
+
+  async function reload() {
+    try { const res = await api.get(`/api/v1/games/${g.id}`); g = res.game || res; } catch { /* keep showing the last state */ }
+  }
+
+  function drawAll() { drawSheet(); drawEntry(); drawHistory(); drawTools(); }
+  drawAll();
+  return {
+    async update() {
+      const before = JSON.stringify([g.version, (g.hands || []).length, g.finished]);
+      await reload();
+      const after = JSON.stringify([g.version, (g.hands || []).length, g.finished]);
+      drawSheet(); drawHistory(); drawTools();
+      // Redraw the entry only when it is not being typed in.
+      if (before !== after && !entry.contains(document.activeElement)) drawEntry();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Small DOM helpers shared by the views.
+
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") el.className = v;
+      else if (k === "text") el.textContent = v;
+      else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+      else if (k === "dataset") Object.assign(el.dataset, v);
+      else if (v === true) el.setAttribute(k, "");
+      else el.setAttribute(k, String(v));
+    }
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+export function fieldError(id) {
+  return h("p", { class: "field-error", id, role: "alert", "aria-live": "polite", hidden: true });
+}
+
+export function showError(el, message) {
+  if (!el) return;
+  el.textContent = message || "";
+  el.hidden = !message;
+}
+
+export function toast(message, kind = "info") {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = h("div", { id: "toast", class: "toast", role: "status", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  box.textContent = message;
+  box.dataset.kind = kind;
+  box.hidden = false;
+  clearTimeout(box._t);
+  box._t = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+// Form drafts survive a reload and a lost connection: they live in localStorage.
+export function loadDraft(key, fallback) {
+  try {
+    const v = JSON.parse(localStorage.getItem("gingo.draft." + key) || "null");
+    return v === null ? fallback : Object.assign(fallback, v);
+  } catch { return fallback; }
+}
+export function saveDraft(key, value) {
+  localStorage.setItem("gingo.draft." + key, JSON.stringify(value));
+}
+export function clearDraft(key) { localStorage.removeItem("gingo.draft." + key); }
+
+export const VARIANT_LABELS = {
+  gin: "Gin Rummy", color_gin: "Color Gin", ginski: "Ginski", gingo: "Gin-Go",
+};
+
+export function seg(options, current, onPick, label) {
+  // A segmented control of toggle buttons (each at least 44 px).
+  const g = h("div", { class: "seg", role: "group", "aria-label": label });
+  for (const [value, text] of options) {
+    g.appendChild(h("button", {
+      type: "button", "aria-pressed": String(value) === String(current) ? "true" : "false",
+      dataset: { value: String(value) }, onclick: () => onPick(value),
+    }, text));
+  }
+  return g;
+}
