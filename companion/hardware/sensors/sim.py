@@ -27,19 +27,26 @@ SIDE_CHARS: dict[str, int | None] = {".": None, "1": 1, "2": 2}
 class SimSensors(SensorBackend):
     """In-memory sensors producing scans at ``rate`` per second.
 
-    ``noise`` is the peak deviation in raw units (uniform, seeded by ``seed``).
+    ``noise`` is the peak deviation in raw units (uniform, seeded by ``seed``);
+    ``spread`` gives each space a fixed offset within +-spread, as real sensors differ
+    (what calibration is for).
     """
 
     name = "sim"
 
-    def __init__(self, *, rate: float = 100.0, noise: int = 300, seed: int | None = 0) -> None:
+    def __init__(
+        self, *, rate: float = 100.0, noise: int = 300, spread: int = 0, seed: int | None = 0
+    ) -> None:
         if rate <= 0:
             raise ValueError(f"sim scan rate must be positive, got {rate}")
         if not 0 <= noise <= 5000:
             raise ValueError(f"sim noise {noise} is outside 0..5000 raw units")
         self._period = 1.0 / rate
         self._noise = noise
+        if not 0 <= spread <= 8000:
+            raise ValueError(f"sim spread {spread} is outside 0..8000 raw units")
         self._rng = random.Random(seed)
+        self._offsets = [self._rng.randint(-spread, spread) for _ in range(SPACES)]
         self._sides: list[int | None] = [None] * SPACES
         self._online = True
         self._closed = False
@@ -84,7 +91,10 @@ class SimSensors(SensorBackend):
                 ready = self._online and now >= self._next
                 if ready:
                     self._next = max(self._next + self._period, now - self._period)
-                    values = tuple(self._sample(side) for side in self._sides)
+                    values = tuple(
+                        min(0xFFFF, max(0, self._sample(side) + off))
+                        for side, off in zip(self._sides, self._offsets)
+                    )
                     seq = self._seq
                     self._seq = (self._seq + 1) & 0xFFFF
                     return Readings(seq, values, now)
@@ -95,8 +105,7 @@ class SimSensors(SensorBackend):
                 self._cond.wait(max(0.0, wait))
 
     def _sample(self, side: int | None) -> int:
-        value = LEVELS[side] + self._rng.randint(-self._noise, self._noise)
-        return min(0xFFFF, max(0, value))
+        return LEVELS[side] + self._rng.randint(-self._noise, self._noise)
 
     def close(self) -> None:
         with self._cond:

@@ -1,0 +1,93 @@
+"""``gingo sensors``: read the sensor link and print every accepted board change.
+
+With ``--json`` each accepted change is one line
+``{"board": "<52 chars . 1 2>", "changed": [spaces], "seq": n}`` and the link's state
+is a line ``{"status": "offline" | "online", "port": ..., "stats": {...}}``.
+It runs until Ctrl-C, or for ``--frames N`` scans or ``--seconds S``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from companion.cli import CommandError
+from companion.hardware.calibration import load_calibration
+from companion.hardware.classify import Classifier
+from companion.hardware.debounce import Debouncer
+from companion.hardware.sensing import BoardChange, SensingPipeline
+from companion.hardware.sensors import SensorBackend, SensorBackendError, open_sensor_backend
+from companion.paths import data_dir
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--port", metavar="URL",
+                     help="device path, /dev/serial/by-id/ name, usb:VID:PID or pyserial URL of the Pico")
+    src.add_argument("--sim", action="store_true", help="read the simulated board (an empty board)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--frames", type=int, metavar="N", help="stop after N scans")
+    parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
+    parser.add_argument("--data", metavar="DIR", help="data directory holding calibration.json")
+    parser.add_argument("--scans", type=int, default=5, help="debounce: consecutive agreeing scans (default 5)")
+    parser.add_argument("--settle-ms", type=float, default=50.0, help="debounce: settle time in ms (default 50)")
+
+
+def open_backend(args: argparse.Namespace) -> SensorBackend:
+    try:
+        if args.sim:
+            return open_sensor_backend("sim")
+        return open_sensor_backend("serial", port=args.port)
+    except SensorBackendError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
+    print(json.dumps(obj, separators=(", ", ": ")) if as_json else text, flush=True)
+
+
+def describe(change: BoardChange) -> str:
+    parts = []
+    for space in change.changed:
+        row, col = space // 4 + 1, space % 4 + 1
+        state = change.board[space]
+        what = "empty" if state == "." else f"side {state} chip"
+        parts.append(f"row {row} col {col} (space {space}): {what}")
+    return f"seq {change.seq}: " + "; ".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.frames is not None and args.frames < 0:
+        raise CommandError("--frames must be 0 or more")
+    if args.seconds is not None and args.seconds < 0:
+        raise CommandError("--seconds must be 0 or more")
+    calibration = load_calibration(data_dir(args.data))
+    classifier = Classifier(calibration.thresholds if calibration else None)
+    debouncer = Debouncer(args.scans, args.settle_ms / 1000.0)
+    backend = open_backend(args)
+    port = "sim" if args.sim else args.port
+
+    def on_change(change: BoardChange) -> None:
+        obj = {"board": change.board, "changed": change.changed, "seq": change.seq}
+        _emit(obj, args.json, describe(change))
+
+    def on_status(online: bool) -> None:
+        status = "online" if online else "offline"
+        obj: dict[str, Any] = {"status": status, "port": port}
+        link = getattr(backend, "link", None)
+        if link is not None:
+            obj["stats"] = dict(link.stats)
+        text = f"sensors {status} ({port})"
+        _emit(obj, args.json, text)
+
+    if not args.json:
+        print(f"reading {port} with {'calibration' if calibration else 'default thresholds'}; Ctrl-C to stop",
+              file=sys.stderr, flush=True)
+    pipeline = SensingPipeline(backend, classifier, debouncer, on_change=on_change, on_status=on_status)
+    try:
+        pipeline.run_for(frames=args.frames, seconds=args.seconds)
+    finally:
+        pipeline.stop()
+    return 0
