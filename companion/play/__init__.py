@@ -1,0 +1,6 @@
+"""Full play: state machines that deal, take turns and score whole matches, and bots.
+
+* :mod:`companion.play.rummy`: the rummy family (Gin Rummy, Color Gin, Ginski), one
+  engine driven by each game's rule module;
+* :mod:`companion.play.bot`: a rummy bot that plays legally and sensibly.
+"""

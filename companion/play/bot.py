@@ -1,0 +1,131 @@
+"""A rummy bot: legal, sensible and fast, for self-play and for an empty seat.
+
+It looks only at what its player may see: its own cards, the discard pile's top, the
+cards each opponent has picked up from the discard pile, the stock's size and the
+match score. Its policy:
+
+* take the upcard or the top discard only when it lowers the least deadwood the hand
+  can reach after the discard (a card that only replaces itself is not worth showing);
+* discard by :func:`companion.melds.best_discard` (the exact least deadwood after the
+  discard, which keeps melds together); between equal discards, avoid cards near those
+  the next player picked up (same rank, or same suit within two ranks), then drop the
+  highest value;
+* go big gin or gin whenever the rules allow it;
+* knock when allowed and it is not behind in the match, or the deadwood is already
+  low (3 or less), or the stock is running short; the rule module decides legality,
+  so Color Gin's "no knock when nothing would score" is respected.
+
+>>> from companion.play.rummy import RummyGame
+>>> g = RummyGame("gin", seed=11)
+>>> choose_action(g) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion import cards as C
+from companion import melds as M
+from companion.play.rummy import Action, BigGin, Discard, Draw, Knock, Pass
+
+if TYPE_CHECKING:
+    from companion.play.rummy import RummyGame
+
+LOW_DEADWOOD = 3  # knock at once with this little deadwood, whatever the score
+SHORT_STOCK = 10  # knock whenever allowed once the stock is this small
+
+
+def _best_after(hand: int, variant: str, forbid: int | None) -> tuple[int, int]:
+    """(least deadwood after one discard, mask of discards reaching it), never
+    discarding ``forbid``."""
+    dw, which = M.best_discard_mask(hand, variant)
+    if forbid is None or which & ~(1 << forbid):
+        if forbid is not None:
+            which &= ~(1 << forbid)
+        return dw, which
+    best = 1 << 30
+    which = 0
+    for c in C.iter_cards(hand):
+        if c == forbid:
+            continue
+        v = M.deadwood_of_mask(hand & ~(1 << c), variant)
+        if v < best:
+            best, which = v, 1 << c
+        elif v == best:
+            which |= 1 << c
+    return best, which
+
+
+def _score(total: object) -> int:
+    if isinstance(total, dict):
+        return sum(int(v) for v in total.values())
+    return int(total)  # type: ignore[call-overload]
+
+
+def _ahead(game: RummyGame, seat: int) -> bool:
+    totals = game.match.totals
+    mine = _score(totals[seat])
+    return all(mine >= _score(t) for s, t in enumerate(totals) if s != seat)
+
+
+def _danger(card: int, picked: list[int]) -> int:
+    """How close ``card`` is to cards the next player took from the discard pile."""
+    r, s = C.rank(card), C.suit(card)
+    d = 0
+    for p in picked:
+        if C.rank(p) == r and r:
+            d += 1
+        elif C.suit(p) == s and s >= 0 and abs(C.rank(p) - r) <= 2:
+            d += 1
+    return d
+
+
+def choose_discard(game: RummyGame, candidates: int) -> int:
+    """Among the ``candidates`` mask, the card to let go (see the module notes)."""
+    seat = game.turn
+    nxt = (seat + 1) % game.players
+    picked = [c for c in (game.last_taken[nxt],) if c is not None]
+    rules = M.get_rules(game.meld_variant)
+    return min(C.iter_cards(candidates),
+               key=lambda c: (_danger(c, picked), -rules.card_value(c), c))
+
+
+def choose_action(game: RummyGame) -> Action:
+    """The bot's action for the player to move in ``game`` (always a legal one)."""
+    legal = game.legal_actions()
+    if not legal:
+        raise ValueError("the match is over; there is nothing to choose")
+    seat = game.turn
+    variant = game.meld_variant
+    hand = game.hand(seat)
+    phase = game.phase
+    if phase in ("upcard", "draw", "rescue"):
+        if Draw("discard") in legal:
+            if phase == "rescue":
+                return Draw("discard")
+            top = game.discard[-1]
+            now = M.deadwood_of_mask(hand, variant)
+            after, _ = _best_after(hand | 1 << top, variant, top)
+            if after < now:
+                return Draw("discard")
+        return Pass() if phase in ("upcard", "rescue") else Draw("stock")
+    if BigGin() in legal:
+        return BigGin()
+    knocks = {a.card for a in legal if isinstance(a, Knock)}
+    dw, which = _best_after(hand, variant, game.taken)
+    best_knock = which & sum(1 << c for c in knocks)
+    if best_knock:
+        if dw == 0 or dw <= LOW_DEADWOOD or len(game.stock) <= SHORT_STOCK \
+                or _ahead(game, seat):
+            return Knock(choose_discard(game, best_knock))
+    elif knocks and (dw == 0 or len(game.stock) <= SHORT_STOCK):
+        # the least-deadwood discard cannot end the hand (Color Gin spoiling): end with
+        # another discard when that still goes out
+        return Knock(choose_discard(game, sum(1 << c for c in knocks)))
+    if any(isinstance(a, Discard) for a in legal):
+        return Discard(choose_discard(game, which))
+    return Knock(choose_discard(game, sum(1 << c for c in knocks)))
+
+
+__all__ = ["choose_action", "choose_discard", "LOW_DEADWOOD", "SHORT_STOCK"]

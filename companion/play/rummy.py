@@ -1,0 +1,533 @@
+"""One state machine for the rummy family: Gin Rummy, Color Gin and Ginski.
+
+The engine knows turns, cards and the order of play; everything that differs between
+the games comes from the game's rule module (:mod:`companion.rules.gin`,
+:mod:`~companion.rules.color_gin`, :mod:`~companion.rules.ginski`) through the module
+surface documented in :mod:`companion.rules.base`: ``deal_size``, ``DECK`` (or
+``deck(options)``), ``end_kind``, ``score_hand``, ``score_match`` and ``next_dealer``.
+
+A hand goes through these phases (``RummyGame.phase``):
+
+``"upcard"``
+    The player left of the dealer (the non-dealer with two players), then each player
+    in turn and the dealer last, may take the upcard (``Draw("discard")``) or
+    ``Pass()``. Whoever takes it discards next; if everybody passes, the first player
+    must draw from the stock (``Draw("stock")`` only).
+``"draw"``
+    The player to move takes the top of the stock or of the discard pile.
+``"discard"``
+    The player holds one card more than the deal. ``Discard(card)`` ends the turn;
+    ``Knock(card)`` discards face down and ends the hand (a knock, or gin when the
+    kept cards all meld); ``BigGin()`` ends it with no discard. The card just taken
+    from the discard pile may not be discarded (nor knocked with).
+``"rescue"``
+    Only with Gin Rummy's ``last_discard_rescue``: the stock is down to two cards and
+    the next player may take the last discard only to end the hand with it;
+    ``Pass()`` gives up and the hand is void.
+``"over"``
+    The match is over (``score_match`` says finished).
+
+When a discard leaves two cards in the stock, nobody ending the hand, the hand ends at
+the stock (``score_hand(..., ender=None)``: void or, in ``gin_002``, a showdown). After
+each hand the result is folded into the match, and unless it is over the next dealer
+(``next_dealer``) deals from a fresh seeded shuffle.
+
+Actions are small frozen dataclasses: :class:`Pass`, :class:`Draw`, :class:`Discard`,
+:class:`Knock`, :class:`BigGin`. An illegal action raises ``ValueError`` naming the
+rule and leaves the state unchanged.
+
+>>> g = RummyGame("gin", seed=7)
+>>> g.phase, len(g.stock), [len(C.mask_cards(h)) for h in g.hands]
+('upcard', 31, [10, 10])
+>>> g.apply(Draw("stock"))
+Traceback (most recent call last):
+...
+ValueError: the upcard phase: take the upcard (Draw('discard')) or pass (Pass()); the stock is not open yet
+>>> r = selfplay_match(3)
+>>> r["finished"], r["hands"] >= 1
+(True, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import random
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Final, Literal, Union
+
+from companion import cards as C
+from companion import melds as M
+from companion.rules.base import HandResult, MatchScore
+
+STOCK_END_AT: Final = 2  # the last two stock cards are never drawn
+MAX_HANDS: Final = 400  # a match that has not ended by then is a bug
+
+RULE_MODULES: Final[dict[str, str]] = {
+    "gin": "companion.rules.gin",
+    "color_gin": "companion.rules.color_gin",
+    "ginski": "companion.rules.ginski",
+}
+
+
+# ---------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Turn down the upcard (upcard phase), or give up the last-discard rescue."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Take the top card of the ``"stock"`` or of the ``"discard"`` pile."""
+
+    source: Literal["stock", "discard"]
+
+    def __str__(self) -> str:
+        return f"draw {self.source}"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Put ``card`` face up on the discard pile; the turn passes on."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"discard {C.card_name(self.card)}"
+
+
+@dataclass(frozen=True)
+class Knock:
+    """Discard ``card`` face down and end the hand: a knock, or gin when every kept
+    card melds (the rule module decides which)."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"knock {C.card_name(self.card)}"
+
+
+@dataclass(frozen=True)
+class BigGin:
+    """End the hand with every card held melded and no discard."""
+
+    def __str__(self) -> str:
+        return "big gin"
+
+
+Action = Union[Pass, Draw, Discard, Knock, BigGin]
+
+
+def load_rules(variant: str) -> ModuleType:
+    """The rule module of ``variant``; ``ValueError`` if unknown or not installed."""
+    if variant not in RULE_MODULES:
+        raise ValueError(f"unknown rummy variant {variant!r} (one of {', '.join(RULE_MODULES)})")
+    try:
+        return importlib.import_module(RULE_MODULES[variant])
+    except ImportError as exc:
+        raise ValueError(f"the {variant} rules are not installed ({exc})") from None
+
+
+def _deck_of(rules: ModuleType, options: Any) -> int:
+    deck_fn = getattr(rules, "deck", None)
+    return int(deck_fn(options)) if callable(deck_fn) else int(rules.DECK)
+
+
+class RummyGame:
+    """A whole match of a rummy-family game, hand after hand, from a seed.
+
+    ``variant``: ``"gin"``, ``"color_gin"`` or ``"ginski"``; ``players``: the number of
+    seats (the game's default when None); ``preset``/``options``/``**overrides``: as
+    the rule module's ``make_options``; ``dealer``: the first dealer (drawn from the
+    seed when None). All randomness comes from ``random.Random(seed)``.
+    """
+
+    def __init__(self, variant: str = "gin", players: int | None = None, seed: int = 0,
+                 preset: str | None = None, options: Any = None, dealer: int | None = None,
+                 **overrides: Any) -> None:
+        self.variant = variant
+        self.rules = load_rules(variant)
+        if options is None:
+            options = self.rules.make_options(preset, **overrides)
+        elif overrides or preset is not None:
+            raise ValueError("give options, or a preset and overrides, not both")
+        self.options = options
+        if getattr(options, "coop_jokers", False):
+            raise ValueError("full play does not support the co-op joker variant yet")
+        default_players = getattr(options, "players", None)
+        n = players if players is not None else (
+            default_players if isinstance(default_players, int) else self.rules.PLAYERS[0])
+        if n not in self.rules.PLAYERS:
+            raise ValueError(
+                f"{variant} is for {self.rules.PLAYERS[0]}-{self.rules.PLAYERS[-1]} players, "
+                f"not {n}")
+        self.players: int = n
+        self.meld_variant: str = getattr(self.rules, "MELD_VARIANT", variant)
+        self.deck: int = _deck_of(self.rules, options)
+        self.deal_size: int = self.rules.deal_size(n, options)
+        if n * self.deal_size + 1 + STOCK_END_AT >= self.deck.bit_count():
+            raise ValueError(f"{n} hands of {self.deal_size} leave no stock")
+        params = inspect.signature(self.rules.score_hand).parameters
+        self._pass_closed = "closed" in params
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.dealer: int = self.rng.randrange(n) if dealer is None else dealer
+        if not 0 <= self.dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+        self.results: list[HandResult] = []
+        self.match: MatchScore = self.rules.score_match([], n, options)
+        self.actions = 0
+        self.hand_number = 0
+        # per-hand state, set by _deal
+        self.hands: list[int] = []
+        self.stock: list[int] = []
+        self.discard: list[int] = []
+        self.phase = "upcard"
+        self.turn = 0
+        self.passes = 0
+        self.taken: int | None = None  # card taken from the discard pile this turn
+        self.must_stock = False
+        self.must_end = False
+        self.last_taken: list[int | None] = [None] * n  # each seat's latest discard pick-up
+        self.hand_options: Any = options
+        self._checked: tuple[int, int, bool] | None = None
+        self._end_cache: dict[tuple[int, int], str | None] = {}
+        self._deal()
+
+    # ------------------------------------------------------------------ state
+
+    def _deal(self) -> None:
+        cards = C.mask_cards(self.deck)
+        self.rng.shuffle(cards)
+        n, k = self.players, self.deal_size
+        first = (self.dealer + 1) % n
+        self.hands = [0] * n
+        for i in range(n):
+            seat = (first + i) % n
+            for c in cards[i * k:(i + 1) * k]:
+                self.hands[seat] |= 1 << c
+        up = cards[n * k]
+        self.discard = [up]
+        self.stock = cards[n * k + 1:]
+        self.phase = "upcard"
+        self.turn = first
+        self.passes = 0
+        self.taken = None
+        self.must_stock = False
+        self.must_end = False
+        self.last_taken = [None] * n
+        self.hand_number += 1
+        opts = self.options
+        if getattr(opts, "oklahoma", False):
+            opts = dataclasses.replace(opts, upcard=C.card_name(up))
+        self.hand_options = opts
+        self._end_cache = {}
+
+    @property
+    def over(self) -> bool:
+        """True once the match is finished."""
+        return self.phase == "over"
+
+    @property
+    def top_discard(self) -> int | None:
+        return self.discard[-1] if self.discard else None
+
+    def hand(self, seat: int) -> int:
+        """The cards (a mask) ``seat`` holds."""
+        return self.hands[seat]
+
+    def end_kind(self, kept: int, seat: int) -> str | None:
+        """How ``seat`` keeping ``kept`` may end the hand (the rule module's answer,
+        remembered for the rest of the hand: options and match do not change in it)."""
+        key = (kept, seat)
+        cache = self._end_cache
+        if key in cache:
+            return cache[key]
+        kind: str | None = self.rules.end_kind(kept, self.hand_options, self.match, seat)
+        cache[key] = kind
+        return kind
+
+    def _next(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def _can_end_with(self, hand: int, taken: int | None) -> bool:
+        for c in C.iter_cards(hand):
+            if c != taken and self.end_kind(hand & ~(1 << c), self.turn) in ("gin", "knock"):
+                return True
+        return self.end_kind(hand, self.turn) == "big_gin"
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to move may take now (empty once the match is over)."""
+        ph = self.phase
+        if ph == "over":
+            return []
+        if ph == "upcard":
+            return [Draw("discard"), Pass()]
+        if ph == "rescue":
+            out: list[Action] = [Pass()]
+            top = self.discard[-1]
+            if self._can_end_with(self.hands[self.turn] | 1 << top, top):
+                out.insert(0, Draw("discard"))
+            return out
+        if ph == "draw":
+            if self.must_stock:
+                return [Draw("stock")]
+            return [Draw("stock"), Draw("discard")]
+        hand = self.hands[self.turn]
+        acts: list[Action] = []
+        if self.end_kind(hand, self.turn) == "big_gin":
+            acts.append(BigGin())
+        for c in C.iter_cards(hand):
+            if c == self.taken:
+                continue
+            if not self.must_end:
+                acts.append(Discard(c))
+            if self.end_kind(hand & ~(1 << c), self.turn) in ("gin", "knock"):
+                acts.append(Knock(c))
+        return acts
+
+    def apply(self, action: Action) -> HandResult | None:
+        """Play ``action`` for the player to move. Returns the hand's result when the
+        action ended a hand, else None. Raises ``ValueError`` (state unchanged) when the
+        action is not legal now."""
+        ph = self.phase
+        if ph == "over":
+            raise ValueError("the match is over; no more actions")
+        seat = self.turn
+        if isinstance(action, Pass):
+            if ph == "upcard":
+                self.actions += 1
+                self.passes += 1
+                if self.passes >= self.players:
+                    self.phase = "draw"
+                    self.turn = self._next(self.dealer)
+                    self.must_stock = not getattr(self.options, "upcard_after_pass", "") \
+                        == "may_take_upcard"
+                else:
+                    self.turn = self._next(seat)
+                return None
+            if ph == "rescue":
+                self.actions += 1
+                return self._end_hand(None)
+            raise ValueError(f"{self._phase_words()}: there is nothing to pass")
+        if isinstance(action, Draw):
+            if action.source not in ("stock", "discard"):
+                raise ValueError(f"draw from 'stock' or 'discard', not {action.source!r}")
+            if ph not in ("upcard", "draw", "rescue"):
+                raise ValueError(f"{self._phase_words()}: you have drawn already; discard, "
+                                 "knock or go gin")
+            if action.source == "stock":
+                if ph == "upcard":
+                    raise ValueError("the upcard phase: take the upcard (Draw('discard')) or "
+                                     "pass (Pass()); the stock is not open yet")
+                if ph == "rescue":
+                    raise ValueError("two cards are left in the stock and may not be drawn: "
+                                     "take the last discard to end the hand, or pass")
+                self.actions += 1
+                card = self.stock.pop()
+                self.hands[seat] |= 1 << card
+                self.taken = None
+                self.phase = "discard"
+                return None
+            if ph == "draw" and self.must_stock:
+                raise ValueError("everybody passed the upcard: the first player must draw "
+                                 "from the stock")
+            top = self.discard[-1]
+            if ph == "rescue" and not self._can_end_with(self.hands[seat] | 1 << top, top):
+                raise ValueError("with two cards left in the stock the last discard may be "
+                                 "taken only to knock or go gin with it")
+            self.actions += 1
+            self.discard.pop()
+            self.hands[seat] |= 1 << top
+            self.taken = top
+            self.last_taken[seat] = top
+            self.must_end = ph == "rescue"
+            self.phase = "discard"
+            return None
+        if isinstance(action, (Discard, Knock)):
+            if ph != "discard":
+                raise ValueError(f"{self._phase_words()}: draw a card before discarding")
+            card = action.card
+            hand = self.hands[seat]
+            if not isinstance(card, int) or isinstance(card, bool) or card < 0 \
+                    or not hand >> card & 1:
+                raise ValueError(f"you cannot discard {_name(card)}: it is not in your hand")
+            if card == self.taken:
+                raise ValueError(f"you may not discard {C.card_name(card)}: you took it from "
+                                 "the discard pile this turn")
+            kept = hand & ~(1 << card)
+            if isinstance(action, Knock):
+                kind = self.end_kind(kept, seat)
+                if kind not in ("gin", "knock"):
+                    raise ValueError(self._why_no_end(kept))
+                self.actions += 1
+                self.hands[seat] = kept
+                self.discard.append(card)  # face down, but it is out of play all the same
+                return self._end_hand(seat)
+            if self.must_end:
+                raise ValueError("you took the last discard to end the hand: knock or go gin")
+            self.actions += 1
+            self.hands[seat] = kept
+            self.discard.append(card)
+            self.taken = None
+            return self._after_discard(seat)
+        if isinstance(action, BigGin):
+            if ph != "discard":
+                raise ValueError(f"{self._phase_words()}: big gin needs the drawn card")
+            if self.end_kind(self.hands[seat], seat) != "big_gin":
+                raise ValueError("big gin needs every card held to meld, and the rules in "
+                                 "play to allow it")
+            self.actions += 1
+            return self._end_hand(seat)
+        raise ValueError(f"not a rummy action: {action!r}")
+
+    def _why_no_end(self, kept: int) -> str:
+        dw = M.deadwood_of_mask(kept, self.meld_variant)
+        return (f"you may not knock keeping these cards ({dw} deadwood): the rules in play "
+                "do not allow ending the hand with them")
+
+    def _phase_words(self) -> str:
+        return {"upcard": "the upcard phase", "draw": "it is time to draw",
+                "discard": "you hold the drawn card", "rescue": "the stock is down to two"
+                }.get(self.phase, self.phase)
+
+    def _after_discard(self, seat: int) -> HandResult | None:
+        if len(self.stock) <= STOCK_END_AT:
+            if getattr(self.options, "last_discard_rescue", False):
+                self.phase = "rescue"
+                self.turn = self._next(seat)
+                self.must_stock = False
+                return None
+            return self._end_hand(None)
+        self.phase = "draw"
+        self.must_stock = False
+        self.must_end = False
+        self.turn = self._next(seat)
+        return None
+
+    def _end_hand(self, ender: int | None) -> HandResult:
+        hands = [C.mask_cards(h) for h in self.hands]
+        kwargs: dict[str, Any] = {"options": self.hand_options}
+        if self._pass_closed:
+            kwargs["closed"] = self.match
+        result: HandResult = self.rules.score_hand(hands, ender, **kwargs)
+        self.results.append(result)
+        self.match = self.rules.score_match(self.results, self.players, self.options)
+        if self.match.finished:
+            self.phase = "over"
+            self.taken = None
+            return result
+        self.dealer = self.rules.next_dealer(result, self.dealer, self.players, self.options)
+        self._deal()
+        return result
+
+    # ------------------------------------------------------------------ checks
+
+    def check(self) -> None:
+        """Raise ``AssertionError`` if any invariant is broken: every card of the deck
+        in exactly one place, hand sizes right for the phase, the match score equal to
+        ``score_match`` over the hand results, and the match not running forever."""
+        places = list(self.hands) + [C.cards_mask(self.stock), C.cards_mask(self.discard)]
+        seen = 0
+        count = 0
+        for m in places:
+            if m & seen:
+                raise AssertionError(
+                    f"hand {self.hand_number}: {', '.join(C.mask_names(m & seen))} in two places")
+            seen |= m
+            count += m.bit_count()
+        if len(self.stock) + len(self.discard) != C.cards_mask(self.stock).bit_count() + \
+                C.cards_mask(self.discard).bit_count():
+            raise AssertionError(f"hand {self.hand_number}: a card repeats in a pile")
+        if seen != self.deck:
+            lost = self.deck & ~seen
+            extra = seen & ~self.deck
+            raise AssertionError(
+                f"hand {self.hand_number}: cards lost {C.mask_names(lost)} "
+                f"or foreign {C.mask_names(extra)}")
+        if not self.over:
+            for s, h in enumerate(self.hands):
+                want = self.deal_size + (1 if self.phase == "discard" and s == self.turn else 0)
+                if h.bit_count() != want:
+                    raise AssertionError(
+                        f"hand {self.hand_number}: seat {s} holds {h.bit_count()} cards, "
+                        f"expected {want} in the {self.phase} phase")
+            if len(self.stock) < STOCK_END_AT:
+                raise AssertionError(f"hand {self.hand_number}: the stock went below two")
+        # The fold is redone whenever the results or the match object changed since the
+        # last check (the match changes only when a hand ends).
+        key = (len(self.results), id(self.match), self.over)
+        if key != self._checked:
+            again = self.rules.score_match(self.results, self.players, self.options)
+            if again.as_dict() != self.match.as_dict():
+                raise AssertionError("the match score differs from score_match over the hands")
+            if self.over != again.finished:
+                raise AssertionError("the match is over without score_match saying so (or not)")
+            self._checked = key
+        if len(self.results) > MAX_HANDS:
+            raise AssertionError(f"the match has not ended after {MAX_HANDS} hands")
+
+
+def _name(card: object) -> str:
+    try:
+        return C.card_name(card)  # type: ignore[arg-type]
+    except ValueError:
+        return repr(card)
+
+
+def selfplay_match(seed: int, variant: str = "gin", players: int | None = None,
+                   check: bool = True, preset: str | None = None,
+                   options: Any = None) -> dict[str, Any]:
+    """Bots play one whole match from ``seed``; with ``check`` every invariant is
+    checked after every action (``AssertionError`` on a violation). Returns a summary.
+
+    >>> r = selfplay_match(1, "gin")
+    >>> r["finished"], r["winner"] in (0, 1), r["hands"] == sum(r["kinds"].values())
+    (True, True, True)
+    """
+    from companion.play.bot import choose_action
+
+    game = RummyGame(variant, players=players, seed=seed, preset=preset, options=options)
+    if check:
+        game.check()
+    limit = MAX_HANDS * 400
+    steps = 0
+    while not game.over:
+        action = choose_action(game)
+        game.apply(action)
+        steps += 1
+        if check:
+            game.check()
+        if steps > limit:
+            raise AssertionError(f"seed {seed}: more than {limit} actions without an end")
+    kinds: dict[str, int] = {}
+    for r in game.results:
+        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    return {
+        "variant": variant,
+        "seed": seed,
+        "players": game.players,
+        "hands": len(game.results),
+        "actions": game.actions,
+        "finished": game.match.finished,
+        "winner": game.match.winner,
+        "final": list(game.match.final),
+        "totals": game.match.totals,
+        "kinds": kinds,
+    }
+
+
+__all__ = [
+    "Pass", "Draw", "Discard", "Knock", "BigGin", "Action", "RummyGame", "load_rules",
+    "selfplay_match", "RULE_MODULES", "STOCK_END_AT", "MAX_HANDS",
+]
