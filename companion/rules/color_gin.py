@@ -302,7 +302,7 @@ def choose_arrangement(
     Among arrangements within the knock limit that leave a suit open and unspoiled,
     ``auto_declare=least_deadwood`` takes the least deadwood, then the most open
     unspoiled suits; ``most_open_suits`` the other way round. ``forced`` (a co-op
-    joker) lifts the limit and the scoring check.
+    joker) lifts the limit and the scoring check: every arrangement is a candidate.
 
     >>> hand = C.to_mask("AS 2S 3S 9H 9D 9C KC QC JC 4D")
     >>> d = choose_arrangement(hand, Options())
@@ -315,8 +315,8 @@ def choose_arrangement(
     limit = None if forced else options.knock_limit
     for n, arr in enumerate(all_arrangements(cards, limit)):
         d = _declare(arr, closed)
-        scores = d.open_unspoiled != 0
-        if not scores and not forced:
+        scores = d.open_unspoiled != 0 or forced
+        if not scores:
             continue
         nopen = d.open_unspoiled.bit_count()
         if options.auto_declare == "least_deadwood":
