@@ -96,7 +96,6 @@ export async function mountGingo(main, game, ctx) {
     const parsed = parseHand(value, deck);
     const inp = h("input", { id, class: "hand-text", value, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", "aria-describedby": errEl.id, placeholder: "e.g. 7H 8H 9H or JK" });
     inp.addEventListener("input", () => { onChange(inp.value); const p = parseHand(inp.value, deck); showError(errEl, p.error || ""); });
-    inp.addEventListener("change", () => drawForm());
     const out = [h("label", { for: id }, label), inp, errEl];
     if (parsed.error) showError(errEl, parsed.error);
     if (withGrid) out.push(cardGrid({ deck, selected: parsed.cards, label, onToggle: (c) => {

@@ -17,7 +17,7 @@ export function namesOf(game) {
 export function handsOf(game) {
   return (game.hands || []).map((item, i) => {
     const result = item.result || item;
-    const input = item.input || item.request || item.entry || null;
+    const input = item.input || (item.hands || item.deadwood ? { ender: item.ender, hands: item.hands, deadwood: item.deadwood } : null);
     const n = item.n ?? item.number ?? item.hand ?? i + 1;
     return { n, result, input, raw: item };
   });
@@ -180,19 +180,22 @@ export function mountRummy(main, game, ctx) {
         const count = h("span", { class: "count", id: `count-${s}` }, `${parsed.cards.length} card${parsed.cards.length === 1 ? "" : "s"}`);
         const inp = h("input", { id, class: "hand-text", value: text, autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
           placeholder: deck.kind === "rumski" ? "R1 R2 R3 … or tap below" : "AS 2S 3S … or tap below", "aria-describedby": `hand-error-${s}` });
+        const gridBox = h("div", { class: "grid-box" });
+        const drawGrid = (cards) => gridBox.replaceChildren(cardGrid({ deck, selected: cards, taken: takenBy(s), label: `${n}'s cards`, onToggle: (c) => toggle(s, c) }));
         inp.addEventListener("input", () => {
           draft.text[s] = inp.value; save();
           const p = parseHand(inp.value, deck);
           count.textContent = `${p.cards.length} card${p.cards.length === 1 ? "" : "s"}`;
           showError(errs[s], p.error || "");
+          if (draft.active === s) drawGrid(p.cards);
         });
-        inp.addEventListener("change", () => { if (draft.active === s) drawEntry(); });
         const block = h("div", { class: "seat-block" + (draft.active === s ? " active" : ""), dataset: { seat: s } },
           h("div", { class: "row-between" }, h("label", { for: id }, `${n}${s === draft.ender ? " (ended)" : ""}`), count),
           inp, errs[s]);
         if (parsed.error) showError(errs[s], parsed.error);
         if (draft.active === s) {
-          block.append(cardGrid({ deck, selected: parsed.cards, taken: takenBy(s), label: `${n}'s cards`, onToggle: (c) => toggle(s, c) }));
+          drawGrid(parsed.cards);
+          block.append(gridBox);
         } else {
           block.append(h("button", { type: "button", class: "btn small", onclick: () => { draft.active = s; save(); drawEntry(); } }, `Use the card grid for ${n}`));
         }
@@ -278,7 +281,7 @@ export function mountRummy(main, game, ctx) {
     const body = buildBody();
     if (!body) { preview.hidden = true; return; }
     try {
-      const res = await api.post(`/api/v1/games/${g.id}/hands/preview`, Object.assign({}, body, draft.editing !== null ? { hand: draft.editing } : {}));
+      const res = await api.post(`/api/v1/games/${g.id}/hands/preview`, Object.assign({}, body, { expected_version: undefined }));
       showPreview(res.result || res, body);
     } catch (e) { preview.hidden = true; showServerError(e); }
   }
