@@ -23,10 +23,15 @@ from __future__ import annotations
 
 import logging
 import threading
+import tomllib
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 NAMES: tuple[str, ...] = ("confirm", "undo", "next_hand", "shutdown")
+#: The reference pins, as in the [pi.buttons] table of hardware/pinmap.toml.
+DEFAULT_BUTTON_PINS: dict[str, int] = {"confirm": 17, "undo": 27, "next_hand": 22, "shutdown": 23}
+REPO_PINMAP = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
 
 log = logging.getLogger(__name__)
 
@@ -144,3 +149,35 @@ class Buttons:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def load_button_pins(path: str | None = None) -> dict[str, int]:
+    """Button pins from the ``[pi.buttons]`` table of a pin map file.
+
+    With no path: the checkout's ``hardware/pinmap.toml`` if present, else
+    :data:`DEFAULT_BUTTON_PINS`.
+
+    >>> load_button_pins()["confirm"]
+    17
+    """
+    if path is None and not REPO_PINMAP.is_file():
+        return dict(DEFAULT_BUTTON_PINS)
+    file = REPO_PINMAP if path is None else Path(path)
+    try:
+        with open(file, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"pin map {file} not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{file}: not valid TOML ({exc})") from None
+    table = data.get("pi", {}).get("buttons")
+    if not isinstance(table, Mapping):
+        raise ValueError(f"{file}: needs a [pi.buttons] table")
+    pins: dict[str, int] = {}
+    for name, pin in table.items():
+        if name not in NAMES:
+            raise ValueError(f"{file}: unknown button pi.buttons.{name}; buttons are {', '.join(NAMES)}")
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
+            raise ValueError(f"{file}: pi.buttons.{name} must be a BCM GPIO number 0..27, got {pin!r}")
+        pins[name] = pin
+    return pins

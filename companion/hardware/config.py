@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.hardware.buttons import DEFAULT_BUTTON_PINS, NAMES as BUTTON_NAMES
 from companion.hardware.power import PowerBudgetError, brightness_cap
 
 Color = tuple[int, int, int]
@@ -35,9 +36,6 @@ LED_BACKENDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "pico": {},
 }
 SENSOR_BACKENDS: tuple[str, ...] = ("sim", "serial", "adc")
-BUTTON_NAMES: tuple[str, ...] = ("confirm", "undo", "next_hand", "shutdown")
-#: Same as the [pi.buttons] table of hardware/pinmap.toml (a test checks they agree).
-DEFAULT_BUTTON_PINS: dict[str, int] = {"confirm": 17, "undo": 27, "next_hand": 22, "shutdown": 23}
 DEFAULT_COLORS: dict[int, Color] = {1: (255, 0, 0), 2: (0, 255, 0)}
 NAMED_COLORS: dict[str, Color] = {
     "red": (255, 0, 0),
