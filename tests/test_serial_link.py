@@ -247,3 +247,51 @@ def test_shared_link_is_one_port() -> None:
         assert not a._stop.is_set()
         b.release()
         assert a._stop.is_set()
+
+
+def test_gingo_sensors_json_lines(pty: Pty, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    import threading
+
+    from companion.cli import main
+
+    board = list(EMPTY)
+
+    def pico() -> None:
+        seq = 0
+        wait_for(lambda: bool(SerialLink._registry), timeout=2.0)  # the command opened the port
+        time.sleep(0.05)
+        for phase in range(3):
+            if phase == 1:
+                board[12] = 45000
+            if phase == 2:
+                board[12], board[13] = 32768, 20000
+            for _ in range(12):
+                try:
+                    pty.write(readings_frame(seq, board))
+                except OSError:
+                    return
+                seq += 1
+                time.sleep(0.01)
+
+    writer = threading.Thread(target=pico)
+    writer.start()
+    try:
+        rc = main(["sensors", "--port", str(pty.link), "--json", "--seconds", "1.2", "--data", str(tmp_path)])
+    finally:
+        writer.join()
+    assert rc == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["status"] == "online" and lines[0]["port"] == str(pty.link)
+    changes = [x for x in lines if "board" in x]
+    assert [(c["changed"], c["board"][12:14]) for c in changes] == [([12], "1."), ([12, 13], ".2")]
+    assert all(set(c) == {"board", "changed", "seq"} and len(c["board"]) == 52 for c in changes)
+    assert lines[-1]["status"] == "offline" and lines[-1]["stats"]["readings"] == 36
+
+
+def test_gingo_sensors_bad_port_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["sensors", "--port", str(tmp_path / "none"), "--json", "--frames", "1", "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot open the sensor link" in err[0] and "by-id" in err[0]

@@ -71,7 +71,7 @@ class Debouncer:
                 self._since[i] = t
             elif self._count[i] < self.scans:
                 self._count[i] += 1
-            if self._count[i] >= self.scans and t - self._since[i] >= self.settle:
+            if self._count[i] >= self.scans and t - self._since[i] >= self.settle - 1e-6:
                 self._held[i] = True
                 if self._stable[i] != c:
                     self._stable[i] = c

@@ -237,11 +237,12 @@ class SerialLink:
             hint = "add yourself to the dialout group (sudo adduser $USER dialout) and log in again"
         return f"cannot open the sensor link {self.port}: {msg}; {hint}"
 
-    def _drop(self) -> None:
+    def _drop(self, closing: bool = False) -> None:
         ser, self._serial = self._serial, None
         if ser is not None:
-            self.stats["disconnects"] += 1
-            log.warning("sensor link %s lost; reconnecting", self.port)
+            if not closing:
+                self.stats["disconnects"] += 1
+                log.warning("sensor link %s lost; reconnecting", self.port)
             try:
                 ser.close()
             except Exception:  # noqa: BLE001 - closing a dead port may fail any way
@@ -270,7 +271,7 @@ class SerialLink:
                 continue
             if data:
                 self._feed(data, time.monotonic())
-        self._drop()
+        self._drop(closing=True)
 
     def _feed(self, data: bytes, now: float) -> None:
         for item in self._splitter.feed(data):
@@ -338,7 +339,7 @@ class SerialLink:
             self._cond.notify_all()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout=2.0)
-        self._drop()
+        self._drop(closing=True)
 
 
 class SerialSensors(SensorBackend):

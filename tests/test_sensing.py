@@ -1,0 +1,360 @@
+"""Classifier, debouncer, calibration and the sensing pipeline, with noise injected."""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import companion.hardware.calibration as calibration_mod
+import companion.hardware.classify as classify_mod
+import companion.hardware.debounce as debounce_mod
+import companion.hardware.framing as framing_mod
+import companion.hardware.sensing as sensing_mod
+import companion.hardware.sensors as sensors_mod
+import companion.hardware.sensors.serial as serial_mod
+import companion.hardware.sensors.sim as sim_mod
+from companion.cli import main
+from companion.hardware.calibration import (
+    CalibrationError, calibration_path, compute_calibration, load_calibration, save_calibration,
+)
+from companion.hardware.classify import Classifier, SpaceThresholds
+from companion.hardware.debounce import Debouncer
+from companion.hardware.framing import READINGS, Frame, FrameSplitter, encode_frame, pack_readings, unpack_readings
+from companion.hardware.sensing import BoardChange, SensingPipeline
+from companion.hardware.sensors import Readings, open_sensor_backend
+from companion.hardware.sensors.sim import SimSensors
+
+EMPTY = "." * 52
+LEVEL = {".": 32768, "1": 45000, "2": 20000}
+
+
+def board_with(**chips: str) -> str:
+    b = list(EMPTY)
+    for key, side in chips.items():
+        b[int(key[1:])] = side
+    return "".join(b)
+
+
+def readings_for(board: str, rng: random.Random, noise: int = 300) -> tuple[int, ...]:
+    return tuple(LEVEL[c] + rng.randint(-noise, noise) for c in board)
+
+
+@pytest.mark.parametrize(
+    "module", [framing_mod, classify_mod, debounce_mod, sensing_mod, calibration_mod, sensors_mod, sim_mod, serial_mod]
+)
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0
+
+
+# ---- classifier ----
+
+def test_default_thresholds_and_hysteresis() -> None:
+    t = SpaceThresholds()
+    assert [t.classify(v, 0) for v in (40000, 39999, 35500, 35501, 30000, 29999, 25000, 25001)] == [
+        1, 0, 0, 0, 0, 0, 2, 0,
+    ]
+    assert [t.classify(v, 1) for v in (39999, 35501, 35500)] == [1, 1, 0]
+    assert [t.classify(v, 2) for v in (25001, 29999, 30000)] == [2, 2, 0]
+
+
+def test_threshold_validation_names_the_rule() -> None:
+    with pytest.raises(ValueError, match="low_enter < empty_low <= empty_high < high_enter"):
+        SpaceThresholds(low_enter=31000)
+    with pytest.raises(ValueError, match="u16"):
+        SpaceThresholds(high_enter=70000)
+    with pytest.raises(ValueError, match="high_side"):
+        SpaceThresholds(high_side=3)
+    with pytest.raises(ValueError, match="52 spaces"):
+        Classifier([SpaceThresholds()] * 3)
+    with pytest.raises(ValueError, match="52 readings"):
+        Classifier().classify([1, 2])
+
+
+def test_inverted_polarity_build() -> None:
+    c = Classifier([SpaceThresholds(high_side=2)] * 52)
+    assert c.classify([45000, 20000] + [32768] * 50)[:2] == "21"
+
+
+# ---- debouncer ----
+
+def test_debounce_needs_both_scans_and_time() -> None:
+    d = Debouncer(scans=5, settle=0.05)
+    for n in range(6):
+        d.feed(EMPTY, n * 0.01)
+    assert d.stable == EMPTY
+    chip = board_with(s3="1")
+    # fast scans: 5 agreeing scans within 20 ms are not enough
+    assert [d.feed(chip, 0.10 + n * 0.005) for n in range(5)] == [None] * 5
+    assert d.feed(chip, 0.149) is None
+    assert d.feed(chip, 0.150) == [3]
+    # slow scans: 50 ms pass after 2 scans, still 5 scans needed
+    lifted = EMPTY
+    assert [d.feed(lifted, 1.0 + n * 0.1) for n in range(4)] == [None] * 4
+    assert d.feed(lifted, 1.4) == [3]
+
+
+def test_debounce_rejects_bad_settings() -> None:
+    with pytest.raises(ValueError, match="scans"):
+        Debouncer(scans=0)
+    with pytest.raises(ValueError, match="settle"):
+        Debouncer(settle=-1)
+
+
+def run_pipeline(boards_and_readings: list[tuple[int, tuple[int, ...]]], **kw: object) -> tuple[list[BoardChange], SensingPipeline]:
+    changes: list[BoardChange] = []
+    pipe = SensingPipeline(SimSensors(), on_change=changes.append, **kw)  # type: ignore[arg-type]
+    for seq, values in boards_and_readings:
+        pipe.step(Readings(seq & 0xFFFF, values, seq * 0.01))
+    return changes, pipe
+
+
+# ---- noise injection ----
+
+def test_jitter_near_thresholds_never_changes_a_space() -> None:
+    rng = random.Random(11)
+    scans = []
+    truth = board_with(s0="1", s1="2")
+    for seq in range(2000):
+        values = list(readings_for(truth, rng))
+        if seq >= 20:  # after the board is known, readings wander through the hysteresis bands
+            values[0] = rng.randint(35600, 44000)   # a side-1 chip with a weak, wobbly magnet
+            values[1] = rng.randint(21000, 29900)   # a side-2 chip likewise
+            values[2] = rng.randint(35000, 39900)   # empty space jittering over empty_high
+            values[3] = rng.randint(25100, 30500)   # empty space jittering under empty_low
+        scans.append((seq, tuple(values)))
+    changes, pipe = run_pipeline(scans)
+    assert [c.changed for c in changes] == [[0, 1]]
+    assert pipe.snapshot() == truth
+
+
+def test_flapping_chip_is_accepted_only_when_it_rests() -> None:
+    rng = random.Random(5)
+    scans = []
+    seq = 0
+    for _ in range(10):
+        scans.append((seq, readings_for(EMPTY, rng)))
+        seq += 1
+    state = EMPTY
+    for _ in range(300):  # a chip dropped, picked up, slid: never 5 scans the same
+        state = board_with(s9="1") if state == EMPTY else EMPTY
+        for _ in range(rng.randint(1, 4)):
+            scans.append((seq, readings_for(state, rng)))
+            seq += 1
+    assert len(run_pipeline(scans)[0]) == 0
+    for _ in range(6):  # it rests on the space
+        scans.append((seq, readings_for(board_with(s9="1"), rng)))
+        seq += 1
+    changes, pipe = run_pipeline(scans)
+    assert [(c.changed, c.board) for c in changes] == [([9], board_with(s9="1"))]
+
+
+def corrupt_stream(frames: list[bytes], rng: random.Random) -> bytes:
+    """Flip bits, drop bytes, truncate frames and interleave two frames' bytes."""
+    out = bytearray()
+    i = 0
+    while i < len(frames):
+        f = bytearray(frames[i])
+        r = rng.random()
+        if r < 0.08:
+            f[rng.randrange(1, len(f) - 1)] ^= 1 << rng.randrange(8)          # bit flip
+        elif r < 0.16:
+            del f[rng.randrange(1, len(f) - 1)]                             # a dropped byte
+        elif r < 0.22:
+            f = f[: rng.randrange(2, len(f) - 1)]                           # truncated (no end)
+        elif r < 0.28 and i + 1 < len(frames):
+            g = frames[i + 1]
+            cut_f, cut_g = rng.randrange(2, len(f) - 2), rng.randrange(2, len(g) - 2)
+            f = f[:cut_f] + g[1:cut_g] + f[cut_f:-1] + g[cut_g:]          # interleaved
+            i += 1
+        out += f
+        i += 1
+    return bytes(out)
+
+
+def test_corrupt_truncated_interleaved_frames_never_move_a_chip() -> None:
+    rng = random.Random(2024)
+    truth_at: dict[int, str] = {}
+    frames: list[bytes] = []
+    plan = [EMPTY] * 60 + [board_with(s4="1")] * 60 + [board_with(s4="1", s40="2")] * 60 + [board_with(s40="2")] * 60
+    for seq, board in enumerate(plan):
+        truth_at[seq] = board
+        frames.append(encode_frame(READINGS, seq, pack_readings(readings_for(board, rng))))
+    # one extra hazard: a stale frame replayed with a wrong CRC, e.g. from a buffer glitch
+    stream = corrupt_stream(frames, rng)
+    splitter = FrameSplitter()
+    changes: list[BoardChange] = []
+    pipe = SensingPipeline(SimSensors(), on_change=changes.append)
+    good = bad = 0
+    pos = 0
+    while pos < len(stream):
+        n = rng.randint(1, 80)
+        for item in splitter.feed(stream[pos : pos + n]):
+            if isinstance(item, Frame):
+                good += 1
+                values = unpack_readings(item.payload)
+                assert tuple(values) == tuple(unpack_readings(pack_readings(values)))
+                pipe.step(Readings(item.seq, values, item.seq * 0.01))
+            else:
+                bad += 1
+        pos += n
+    assert bad > 20 and good > 150
+    # every accepted board was the true board at that moment, and the three real changes came through
+    for c in changes:
+        assert c.board == truth_at[c.seq]
+    assert [c.changed for c in changes] == [[4], [40], [4]]
+
+
+# ---- pipeline with the sim backend on its thread ----
+
+def test_pipeline_thread_with_sim_offline_and_back() -> None:
+    sim = SimSensors(rate=400, seed=3)
+    changes: list[BoardChange] = []
+    statuses: list[bool] = []
+    got = threading.Event()
+    pipe = SensingPipeline(sim, on_change=lambda c: (changes.append(c), got.set()), on_status=statuses.append)
+    pipe.start()
+    try:
+        deadline = time.monotonic() + 2
+        while pipe.snapshot() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pipe.snapshot() == EMPTY and statuses == [True]
+        sim.put(20, 2)
+        assert got.wait(2.0)
+        assert changes[-1].changed == [20] and pipe.snapshot() == board_with(s20="2")
+        sim.set_online(False)
+        deadline = time.monotonic() + 2
+        while statuses[-1] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert statuses == [True, False] and pipe.snapshot() is None
+        sim.put(20, None)   # lifted while the link was down
+        sim.set_online(True)
+        deadline = time.monotonic() + 2
+        while len(statuses) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.05)
+        assert statuses == [True, False, True]
+        assert changes[-1].changed == [20] and pipe.snapshot() == EMPTY
+    finally:
+        pipe.stop()
+
+
+def test_sim_rejects_bad_input_and_keeps_state() -> None:
+    sim = SimSensors()
+    sim.put(1, 1)
+    with pytest.raises(ValueError, match="space 52"):
+        sim.put(52, 1)
+    with pytest.raises(ValueError, match="side 3"):
+        sim.put(1, 3)
+    with pytest.raises(ValueError, match="52 characters"):
+        sim.set_board("12")
+    r = sim.read(1.0)
+    assert r is not None and r.values[1] > 40000
+    with pytest.raises(ValueError, match="unknown sensor backend 'x'"):
+        open_sensor_backend("x")
+
+
+# ---- calibration ----
+
+def sim_scans(sim: SimSensors, board: str, n: int) -> list[tuple[int, ...]]:
+    sim.set_board(board)
+    out = []
+    while len(out) < n:
+        r = sim.read(1.0)
+        assert r is not None
+        out.append(r.values)
+    return out
+
+
+def test_calibration_fixes_sensors_the_defaults_misread() -> None:
+    sim = SimSensors(rate=10000, spread=7000, noise=200, seed=21)
+    empty = sim_scans(sim, EMPTY, 30)
+    shifted = max(range(52), key=lambda s: empty[0][s])       # the sensor reading highest when empty
+    sample = [0, 19, 32, 51]
+    ones = sim_scans(sim, "".join("1" if s in sample else "." for s in range(52)), 30)
+    twos = sim_scans(sim, "".join("2" if s in sample else "." for s in range(52)), 30)
+    cal = compute_calibration(
+        empty, {1: {s: [x[s] for x in ones] for s in sample}, 2: {s: [x[s] for x in twos] for s in sample}}
+    )
+    assert 11000 < cal.deltas[1] < 13500 and -13500 < cal.deltas[2] < -11500
+    # with defaults the shifted space's side-2 chip is not seen (it reads above 25000)
+    check = sim_scans(sim, "2" * 52, 10)
+    assert Classifier().classify(check[-1])[shifted] != "2"
+    assert Classifier(cal.thresholds).classify(check[-1]) == "2" * 52
+    assert Classifier(cal.thresholds).classify(sim_scans(sim, "1" * 52, 1)[0]) == "1" * 52
+    assert Classifier(cal.thresholds).classify(sim_scans(sim, EMPTY, 1)[0]) == EMPTY
+
+
+def test_calibration_errors_name_the_problem() -> None:
+    empty = [[32768] * 52] * 5
+    ok2 = {0: [20000] * 5}
+    with pytest.raises(CalibrationError, match="both read above empty"):
+        compute_calibration(empty, {1: {0: [45000] * 5}, 2: {0: [44000] * 5}})
+    with pytest.raises(CalibrationError, match=r"less than 2000 on spaces \[0\]"):
+        compute_calibration(empty, {1: {0: [33000] * 5}, 2: ok2})
+    with pytest.raises(CalibrationError, match="upside down"):
+        compute_calibration(empty, {1: {0: [45000] * 5, 1: [20000] * 5}, 2: ok2})
+    noisy = [[32768] * 52 for _ in range(5)]
+    noisy[2][7] = 39000
+    with pytest.raises(CalibrationError, match=r"spaces \[7\] are too noisy"):
+        compute_calibration(noisy, {1: {0: [45000] * 5}, 2: ok2})
+    with pytest.raises(CalibrationError, match="52 readings"):
+        compute_calibration([[1, 2]], {1: {}, 2: {}})
+    with pytest.raises(CalibrationError, match="side 1 and side 2"):
+        compute_calibration(empty, {1: {0: [45000]}})
+
+
+def test_calibration_file_round_trip_and_bad_files(tmp_path: Path) -> None:
+    empty = [[32768 + s for s in range(52)]] * 3
+    cal = compute_calibration(empty, {1: {5: [44000] * 3}, 2: {5: [21000] * 3}}, created="now")
+    assert load_calibration(tmp_path) is None
+    path = save_calibration(cal, tmp_path)
+    assert path == calibration_path(tmp_path)
+    assert load_calibration(tmp_path) == cal
+    path.write_text("{not json")
+    with pytest.raises(CalibrationError, match="not valid JSON"):
+        load_calibration(tmp_path)
+    data = cal.to_json()
+    data["version"] = 9
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="version 9"):
+        load_calibration(tmp_path)
+    data = cal.to_json()
+    data["thresholds"][3]["high_enter"] = 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="malformed"):
+        load_calibration(tmp_path)
+
+
+# ---- the calibrate command, scripted ----
+
+def test_calibrate_command_with_sim_and_scripted_stdin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 5))
+    assert main(["calibrate", "--sim", "--data", str(tmp_path), "--samples", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "Step 1 of 4" in out and "row 13 column 4 (space 51)" in out and "Saved" in out
+    cal = load_calibration(tmp_path)
+    assert cal is not None
+    # the sim spreads baselines by +-1500: the stored thresholds follow each space
+    bases = [t.high_enter - round(0.6 * cal.deltas[1]) for t in cal.thresholds]
+    assert max(bases) - min(bases) > 1000
+
+
+def test_calibrate_command_stops_cleanly_at_end_of_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
+    assert main(["calibrate", "--sim", "--data", str(tmp_path), "--samples", "5"]) == 2
+    assert "calibration cancelled" in capsys.readouterr().err
+    assert not calibration_path(tmp_path).exists()
+    assert main(["calibrate", "--sim", "--data", str(tmp_path), "--spaces", "3,99"]) == 2
+    assert "--spaces" in capsys.readouterr().err
