@@ -1,0 +1,456 @@
+"""The rummy state machine: deals, phases, illegal actions, hand ends, and self-play."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import time
+
+import pytest
+
+from companion import cards as C
+from companion import melds as M
+from companion.play import bot, rummy
+from companion.play.rummy import BigGin, Discard, Draw, Knock, Pass, RummyGame, selfplay_match
+
+HAS_GINSKI = importlib.util.find_spec("companion.rules.ginski") is not None
+
+
+def snapshot(g: RummyGame) -> tuple:
+    return (list(g.hands), list(g.stock), list(g.discard), g.phase, g.turn, g.passes,
+            g.taken, g.must_stock, g.actions, len(g.results), g.dealer)
+
+
+def place(g: RummyGame, seat: int, text: str) -> None:
+    """Give ``seat`` exactly the cards in ``text`` by swapping cards between places,
+    so every card stays in exactly one place (the test's way to set up a position)."""
+    want = C.to_mask(text)
+    have = g.hands[seat]
+    assert want.bit_count() == have.bit_count()
+    give_back = C.mask_cards(have & ~want)
+    for card in C.mask_cards(want & ~have):
+        out = give_back.pop()
+        for s, h in enumerate(g.hands):
+            if h >> card & 1:
+                g.hands[s] = h & ~(1 << card) | (1 << out)
+                break
+        else:
+            for pile in (g.stock, g.discard):
+                if card in pile:
+                    pile[pile.index(card)] = out
+                    break
+        g.hands[seat] = g.hands[seat] & ~(1 << out) | (1 << card)
+    g.check()
+
+
+def swap_cards(g: RummyGame, a: int, b: int) -> None:
+    """Exchange the places of cards ``a`` and ``b`` (hands, stock or discard pile)."""
+    def where(card: int) -> tuple[str, int]:
+        for s, h in enumerate(g.hands):
+            if h >> card & 1:
+                return "hand", s
+        if card in g.stock:
+            return "stock", g.stock.index(card)
+        return "discard", g.discard.index(card)
+
+    pa, pb = where(a), where(b)
+    for (kind, i), old, new in ((pa, a, b), (pb, b, a)):
+        if kind == "hand":
+            g.hands[i] = g.hands[i] & ~(1 << old) | (1 << new)
+        else:
+            pile = g.stock if kind == "stock" else g.discard
+            pile[i] = new
+    g.check()
+
+
+def set_upcard(g: RummyGame, text: str) -> None:
+    swap_cards(g, C.parse_card(text), g.discard[-1])
+
+
+def set_stock_card(g: RummyGame, text: str, from_top: int = 0) -> None:
+    swap_cards(g, C.parse_card(text), g.stock[-1 - from_top])
+
+
+def set_next_stock(g: RummyGame, text: str) -> None:
+    set_stock_card(g, text, 0)
+
+
+def test_doctests_pass() -> None:
+    for mod in (rummy, bot):
+        failures, tried = doctest.testmod(mod)
+        assert tried >= 2 and failures == 0, mod.__name__
+
+
+# ---------------------------------------------------------------- deal
+
+
+def test_seeded_deal() -> None:
+    a, b, c = RummyGame(seed=5), RummyGame(seed=5), RummyGame(seed=6)
+    assert a.hands == b.hands and a.stock == b.stock and a.dealer == b.dealer
+    assert a.hands != c.hands
+    assert [h.bit_count() for h in a.hands] == [10, 10]
+    assert len(a.stock) == 31 and len(a.discard) == 1
+    assert a.phase == "upcard" and a.turn == 1 - a.dealer
+    a.check()
+
+
+def test_bad_construction() -> None:
+    with pytest.raises(ValueError, match="unknown rummy variant 'poker'"):
+        RummyGame("poker")
+    with pytest.raises(ValueError, match="gin is for 2-2 players, not 3"):
+        RummyGame("gin", players=3)
+    with pytest.raises(ValueError, match="unknown gin preset"):
+        RummyGame("gin", preset="gin_1")
+    with pytest.raises(ValueError, match="dealer must be a seat"):
+        RummyGame("gin", dealer=2)
+
+
+# ---------------------------------------------------------------- upcard phase
+
+
+def test_upcard_phase_order_and_forced_stock_draw() -> None:
+    g = RummyGame(seed=1, dealer=0)
+    assert g.turn == 1 and g.legal_actions() == [Draw("discard"), Pass()]
+    before = snapshot(g)
+    with pytest.raises(ValueError, match="the stock is not open yet"):
+        g.apply(Draw("stock"))
+    with pytest.raises(ValueError, match="draw a card before discarding"):
+        g.apply(Discard(C.mask_cards(g.hands[1])[0]))
+    assert snapshot(g) == before
+    g.apply(Pass())
+    assert g.turn == 0 and g.phase == "upcard"
+    g.apply(Pass())
+    assert g.phase == "draw" and g.turn == 1 and g.legal_actions() == [Draw("stock")]
+    before = snapshot(g)
+    with pytest.raises(ValueError, match="must draw from the stock"):
+        g.apply(Draw("discard"))
+    assert snapshot(g) == before
+    top = g.stock[-1]
+    g.apply(Draw("stock"))
+    assert g.phase == "discard" and g.hands[1] >> top & 1
+
+
+def test_taking_the_upcard_then_discarding_it_is_refused() -> None:
+    g = RummyGame(seed=2, dealer=1)
+    up = g.discard[-1]
+    g.apply(Draw("discard"))
+    assert g.hands[0] >> up & 1 and g.phase == "discard"
+    assert Discard(up) not in g.legal_actions() and Knock(up) not in g.legal_actions()
+    before = snapshot(g)
+    with pytest.raises(ValueError, match="you took it from the discard pile this turn"):
+        g.apply(Discard(up))
+    with pytest.raises(ValueError, match="you took it from the discard pile"):
+        g.apply(Knock(up))
+    with pytest.raises(ValueError, match="you have drawn already"):
+        g.apply(Draw("stock"))
+    with pytest.raises(ValueError, match="it is not in your hand"):
+        g.apply(Discard(next(iter(C.mask_cards(g.hands[1])))))
+    with pytest.raises(ValueError, match="not a rummy action"):
+        g.apply("discard")  # type: ignore[arg-type]
+    assert snapshot(g) == before
+    other = C.mask_cards(g.hands[0] & ~(1 << up))[0]
+    g.apply(Discard(other))
+    assert g.turn == 1 and g.phase == "draw" and g.discard[-1] == other
+    assert Draw("discard") in g.legal_actions()
+    g.check()
+
+
+def test_dealer_takes_upcard_after_non_dealer_passes() -> None:
+    g = RummyGame(seed=3, dealer=0)
+    g.apply(Pass())
+    g.apply(Draw("discard"))
+    assert g.turn == 0 and g.phase == "discard"
+    g.apply(Discard(C.mask_cards(g.hands[0] & ~(1 << g.taken))[0]))  # type: ignore[operator]
+    assert g.turn == 1 and g.phase == "draw" and not g.must_stock
+
+
+# ---------------------------------------------------------------- ending a hand
+
+
+def test_knock_over_the_limit_is_refused_and_state_unchanged() -> None:
+    g = RummyGame(seed=4, dealer=0)
+    place(g, 1, "AS 2S 3S 9D 9H 9C KH QH 5C 8D")  # 5C 8D = 13 before the draw
+    set_next_stock(g, "7S")
+    g.apply(Pass())
+    g.apply(Pass())
+    g.apply(Draw("stock"))
+    assert Knock(C.parse_card("KH")) not in g.legal_actions()
+    before = snapshot(g)
+    with pytest.raises(ValueError, match="may not knock keeping these cards"):
+        g.apply(Knock(C.parse_card("7S")))
+    assert snapshot(g) == before
+
+
+def test_knock_scores_and_the_winner_deals_next() -> None:
+    g = RummyGame(seed=4, dealer=0)
+    place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH 8D")
+    place(g, 0, "5C 6C 8S 8H 2D 3D 4H 10S JS QC")
+    set_next_stock(g, "4C")
+    g.apply(Pass())
+    g.apply(Pass())
+    g.apply(Draw("stock"))
+    assert Knock(C.parse_card("8D")) in g.legal_actions()
+    result = g.apply(Knock(C.parse_card("8D")))
+    assert result is not None and result.kind == "knock" and result.winner == 1
+    assert result.deadwood == [M.min_deadwood("5C 6C 8S 8H 2D 3D 4H 10S JS QC"), 4]
+    assert g.results == [result] and g.match.totals == result.points
+    assert g.dealer == 1 and g.phase == "upcard" and g.turn == 0 and g.hand_number == 2
+    g.check()
+
+
+def test_gin_and_big_gin() -> None:
+    g = RummyGame(seed=9, dealer=0, preset="modern")
+    place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH 4S")
+    set_upcard(g, "5S")
+    g.apply(Draw("discard"))
+    acts = g.legal_actions()
+    assert BigGin() in acts
+    r = g.apply(BigGin())
+    assert r is not None and r.kind == "big_gin" and r.points[1] == 31 + r.deadwood[0]
+    g2 = RummyGame(seed=9, dealer=0)  # gin_004: no big gin, discard and go gin
+    place(g2, 1, "AS 2S 3S 9D 9H 9C KH QH JH 4S")
+    set_upcard(g2, "5S")
+    g2.apply(Draw("discard"))
+    assert BigGin() not in g2.legal_actions()
+    with pytest.raises(ValueError, match="big gin needs"):
+        g2.apply(BigGin())
+    r2 = g2.apply(Knock(C.parse_card("AS")))
+    assert r2 is not None and r2.kind == "gin" and r2.points[1] == 25 + r2.deadwood[0]
+
+
+def _play_to_stock_end(g: RummyGame) -> rummy.HandResult:
+    """Draw and throw back the drawn card until the stock ends the hand."""
+    g.apply(Pass())
+    g.apply(Pass())
+    while True:
+        top = g.stock[-1]
+        g.apply(Draw("stock"))
+        r = g.apply(Discard(top))
+        g.check()
+        if r is not None:
+            return r
+        assert len(g.stock) > rummy.STOCK_END_AT
+
+
+def test_stock_end_void_same_dealer() -> None:
+    g = RummyGame(seed=12, dealer=1)
+    place(g, 0, "AS 5C 9D KH 2H 7S JD 4C 8H QS")  # no melds: nobody can knock
+    place(g, 1, "2S 6C 10D KS 3H 8S JC 5D 9H QD")
+    r = _play_to_stock_end(g)
+    assert r.kind == "void" and r.points == [0, 0]
+    assert g.dealer == 1 and g.hand_number == 2 and len(g.stock) == 31
+
+
+def test_stock_end_showdown_in_gin_002() -> None:
+    g = RummyGame(seed=12, dealer=1, preset="gin_002")
+    place(g, 0, "AS 2S 3S 9D 9H 9C KH QH 4C 8H")
+    place(g, 1, "2H 6C 10D KS 3H 8S JC 5D 9S QD")
+    r = _play_to_stock_end(g)
+    assert r.kind == "showdown" and r.winner == 0 and r.ender is None
+    assert r.points[0] == r.deadwood[1] - r.deadwood[0]
+
+
+def _rescue_game(waiting: str, junk: str) -> RummyGame:
+    g = RummyGame(seed=12, dealer=1, last_discard_rescue=True)
+    place(g, 1, waiting)
+    place(g, 0, junk)
+    g.apply(Pass())
+    g.apply(Pass())
+    return g
+
+
+def _run_down_to_three(g: RummyGame) -> None:
+    while len(g.stock) > 3:
+        top = g.stock[-1]
+        g.apply(Draw("stock"))
+        g.apply(Discard(top))
+    assert g.turn == 0
+
+
+def test_last_discard_rescue_refused_when_it_cannot_end_the_hand() -> None:
+    g = _rescue_game("2H 6C 10D KS 3H 8S JC 5D 9S QD", "AS 2S 3S 9D 9H 9C KH QH 4C 8H")
+    _run_down_to_three(g)
+    top = g.stock[-1]
+    g.apply(Draw("stock"))
+    g.apply(Discard(top))
+    assert g.phase == "rescue" and g.turn == 1 and len(g.stock) == 2
+    assert g.legal_actions() == [Pass()]
+    before = snapshot(g)
+    with pytest.raises(ValueError, match="only to knock or go gin"):
+        g.apply(Draw("discard"))
+    with pytest.raises(ValueError, match="two cards are left in the stock"):
+        g.apply(Draw("stock"))
+    assert snapshot(g) == before
+    r = g.apply(Pass())
+    assert r is not None and r.kind == "void" and g.dealer == 1
+
+
+def test_rescue_taken_when_it_lets_the_player_knock() -> None:
+    g = _rescue_game("AS 2S 3S 9D 9H 9C KH QH 4C 8H", "2H 6C 10D KS 3H 8S JC 5D 9S QD")
+    set_stock_card(g, "JH", from_top=len(g.stock) - 3)  # the third card from the bottom
+    _run_down_to_three(g)
+    jh = C.parse_card("JH")
+    assert g.stock[-1] == jh
+    g.apply(Draw("stock"))
+    g.apply(Discard(jh))
+    assert g.phase == "rescue" and g.turn == 1
+    assert g.legal_actions() == [Draw("discard"), Pass()]
+    g.apply(Draw("discard"))
+    with pytest.raises(ValueError, match="to end the hand: knock or go gin"):
+        g.apply(Discard(C.parse_card("8H")))
+    assert not any(isinstance(a, Discard) for a in g.legal_actions())
+    r = g.apply(Knock(C.parse_card("8H")))
+    assert r is not None and r.kind == "knock" and r.ender == 1 and r.deadwood[1] == 4
+
+
+def test_oklahoma_sets_the_knock_limit_from_each_upcard() -> None:
+    g = RummyGame(seed=21, oklahoma=True)
+    assert g.hand_options.upcard == C.card_name(g.discard[-1])
+    assert g.options.upcard is None
+    res = selfplay_match(21, options=g.options)
+    assert res["finished"]
+
+
+def test_apply_after_the_match_is_over() -> None:
+    g = RummyGame(seed=0, game_target=1)
+    while not g.over:
+        g.apply(bot.choose_action(g))
+    assert g.legal_actions() == []
+    with pytest.raises(ValueError, match="the match is over"):
+        g.apply(Pass())
+    with pytest.raises(ValueError, match="nothing to choose"):
+        bot.choose_action(g)
+
+
+# ---------------------------------------------------------------- invariant checks
+
+
+def test_check_catches_a_lost_or_doubled_card() -> None:
+    bad = RummyGame(seed=8)
+    bad.stock.pop()
+    with pytest.raises(AssertionError, match="cards lost"):
+        bad.check()
+    bad = RummyGame(seed=8)
+    bad.stock.append(C.mask_cards(bad.hands[0])[0])
+    with pytest.raises(AssertionError, match="in two places"):
+        bad.check()
+    bad = RummyGame(seed=8)
+    bad.hands[0] |= 1 << bad.stock.pop()
+    with pytest.raises(AssertionError, match="seat 0 holds 11 cards"):
+        bad.check()
+
+
+def test_check_catches_a_wrong_score() -> None:
+    g = RummyGame(seed=8)
+    while not g.results:
+        g.apply(bot.choose_action(g))
+    g.check()
+    import dataclasses
+    g.match = dataclasses.replace(g.match, totals=[999, 0])
+    with pytest.raises(AssertionError, match="differs from score_match"):
+        g.check()
+
+
+# ---------------------------------------------------------------- bot
+
+
+def test_bot_takes_a_useful_upcard_and_passes_a_useless_one() -> None:
+    g = RummyGame(seed=4, dealer=0)
+    place(g, 1, "AS 2S 9D 9H KC QH JH 5C 8D 4H")
+    set_upcard(g, "3S")
+    assert bot.choose_action(g) == Draw("discard")
+    g2 = RummyGame(seed=4, dealer=0)
+    place(g2, 1, "AS 2S 3S 9D 9H 9C KH QH JH 8D")
+    set_upcard(g2, "KS")
+    assert bot.choose_action(g2) == Pass()
+
+
+def test_bot_goes_gin_and_discards_deadwood() -> None:
+    g = RummyGame(seed=4, dealer=0)
+    place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH KD")
+    set_upcard(g, "10H")
+    g.apply(Draw("discard"))
+    assert bot.choose_action(g) == Knock(C.parse_card("KD"))
+    g2 = RummyGame(seed=4, dealer=0)
+    place(g2, 1, "AS 2S 3S 9D 9H 4C KH QH JH KD")
+    set_next_stock(g2, "7D")
+    g2.apply(Pass())
+    g2.apply(Pass())
+    g2.apply(Draw("stock"))
+    assert bot.choose_action(g2) == Discard(C.parse_card("KD"))
+
+
+def _tie_position(picked: str | None) -> RummyGame:
+    g = RummyGame(seed=4, dealer=0)
+    place(g, 1, "AS 2S 3S 9D 9H 9C KH QD 5C 5D")
+    set_next_stock(g, "7S")
+    g.apply(Pass())
+    g.apply(Pass())
+    if picked:
+        g.last_taken[0] = C.parse_card(picked)  # what the next player picked up
+    g.apply(Draw("stock"))
+    return g
+
+
+def test_bot_breaks_discard_ties_away_from_the_next_players_pickups() -> None:
+    # KH and QD both leave 27 deadwood; with no information the bot drops KH (equal
+    # value, lower card), but not after the next player picked up the JH
+    assert bot.choose_action(_tie_position(None)) == Discard(C.parse_card("KH"))
+    assert bot.choose_action(_tie_position("JH")) == Discard(C.parse_card("QD"))
+    assert bot.choose_action(_tie_position("QS")) == Discard(C.parse_card("KH"))
+
+
+def test_bot_knocks_when_level_but_waits_when_behind() -> None:
+    g = RummyGame(seed=4, dealer=0)
+    place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH 8D")
+    set_next_stock(g, "6C")
+    g.apply(Pass())
+    g.apply(Pass())
+    g.apply(Draw("stock"))
+    assert bot.choose_action(g) == Knock(C.parse_card("8D"))  # 6 deadwood, match level
+    import dataclasses
+    g.match = dataclasses.replace(g.match, totals=[50, 0])
+    g._end_cache.clear()
+    assert bot.choose_action(g) == Discard(C.parse_card("8D"))  # behind: play on
+
+
+# ---------------------------------------------------------------- self-play
+
+
+def test_selfplay_200_gin_matches_with_invariants_checked() -> None:
+    start = time.perf_counter()
+    kinds: dict[str, int] = {}
+    wins = [0, 0]
+    hands = 0
+    for seed in range(200):
+        r = selfplay_match(seed, "gin")
+        assert r["finished"] and r["winner"] in (0, 1)
+        wins[r["winner"]] += 1
+        hands += r["hands"]
+        for k, n in r["kinds"].items():
+            kinds[k] = kinds.get(k, 0) + n
+        assert r["final"][r["winner"]] >= 100 + 100  # target plus game bonus (gin_004)
+    assert set(kinds) >= {"knock", "gin", "undercut"}
+    assert min(wins) > 40  # the seats are symmetric
+    assert time.perf_counter() - start < 40
+
+
+@pytest.mark.parametrize("preset", ["gin_002", "pagat", "modern"])
+def test_selfplay_other_presets(preset: str) -> None:
+    for seed in range(15):
+        r = selfplay_match(seed, "gin", preset=preset)
+        assert r["finished"]
+
+
+def test_selfplay_color_gin() -> None:
+    for seed in range(12):
+        r = selfplay_match(seed, "color_gin")
+        assert r["finished"]
+        assert set(r["kinds"]) <= {"gin", "knock", "undercut", "void"}
+
+
+@pytest.mark.skipif(not HAS_GINSKI, reason="companion.rules.ginski is not written yet")
+def test_selfplay_ginski() -> None:
+    for seed in range(12):
+        r = selfplay_match(seed, "ginski")
+        assert r["finished"] and r["players"] == 3
