@@ -159,13 +159,17 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
             raise ConfigError(f"{where}: leds.layout must be a file path, got {layout!r}")
         if base is not None and not Path(layout).is_absolute():
             layout = str(base / layout)
+    for name, allowed in LED_BACKENDS.items():  # check every backend table, chosen or not
+        if name not in leds:
+            continue
+        table = _table(leds, name, where)
+        _unknown(table, set(allowed), f"leds.{name}.", where)
+        for key, value in table.items():
+            want = allowed[key]
+            if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+                kind = want.__name__ if isinstance(want, type) else "value"
+                raise ConfigError(f"{where}: leds.{name}.{key} must be {kind}, got {value!r}")
     options = dict(_table(leds, backend, where)) if backend in leds else {}
-    allowed = LED_BACKENDS[backend]
-    _unknown(options, set(allowed), f"leds.{backend}.", where)
-    for key, value in options.items():
-        want = allowed[key]
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise ConfigError(f"{where}: leds.{backend}.{key} has the wrong type: {value!r}")
 
     sensors = _table(data, "sensors", where)
     _unknown(sensors, {"backend", "port", *SENSOR_BACKENDS}, "sensors.", where)

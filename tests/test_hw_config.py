@@ -1,0 +1,123 @@
+"""The hardware config file: defaults, the example file, and errors naming the key."""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+from pathlib import Path
+
+import pytest
+
+import companion.hardware.config as config_mod
+from companion.hardware.config import ConfigError, HardwareConfig, load_config, parse_color, parse_config
+from companion.hardware.leds import open_led_backend
+from companion.hardware.power import brightness_cap
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_docstring_examples_run() -> None:
+    assert doctest.testmod(config_mod).failed == 0
+
+
+def test_no_file_means_a_simulated_board() -> None:
+    cfg = load_config(None)
+    assert cfg == HardwareConfig()
+    assert (cfg.leds, cfg.sensors, cfg.sensor_port, cfg.buttons) == ("sim", "sim", None, None)
+    assert cfg.colors == {1: (255, 0, 0), 2: (0, 255, 0)}
+    leds = open_led_backend(cfg.leds, **cfg.led_backend_options())
+    assert leds.name == "sim" and leds.count == 60 and leds.brightness == 0.6
+
+
+def test_example_file_loads() -> None:
+    cfg = load_config(str(REPO / "hardware/gingo.example.toml"))
+    assert cfg.leds == "spi"
+    assert cfg.led_options == {"bus": 0, "device": 0, "speed_hz": 2_400_000, "order": "GRB"}
+    assert cfg.sensors == "serial" and cfg.sensor_port and cfg.sensor_port.startswith("/dev/serial/by-id/")
+    assert cfg.buttons == {"confirm": 17, "undo": 27, "next_hand": 22, "shutdown": 23}
+    assert cfg.hold_seconds == 3.0
+    assert cfg.brightness_cap() == pytest.approx(brightness_cap(4.0, 60))
+    opts = cfg.led_backend_options()
+    assert opts["count"] == 60 and opts["order"] == "GRB" and opts["brightness_cap"] < 1
+
+
+def test_brightness_above_cap_is_held_at_cap() -> None:
+    cfg = parse_config({"leds": {"brightness": 1.0, "supply_amps": 2.0}})
+    leds = open_led_backend("sim", **cfg.led_backend_options())
+    assert leds.brightness == pytest.approx(brightness_cap(2.0, 60))
+
+
+def test_relative_layout_resolves_against_the_config_folder(tmp_path: Path) -> None:
+    f = tmp_path / "gingo.toml"
+    f.write_text('[leds]\nlayout = "my_layout.toml"\n')
+    assert load_config(str(f)).layout == str(tmp_path / "my_layout.toml")
+
+
+def test_buttons_defaults_overrides_and_three_button_boards() -> None:
+    assert parse_config({"buttons": {}}).buttons == {"confirm": 17, "undo": 27, "next_hand": 22, "shutdown": 23}
+    cfg = parse_config({"buttons": {"confirm": 5, "shutdown": False, "hold_seconds": 2}})
+    assert cfg.buttons == {"confirm": 5, "undo": 27, "next_hand": 22} and cfg.hold_seconds == 2.0
+    assert parse_config({"buttons": {"enabled": False}}).buttons is None
+
+
+def test_colours() -> None:
+    cfg = parse_config({"colors": {"side1": "blue", "side2": [1, 2, 3]}})
+    assert cfg.colors == {1: (0, 0, 255), 2: (1, 2, 3)}
+    assert parse_color("#FFa000") == (255, 160, 0)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"led": {}}, "unknown key led; known keys are buttons, colors, leds, sensors"),
+        ({"leds": {"backend": "neopixel"}}, "leds.backend 'neopixel' is not one of sim, ws281x, leds_dev, spi, pico"),
+        ({"leds": {"count": 0}}, "leds.count must be a positive integer"),
+        ({"leds": {"brightness": 1.5}}, r"leds.brightness must be 0..1, got 1.5"),
+        ({"leds": {"brightness": "high"}}, "leds.brightness must be a number"),
+        ({"leds": {"supply_amps": 0.01}}, "leds.supply_amps: .*use a bigger 5 V supply"),
+        ({"leds": {"backend": "spi", "spi": {"speed": 1}}}, "unknown key leds.spi.speed"),
+        ({"leds": {"backend": "spi", "spi": {"bus": "0"}}}, "leds.spi.bus must be int, got '0'"),
+        ({"leds": {"backend": "sim", "ws281x": {"pin": True}}}, "leds.ws281x.pin must be int"),
+        ({"leds": {"spi": 3}}, r"spi must be a table"),
+        ({"leds": {"layout": 5}}, "leds.layout must be a file path"),
+        ({"leds": {"backend": "pico"}}, "leds.backend 'pico' sends LED frames over the sensor link"),
+        ({"sensors": {"backend": "i2c"}}, "sensors.backend 'i2c' is not one of sim, serial, adc"),
+        ({"sensors": {"backend": "serial"}}, "sensors.port is required for the serial backend"),
+        ({"sensors": {"port": ""}}, "sensors.port must be a device path"),
+        ({"buttons": {"undo": 17}}, "buttons.undo uses GPIO17, already used by buttons.confirm"),
+        ({"buttons": {"undo": 30}}, "buttons.undo must be a BCM GPIO number 0..27"),
+        ({"buttons": {"undo": False}}, "buttons.undo is required when buttons are enabled"),
+        ({"buttons": {"hold_seconds": 0}}, "buttons.hold_seconds must be 0.1..60"),
+        ({"buttons": {"enabled": "yes"}}, "buttons.enabled must be true or false"),
+        ({"buttons": {"shutdwn": 4}}, "unknown key buttons.shutdwn"),
+        ({"buttons": 1}, r"buttons must be a table"),
+        ({"colors": {"side1": "mauve"}}, "colors.side1 must be '#rrggbb'"),
+        ({"colors": {"side2": [0, 0]}}, "colors.side2 must be"),
+        ({"colors": {"side1": "green"}}, "colors.side1 and colors.side2 are the same colour"),
+        ({"colors": {"side3": "red"}}, "unknown key colors.side3"),
+    ],
+)
+def test_bad_values_name_the_key(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_config(data)
+
+
+def test_file_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not found; copy hardware/gingo.example.toml"):
+        load_config(str(tmp_path / "missing.toml"))
+    with pytest.raises(ConfigError, match="is a folder"):
+        load_config(str(tmp_path))
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[leds\nbackend = 'sim'\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(str(bad))
+    named = tmp_path / "named.toml"
+    named.write_text("[leds]\nbackend = 'laser'\n")
+    with pytest.raises(ConfigError, match=f"^{named}: leds.backend 'laser'"):
+        load_config(str(named))
+
+
+def test_config_is_immutable() -> None:
+    cfg = load_config(None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cfg.leds = "spi"  # type: ignore[misc]
