@@ -400,11 +400,14 @@ def test_match_rejects_foreign_results():
 
 @st.composite
 def deals(draw):
-    """Two 10-card hands from a narrow rank window, so many of them can knock."""
-    lo = draw(st.integers(0, 7))
-    pool = [s * 13 + r for s in range(4) for r in range(lo, lo + 6)]
-    cards = draw(st.permutations(pool))[:20]
-    return [cards[:10], cards[10:]]
+    """The ender's 10 cards from a window of 3 to 5 ranks (so many of them can knock
+    or go gin), the defender's 10 from the rest of the deck."""
+    width = draw(st.integers(3, 5))
+    lo = draw(st.integers(0, 13 - width))
+    window = [s * 13 + r for s in range(4) for r in range(lo, lo + width)]
+    ender = draw(st.permutations(window))[:10]
+    rest = [c for c in range(52) if c not in ender]
+    return [ender, draw(st.permutations(rest))[:10]]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
