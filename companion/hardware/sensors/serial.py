@@ -57,8 +57,8 @@ STAT_KEYS = (
     "frames",        # good frames of any type
     "readings",      # READINGS accepted
     "crc", "cobs", "length", "type",   # bad frames dropped, by kind
-    "gaps",          # READINGS missing according to seq
-    "duplicates",    # READINGS with the same seq as the previous one (dropped)
+    "gaps",          # frames missing according to seq
+    "duplicates",    # frames with the same seq as the previous one (dropped)
     "pings", "pongs", "hellos", "errors",
     "connects", "disconnects", "write_failures",
 )
@@ -283,16 +283,17 @@ class SerialLink:
             self._handle(item, now)
 
     def _handle(self, frame: Frame, now: float) -> None:
+        # The firmware counts every frame it sends (READINGS, PONG, HELLO...) with one seq.
+        last = self._last_seq
+        if last is not None and frame.type != HELLO:
+            gap = (frame.seq - last - 1) & 0xFFFF
+            if gap == 0xFFFF:  # the same seq again
+                self.stats["duplicates"] += 1
+                self._log_once("duplicate", "sensor link %s: duplicate frame seq %d dropped", self.port, frame.seq)
+                return
+            self.stats["gaps"] += gap
+        self._last_seq = frame.seq
         if frame.type == READINGS:
-            last = self._last_seq
-            if last is not None:
-                gap = (frame.seq - last - 1) & 0xFFFF
-                if gap == 0xFFFF:  # same seq again
-                    self.stats["duplicates"] += 1
-                    self._log_once("duplicate", "sensor link %s: duplicate READINGS seq %d dropped", self.port, frame.seq)
-                    return
-                self.stats["gaps"] += gap
-            self._last_seq = frame.seq
             self._last_readings = now
             self.stats["readings"] += 1
             readings = Readings(frame.seq, unpack_readings(frame.payload), now)
@@ -307,8 +308,7 @@ class SerialLink:
         elif frame.type == HELLO:
             if not frame.payload:
                 return  # a request to introduce ourselves: the companion has nothing to say
-            self.stats["hellos"] += 1
-            self._last_seq = None  # the firmware (re)started: its seq starts over
+            self.stats["hellos"] += 1  # the firmware may have restarted: its seq counts on from here
             try:
                 hello = json.loads(frame.payload.decode("utf-8"))
                 if not isinstance(hello, dict):

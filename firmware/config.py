@@ -1,0 +1,31 @@
+# Gin-Go sensor board: pins and settings of the Pico firmware.
+# Edit this file to match your wiring, then flash (see firmware/README.md).
+
+FW_VERSION = "1.0.0"
+BOARD_ID = "gingo-1"          # reported in HELLO; name your board if you build several
+
+# Four CD74HC4067 16-channel muxes share the select lines S0..S3.
+MUX_SELECT_PINS = (2, 3, 4, 5)      # GP numbers of S0, S1, S2, S3
+
+# Each mux's common output goes to an ADC input. With MUX_ENABLE_PINS set, the four
+# outputs are tied to one ADC pin and only the enabled mux (EN low) drives it.
+# Set MUX_ENABLE_PINS = None and give four ADC pins if each mux has its own input
+# (the Pico has ADC on GP26, GP27, GP28 only, so that needs an extra ADC or fewer muxes).
+MUX_ENABLE_PINS = (6, 7, 8, 9)      # EN of mux 0, 1, 2, 3 (active low)
+MUX_ADC_PINS = (26, 26, 26, 26)     # ADC input of mux 0, 1, 2, 3
+
+# Where each space's sensor is wired: SPACE_MAP[space] = (mux, channel).
+# space = (row - 1) * 4 + (col - 1). Default: mux = column - 1, channel = row - 1.
+SPACE_MAP = tuple((space % 4, space // 4) for space in range(52))
+
+SCAN_RATE = 200        # READINGS frames per second (50..500; at least 100 for the Pi)
+AVERAGE = 1            # ADC reads averaged per space (1..8)
+SETTLE_US = 4          # wait after switching the mux before reading (microseconds)
+
+# LEDs: set LED_PIN to the GP number of the strip's data line to let the Pi drive the
+# strip through this Pico (LEDS frames); None when the Pi drives the LEDs itself.
+LED_PIN = None
+LED_COUNT = 60
+LED_PIO_SM = 0         # PIO state machine for the WS2812 driver
+
+WDT_TIMEOUT_MS = 2000  # the watchdog resets the Pico if the loop stalls this long
