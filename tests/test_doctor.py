@@ -1,0 +1,180 @@
+"""gingo doctor against fake /dev and /proc roots."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import companion.commands.doctor as doctor
+from companion.cli import main
+from companion.commands.doctor import FAIL, OK, WARN, Check, Environment, run_checks
+from companion.hardware.config import HardwareConfig, parse_config
+
+BY_ID = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e66-if00"
+
+
+def make_root(tmp_path: Path, model: str | None = "Raspberry Pi 4 Model B Rev 1.4", devices: tuple[str, ...] = ()) -> Path:
+    root = tmp_path / "root"
+    (root / "dev").mkdir(parents=True)
+    if model is not None:
+        (root / "proc/device-tree").mkdir(parents=True)
+        (root / "proc/device-tree/model").write_bytes(model.encode() + b"\x00")
+    for dev in devices:
+        p = root / dev.lstrip("/")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(b"")
+    return root
+
+
+def env_for(root: Path, *, groups: set[str] | None = None, listed: set[str] | None = None,
+            modules: set[str] | None = None, usb: list[tuple[str, int | None, int | None]] | None = None,
+            writable: bool = True, environ: dict[str, str] | None = None) -> Environment:
+    active = {"gpio", "spi", "dialout"} if groups is None else groups
+    mods = {"rpi_ws281x", "spidev", "serial", "gpiozero", "lgpio"} if modules is None else modules
+    return Environment(
+        root=root, user="pi", uid=1000, active_groups=active, listed_groups=active | (listed or set()),
+        system_groups={"gpio", "spi", "dialout"}, find_module=lambda m: m in mods,
+        list_usb=lambda: list(usb or []), environ=environ or {},
+        access=lambda path, mode: writable,
+    )
+
+
+def by_name(checks: list[Check]) -> dict[str, Check]:
+    return {c.name: c for c in checks}
+
+
+FULL = parse_config({
+    "leds": {"backend": "spi"},
+    "sensors": {"backend": "serial", "port": BY_ID},
+    "buttons": {},
+})
+
+
+def test_docstring_example_runs() -> None:
+    assert doctest.testmod(doctor).failed == 0
+
+
+def test_a_ready_pi4_passes(tmp_path: Path) -> None:
+    root = make_root(tmp_path, devices=("/dev/gpiomem", "/dev/spidev0.0", BY_ID))
+    checks = run_checks(FULL, env_for(root))
+    bad = [c.line() for c in checks if c.status != OK]
+    assert bad == [c.line() for c in checks if c.name == "device /dev/leds0"]  # Pi 4: no kernel LED driver
+    got = by_name(checks)
+    assert got["board"].detail == "Raspberry Pi 4 Model B Rev 1.4"
+    assert got["serial ports"].detail == f"{BY_ID} present"
+    assert got["gpiozero pins"].detail == "pin library: lgpio"
+
+
+def test_pi5_with_ws281x_fails_and_names_the_alternatives(tmp_path: Path) -> None:
+    root = make_root(tmp_path, "Raspberry Pi 5 Model B Rev 1.0", devices=("/dev/gpiomem0", "/dev/leds0"))
+    cfg = parse_config({"leds": {"backend": "ws281x"}})
+    board = by_name(run_checks(cfg, env_for(root)))["board"]
+    assert board.status == FAIL and "leds_dev" in board.fix and "spi" in board.fix
+    cfg = parse_config({"leds": {"backend": "leds_dev"}, "buttons": {}})
+    got = by_name(run_checks(cfg, env_for(root)))
+    assert got["board"].status == OK
+    assert got["device /dev/gpiomem0"].status == OK  # the Pi 5's GPIO device
+    assert got["device /dev/leds0"].status == OK
+
+
+def test_missing_group_fails_only_when_needed(tmp_path: Path) -> None:
+    root = make_root(tmp_path, devices=("/dev/gpiomem", "/dev/spidev0.0", BY_ID))
+    got = by_name(run_checks(FULL, env_for(root, groups={"gpio", "dialout"})))
+    assert got["group spi"].status == FAIL
+    assert got["group spi"].fix == "sudo usermod -aG spi pi, then log in again"
+    got = by_name(run_checks(HardwareConfig(), env_for(root, groups={"gpio", "dialout"})))
+    assert got["group spi"].status == WARN  # on a Pi, but this config does not use SPI
+    got = by_name(run_checks(FULL, env_for(root, groups={"gpio", "spi"}, listed={"dialout"})))
+    assert got["group dialout"].status == FAIL and "log out and back in" in got["group dialout"].fix
+
+
+def test_missing_or_locked_devices(tmp_path: Path) -> None:
+    root = make_root(tmp_path, devices=("/dev/gpiomem",))
+    got = by_name(run_checks(FULL, env_for(root)))
+    spi = got["device /dev/spidev0.0"]
+    assert spi.status == FAIL and "needed: leds.backend = 'spi'" in spi.detail and "dtparam=spi=on" in spi.fix
+    serial = got["serial ports"]
+    assert serial.status == FAIL and "does not exist" in serial.detail
+    root2 = make_root(tmp_path / "b", devices=("/dev/gpiomem", "/dev/spidev0.0", BY_ID))
+    got = by_name(run_checks(FULL, env_for(root2, writable=False)))
+    assert got["device /dev/spidev0.0"].status == FAIL and "cannot read and write" in got["device /dev/spidev0.0"].detail
+    assert got["serial ports"].status == FAIL and "dialout" in got["serial ports"].fix
+
+
+def test_serial_port_by_usb_id(tmp_path: Path) -> None:
+    root = make_root(tmp_path, devices=("/dev/gpiomem", "/dev/spidev0.0", "/dev/ttyACM0"))
+    cfg = parse_config({"sensors": {"backend": "serial", "port": "usb:2e8a:0005"}})
+    ok = by_name(run_checks(cfg, env_for(root, usb=[("/dev/ttyACM0", 0x2E8A, 0x0005)])))["serial ports"]
+    assert ok.status == OK and ok.detail == "usb:2e8a:0005 is /dev/ttyACM0"
+    none = by_name(run_checks(cfg, env_for(root, usb=[("/dev/ttyUSB0", 0x10C4, 0xEA60)])))["serial ports"]
+    assert none.status == FAIL and "found: ttyACM0" in none.detail and "data cable" in none.fix
+    bad = parse_config({"sensors": {"backend": "serial", "port": "usb:pico"}})
+    assert by_name(run_checks(bad, env_for(root)))["serial ports"].status == FAIL
+    url = parse_config({"sensors": {"backend": "serial", "port": "socket://10.0.0.2:7000"}})
+    assert by_name(run_checks(url, env_for(root)))["serial ports"].status == OK
+
+
+def test_libraries_and_pin_factory(tmp_path: Path) -> None:
+    root = make_root(tmp_path, devices=("/dev/gpiomem", "/dev/spidev0.0", BY_ID))
+    got = by_name(run_checks(FULL, env_for(root, modules={"serial", "gpiozero"})))
+    assert got["library spidev"].status == FAIL and got["library spidev"].fix == "pip install spidev"
+    assert got["library rpi_ws281x"].status == WARN  # on a Pi, not needed by this config
+    assert got["gpiozero pins"].status == FAIL and "lgpio" in got["gpiozero pins"].fix
+    got = by_name(run_checks(FULL, env_for(root, environ={"GPIOZERO_PIN_FACTORY": "mock"})))
+    assert got["gpiozero pins"].status == WARN and "unset GPIOZERO_PIN_FACTORY" in got["gpiozero pins"].fix
+
+
+def test_off_a_pi(tmp_path: Path) -> None:
+    root = make_root(tmp_path, model=None)
+    checks = run_checks(HardwareConfig(), env_for(root, groups=set(), modules=set()))
+    assert [(c.name, c.status) for c in checks if c.status != OK] == [("board", WARN)]
+    got = by_name(run_checks(FULL, env_for(root)))
+    assert got["board"].status == FAIL and "config names hardware" in got["board"].detail
+
+
+def test_power_and_layout(tmp_path: Path) -> None:
+    root = make_root(tmp_path)
+    got = by_name(run_checks(parse_config({"leds": {"brightness": 1.0, "supply_amps": 2.0}}), env_for(root)))
+    assert got["power"].status == WARN and "held at the cap" in got["power"].detail
+    got = by_name(run_checks(parse_config({"leds": {"count": 64}}), env_for(root)))
+    assert got["LED layout"].status == FAIL and "leds.count = 64" in got["LED layout"].detail
+    bad = tmp_path / "layout.toml"
+    bad.write_text("[layout]\nleds = [1, 2]\n")
+    got = by_name(run_checks(parse_config({"leds": {"layout": str(bad)}}), env_for(root)))
+    assert got["LED layout"].status == FAIL and "no LED for space" in got["LED layout"].detail
+
+
+def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_root(tmp_path, model=None)
+    assert main(["doctor", "--root", str(root)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("OK    config: none (simulated board)")
+    assert all(line.split()[0] in (OK, WARN, FAIL) for line in out[:-1])
+    assert out[-1] == f"{len(out) - 1} checks: 0 failed, 1 warnings"
+
+    cfg = tmp_path / "gingo.toml"
+    cfg.write_text('[leds]\nbackend = "spi"\n')
+    assert main(["doctor", "--root", str(root), "--config", str(cfg), "--json"]) == 1
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {r["name"]: r["status"] for r in rows}["device /dev/spidev0.0"] == FAIL
+
+    cfg.write_text('[leds]\nbackend = "laser"\n')
+    assert main(["doctor", "--root", str(root), "--config", str(cfg)]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("FAIL  config:") and "leds.backend 'laser'" in first
+
+
+def test_default_config_location(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GINGO_CONFIG", raising=False)
+    root = make_root(tmp_path, model=None)
+    etc = root / "etc/gingo"
+    etc.mkdir(parents=True)
+    (etc / "gingo.toml").write_text('[leds]\nbrightness = 0.3\n')
+    assert main(["doctor", "--root", str(root)]) == 0
+    assert f"config: {etc / 'gingo.toml'}" in capsys.readouterr().out
+    assert os.environ.get("GINGO_CONFIG") is None
