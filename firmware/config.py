@@ -28,4 +28,8 @@ LED_PIN = None
 LED_COUNT = 60
 LED_PIO_SM = 0         # PIO state machine for the WS2812 driver
 
+# Safe mode: a jumper from this pin to GND at power-up skips the scan loop, so the
+# REPL and mpremote work again (for updating the firmware). None to disable.
+SAFE_MODE_PIN = 22
+
 WDT_TIMEOUT_MS = 2000  # the watchdog resets the Pico if the loop stalls this long

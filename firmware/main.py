@@ -213,8 +213,17 @@ class Firmware:
         self.send_readings()
 
 
+def safe_mode():
+    """True when the safe-mode jumper pulls config.SAFE_MODE_PIN to GND."""
+    if config.SAFE_MODE_PIN is None:
+        return False
+    return machine.Pin(config.SAFE_MODE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
+
+
 def run(port=None, loops=None):
     """The main loop: a scan every 1/rate seconds, the watchdog fed each pass."""
+    if safe_mode():
+        return None  # leave the REPL to mpremote
     micropython.kbd_intr(-1)  # a 0x03 byte from the Pi must not stop the program
     wdt = machine.WDT(timeout=config.WDT_TIMEOUT_MS)
     fw = Firmware(port if port is not None else UsbPort())

@@ -35,6 +35,7 @@ class Hardware:
         self.kbd_intr: int | None = None
         self.state_machines: list[FakeStateMachine] = []
         self.conflicts = 0
+        self.grounded: set[int] = set()   # input pins held low (e.g. the safe-mode jumper)
 
     def pin_value(self, pin: int) -> int:
         p = self.pins.get(pin)
@@ -59,15 +60,22 @@ class Hardware:
 class FakePin:
     OUT = 1
     IN = 0
+    PULL_UP = 1
+    PULL_DOWN = 2
 
-    def __init__(self, hw: Hardware, pin_id: int, mode: int = 0, value: int | None = None) -> None:
+    def __init__(self, hw: Hardware, pin_id: int, mode: int = 0, pull: int | None = None,
+                 value: int | None = None) -> None:
+        self.hw = hw
         self.id = pin_id
         self.mode = mode
+        self.pull = pull
         self._value = 0 if value is None else int(value)
         hw.pins[pin_id] = self
 
     def value(self, v: int | None = None) -> int | None:
         if v is None:
+            if self.mode == self.IN:
+                return 0 if self.id in self.hw.grounded else (1 if self.pull == self.PULL_UP else 0)
             return self._value
         self._value = 1 if v else 0
         return None
@@ -112,8 +120,9 @@ def make_modules(hw: Hardware) -> dict[str, types.ModuleType]:
     machine = types.ModuleType("machine")
 
     class Pin(FakePin):
-        def __init__(self, pin_id: int, mode: int = 0, value: int | None = None) -> None:
-            super().__init__(hw, pin_id, mode, value)
+        def __init__(self, pin_id: int, mode: int = 0, pull: int | None = None, *,
+                     value: int | None = None) -> None:
+            super().__init__(hw, pin_id, mode, pull, value)
 
     machine.Pin = Pin  # type: ignore[attr-defined]
     machine.ADC = lambda pin: FakeADC(hw, pin)  # type: ignore[attr-defined]

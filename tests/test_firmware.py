@@ -175,6 +175,16 @@ def test_main_loop_rate_watchdog_and_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> 
     assert clock.now == 50 * 5000  # 200 frames per second on the virtual clock: >= 100 required
 
 
+def test_safe_mode_jumper_leaves_the_repl_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    hw = fm.Hardware()
+    hw.grounded.add(22)
+    main = fm.load_firmware(hw)
+    monkeypatch.setattr(main, "time", fm.FakeTime())
+    port = fm.BufferPort()
+    assert main.run(port, loops=5) is None
+    assert hw.kbd_intr is None and hw.wdt is None and port.out == b""
+
+
 def test_main_loop_reports_errors_and_keeps_going(monkeypatch: pytest.MonkeyPatch) -> None:
     hw = fm.Hardware()
     main = fm.load_firmware(hw)
