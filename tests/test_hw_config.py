@@ -121,3 +121,28 @@ def test_config_is_immutable() -> None:
     cfg = load_config(None)
     with pytest.raises(dataclasses.FrozenInstanceError):
         cfg.leds = "spi"  # type: ignore[misc]
+
+
+def test_bill_of_materials_matches_the_design() -> None:
+    import csv
+
+    with open(REPO / "hardware/bom.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows and list(rows[0]) == ["part", "manufacturer part number", "quantity", "notes"]
+    qty: dict[str, int] = {}
+    for row in rows:
+        assert row["part"] and row["manufacturer part number"] and row["notes"], row
+        n = int(row["quantity"])
+        assert n > 0
+        qty[row["manufacturer part number"]] = qty.get(row["manufacturer part number"], 0) + n
+    by_part = " ".join(r["part"] + " " + r["manufacturer part number"] for r in rows)
+    for needed in ("74AHCT125", "330 ohm", "1000 uF", "Pico", "DRV5055", "CD74HC4067", "magnet"):
+        assert needed in by_part, needed
+    leds = next(r for r in rows if "WS2812B" in r["manufacturer part number"])
+    assert int(leds["quantity"]) == load_config(None).led_count == 60
+    assert qty["DRV5055A2QLPG"] == 52
+    assert qty["CD74HC4067E"] * 16 >= 52
+    assert qty["D42-N52 (K&J Magnetics)"] == 100  # 50 chips per side, two polarities
+    supply = next(r for r in rows if r["part"].startswith("LED power supply"))
+    amps = float(supply["part"].split()[-2])
+    assert f"brightness cap of {brightness_cap(amps, 60):.2f}" in supply["notes"]
