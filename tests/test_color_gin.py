@@ -135,6 +135,18 @@ def test_declared_arrangement_sets_spoiling():
     assert run_first.melds[0] == [["AD", "2D", "3D"], ["KS", "KH", "KD", "KC"]]
 
 
+def test_default_declaration_between_equals_leaves_defender_most_deadwood():
+    # Both TWIN arrangements keep one suit open; the diamond run would take the
+    # defender's 4D as a lay-off, the set of 2s would not.
+    defender = "4D QS 6S 7S 8S 9H 10H JH 9C 10C"
+    r = G.score_hand([TWIN, defender], 0)
+    assert ["2H", "2D", "2C"] in r.melds[0]
+    assert r.layoffs == [[], []] and r.deadwood == [5, 33]
+    assert r.points[0] == row(C=28)
+    declared = G.score_hand([TWIN, defender], 0, declared=[["AD", "2D", "3D"], ["KS", "KH", "KD", "KC"]])
+    assert declared.layoffs == [[], ["4D"]] and declared.points[0] == row(S=24)
+
+
 def test_declared_arrangement_may_hold_more_deadwood_within_limit():
     # The aces as a set leaves 2H 3H 5H unmelded (10, not the least 7): legal, as the
     # limit holds; breaking the kings' 4-set as well goes over it.

@@ -294,15 +294,18 @@ def _declare(arr: M.Arrangement, closed: int) -> Declaration:
 
 
 def choose_arrangement(
-    cards: int, options: Options, closed: int = 0, forced: bool = False
+    cards: int, options: Options, closed: int = 0, forced: bool = False,
+    defender: int | None = None,
 ) -> Declaration | None:
     """The arrangement the engine declares for an ender, or None if the ender may not
     end the hand (deadwood above the limit, or nothing could score).
 
     Among arrangements within the knock limit that leave a suit open and unspoiled,
     ``auto_declare=least_deadwood`` takes the least deadwood, then the most open
-    unspoiled suits; ``most_open_suits`` the other way round. ``forced`` (a co-op
-    joker) lifts the limit and the scoring check: every arrangement is a candidate.
+    unspoiled suits; ``most_open_suits`` the other way round. Between arrangements
+    still equal, the one that leaves the ``defender`` (a card mask) the most deadwood
+    after lay-offs wins, then the first found. ``forced`` (a co-op joker) lifts the
+    limit and the scoring check: every arrangement is a candidate.
 
     >>> hand = C.to_mask("AS 2S 3S 9H 9D 9C KC QC JC 4D")
     >>> d = choose_arrangement(hand, Options())
@@ -311,21 +314,29 @@ def choose_arrangement(
     >>> choose_arrangement(hand, Options(), closed=closed_mask("H")) is None
     True
     """
-    best: tuple[tuple[int, ...], Declaration] | None = None
+    best_key: tuple[int, int] | None = None
+    tied: list[Declaration] = []
     limit = None if forced else options.knock_limit
-    for n, arr in enumerate(all_arrangements(cards, limit)):
+    for arr in all_arrangements(cards, limit):
         d = _declare(arr, closed)
-        scores = d.open_unspoiled != 0 or forced
-        if not scores:
+        if not d.open_unspoiled and not forced:
             continue
         nopen = d.open_unspoiled.bit_count()
         if options.auto_declare == "least_deadwood":
-            key = (0 if scores else 1, arr.value, -nopen, n)
+            key = (arr.value, -nopen)
         else:
-            key = (0 if scores else 1, -nopen, arr.value, n)
-        if best is None or key < best[0]:
-            best = (key, d)
-    return None if best is None else best[1]
+            key = (-nopen, arr.value)
+        if best_key is None or key < best_key:
+            best_key, tied = key, [d]
+        elif key == best_key:
+            tied.append(d)
+    if not tied:
+        return None
+    if defender is None or len(tied) == 1 or tied[0].arrangement.value == 0:
+        return tied[0]
+    return max(
+        tied, key=lambda d: M.best_layoffs(defender, d.arrangement.melds, "color_gin").deadwood
+    )
 
 
 def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat: int = 0) -> str | None:
@@ -467,7 +478,7 @@ def score_hand(
                 f"closed {''.join(suit_letters(closed_m)) or 'none'})"
             )
     else:
-        chosen = choose_arrangement(own, opts, closed_m, forced=joker)
+        chosen = choose_arrangement(own, opts, closed_m, forced=joker, defender=masks[1 - ender])
         if chosen is None:
             least = M.deadwood_of_mask(own, "color_gin")
             if least > opts.knock_limit:
