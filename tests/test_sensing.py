@@ -18,6 +18,7 @@ import companion.hardware.debounce as debounce_mod
 import companion.hardware.framing as framing_mod
 import companion.hardware.sensing as sensing_mod
 import companion.hardware.sensors as sensors_mod
+import companion.hardware.sensors.adc as adc_mod
 import companion.hardware.sensors.serial as serial_mod
 import companion.hardware.sensors.sim as sim_mod
 from companion.cli import main
@@ -47,7 +48,7 @@ def readings_for(board: str, rng: random.Random, noise: int = 300) -> tuple[int,
 
 
 @pytest.mark.parametrize(
-    "module", [framing_mod, classify_mod, debounce_mod, sensing_mod, calibration_mod, sensors_mod, sim_mod, serial_mod]
+    "module", [framing_mod, classify_mod, debounce_mod, sensing_mod, calibration_mod, sensors_mod, sim_mod, serial_mod, adc_mod]
 )
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
@@ -358,3 +359,88 @@ def test_calibrate_command_stops_cleanly_at_end_of_input(
     assert not calibration_path(tmp_path).exists()
     assert main(["calibrate", "--sim", "--data", str(tmp_path), "--spaces", "3,99"]) == 2
     assert "--spaces" in capsys.readouterr().err
+
+
+# ---- the adc backend: real gpiozero MCP3208 devices on mock SPI chips ----
+
+from gpiozero.pins.mock import MockFactory, MockSPIDevice  # noqa: E402
+
+from companion.hardware.sensors.adc import AdcSensors, scale_to_u16  # noqa: E402
+
+SELECT = (8, 7, 5, 6, 12, 13, 19)
+
+
+class MockMCP3208(MockSPIDevice):
+    """The chip's side of the wire: after the start bit, mode bit and 3 channel bits,
+    it clocks out a null bit and the 12-bit level of that channel (MSB first)."""
+
+    def __init__(self, levels: list[int], **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.levels = levels
+        self.requests: list[int] = []
+
+    def on_bit(self) -> None:
+        bits = self.rx_buf
+        if 1 in bits and len(bits) == bits.index(1) + 5:
+            start = bits.index(1)
+            assert bits[start + 1] == 1, "the backend must read single-ended"
+            channel = bits[start + 2] << 2 | bits[start + 3] << 1 | bits[start + 4]
+            self.requests.append(channel)
+            self.tx_word(self.levels[channel], 14)  # a don't-care bit, the null bit, 12 data bits
+
+
+@pytest.fixture
+def adc_board() -> tuple[MockFactory, list[MockMCP3208]]:
+    factory = MockFactory()
+    chips = [
+        MockMCP3208([2048] * 8, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=sel, pin_factory=factory)
+        for sel in SELECT
+    ]
+    yield factory, chips
+    for c in chips:
+        c.close()
+    factory.close()
+
+
+def test_adc_backend_maps_chip_channels_to_spaces(adc_board: tuple[MockFactory, list[MockMCP3208]]) -> None:
+    factory, chips = adc_board
+    for i, chip in enumerate(chips):
+        chip.levels = [i * 500 + c * 10 for c in range(8)]
+    adc = AdcSensors(pin_factory=factory, rate=1000)
+    try:
+        r = adc.read(2.0)
+        assert r is not None and r.seq == 0 and adc.online
+        assert list(r.values) == [scale_to_u16((s // 8) * 500 + (s % 8) * 10, 12) for s in range(52)]
+        assert chips[6].requests == [0, 1, 2, 3]  # the last chip holds spaces 48..51
+    finally:
+        adc.close()
+
+
+def test_adc_backend_custom_map_and_pipeline(adc_board: tuple[MockFactory, list[MockMCP3208]]) -> None:
+    factory, chips = adc_board
+    channels = [[s % 7, s // 7] for s in range(52)]  # spread over the chips instead
+    adc = AdcSensors(pin_factory=factory, channels=channels, rate=1000)
+    changes: list[BoardChange] = []
+    pipe = SensingPipeline(adc, debouncer=Debouncer(scans=3, settle=0.0), on_change=changes.append)
+    try:
+        for _ in range(3):
+            pipe.step(adc.read(1.0))  # type: ignore[arg-type]
+        assert pipe.snapshot() == EMPTY
+        chips[10 % 7].levels[10 // 7] = 2900   # a side 1 magnet on space 10 (2900/4095 of 3.3 V)
+        for _ in range(3):
+            pipe.step(adc.read(1.0))  # type: ignore[arg-type]
+        assert [c.changed for c in changes] == [[10]] and pipe.snapshot() == board_with(s10="1")
+    finally:
+        adc.close()
+
+
+def test_adc_backend_rejects_bad_settings(adc_board: tuple[MockFactory, list[MockMCP3208]]) -> None:
+    factory, _ = adc_board
+    with pytest.raises(ValueError, match="MCP3999"):
+        AdcSensors(chip="MCP3999", pin_factory=factory)
+    with pytest.raises(ValueError, match="space 3 is \\[9, 0\\]"):
+        AdcSensors(channels=[[0, 0]] * 3 + [[9, 0]] + [[0, 0]] * 48, pin_factory=factory)
+    with pytest.raises(ValueError, match="same \\[chip, channel\\]"):
+        AdcSensors(channels=[[0, 0]] * 52, pin_factory=factory)
+    with pytest.raises(ValueError, match="52"):
+        AdcSensors(channels=[[0, 0]], pin_factory=factory)
