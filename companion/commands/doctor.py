@@ -227,16 +227,16 @@ def check_serial(env: Environment, cfg: HardwareConfig, needs: Mapping[str, str]
         except ValueError:
             return Check("serial ports", FAIL, f"sensors.port {port!r} is not usb:VID:PID in hex",
                          "write it like usb:2e8a:0005")
-        for device, v, p in env.list_usb():
-            if (v, p) == (vid, pid):
+        for device, dev_vid, dev_pid in env.list_usb():
+            if (dev_vid, dev_pid) == (vid, pid):
                 return Check("serial ports", OK, f"{port} is {device}")
         return Check("serial ports", FAIL, f"no USB serial device {vid:04x}:{pid:04x}; found: {seen}",
                      "plug the Pico in with a data cable (not a charge-only one) and flash the firmware")
-    p = env.path(port)
-    if not p.exists():
+    device_path = env.path(port)
+    if not device_path.exists():
         return Check("serial ports", FAIL, f"sensors.port {port} does not exist; found: {seen}",
                      "plug the Pico in, or set sensors.port to one of /dev/serial/by-id/*")
-    if not env.access(p, os.R_OK | os.W_OK):
+    if not env.access(device_path, os.R_OK | os.W_OK):
         return Check("serial ports", FAIL, f"{port} is present but {env.user} cannot open it",
                      f"sudo usermod -aG dialout {env.user}, then log in again")
     return Check("serial ports", OK, f"{port} present")

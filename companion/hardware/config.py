@@ -26,6 +26,19 @@ from typing import Any
 from companion.hardware.buttons import DEFAULT_BUTTON_PINS, NAMES as BUTTON_NAMES
 from companion.hardware.power import PowerBudgetError, brightness_cap
 
+__all__ = [
+    "BUTTON_NAMES",
+    "DEFAULT_BUTTON_PINS",
+    "DEFAULT_COLORS",
+    "LED_BACKENDS",
+    "SENSOR_BACKENDS",
+    "ConfigError",
+    "HardwareConfig",
+    "load_config",
+    "parse_color",
+    "parse_config",
+]
+
 Color = tuple[int, int, int]
 
 LED_BACKENDS: dict[str, dict[str, type | tuple[type, ...]]] = {

@@ -56,7 +56,7 @@ GIN_PERIOD = 0.5
 def _check_side(side: object, what: str) -> int:
     if side not in (1, 2) or isinstance(side, bool):
         raise ValueError(f"{what}: side must be 1 or 2, got {side!r}")
-    return int(side)  # type: ignore[call-overload]
+    return int(side)  # type: ignore[call-overload,unused-ignore]
 
 
 def _check_space(space: object, what: str) -> int:
