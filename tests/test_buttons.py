@@ -30,11 +30,10 @@ def factory() -> Iterator[MockFactory]:
     Device.pin_factory = old
 
 
-def press(f: MockFactory, pin: int, hold: float = 0.0) -> None:
+def press(f: MockFactory, pin: int, hold: float = 0.03) -> None:
     p = f.pin(pin)
     p.drive_low()
-    if hold:
-        time.sleep(hold)
+    time.sleep(hold)
     p.drive_high()
 
 
@@ -56,6 +55,7 @@ def test_short_presses_report_on_release(factory: MockFactory) -> None:
     b = Buttons({**THREE, "shutdown": 23}, got.append, hold_seconds=0.2)
     try:
         factory.pin(17).drive_low()
+        time.sleep(0.03)
         assert got == []  # not yet: a press counts when the button is let go
         factory.pin(17).drive_high()
         press(factory, 27)
@@ -98,6 +98,25 @@ def test_without_shutdown_button_holding_confirm_shuts_down(factory: MockFactory
         assert got == ["shutdown", "confirm"]
         press(factory, 27, hold=0.25)  # holding undo is just an undo
         assert got == ["shutdown", "confirm", "undo"]
+    finally:
+        b.close()
+
+
+def test_contact_bounce_gives_one_press(factory: MockFactory) -> None:
+    got: list[str] = []
+    b = Buttons(THREE, got.append, min_press=0.2)  # generous, so a busy CI machine cannot fake a press
+    try:
+        pin = factory.pin(22)
+        for _ in range(5):  # a bouncing contact as it closes: blips far shorter than min_press
+            pin.drive_low()
+            pin.drive_high()
+        pin.drive_low()
+        time.sleep(0.25)
+        pin.drive_high()  # the real release
+        for _ in range(5):  # and bouncing as it opens
+            pin.drive_low()
+            pin.drive_high()
+        assert got == ["next_hand"]
     finally:
         b.close()
 
@@ -153,6 +172,8 @@ def test_bad_pins_are_refused(factory: MockFactory, pins: dict[str, object], mes
 def test_bad_hold_time(factory: MockFactory) -> None:
     with pytest.raises(ValueError, match="hold_seconds must be positive"):
         Buttons(THREE, print, hold_seconds=0)
+    with pytest.raises(ValueError, match="min_press must be at least 0 and below hold_seconds"):
+        Buttons(THREE, print, hold_seconds=1, min_press=2)
 
 
 def test_pins_come_from_the_pin_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,7 +5,10 @@ ground (internal pull-up). A press is reported when the button is released, as
 ``on_press(name)`` with the name ``"confirm"``, ``"undo"`` or ``"next_hand"``.
 Holding the ``shutdown`` button (or, on a board with only three buttons, the
 ``confirm`` button) for ``hold_seconds`` reports ``"shutdown"`` instead, and its
-release then reports nothing.
+release then reports nothing. Contact bounce is filtered twice: gpiozero's
+``bounce_time`` on real pins, and here a press must last ``min_press`` seconds
+(20 ms by default) to count, so the few-millisecond blips of a bouncing contact are
+ignored.
 
 >>> from gpiozero import Device
 >>> from gpiozero.pins.mock import MockFactory
@@ -13,7 +16,8 @@ release then reports nothing.
 >>> pressed = []
 >>> buttons = Buttons({"confirm": 17, "undo": 27, "next_hand": 22}, pressed.append)
 >>> pin = Device.pin_factory.pin(27)
->>> pin.drive_low(); pin.drive_high()
+>>> import time
+>>> pin.drive_low(); time.sleep(0.05); pin.drive_high()
 >>> pressed
 ['undo']
 >>> buttons.close()
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -41,7 +46,7 @@ class Buttons:
 
     ``pins`` maps button names to BCM GPIO numbers; ``confirm``, ``undo`` and
     ``next_hand`` are required, ``shutdown`` is optional. ``bounce_time`` (seconds)
-    is passed to gpiozero. Callbacks run on gpiozero's threads; an exception in
+    is passed to gpiozero; ``min_press`` is the shortest press that counts. Callbacks run on gpiozero's threads; an exception in
     ``on_press`` is logged, never raised into gpiozero.
     """
 
@@ -51,7 +56,8 @@ class Buttons:
         on_press: Callable[[str], None],
         hold_seconds: float = 3.0,
         *,
-        bounce_time: float | None = None,
+        bounce_time: float | None = 0.01,
+        min_press: float = 0.02,
         pin_factory: Any = None,
     ) -> None:
         unknown = sorted(set(pins) - set(NAMES))
@@ -69,6 +75,8 @@ class Buttons:
             seen[pin] = name
         if not hold_seconds > 0:
             raise ValueError(f"buttons: hold_seconds must be positive, got {hold_seconds!r}")
+        if not 0 <= min_press < hold_seconds:
+            raise ValueError(f"buttons: min_press must be at least 0 and below hold_seconds, got {min_press!r}")
 
         from gpiozero import Button  # imported here: importing gpiozero is slow on a Pi Zero
 
@@ -76,6 +84,8 @@ class Buttons:
         self._pins = dict(pins)
         self._hold_name = "shutdown" if "shutdown" in pins else "confirm"
         self._held: set[str] = set()
+        self._down_at: dict[str, float] = {}
+        self._min_press = min_press
         self._lock = threading.Lock()
         self._buttons: dict[str, Any] = {}
         try:
@@ -90,9 +100,9 @@ class Buttons:
                     hold_time=hold_seconds if holdable else 1.0,
                     pin_factory=pin_factory,
                 )
+                button.when_pressed = self._pressed(name)
                 button.when_released = self._released(name)
                 if holdable:
-                    button.when_pressed = self._pressed(name)
                     button.when_held = self._held_long(name)
                 self._buttons[name] = button
         except Exception:
@@ -114,6 +124,7 @@ class Buttons:
         def handler() -> None:
             with self._lock:
                 self._held.discard(name)
+                self._down_at[name] = time.monotonic()
 
         return handler
 
@@ -129,9 +140,13 @@ class Buttons:
 
     def _released(self, name: str) -> Callable[[], None]:
         def handler() -> None:
+            now = time.monotonic()
             with self._lock:
                 was_held = name in self._held
                 self._held.discard(name)
+                down_at = self._down_at.pop(name, None)
+            if down_at is None or now - down_at < self._min_press:
+                return  # a bounce blip, or a release we never saw pressed
             if name == "shutdown" or was_held:
                 return
             self._emit(name)
