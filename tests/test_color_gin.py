@@ -115,11 +115,12 @@ def test_run_spoils_suit_set_of_three_missing_suit_four_set_nothing():
 
 
 def test_discard_does_not_spoil():
-    # The ender went gin discarding 9H: only the 10 kept cards are entered and the
-    # result spoils diamonds only, so hearts score.
-    assert "9H" not in SEED_GINNER.split()
+    # The ender went gin discarding 9H. Only the 10 kept cards count, so hearts stay
+    # unspoiled; entering the discard with them is refused rather than spoiling hearts.
     r = G.score_hand([SEED_GINNER, SEED_LOSER], 0)
-    assert r.points[0]["H"] == 38
+    assert "H" not in r.extra["spoiled"] and r.points[0]["H"] == 38
+    with pytest.raises(ValueError, match="seat 0 holds 11 cards.*no big gin"):
+        G.score_hand([SEED_GINNER + " 9H", SEED_LOSER], 0)
 
 
 def test_declared_arrangement_sets_spoiling():
