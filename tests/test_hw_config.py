@@ -146,3 +146,33 @@ def test_bill_of_materials_matches_the_design() -> None:
     supply = next(r for r in rows if r["part"].startswith("LED power supply"))
     amps = float(supply["part"].split()[-2])
     assert f"brightness cap of {brightness_cap(amps, 60):.2f}" in supply["notes"]
+
+
+def test_open_leds_uses_the_config_and_falls_back(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    cfg = parse_config({"leds": {"backend": "leds_dev", "count": 60, "brightness": 0.5,
+                                 "leds_dev": {"path": str(tmp_path / "leds0")}}})
+    leds = cfg.open_leds(warnings.append)
+    assert leds.name == "sim" and leds.brightness == 0.5 and leds.count == 60
+    assert len(warnings) == 1 and "leds0 does not exist" in warnings[0]
+    (tmp_path / "leds0").write_bytes(b"")
+    real = cfg.open_leds(warnings.append)
+    assert real.name == "leds_dev" and len(warnings) == 1
+    real.close()
+
+    class Link:
+        def __init__(self) -> None:
+            self.frames: list[tuple[int, bytes]] = []
+
+        def send_frame(self, type_: int, payload: bytes) -> bool:
+            self.frames.append((type_, payload))
+            return True
+
+    pico_cfg = parse_config({"leds": {"backend": "pico"}, "sensors": {"backend": "serial", "port": "loop://"}})
+    link = Link()
+    pico = pico_cfg.open_leds(warnings.append, link=link)
+    pico.show()
+    assert pico.name == "pico" and link.frames[0][0] == 0x10 and len(link.frames[0][1]) == 180
+    assert pico_cfg.open_leds(warnings.append).name == "sim"  # no link given
+    assert "sensor link" in warnings[-1]
+    assert pico_cfg.led_layout().count == 60

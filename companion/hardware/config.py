@@ -18,12 +18,14 @@ companion.hardware.config.ConfigError: config: unknown key leds.brightnes; known
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion.hardware.buttons import DEFAULT_BUTTON_PINS, NAMES as BUTTON_NAMES
+from companion.hardware.layout import LedLayout, load_layout
+from companion.hardware.leds import LedBackend, open_led_backend_or_sim
 from companion.hardware.power import PowerBudgetError, brightness_cap
 
 __all__ = [
@@ -101,6 +103,24 @@ class HardwareConfig:
             "brightness_cap": self.brightness_cap(),
             **dict(self.led_options),
         }
+
+
+    def led_layout(self) -> LedLayout:
+        """The LED layout this config names (default: the reference wiring)."""
+        return load_layout(self.layout)
+
+    def open_leds(self, warn: Callable[[str], None], link: Any = None) -> LedBackend:
+        """The configured LED backend, or the simulated strip after ``warn(why)``.
+
+        ``link`` is the sensor link (anything with ``send_frame``), used by ``pico``.
+
+        >>> HardwareConfig().open_leds(print).name
+        'sim'
+        """
+        options = self.led_backend_options()
+        if self.leds == "pico":
+            options["link"] = link
+        return open_led_backend_or_sim(self.leds, warn, **options)
 
 
 def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
