@@ -295,3 +295,35 @@ def test_gingo_sensors_bad_port_is_one_line(tmp_path: Path, capsys: pytest.Captu
     assert main(["sensors", "--port", str(tmp_path / "none"), "--json", "--frames", "1", "--data", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot open the sensor link" in err[0] and "by-id" in err[0]
+
+
+def test_gingo_sensors_takes_the_port_from_the_config_file(
+    pty: Pty, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    import threading
+
+    from companion.cli import main
+
+    cfg = tmp_path / "gingo.toml"
+    cfg.write_text(f'[sensors]\nbackend = "serial"\nport = "{pty.link}"\n')
+    board = list(EMPTY)
+    board[50] = 20000
+
+    def pico() -> None:
+        wait_for(lambda: bool(SerialLink._registry), timeout=2.0)
+        time.sleep(0.05)
+        for seq in range(10):
+            pty.write(readings_frame(seq, board))
+            time.sleep(0.01)
+
+    writer = threading.Thread(target=pico)
+    writer.start()
+    try:
+        rc = main(["sensors", "--config", str(cfg), "--json", "--frames", "10", "--data", str(tmp_path)])
+    finally:
+        writer.join()
+    assert rc == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["status"] == "online"
+    assert lines[1] == {"board": "." * 50 + "2.", "changed": [50], "seq": 5}

@@ -22,7 +22,8 @@ from companion.hardware.calibration import (
     save_calibration,
 )
 from companion.hardware.classify import SPACES, Classifier
-from companion.hardware.sensors import SensorBackend, SensorBackendError, open_sensor_backend
+from companion.commands.sensors import open_backend
+from companion.hardware.sensors import SensorBackend
 from companion.hardware.sensors.sim import SimSensors
 from companion.paths import data_dir
 
@@ -55,6 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     src.add_argument("--port", metavar="URL",
                      help="device path, /dev/serial/by-id/ name, usb:VID:PID or pyserial URL of the Pico")
     src.add_argument("--sim", action="store_true", help="dry run on the simulated board (chips placed for you)")
+    src.add_argument("--config", metavar="FILE", help="the service's config file: use its [sensors] backend")
     parser.add_argument("--data", metavar="DIR", help="data directory for calibration.json")
     parser.add_argument("--samples", type=int, default=40, help="scans averaged per step (default 40)")
     parser.add_argument("--spaces", metavar="N,N,...",
@@ -137,13 +139,9 @@ def run(args: argparse.Namespace) -> int:
     spaces = parse_spaces(args.spaces)
     # a dry run on the simulator never overwrites the real board's calibration
     folder = data_dir(args.data) if (args.data or not args.sim) else None
-    try:
-        if args.sim:
-            backend: SensorBackend = open_sensor_backend("sim", rate=200, spread=1500, noise=300, seed=7)
-        else:
-            backend = open_sensor_backend("serial", port=args.port)
-    except SensorBackendError as exc:
-        raise CommandError(str(exc)) from None
+    if args.sim and folder is not None:
+        print("Note: --sim with --data saves the simulator's thresholds into that folder.")
+    backend, _name = open_backend(args, rate=200, spread=1500, noise=300, seed=7)
     place = backend.set_board if isinstance(backend, SimSensors) else None
     walk = Walk(backend, args.samples, place)
     try:

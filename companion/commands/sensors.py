@@ -27,6 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     src.add_argument("--port", metavar="URL",
                      help="device path, /dev/serial/by-id/ name, usb:VID:PID or pyserial URL of the Pico")
     src.add_argument("--sim", action="store_true", help="read the simulated board (an empty board)")
+    src.add_argument("--config", metavar="FILE", help="the service's config file: use its [sensors] backend")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--frames", type=int, metavar="N", help="stop after N scans")
     parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
@@ -35,11 +36,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--settle-ms", type=float, default=50.0, help="debounce: settle time in ms (default 50)")
 
 
-def open_backend(args: argparse.Namespace) -> SensorBackend:
+def open_backend(args: argparse.Namespace, **sim_options: Any) -> tuple[SensorBackend, str]:
+    """The backend chosen by ``--port``, ``--sim`` or ``--config``, and a name for it."""
     try:
+        if getattr(args, "config", None):
+            from companion.hardware.config import load_config
+
+            cfg = load_config(args.config)
+            options = dict(cfg.sensor_options)
+            if cfg.sensors == "serial":
+                options["port"] = cfg.sensor_port
+                return open_sensor_backend("serial", **options), str(cfg.sensor_port)
+            if cfg.sensors == "sim":
+                options.update(sim_options)
+            return open_sensor_backend(cfg.sensors, **options), cfg.sensors
         if args.sim:
-            return open_sensor_backend("sim")
-        return open_sensor_backend("serial", port=args.port)
+            return open_sensor_backend("sim", **sim_options), "sim"
+        return open_sensor_backend("serial", port=args.port), args.port
     except SensorBackendError as exc:
         raise CommandError(str(exc)) from None
 
@@ -66,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
     calibration = load_calibration(data_dir(args.data))
     classifier = Classifier(calibration.thresholds if calibration else None)
     debouncer = Debouncer(args.scans, args.settle_ms / 1000.0)
-    backend = open_backend(args)
-    port = "sim" if args.sim else args.port
+    backend, port = open_backend(args)
 
     def on_change(change: BoardChange) -> None:
         obj = {"board": change.board, "changed": change.changed, "seq": change.seq}
