@@ -444,3 +444,11 @@ def test_adc_backend_rejects_bad_settings(adc_board: tuple[MockFactory, list[Moc
         AdcSensors(channels=[[0, 0]] * 52, pin_factory=factory)
     with pytest.raises(ValueError, match="52"):
         AdcSensors(channels=[[0, 0]], pin_factory=factory)
+
+
+def test_adc_backend_that_cannot_start_says_what_to_do(adc_board: tuple[MockFactory, list[MockMCP3208]]) -> None:
+    from companion.hardware.sensors import SensorBackendError
+
+    factory, _ = adc_board
+    with pytest.raises(SensorBackendError, match="cannot open the MCP3208 ADC chips.*gingo doctor"):
+        AdcSensors(select=(8, 7, 5, 6, 12, 13, 99), pin_factory=factory)
