@@ -95,6 +95,11 @@ class LedLayout:
         """Number of LEDs on the chain."""
         return len(self.targets)
 
+    @property
+    def space_leds(self) -> tuple[int, ...]:
+        """LED index of every space, in space order."""
+        return self._space
+
     def space_led(self, space: int) -> int:
         """LED index under ``space`` (0..51)."""
         if isinstance(space, bool) or not isinstance(space, int) or not 0 <= space < SPACES:

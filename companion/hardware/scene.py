@@ -151,7 +151,9 @@ def _first_half(t: float, period: float) -> bool:
     return (t % period) < period / 2
 
 
-def _space_color(scene: SceneInput, space: int, t: float, on_link: Mapping[int, int]) -> Color:
+def _space_color(
+    scene: SceneInput, space: int, t: float, on_link: Mapping[int, int], link_spaces: Mapping[int, set[int]]
+) -> Color:
     colors = scene.colors
     exp = scene.expected[space]
     sen = scene.sensed[space] if scene.sensed is not None else None
@@ -173,7 +175,7 @@ def _space_color(scene: SceneInput, space: int, t: float, on_link: Mapping[int, 
         head = on_link.get(space)
         if head is not None:
             return WHITE if head == side else colors[side]
-        if space in _link_spaces(scene, side):
+        if space in link_spaces[side]:
             return colors[side]
         return scale(colors[side], STEADY_LEVEL)
     if seen != ".":
@@ -181,10 +183,6 @@ def _space_color(scene: SceneInput, space: int, t: float, on_link: Mapping[int, 
     if exp != ".":
         return scale(colors[int(exp)], pulse_level(t))
     return OFF
-
-
-def _link_spaces(scene: SceneInput, side: int) -> set[int]:
-    return set(scene.links.get(side) or ())
 
 
 def _chase_heads(scene: SceneInput, t: float) -> dict[int, int]:
@@ -226,8 +224,9 @@ def render_scene(scene: SceneInput, t: float, layout: LedLayout) -> list[tuple[i
     """
     frame: list[Color] = [OFF] * layout.count
     heads = _chase_heads(scene, t)
-    for space in range(SPACES):
-        frame[layout.space_led(space)] = _space_color(scene, space, t, heads)
+    link_spaces = {side: set(scene.links.get(side) or ()) for side in (1, 2)}
+    for space, led in enumerate(layout.space_leds):
+        frame[led] = _space_color(scene, space, t, heads, link_spaces)
     for side in (1, 2):
         for col in range(1, 5):
             name = f"side{side}_{col}"
