@@ -260,6 +260,47 @@ def _layoffs(
     return dws, laid, arrs
 
 
+def _award(
+    dws: list[int], ender: int, big: bool, opts: Options, notes: list[str]
+) -> tuple[str, int | None, list[int], list[int]]:
+    """Who scores what, from every seat's deadwood (after lay-offs): the arithmetic of
+    the round, shared by card entry and deadwood-only entry."""
+    n = len(dws)
+    own_dw = dws[ender]
+    others = [(ender + k) % n for k in range(1, n)]
+    opp_sum = sum(dws[s] for s in others)
+    points = [0] * n
+    undercutters: list[int] = []
+    if own_dw == 0:
+        kind = "big_gin" if big else "gin"
+        winner: int | None = ender
+        points[ender] = (opts.big_ginski_bonus if big else opts.ginski_bonus) + opp_sum
+    else:
+        low = min(dws[s] for s in others)
+        if low < own_dw or (low == own_dw and opts.undercut_on_tie):
+            undercutters = [s for s in others if dws[s] == low]  # in turn order
+            award = opts.undercut_bonus + sum(dws) - low
+            kind = "undercut"
+            winner = undercutters[0]
+            if len(undercutters) == 1 or opts.undercut_tie == "first_in_turn_order_after_ender":
+                points[winner] = award
+                if len(undercutters) > 1:
+                    notes.append("undercutters tie: the first after the ender takes it")
+                    undercutters = undercutters[:1]
+            elif opts.undercut_tie == "split":
+                for s in undercutters:
+                    points[s] = award // len(undercutters)
+                notes.append(f"undercutters tie: {award} split, rounded down")
+            else:
+                for s in undercutters:
+                    points[s] = award
+                notes.append("undercutters tie: each scores in full")
+        else:
+            kind, winner = "knock", ender
+            points[ender] = opp_sum - own_dw
+    return kind, winner, points, undercutters
+
+
 def score_hand(
     hands: Sequence[object],
     ender: int | None,
@@ -332,37 +373,7 @@ def score_hand(
         arrs = [M.best_arrangement(m, "ginski") for m in masks]
         dws = [a.value for a in arrs]
         laid = [[] for _ in range(n)]
-    others = [(ender + k) % n for k in range(1, n)]
-    opp_sum = sum(dws[s] for s in others)
-    points = [0] * n
-    undercutters: list[int] = []
-    if own_dw == 0:
-        kind = "big_gin" if big else "gin"
-        winner: int | None = ender
-        points[ender] = (opts.big_ginski_bonus if big else opts.ginski_bonus) + opp_sum
-    else:
-        low = min(dws[s] for s in others)
-        if low < own_dw or (low == own_dw and opts.undercut_on_tie):
-            undercutters = [s for s in others if dws[s] == low]  # in turn order
-            award = opts.undercut_bonus + sum(dws) - low
-            kind = "undercut"
-            winner = undercutters[0]
-            if len(undercutters) == 1 or opts.undercut_tie == "first_in_turn_order_after_ender":
-                points[winner] = award
-                if len(undercutters) > 1:
-                    notes.append("undercutters tie: the first after the ender takes it")
-                    undercutters = undercutters[:1]
-            elif opts.undercut_tie == "split":
-                for s in undercutters:
-                    points[s] = award // len(undercutters)
-                notes.append(f"undercutters tie: {award} split, rounded down")
-            else:
-                for s in undercutters:
-                    points[s] = award
-                notes.append("undercutters tie: each scores in full")
-        else:
-            kind, winner = "knock", ender
-            points[ender] = opp_sum - own_dw
+    kind, winner, points, undercutters = _award(dws, ender, big, opts, notes)
     return HandResult(
         variant=VARIANT,
         kind=kind,  # type: ignore[arg-type]
@@ -374,6 +385,67 @@ def score_hand(
         melds=[[x.names() for x in a.melds] for a in arrs],
         deadwood_cards=[a.deadwood_names for a in arrs],
         extra={"undercutter": undercutters[0] if undercutters else None, "undercutters": undercutters},
+        notes=notes,
+    )
+
+
+def score_deadwood(
+    deadwood: Sequence[int],
+    ender: int | None,
+    preset: str | None = None,
+    *,
+    options: Options | None = None,
+    big: bool = False,
+    **overrides: object,
+) -> HandResult:
+    """Score a round from each seat's deadwood alone (quick entry, no cards).
+
+    ``deadwood``: one count per seat, in seat order, after any lay-offs; ``ender`` as in
+    :func:`score_hand`; ``big``: the ender's 0 was a Big Ginski (eleven cards melded).
+    The same rules as :func:`score_hand`, but nothing checks the counts against cards.
+
+    >>> r = score_deadwood([9, 20, 5], 0)
+    >>> r.kind, r.points, r.extra["undercutter"]
+    ('undercut', [0, 0, 54], 2)
+    """
+    opts = _resolve(preset, options, overrides)
+    n = opts.players
+    if isinstance(deadwood, (str, bytes)) or not isinstance(deadwood, Sequence):
+        raise ValueError("deadwood must be a list with one count per seat")
+    if len(deadwood) != n:
+        raise ValueError(f"this Ginski game has {n} players: expected {n} deadwood counts, got {len(deadwood)}")
+    dws: list[int] = []
+    for seat, d in enumerate(deadwood):
+        if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+            raise ValueError(f"seat {seat}: deadwood must be a whole number >= 0, got {d!r}")
+        dws.append(d)
+    notes = ["scored from deadwood counts only: cards and lay-offs are not checked"]
+    empty: list[list[str]] = [[] for _ in range(n)]
+    if ender is None:
+        if big:
+            raise ValueError("a void hand (stock ran out) has no Big Ginski")
+        return HandResult(
+            variant=VARIANT, kind="void", ender=None, winner=None, points=[0] * n,
+            deadwood=dws, layoffs=empty, melds=[[] for _ in range(n)], deadwood_cards=empty,
+            extra={"undercutter": None, "undercutters": [], "entry": "deadwood"},
+            notes=notes + ["the stock ran out: a void hand, nobody scores"],
+        )
+    if isinstance(ender, bool) or not isinstance(ender, int) or not 0 <= ender < n:
+        raise ValueError(f"ender must be a seat 0..{n - 1} (or None for a void hand), got {ender!r}")
+    if dws[ender] > opts.end_limit:
+        raise ValueError(
+            f"seat {ender} may not end the round: deadwood {dws[ender]} is above the limit "
+            f"{opts.end_limit}"
+        )
+    if big and dws[ender]:
+        raise ValueError(f"a Big Ginski melds every card: seat {ender}'s deadwood must be 0")
+    kind, winner, points, undercutters = _award(dws, ender, big, opts, notes)
+    return HandResult(
+        variant=VARIANT, kind=kind, ender=ender, winner=winner,  # type: ignore[arg-type]
+        points=points, deadwood=dws, layoffs=empty, melds=[[] for _ in range(n)],
+        deadwood_cards=[[] for _ in range(n)],
+        extra={"undercutter": undercutters[0] if undercutters else None,
+               "undercutters": undercutters, "entry": "deadwood"},
         notes=notes,
     )
 
@@ -431,5 +503,5 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
 
 __all__ = [
     "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "PLAYERS", "make_options", "deal_size",
-    "next_dealer", "end_kind", "score_hand", "score_match",
+    "next_dealer", "end_kind", "score_hand", "score_deadwood", "score_match",
 ]
