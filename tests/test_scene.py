@@ -180,3 +180,19 @@ def test_bad_scene_input_names_the_field(kwargs: dict[str, object], message: str
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
         SceneInput(**args)  # type: ignore[arg-type]
+
+
+def test_columns_display_for_the_rummy_variants() -> None:
+    from companion.hardware.scene import render_columns
+
+    cols = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
+    frame = render_columns([1.0, 0.0, 3 / 13, 12 / 13], cols, LAY)
+    assert all(frame[LAY.space_led(r * 4)] == (102, 0, 0) for r in range(13))
+    assert all(frame[LAY.space_led(r * 4 + 1)] == OFF for r in range(13))
+    assert [frame[LAY.space_led(r * 4 + 2)] for r in range(4)] == [(0, 0, 102)] * 3 + [OFF]
+    assert frame[LAY.space_led(11 * 4 + 3)] == (102, 102, 0) and frame[LAY.space_led(12 * 4 + 3)] == OFF
+    assert all(frame[LAY.slot_led(n)] == OFF for n in SLOT_NAMES)
+    with pytest.raises(ValueError, match="need 4 levels between 0 and 1"):
+        render_columns([1.2, 0, 0, 0], cols, LAY)
+    with pytest.raises(ValueError, match="need 4 colours"):
+        render_columns([0, 0, 0, 0], cols[:3], LAY)

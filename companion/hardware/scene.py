@@ -30,7 +30,7 @@ chosen (``suit_rows[side][col] == "."``) stays dark.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.hardware.layout import SPACES, LedLayout
@@ -232,4 +232,32 @@ def render_scene(scene: SceneInput, t: float, layout: LedLayout) -> list[tuple[i
             name = f"side{side}_{col}"
             if layout.has_slot(name):
                 frame[layout.slot_led(name)] = _slot_color(scene, side, col, t)
+    return frame
+
+
+def render_columns(
+    levels: Sequence[float], colors: Sequence[Color], layout: LedLayout, *, level: float = STEADY_LEVEL
+) -> list[tuple[int, int, int]]:
+    """The grid as four bar graphs (for the rummy variants, e.g. Color Gin's suits).
+
+    Column ``c`` (1..4) lights rows 1 to ``round(levels[c - 1] * 13)`` in
+    ``colors[c - 1]`` at ``level``; markers and the rest stay dark.
+
+    >>> from companion.hardware.layout import default_layout
+    >>> lay = default_layout()
+    >>> frame = render_columns([1.0, 0.5, 0.0, 0.08], [(250, 0, 0)] * 4, lay, level=1.0)
+    >>> sum(1 for c in frame if c != OFF)        # 13 + 6 (6.5 rounds to even) + 0 + 1
+    20
+    """
+    if len(levels) != 4 or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and 0.0 <= v <= 1.0 for v in levels
+    ):
+        raise ValueError(f"columns: need 4 levels between 0 and 1, got {list(levels)!r}")
+    if len(colors) != 4:
+        raise ValueError(f"columns: need 4 colours, one per column, got {len(colors)}")
+    frame: list[Color] = [OFF] * layout.count
+    for col in range(4):
+        lit = round(levels[col] * 13)
+        for row in range(lit):
+            frame[layout.space_led(row * 4 + col)] = scale(colors[col], level)
     return frame
