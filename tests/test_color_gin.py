@@ -242,8 +242,9 @@ def test_void_hand():
     assert (r.kind, r.winner, r.points) == ("void", None, [row(), row()])
     assert r.deadwood == [0, 18]
     assert G.score_hand([[], []], None).deadwood == [0, 0]
-    with pytest.raises(ValueError, match="every hand or none"):
-        G.score_hand([SEED_GINNER, []], None)
+    assert G.score_hand([SEED_GINNER, []], None).deadwood == [0, 0]  # a hand left out
+    with pytest.raises(ValueError, match="seat 1 holds 3 cards"):
+        G.score_hand([SEED_GINNER, "AS 2S 3S"], None)
 
 
 def test_hands_as_masks_and_ints():

@@ -185,7 +185,7 @@ def test_end_limit_and_end_kind():
         ([ENDER_8, OPP_15, OPP_20], 0, {"players": 5}, "players=5 is not one of 2, 3, 4"),
         ([ENDER_8, OPP_15, OPP_20], 0, {"wilds": 0}, "unknown ginski option 'wilds'"),
         ([ENDER_8, OPP_15, OPP_20], 0, {"deal": 30}, "leave no stock"),
-        ([ENDER_8, OPP_15, []], None, {}, "every hand or none"),
+        ([ENDER_8, OPP_15, "Y4 Y5"], None, {}, "seat 2 holds 2 cards; expected 10"),
     ],
 )
 def test_bad_input_raises_value_error_naming_it(hands, ender, kwargs, message):
@@ -212,6 +212,7 @@ def test_void_hand_and_dealer():
     r = G.score_hand([ENDER_8, OPP_15, OPP_20], None)
     assert (r.kind, r.winner, r.points, r.deadwood) == ("void", None, [0, 0, 0], [8, 15, 20])
     assert G.score_hand([[], [], []], None).points == [0, 0, 0]
+    assert G.score_hand([ENDER_8, [], OPP_20], None).deadwood == [8, 0, 20]
     opts = G.Options()
     assert G.next_dealer(r, 2, 3, opts) == 2
     assert G.next_dealer(r, 2, 3, G.Options(stock_end="pass_left")) == 0

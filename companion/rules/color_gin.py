@@ -394,8 +394,6 @@ def _read_hands(hands: Sequence[object], allow_empty: bool) -> list[int]:
                 "(the ender's 10 after the discard; there is no big gin)"
             )
         masks.append(mask)
-    if allow_empty and len({m == 0 for m in masks}) > 1:
-        raise ValueError("a void hand is entered with every hand or none")
     return masks
 
 

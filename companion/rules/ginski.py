@@ -229,8 +229,6 @@ def _read_hands(hands: Sequence[object], options: Options, ender: int | None) ->
             )
             raise ValueError(f"seat {seat} holds {count} cards; expected {what}")
         masks.append(mask)
-    if ender is None and len({m == 0 for m in masks}) > 1:
-        raise ValueError("a void hand is entered with every hand or none")
     return masks
 
 
