@@ -514,3 +514,18 @@ def test_drawing_matches_layout_and_committed_svg() -> None:
         assert f">{led}<" in svg
     committed = (REPO / "docs/img/board-wiring.svg").read_text(encoding="utf-8")
     assert committed == svg, "docs/img/board-wiring.svg is stale: run python -m companion.hardware.drawing"
+
+
+def test_fallback_survives_any_driver_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = types.ModuleType("rpi_ws281x")
+
+    class PixelStrip:
+        def __init__(self, *args: Any) -> None:
+            raise AttributeError("module 'rpi_ws281x' has no attribute 'ws'")  # a broken install
+
+    fake.PixelStrip = PixelStrip  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "rpi_ws281x", fake)
+    warnings: list[str] = []
+    leds = open_led_backend_or_sim("ws281x", warnings.append, count=5, proc_root=str(tmp_path))
+    assert leds.name == "sim" and leds.count == 5
+    assert warnings == ["LEDs: module 'rpi_ws281x' has no attribute 'ws'; using the simulated strip instead"]

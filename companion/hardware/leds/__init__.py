@@ -30,6 +30,7 @@ so the service keeps running.
 from __future__ import annotations
 
 import importlib
+import inspect
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -214,9 +215,10 @@ def open_led_backend(kind: str, **config: Any) -> LedBackend:
     """
     cls = _backend_class(kind)
     try:
-        return cls(**config)
+        inspect.signature(cls).bind(**config)
     except TypeError as exc:
         raise LedBackendError(f"bad option for the {kind} LED backend: {exc}") from None
+    return cls(**config)
 
 
 def open_led_backend_or_sim(kind: str, warn: Callable[[str], None], **config: Any) -> LedBackend:
@@ -234,7 +236,7 @@ def open_led_backend_or_sim(kind: str, warn: Callable[[str], None], **config: An
     """
     try:
         return open_led_backend(kind, **config)
-    except (LedBackendError, ValueError, OSError) as exc:
+    except Exception as exc:  # any failure of a driver must not stop the service
         warn(f"LEDs: {exc}; using the simulated strip instead")
     from companion.hardware.leds.sim import SimLeds
 
