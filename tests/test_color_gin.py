@@ -134,6 +134,8 @@ def test_declared_arrangement_sets_spoiling():
     assert run_first.points[0] == row(S=4)
     assert set_first.points[0] == row(C=4)
     assert run_first.melds[0] == [["AD", "2D", "3D"], ["KS", "KH", "KD", "KC"]]
+    as_text = G.score_hand([TWIN, other], 0, declared=["2H 2D 2C", "KS KH KD KC"])
+    assert as_text == set_first
 
 
 def test_default_declaration_between_equals_leaves_defender_most_deadwood():
@@ -273,6 +275,8 @@ def test_hands_as_masks_and_ints():
         ([SEED_GINNER, SEED_LOSER], 0, {"declared": [["QH", "QS", "QD"]]}, "declared deadwood is 48, above the knock limit"),
         ([SEED_GINNER, SEED_LOSER], 0, {"declared": [["QH", "QS", "QC"], ["QC", "KC", "JC"]]}, "not in the ender's hand"),
         ([SEED_GINNER, SEED_LOSER], 0, {"declared": [["10D", "JD", "QD"], ["QD", "QH", "QS"]]}, "QD is in two melds"),
+        ([SEED_GINNER, SEED_LOSER], 0, {"declared": [["QH", "QS", "QX"]]}, "declared meld 1: not a card: 'QX'"),
+        ([SEED_GINNER, SEED_LOSER], 0, {"declared": "QH QS QC"}, "declared must be a list of melds"),
         ([SEED_GINNER, SEED_LOSER], 0, {"closed": "X"}, "not a suit: 'X'"),
         ([SEED_GINNER, SEED_LOSER], None, {"joker": True}, "void hand"),
         ([SEED_GINNER, SEED_LOSER], 0, {"tie": "coin_flip"}, "tie='coin_flip' is not one of"),

@@ -398,10 +398,15 @@ def _read_hands(hands: Sequence[object], allow_empty: bool) -> list[int]:
 
 
 def _read_declared(declared: Sequence[Iterable[str | int]], hand: int) -> M.Arrangement:
+    if isinstance(declared, (str, bytes)) or not isinstance(declared, Sequence):
+        raise ValueError("declared must be a list of melds, each a list of card names")
     melds: list[M.Meld] = []
     used = 0
     for i, meld_cards in enumerate(declared):
-        cards = C.parse_cards(meld_cards)
+        try:
+            cards = C.parse_cards(meld_cards)
+        except ValueError as exc:
+            raise ValueError(f"declared meld {i + 1}: {exc}") from None
         mask = C.cards_mask(cards)
         missing = mask & ~hand
         if missing:
