@@ -267,6 +267,54 @@ def test_leds_dev_writes_rgbw_frames(tmp_path: Path) -> None:
     assert dev.read_bytes() == bytes(12)  # dark on close
 
 
+class _OneFramePerOpen:
+    """Stands in for ``os`` in leds_dev: emulates the ws2812-pio driver, which takes one
+    write per open() (a second write fails with ENOSPC) and cannot seek."""
+
+    O_WRONLY = os.O_WRONLY
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.open_fds: dict[int, int] = {}  # fd -> writes so far
+        self._next = 100
+
+    def open(self, path: str, flags: int) -> int:
+        self._next += 1
+        self.open_fds[self._next] = 0
+        return self._next
+
+    def write(self, fd: int, data: bytes) -> int:
+        import errno
+
+        if self.open_fds[fd]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.open_fds[fd] += 1
+        self.writes.append(bytes(data))
+        return len(data)
+
+    def lseek(self, fd: int, pos: int, how: int) -> int:
+        import errno
+
+        raise OSError(errno.ESPIPE, "Illegal seek")
+
+    def close(self, fd: int) -> None:
+        del self.open_fds[fd]
+
+
+def test_leds_dev_writes_one_frame_per_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.hardware.leds.leds_dev as leds_dev_mod
+
+    fake = _OneFramePerOpen()
+    monkeypatch.setattr(leds_dev_mod, "os", fake)
+    leds = LedsDevLeds(count=2, path="/dev/leds0")
+    leds.set_pixels([(1, 2, 3), (4, 5, 6)])
+    leds.show()
+    leds.show()
+    leds.close()
+    assert fake.writes == [b"\xff", bytes([1, 2, 3, 0, 4, 5, 6, 0]), bytes([1, 2, 3, 0, 4, 5, 6, 0]), bytes(8)]
+    assert fake.open_fds == {}  # every open was closed
+
+
 def test_leds_dev_missing_and_forbidden(tmp_path: Path) -> None:
     with pytest.raises(LedBackendError, match=r"dtoverlay=ws2812-pio,gpio=18,num_leds=60.*config.txt"):
         LedsDevLeds(count=60, path=str(tmp_path / "nope"))

@@ -5,8 +5,11 @@ Add this line to ``/boot/firmware/config.txt`` and reboot (GPIO18, 60 LEDs)::
     dtoverlay=ws2812-pio,gpio=18,num_leds=60
 
 The driver takes 4 bytes per LED, R G B W, in LED index order (W is ignored on RGB
-strips) and converts to the strip's own order itself. Give the service's user write
-access to the device with a udev rule (see docs/hardware.md).
+strips) and converts to the strip's own order itself; a single-byte write sets its
+global brightness. It accepts one frame per ``open()`` and cannot seek, so every
+frame is written through a fresh open. This backend sets the driver's brightness to
+full once at start and scales the colours itself (the power cap). Give the
+service's user write access with the udev rule in docs/hardware.md.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "leds0")
@@ -21,7 +24,6 @@ access to the device with a udev rule (see docs/hardware.md).
 
 from __future__ import annotations
 
-import errno
 import os
 
 from companion.hardware.leds import DEFAULT_COUNT, Color, LedBackend, LedBackendError
@@ -56,42 +58,39 @@ class LedsDevLeds(LedBackend):
     ) -> None:
         super().__init__(count, brightness=brightness, brightness_cap=brightness_cap)
         self.path = path
+        self._put(b"\xff")  # driver brightness to full: scaling happens here
+
+    def _put(self, data: bytes) -> None:
+        """One write through a fresh open (the driver takes one write per open)."""
         try:
-            self._fd: int | None = os.open(path, os.O_WRONLY)
+            fd = os.open(self.path, os.O_WRONLY)
         except FileNotFoundError:
             raise LedBackendError(
-                f"{path} does not exist: on a Pi 5 add '{OVERLAY_LINE}' to /boot/firmware/config.txt and reboot; "
-                "on older Pis use leds.backend = 'ws281x' or 'spi'"
+                f"{self.path} does not exist: on a Pi 5 add '{OVERLAY_LINE}' to /boot/firmware/config.txt "
+                "and reboot; on older Pis use leds.backend = 'ws281x' or 'spi'"
             ) from None
         except PermissionError:
             raise LedBackendError(
-                f"no permission to write {path}: add the udev rule from docs/hardware.md (or run as root)"
+                f"no permission to write {self.path}: add the udev rule from docs/hardware.md (or run as root)"
             ) from None
         except OSError as exc:
-            raise LedBackendError(f"cannot open {path}: {exc.strerror}") from None
+            raise LedBackendError(f"cannot open {self.path}: {exc.strerror}") from None
+        try:
+            written = os.write(fd, data)
+        except OSError as exc:
+            raise LedBackendError(
+                f"writing {self.path} failed: {exc.strerror}; is num_leds in the overlay at least {self.count}?"
+            ) from None
+        finally:
+            os.close(fd)
+        if written != len(data):
+            raise LedBackendError(f"{self.path} took {written} of {len(data)} bytes; is num_leds in the overlay {self.count}?")
 
     def _write(self, frame: list[Color], scaled: list[Color]) -> None:
         self._put(encode_rgbw(scaled))
 
-    def _put(self, data: bytes) -> None:
-        assert self._fd is not None
-        try:
-            try:
-                os.lseek(self._fd, 0, os.SEEK_SET)
-            except OSError as exc:
-                if exc.errno != errno.ESPIPE:
-                    raise
-            written = os.write(self._fd, data)
-        except OSError as exc:
-            raise LedBackendError(f"writing {self.path} failed: {exc.strerror}") from None
-        if written != len(data):
-            raise LedBackendError(f"{self.path} took {written} of {len(data)} bytes; is num_leds in the overlay {self.count}?")
-
     def _close(self) -> None:
-        if self._fd is not None:
-            try:
-                self._put(bytes(4 * self.count))  # dark on exit
-            except LedBackendError:
-                pass
-            os.close(self._fd)
-            self._fd = None
+        try:
+            self._put(bytes(4 * self.count))  # dark on exit
+        except LedBackendError:
+            pass
