@@ -76,8 +76,8 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
 
 ``{"type": "stock_exhausted"}``
     The stock ran out: the table melds become the new stock (they can no longer be hit;
-    the chips stay). The second time in one hand, with ``second_exhaustion =
-    "end_hand_no_capture"``, the hand ends with no capture (resolution as above without
+    the chips stay). The second time in one hand (``second_exhaustion =
+    "end_hand_no_capture"``, the only choice) the hand ends with no capture (resolution as above without
     a side that went out: one linked side wins; both linked: the side that called Gin
     first wins). Events: ``{"type": "stock_exhausted", "count": 1 | 2}`` and maybe ``hand_end``.
 
@@ -154,8 +154,8 @@ class Options:
     chip_cap: int | str = _opt(50, "chips per side: 50 (short supply forfeits chips) or unlimited",
                                (50, "unlimited"))
     second_exhaustion: str = _opt(
-        "end_hand_no_capture", "when the stock runs out a second time in a hand: end it with no capture, or reuse the table again",
-        ("end_hand_no_capture", "continue"))
+        "end_hand_no_capture", "when the stock runs out a second time in one hand, the hand ends with no capture",
+        ("end_hand_no_capture",))
 
     @property
     def meld_rules(self) -> M.MeldRules:
@@ -364,6 +364,15 @@ class GingoGame:
         cap = None if self.options.chip_cap == "unlimited" else int(self.options.chip_cap)
         self._s = _State(board=_new_board(cap, self.options.adjacency))
         self._frames: dict[int, B.Frame] = {}
+
+    def copy(self) -> GingoGame:
+        """An independent game in the same state (for look-ahead and atomic multi-step play)."""
+        g = GingoGame.__new__(GingoGame)
+        g.players = list(self.players)
+        g.options = self.options
+        g._s = self._s.copy()
+        g._frames = dict(self._frames)
+        return g
 
     # -- read-only views ----------------------------------------------------
 
@@ -886,7 +895,7 @@ class GingoGame:
         s.exhaustions += 1
         s.melds = []
         events: list[dict[str, Any]] = [{"type": "stock_exhausted", "count": s.exhaustions}]
-        if s.exhaustions >= 2 and self.options.second_exhaustion == "end_hand_no_capture":
+        if s.exhaustions >= 2:
             events += self._end_hand(s, None, dict(s.gin), dict(s.linked))
         return events
 
