@@ -147,6 +147,9 @@ _SPREAD: Final[dict[str, Callable[[int], int]]] = {"king8": _spread_king8, "orth
 NEIGHBOURS: Final[dict[str, tuple[int, ...]]] = {
     adj: tuple(f(1 << s) & ~(1 << s) for s in range(SPACES)) for adj, f in _SPREAD.items()
 }
+_NEIGHBOUR_LISTS: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
+    adj: tuple(tuple(mask_spaces(m)) for m in masks) for adj, masks in NEIGHBOURS.items()
+}
 
 
 def _check_adjacency(adjacency: str) -> str:
@@ -242,7 +245,7 @@ def distance_path_from_scratch(mask: int, adjacency: str = "king8") -> list[int]
     >>> distance_path_from_scratch(0)
     [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48]
     """
-    near = NEIGHBOURS[_check_adjacency(adjacency)]
+    near = _NEIGHBOUR_LISTS[_check_adjacency(adjacency)]
     big = SPACES + 1
     dist = [big] * SPACES
     parent = [-1] * SPACES
@@ -256,12 +259,17 @@ def distance_path_from_scratch(mask: int, adjacency: str = "king8") -> list[int]
         if done[u]:
             continue
         done[u] = True
-        for v in mask_spaces(near[u]):
-            w = 0 if mask >> v & 1 else 1
-            if dist[u] + w < dist[v]:
-                dist[v] = dist[u] + w
+        du = dist[u]
+        for v in near[u]:
+            if mask >> v & 1:
+                if du < dist[v]:
+                    dist[v] = du
+                    parent[v] = u
+                    todo.appendleft(v)
+            elif du + 1 < dist[v]:
+                dist[v] = du + 1
                 parent[v] = u
-                (todo.appendleft if w == 0 else todo.append)(v)
+                todo.append(v)
     goal = min(range(SPACES - COLS, SPACES), key=lambda s: (dist[s], s))
     path = [goal]
     while parent[path[-1]] >= 0:
@@ -334,7 +342,8 @@ class Board:
         self._adjacency = _check_adjacency(adjacency)
         self._masks = [0, 0, 0]
         self._links: dict[int, list[int] | None] = {1: None, 2: None}
-        self._dist: dict[int, tuple[int, list[int]] | None] = {1: None, 2: None}
+        self._dist: dict[int, int | None] = {1: None, 2: None}  # caches, cleared on change
+        self._dpath: dict[int, list[int] | None] = {1: None, 2: None}
         self.link_events: list[LinkEvent] = []
 
     # -- construction and text ------------------------------------------------
@@ -417,6 +426,7 @@ class Board:
         b._masks = list(self._masks)
         b._links = {s: (None if p is None else list(p)) for s, p in self._links.items()}
         b._dist = dict(self._dist)
+        b._dpath = dict(self._dpath)
         return b
 
     # -- reading ----------------------------------------------------------------
@@ -504,7 +514,7 @@ class Board:
     def _relink(self, side: int, *, gained: bool, lost: int) -> list[LinkEvent]:
         if not gained and not lost:
             return []
-        self._dist[side] = None
+        self._dist[side] = self._dpath[side] = None
         old = self._links[side]
         if gained or (old is not None and lost & spaces_mask(old)):
             new = link_from_scratch(self._masks[side], self._adjacency)
@@ -528,18 +538,18 @@ class Board:
         """``{1: link(1), 2: link(2)}``."""
         return {1: self.link(1), 2: self.link(2)}
 
-    def _distance(self, side: int) -> tuple[int, list[int]]:
-        cached = self._dist[_check_side(side)]
-        if cached is None:
-            m = self._masks[side]
-            cached = (link_distance_from_scratch(m, self._adjacency), distance_path_from_scratch(m, self._adjacency))
-            self._dist[side] = cached
-        return cached
-
     def link_distance(self, side: int) -> int:
         """How many more chips ``side`` needs for a link (0 when linked; 13 on an empty board)."""
-        return self._distance(side)[0]
+        side = _check_side(side)
+        d = self._dist[side]
+        if d is None:
+            d = self._dist[side] = link_distance_from_scratch(self._masks[side], self._adjacency)
+        return d
 
     def distance_path(self, side: int) -> list[int]:
         """A row-1-to-row-13 path needing :meth:`link_distance` new chips (its own chips free)."""
-        return list(self._distance(side)[1])
+        side = _check_side(side)
+        path = self._dpath[side]
+        if path is None:
+            path = self._dpath[side] = distance_path_from_scratch(self._masks[side], self._adjacency)
+        return list(path)

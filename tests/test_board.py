@@ -44,6 +44,9 @@ def _adjacent(a: int, b: int, adjacency: str) -> bool:
     return max(dr, dc) == 1
 
 
+_NEAR = {adj: {u: [v for v in range(52) if _adjacent(u, v, adj)] for u in range(52)} for adj in ("king8", "ortho4")}
+
+
 def oracle_distance(own: set[int], adjacency: str) -> int:
     """Dijkstra on the 52 spaces: entering an own space costs 0, any other 1."""
     best = {s: (0 if s in own else 1) for s in range(4)}
@@ -55,12 +58,11 @@ def oracle_distance(own: set[int], adjacency: str) -> int:
             continue
         if row_col(u)[0] == 13:
             return d
-        for v in range(52):
-            if _adjacent(u, v, adjacency):
-                nd = d + (0 if v in own else 1)
-                if nd < best.get(v, 99):
-                    best[v] = nd
-                    heapq.heappush(heap, (nd, v))
+        for v in _NEAR[adjacency][u]:
+            nd = d + (0 if v in own else 1)
+            if nd < best.get(v, 99):
+                best[v] = nd
+                heapq.heappush(heap, (nd, v))
     raise AssertionError("row 13 is always reachable")
 
 
@@ -72,7 +74,7 @@ def oracle_link_length(own: set[int], adjacency: str) -> int | None:
     while frontier:
         if any(s >= 48 for s in frontier):
             return length
-        nxt = [v for u in frontier for v in own if v not in seen and _adjacent(u, v, adjacency)]
+        nxt = [v for u in frontier for v in _NEAR[adjacency][u] if v in own and v not in seen]
         seen.update(nxt)
         frontier = list(set(nxt))
         length += 1
