@@ -430,9 +430,9 @@ def deals(draw):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deals(), st.sampled_from(["undercut", "knocker_wins_zero", "no_score"]),
-       st.sampled_from(["", "S", "HD", "C"]))
-def test_hand_properties(hands, tie, closed):
-    opts = G.Options(tie=tie)
+       st.sampled_from(["", "S", "HD", "C"]), st.sampled_from(["least_deadwood", "most_open_suits"]))
+def test_hand_properties(hands, tie, closed, auto):
+    opts = G.Options(tie=tie, auto_declare=auto)
     kind = G.end_kind(C.cards_mask(hands[0]), opts, None if not closed else
                       G.score_match([gin_for(0, 100, closed)], 2, opts))
     if kind is None:
@@ -457,8 +457,12 @@ def test_hand_properties(hands, tie, closed):
     assert r.extra["scoring_suits"]
     # the defender's deadwood never exceeds its own least deadwood (lay-offs only help)
     assert r.deadwood[1] <= M.min_deadwood(hands[1], "color_gin")
-    if not closed:
-        assert r.deadwood[0] >= M.min_deadwood(hands[0], "color_gin")
+    least = M.min_deadwood(hands[0], "color_gin")
+    assert r.deadwood[0] >= least
+    if not closed and auto == "least_deadwood" and r.deadwood[0] > least:
+        # only when every least-deadwood arrangement spoils all four suits
+        assert all(G.spoiled_suits(a.melds, a.deadwood) == 0xF
+                   for a in M.arrangements(hands[0], "color_gin"))
 
 
 results_st = st.lists(
