@@ -1,0 +1,83 @@
+"""Every error the API gives is ``{"error": {"code": ..., "message": ...}}`` with a 4xx.
+
+FastAPI's own validation and HTTP errors are rewritten into that form, so a phone
+shows one kind of message whatever went wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from companion.pairing import PairingError
+from companion.table import TableError
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """An error raised by a route: HTTP ``status``, ``code`` and ``message``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+def _loc(loc: Any) -> str:
+    parts = [str(p) for p in loc if p not in ("body",)]
+    return ".".join(parts) or "body"
+
+
+def validation_message(errors: list[dict[str, Any]]) -> tuple[str, str]:
+    """Turn pydantic's error list into one line (and a code)."""
+    if any(e.get("type") == "json_invalid" for e in errors):
+        e = next(e for e in errors if e.get("type") == "json_invalid")
+        ctx = e.get("ctx") or {}
+        return "malformed_json", f"the body is not valid JSON ({ctx.get('error', 'parse error')})"
+    lines = []
+    for e in errors[:5]:
+        lines.append(f"{_loc(e.get('loc', ()))}: {e.get('msg', 'invalid')}")
+    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+    return "invalid_request", "; ".join(lines) + more
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that give every error the contract's JSON form."""
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        code, message = validation_message(list(exc.errors()))
+        return error_response(400 if code == "malformed_json" else 422, code, message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 413: "too_large"}
+        detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = f"no such path: {request.url.path}"
+        return error_response(exc.status_code, codes.get(exc.status_code, "http_error"), detail,
+                              dict(exc.headers) if exc.headers else None)
+
+    @app.exception_handler(ApiError)
+    async def _api(request: Request, exc: ApiError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return error_response(exc.status, exc.code, exc.message, headers)
+
+    @app.exception_handler(TableError)
+    async def _table(request: Request, exc: TableError) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(PairingError)
+    async def _pairing(request: Request, exc: PairingError) -> JSONResponse:
+        return error_response(401, "unauthorized", str(exc), {"WWW-Authenticate": "Bearer"})

@@ -1,0 +1,149 @@
+"""The request and response bodies of API contract v1 (pydantic models).
+
+Requests are strict about their own fields (unknown fields are refused, so a typo is
+an error rather than silently ignored); game bodies are open (``extra="allow"``)
+because each variant adds its own fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ClientId = Optional[str]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="a short machine word, e.g. not_found, stale_version")
+    message: str = Field(description="what is wrong, in words a player understands")
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+    leds: str
+    sensors: str
+    seq: int
+    warnings: list[str] = []
+
+
+class PairRequest(_Strict):
+    code: str = Field(max_length=64, description="the pairing code printed at start-up")
+    name: str = Field("phone", max_length=60, description="a name for this phone, shown in the token list")
+
+
+class PairResponse(BaseModel):
+    token: str
+    id: str
+    name: str
+
+
+class CreateGame(_Strict):
+    variant: str = Field(description="gin | color_gin | ginski | gingo", max_length=20)
+    preset: Optional[str] = Field(None, max_length=40)
+    players: list[str] = Field(min_length=2, max_length=4)
+    options: dict[str, Any] = Field(default_factory=dict)
+    dealer: int = Field(0, ge=0, le=3)
+    client_id: ClientId = Field(None, max_length=100)
+
+
+class Game(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    variant: str
+    version: int
+    players: list[str]
+    scores: Any = None
+    hands: list[Any] = []
+    finished: bool = False
+    winner: Any = None
+
+
+class GameList(BaseModel):
+    games: list[Game]
+
+
+class HandRequest(_Strict):
+    ender: Optional[int] = Field(ge=0, le=3, description="seat index of the player who ended the hand "
+                                 "(null: the stock ran out, a void hand)")
+    hands: Optional[list[list[str]]] = Field(
+        None, max_length=4, description="each player's cards in seat order (the ender's 11 for a big gin, else 10)"
+    )
+    deadwood: Optional[list[int]] = Field(None, max_length=4, description="quick entry: deadwood per seat")
+    declared: Optional[list[list[str]]] = Field(None, max_length=10, description="Color Gin: the ender's melds")
+    joker: bool = Field(False, description="Color Gin co-op jokers: the ender drew a joker")
+    client_id: ClientId = Field(None, max_length=100)
+    expected_version: Optional[int] = None
+
+
+class HandResponse(BaseModel):
+    result: dict[str, Any]
+    game: Game
+    preview: bool = False
+
+
+class ActionRequest(_Strict):
+    action: dict[str, Any] = Field(description="a Gin-Go action, see companion.rules.gingo")
+    client_id: ClientId = Field(None, max_length=100)
+    expected_version: Optional[int] = None
+
+
+class ActionResponse(BaseModel):
+    events: list[dict[str, Any]]
+    game: Game
+
+
+class UndoRequest(_Strict):
+    client_id: ClientId = Field(None, max_length=100)
+    expected_version: Optional[int] = None
+
+
+class UndoResponse(BaseModel):
+    undone: dict[str, Any]
+    game: Game
+
+
+class WriteRequest(_Strict):
+    client_id: ClientId = Field(None, max_length=100)
+
+
+class EventList(BaseModel):
+    events: list[dict[str, Any]]
+
+
+class Board(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    expected: Optional[str]
+    sensed: Optional[str]
+    mismatches: list[int]
+    links: dict[str, Optional[list[int]]]
+    link_distance: dict[str, Optional[int]]
+
+
+class SimPut(_Strict):
+    space: int = Field(ge=0, le=51)
+    side: Optional[int] = Field(None, ge=1, le=2)
+
+
+class TokenInfo(BaseModel):
+    id: str
+    name: str
+    created: float
+    last_used: Optional[float] = None
+
+
+class TokenList(BaseModel):
+    tokens: list[TokenInfo]
+
+
+class Deleted(BaseModel):
+    deleted: str

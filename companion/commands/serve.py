@@ -1,0 +1,212 @@
+"""``gingo serve``: run the companion (simulated board unless the config names hardware).
+
+Prints the address(es) phones open, the pairing code with a QR code of the pairing
+link, and the host code; advertises ``gingo._http._tcp`` over mDNS; stops cleanly on
+SIGTERM or Ctrl-C (uvicorn handles both signals).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from dataclasses import dataclass, field
+
+from typing import Any, TextIO
+
+from companion.cli import CommandError
+
+log = logging.getLogger("gingo")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    parser.add_argument("--data", metavar="DIR", help="data directory (default $GINGO_DATA, "
+                        "$XDG_DATA_HOME/gingo or ~/.local/share/gingo)")
+    parser.add_argument("--config", metavar="FILE", help="hardware config TOML (default: simulated board)")
+    parser.add_argument("--no-mdns", action="store_true", help="do not advertise gingo.local over mDNS")
+    parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
+                        help="how much the server logs (default warning)")
+
+
+@dataclass
+class Service:
+    """Everything ``gingo serve`` runs, built by :func:`build_service` (also for tests)."""
+
+    app: Any
+    table: Any
+    store: Any
+    pairing: Any
+    sync: Any
+    warnings: list[str] = field(default_factory=list)
+    buttons: Any = None
+
+    def start(self) -> None:
+        self.sync.start()
+
+    def stop(self) -> None:
+        if self.buttons is not None:
+            try:
+                self.buttons.close()
+            except Exception:
+                pass
+        self.sync.stop()
+        self.store.close()
+
+
+def build_service(data: str | os.PathLike[str] | None, config: str | None = None,
+                  warn: Any = None) -> Service:
+    """Open the store, fold the games, pick the backends and build the app."""
+    from companion.api import create_app
+    from companion.pairing import Pairing
+    from companion.paths import data_dir
+    from companion.store import open_store
+    from companion.sync import BoardSync
+    from companion.table import Table
+
+    warnings: list[str] = []
+
+    def say(msg: str) -> None:
+        warnings.append(msg)
+        if warn is not None:
+            warn(msg)
+
+    folder = data_dir(data)
+    store = open_store(folder)
+    if store.damage is not None:
+        say(store.damage.message())
+    table = Table(store)
+    for err in table.replay_errors:
+        say(f"a stored game could not be replayed and is hidden: {err}")
+    pairing = Pairing(store)
+
+    sensors: Any = None
+    leds: Any = None
+    layout: Any = None
+    colors: Any = None
+    buttons_pins: Any = None
+    try:
+        from companion.hardware.config import load_config
+
+        cfg = load_config(config)
+    except ImportError:
+        cfg = None
+        if config is not None:
+            raise CommandError("the hardware package is missing; reinstall with 'make run'") from None
+    if cfg is not None:
+        colors = dict(cfg.colors)
+        layout = cfg.led_layout()
+        sensors = _open_sensors(cfg, say)
+        link = sensors if cfg.leds == "pico" else None
+        leds = cfg.open_leds(say, link)
+        buttons_pins = cfg.buttons
+    sync = BoardSync(table, sensors, leds, layout=layout, colors=colors)
+    app = create_app(table, pairing=pairing, sync=sync, warnings=warnings)
+    svc = Service(app, table, store, pairing, sync, warnings)
+    if buttons_pins:
+        try:
+            from companion.hardware.buttons import Buttons
+
+            svc.buttons = Buttons(dict(buttons_pins), sync.button)
+        except Exception as exc:  # no GPIO here: the board works without buttons
+            say(f"buttons not available ({exc}); use the phones instead")
+    return svc
+
+
+def _open_sensors(cfg: Any, say: Any) -> Any:
+    from companion.hardware.sensors import open_sensor_backend
+
+    options = dict(cfg.sensor_options)
+    if cfg.sensors == "sim":
+        options.setdefault("rate", 200.0)
+    if cfg.sensor_port and cfg.sensors == "serial":
+        options.setdefault("port", cfg.sensor_port)
+    try:
+        return open_sensor_backend(cfg.sensors, **options)
+    except Exception as exc:
+        say(f"SENSORS OFFLINE: the {cfg.sensors} sensors cannot start ({exc}); the board shows 'offline' "
+            "and nothing is guessed")
+        return None
+
+
+def qr_text(url: str) -> str:
+    """The QR code of ``url`` as terminal text (empty if qrcode is missing)."""
+    try:
+        import qrcode
+    except ImportError:
+        return ""
+    import io
+
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(url)
+    qr.make(fit=True)
+    buf = io.StringIO()
+    qr.print_ascii(out=buf, invert=True)
+    return buf.getvalue()
+
+
+def banner(svc: Service, host: str, port: int, addresses: list[str], *, qr: bool, out: TextIO) -> None:
+    """What a player needs at start-up: where to point the phone, the codes, the QR."""
+    from companion.discovery import url_for
+
+    shown = addresses if host in ("0.0.0.0", "::", "") else [host]
+    if not shown:
+        shown = ["127.0.0.1"]
+    print("Gin-Go Companion is running.", file=out)
+    for a in shown:
+        print(f"  open   {url_for(a, port)}", file=out)
+    print(f"  pairing code: {svc.pairing.code}", file=out)
+    print(f"  host code (delete games, manage phones): {svc.pairing.host_code}", file=out)
+    print(f"  LEDs: {svc.sync.leds_name}   sensors: {getattr(svc.sync.sensors, 'name', 'offline')}", file=out)
+    for w in svc.warnings:
+        print(f"  WARNING: {w}", file=out)
+    if qr:
+        link = f"{url_for(shown[0], port)}?code={svc.pairing.code}"
+        text = qr_text(link)
+        if text:
+            print(f"Scan to pair ({link}):", file=out)
+            print(text, file=out)
+    out.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from companion.discovery import advertise, local_addresses
+
+    if not 0 < args.port < 65536:
+        raise CommandError(f"--port {args.port} is not a TCP port (1..65535)")
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+
+    def warn(msg: str) -> None:
+        print(f"gingo serve: WARNING: {msg}", file=sys.stderr, flush=True)
+
+    try:
+        svc = build_service(args.data, args.config, warn)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    addresses = local_addresses()
+    advert = None
+    try:
+        svc.start()
+        banner(svc, args.host, args.port, addresses, qr=not args.no_qr, out=sys.stdout)
+        if not args.no_mdns and args.host not in ("127.0.0.1", "localhost"):
+            advert = advertise(args.port, addresses, warn=warn)
+        config = uvicorn.Config(svc.app, host=args.host, port=args.port, workers=1,
+                                log_level=args.log_level, lifespan="on", ws="websockets-sansio")
+        server = uvicorn.Server(config)
+        server.run()
+        if not server.started:
+            raise CommandError(f"could not listen on {args.host}:{args.port} (in use? try --port)")
+    finally:
+        if advert is not None:
+            advert.close()
+        svc.stop()
+    return 0
+
+
+__all__ = ["Service", "build_service", "configure", "run", "qr_text", "banner"]
+
