@@ -21,7 +21,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -48,7 +49,7 @@ def random_boards(rng: random.Random, n: int, adjacency: str) -> list[Board]:
     return out
 
 
-def timed(calls: list[Callable[[], object]]) -> tuple[float, float]:
+def timed(calls: Sequence[Callable[[], object]]) -> tuple[float, float]:
     pc = time.perf_counter_ns
     times = []
     for f in calls:
@@ -72,16 +73,16 @@ def main() -> None:
         copies = [b.copy() for b in boards]
         moves = [(rng.choice((1, 2)), rng.sample(range(52), 3)) for _ in boards]
         lifts = [rng.randrange(52) for _ in boards]
-        place_calls = [(lambda b=b, side=side, sp=sp: b.place(side, sp)) for b, (side, sp) in zip(copies, moves)]
+        place_calls = [partial(b.place, side, sp) for b, (side, sp) in zip(copies, moves)]
         lift_copies = [b.copy() for b in boards]
-        lift_calls = [(lambda b=b, s=s: b.lift(s)) for b, s in zip(lift_copies, lifts)]
+        lift_calls = [partial(b.lift, s) for b, s in zip(lift_copies, lifts)]
         masks = [b.mask(1) for b in boards]
         results = [
             ("place+link", timed(place_calls)),
             ("lift+link", timed(lift_calls)),
-            ("link (scratch)", timed([(lambda m=m: link_from_scratch(m, adjacency)) for m in masks])),
-            ("distance", timed([(lambda m=m: link_distance_from_scratch(m, adjacency)) for m in masks])),
-            ("distance path", timed([(lambda m=m: distance_path_from_scratch(m, adjacency)) for m in masks])),
+            ("link (scratch)", timed([partial(link_from_scratch, m, adjacency) for m in masks])),
+            ("distance", timed([partial(link_distance_from_scratch, m, adjacency) for m in masks])),
+            ("distance path", timed([partial(distance_path_from_scratch, m, adjacency) for m in masks])),
         ]
         for name, (med, p95) in results:
             print(f"{adjacency:<10}{name:<16}{med:>11.1f}{p95:>10.1f}")

@@ -468,9 +468,20 @@ class Board:
         the shortfall, unless ``forfeit_extra=True``: then the spaces are filled in the
         order given while chips last and the rest are listed in ``result.forfeited``
         (the caller puts the player's chosen spaces first). On error nothing changes.
+
+        >>> b = Board(chip_cap=3)
+        >>> b.place(2, [5])
+        []
+        >>> r = b.place(1, [4, 5, 6, 7], forfeit_extra=True)
+        >>> r, r.placed, r.forfeited, b.supply(1), b.supply(2)
+        ([5], [4, 5, 6], [7], 0, 3)
+        >>> b.place(1, [8])
+        Traceback (most recent call last):
+        ...
+        ValueError: side 1 needs 1 chips but has 0 in supply, 1 short (chip cap 3, RULES.md 5C #3): choose which spaces to fill and forfeit the rest
         """
         side = _check_side(side)
-        wanted = [spaces] if isinstance(spaces, int) and not isinstance(spaces, bool) else list(spaces)
+        wanted = [spaces] if isinstance(spaces, int) else list(spaces)
         for s in wanted:
             _check_space(s)
         own, other = self._masks[side], self._masks[3 - side]

@@ -76,6 +76,13 @@ def parse_suit_row(text: str | Iterable[str]) -> str:
     raise ValueError(f"suit row {raw!r} {what}: a suit row holds each of S, H, D, C exactly once")
 
 
+def _card(card: int | str) -> int:
+    if isinstance(card, int):
+        C.card_name(card)  # raises ValueError for a bool or a number that is no card
+        return card
+    return C.parse_card(card)
+
+
 def _check_seat(seat: object, what: str = "seat") -> int:
     if isinstance(seat, bool) or seat not in (1, 2):
         raise ValueError(f"{what} must be 1 or 2 (side 1 sits at board row 1, side 2 at row 13), got {seat!r}")
@@ -142,7 +149,7 @@ class Frame:
         Raises ``ValueError`` for a joker (its chip goes on its designated card)
         or a card that is not one of the 52 standard cards.
         """
-        c = C.parse_card(card)
+        c = _card(card)
         if C.is_wild(c):
             raise ValueError(
                 f"{C.card_name(c)} is a joker and has no space: place the chip for the card "
@@ -225,12 +232,12 @@ def reveal_suits(cards: Sequence[int | str] | str) -> Reveal:
     >>> r.order, r.used, r.jokers, r.chooser
     ('DSCH', 7, 2, 'opponent')
     """
-    tokens: list[int | str] = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    tokens: list[int | str] = list(cards.replace(",", " ").split() if isinstance(cards, str) else cards)
     order = ""
     jokers = 0
     seen: list[int] = []
     for tok in tokens:
-        c = C.parse_card(tok)
+        c = _card(tok)
         if C.is_wild(c) and isinstance(tok, str) and tok.strip().upper() in ("JK", "JOKER", "🃏"):
             c = C.JOKER2 if C.JOKER1 in seen else C.JOKER1
         if not (0 <= c < 52 or c in C.JOKERS):

@@ -134,7 +134,7 @@ def test_frame_errors() -> None:
     with pytest.raises(ValueError, match="0..51"):
         f.card(52)
     with pytest.raises(ValueError, match="0..51"):
-        f.card_int(True)  # type: ignore[arg-type]
+        f.card_int(True)
     with pytest.raises(ValueError, match="seat must be 1 or 2"):
         Frame(3, "SHDC")
     with pytest.raises(ValueError, match="rank_axis"):
