@@ -478,7 +478,7 @@ class Board:
         >>> b.place(1, [8])
         Traceback (most recent call last):
         ...
-        ValueError: side 1 needs 1 chips but has 0 in supply, 1 short (chip cap 3, RULES.md 5C #3): choose which spaces to fill and forfeit the rest
+        ValueError: side 1 needs 1 chip but has 0 in supply, 1 short (chip cap 3, RULES.md 5C #3): choose which spaces to fill and forfeit the rest
         """
         side = _check_side(side)
         wanted = [spaces] if isinstance(spaces, int) else list(spaces)
@@ -496,7 +496,7 @@ class Board:
         if supply is not None and len(new) > supply:
             if not forfeit_extra:
                 raise ValueError(
-                    f"side {side} needs {len(new)} chips but has {supply} in supply, "
+                    f"side {side} needs {len(new)} chip{'s' if len(new) != 1 else ''} but has {supply} in supply, "
                     f"{len(new) - supply} short (chip cap {self._cap}, RULES.md 5C #3): "
                     "choose which spaces to fill and forfeit the rest"
                 )

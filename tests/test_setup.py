@@ -7,6 +7,8 @@ import doctest
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion import cards as C
 from companion import setup as S
@@ -77,7 +79,7 @@ def test_named_example_suit_for_suit() -> None:
     assert p1.card(space_at(3, 2)) == "3H" and p2.card(space_at(3, 2)) == "JH"
 
 
-@pytest.mark.parametrize("order", ["SHDC", "DCSH", "CHSD"])
+@pytest.mark.parametrize("order", ALL_ROWS)
 @pytest.mark.parametrize("dealer", [1, 2])
 @pytest.mark.parametrize("axis", ["opposed", "shared"])
 def test_suit_for_suit_puts_each_suit_in_the_same_column(order: str, dealer: int, axis: str) -> None:
@@ -237,3 +239,18 @@ def test_reveal_then_rows_then_frames_end_to_end() -> None:
     assert rows == {1: "DSHC", 2: "CHSD"}
     p1, p2 = Frame(1, rows[1]), Frame(2, rows[2])
     assert p1.space("AC") == p2.space("KC") == space_at(1, 4)
+
+
+@given(deck=st.permutations(list(range(54))))
+def test_reveal_of_any_shuffled_deck(deck: list[int]) -> None:
+    # The answer by plain counting: where each suit first shows.
+    first = {}
+    for i, c in enumerate(deck):
+        if c < 52:
+            first.setdefault("SHDC"[c // 13], i)
+    last = max(first.values())
+    r = reveal_suits(deck)
+    assert r.order == "".join(sorted(first, key=first.__getitem__))
+    assert r.used == last + 1 and r.cards == tuple(deck[: last + 1])
+    assert r.jokers == sum(1 for c in deck[:last] if c >= 52)
+    assert r.chooser == [None, "dealer", "opponent"][r.jokers]
