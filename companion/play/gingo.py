@@ -116,6 +116,50 @@ class GingoPlay:
         self._st = _PState(table=table, rng=rng, reveal=B.reveal_suits(deck).cards)
         self._first_dealer = dealer
 
+    @classmethod
+    def from_deal(cls, players: list[str], options: Options | Mapping[str, Any] | None = None, *,
+                  suit_rows: Mapping[str, str], hands: list[list[str]], pile: list[str],
+                  stock: list[str], dealer: int = 0, turn: int | None = None,
+                  board: str | None = None, seed: int = 0) -> GingoPlay:
+        """A game whose first hand is arranged: the suit rows, each seat's cards, the pile
+        (bottom first) and the stock (top last), and maybe the chips already on the board.
+        For puzzles, lessons and tests; later hands are dealt from ``seed``. Every card of
+        the deck must be in exactly one place.
+
+        >>> p = GingoPlay.from_deal(["A", "B"], {"jokers": False, "deal": 1},
+        ...     suit_rows={"1": "SHDC", "2": "SHDC"}, hands=[["AS"], ["2S"]], pile=["3S"],
+        ...     stock=[C.card_name(c) for c in range(3, 52)])
+        >>> p.turn, p.pile
+        (1, [2])
+        """
+        play = cls(players, options, seed=seed, dealer=dealer)
+        st = play._st
+        act: dict[str, Any] = {"type": "setup", "dealer": dealer, "suit_rows": dict(suit_rows)}
+        if board is not None:
+            act["board"] = board
+        st.table.apply(act)
+        try:
+            hs = [C.parse_cards(h) for h in hands]
+            pl = C.parse_cards(pile)
+            sk = C.parse_cards(stock)
+        except ValueError as exc:
+            raise GingoError(f"arranged deal: {exc}") from None
+        if len(hs) != len(players):
+            raise GingoError(f"arranged deal: {len(players)} hands needed, got {len(hs)}")
+        seen = 0
+        for c in [c for h in hs for c in h] + pl + sk:
+            if seen >> c & 1:
+                raise GingoError(f"arranged deal: {C.card_name(c)} is in two places")
+            seen |= 1 << c
+        if seen != play.deck_mask():
+            raise GingoError(f"arranged deal: cards missing: {' '.join(C.mask_names(play.deck_mask() & ~seen))}")
+        if not all(hs) or not pl:
+            raise GingoError("arranged deal: every seat holds a card and the pile has its upcard")
+        st.hands, st.pile, st.stock = hs, pl, sk
+        st.turn = (dealer + 1) % len(players) if turn is None else turn
+        st.stage, st.keep, st.phase = "draw", None, "play"
+        return play
+
     # -- views ------------------------------------------------------------------
 
     @property
@@ -425,7 +469,20 @@ class GingoPlay:
         jokers = a.get("jokers")
         if jokers is None:
             jokers = _auto_jokers(st.table, seat, [c for h in st.hands for c in h if c in C.JOKERS])
-        events += st.table.apply({"type": "go_out", "seat": seat, "captured": captured, "jokers": jokers})
+        out: dict[str, Any] = {"type": "go_out", "seat": seat, "captured": captured, "jokers": jokers}
+        side = GingoGame.side_of(seat)
+        nat = [c for h in st.hands for c in h if c < 52]
+        short = st.table.shortfall(side, nat)
+        if short:  # chip cap: the chips for the last captured cards are forfeited
+            skip: list[int] = []
+            taken_spaces: set[int] = set()
+            for c in reversed(nat):
+                sp = st.table.space(side, c)
+                if st.table.board.owner(sp) != side and sp not in taken_spaces and len(skip) < short:
+                    skip.append(c)
+                    taken_spaces.add(sp)
+            out["skip"] = _names(skip)
+        events += st.table.apply(out)
         st.phase = st.table.phase
         return events
 
@@ -525,7 +582,7 @@ def candidate_melds(hand: list[int], game: GingoGame) -> list[tuple[list[int], d
     return out
 
 
-def candidate_hits(hand: list[int], game: GingoGame) -> list[tuple[int, int, dict[int, int]]]:
+def candidate_hits(hand: list[int], game: GingoGame, seat: int = 0) -> list[tuple[int, int, dict[int, int]]]:
     """Single-card hits (meld id, card, designations) that fit, checked by the table rules."""
     out: list[tuple[int, int, dict[int, int]]] = []
     in_play = game.in_play()
@@ -551,7 +608,7 @@ def candidate_hits(hand: list[int], game: GingoGame) -> list[tuple[int, int, dic
     good: list[tuple[int, int, dict[int, int]]] = []
     for mid, c, des in out:
         try:
-            game.copy().apply({"type": "hit", "seat": 0, "meld": mid, "cards": [C.card_name(c)],
+            game.copy().apply({"type": "hit", "seat": seat, "meld": mid, "cards": [C.card_name(c)],
                                "designations": {C.card_name(k): C.card_name(v) for k, v in des.items()}})
         except GingoError:
             continue
@@ -567,7 +624,7 @@ def _auto_jokers(game: GingoGame, seat: int, captured_jokers: list[int]) -> dict
     side = g.side_of(seat)
     for j in captured_jokers:
         best: tuple[int, int, int] | None = None
-        for mid, _c, des in candidate_hits([j], g):
+        for mid, _c, des in candidate_hits([j], g, seat):
             d = des[j]
             sp = g.space(side, d)
             b = g.board.copy()
@@ -671,7 +728,10 @@ def bot_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str, A
             for cards, des in candidate_melds(trial, game):
                 if card not in cards or len(cards) >= len(trial):
                     continue
-                score = _chip_value(game, side, [des.get(c, c) for c in cards]) + len(cards) - 0.5 * len(taken)
+                cv = _chip_value(game, side, [des.get(c, c) for c in cards])
+                if cv < 0:
+                    continue
+                score = cv + len(cards) - 0.5 * len(taken)
                 if best is None or score > best[0]:
                     m: dict[str, Any] = {"cards": _names(cards)}
                     if des:
@@ -687,16 +747,22 @@ def bot_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str, A
         left = [c for c in hand if c not in cards]
         if not left or (keep is not None and left == [keep]):
             continue
-        score = _chip_value(game, side, [des.get(c, c) for c in cards]) + len(cards)
+        score = _chip_value(game, side, [des.get(c, c) for c in cards])
+        if score < 0:
+            continue  # the chip supply cannot cover it
+        score += len(cards)
         options.append((score, _meld_action(seat, cards, des)))
     if not options:
-        for mid, c, des in candidate_hits(hand, game):
+        for mid, c, des in candidate_hits(hand, game, seat):
             left = [x for x in hand if x != c]
             if not left or (keep is not None and left == [keep]):
                 continue
             if c in C.JOKERS and len(hand) > 3:
                 continue  # keep jokers for melds while the hand is big
-            score = _chip_value(game, side, [des.get(c, c)]) + 1
+            score = _chip_value(game, side, [des.get(c, c)])
+            if score < 0:
+                continue
+            score += 1
             act: dict[str, Any] = {"type": "hit", "seat": seat, "meld": mid, "cards": [C.card_name(c)]}
             if des:
                 act["designations"] = {C.card_name(k): C.card_name(v) for k, v in des.items()}
@@ -738,7 +804,7 @@ def legal_actions(play: GingoPlay) -> list[dict[str, Any]]:
         return [a for a in out if _is_legal(play, a)]
     for cards, des in candidate_melds(hand, game):
         out.append(_meld_action(seat, cards, des))
-    for mid, c, des in candidate_hits(hand, game):
+    for mid, c, des in candidate_hits(hand, game, seat):
         act: dict[str, Any] = {"type": "hit", "seat": seat, "meld": mid, "cards": [C.card_name(c)]}
         if des:
             act["designations"] = {C.card_name(k): C.card_name(v) for k, v in des.items()}

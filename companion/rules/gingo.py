@@ -34,7 +34,9 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
     joker lets the opponent choose (the event says who chose). ``secret`` (secrecy only)
     gives each side's own order, left to right as that side sees it.
     Or directly: ``{"type": "setup", "dealer": 0, "suit_rows": {"1": "SHDC", "2": "SHDC"}}``
-    (format ``"direct"``).
+    (format ``"direct"``). Either form may add ``"board": "<52 chars . 1 2>"``, the chips
+    already on the board when an unfinished game is resumed from its recording form (a side
+    linked there counts as having called Gin).
     Events: ``{"type": "setup", "format", "order", "chooser", "suit_rows": {"1", "2"}, "dealer"}``.
 
 ``{"type": "meld", "seat": 0, "cards": ["JK1", "7H", "9H"], "designations": {"JK1": "8H"}}``
@@ -332,7 +334,7 @@ def _card(token: Any, what: str) -> int:
 
 
 _ACTION_KEYS: Final[dict[str, frozenset[str]]] = {
-    "setup": frozenset({"dealer", "reveal", "format", "secret", "suit_rows"}),
+    "setup": frozenset({"dealer", "reveal", "format", "secret", "suit_rows", "board"}),
     "meld": frozenset({"seat", "cards", "designations", "skip"}),
     "hit": frozenset({"seat", "meld", "cards", "designations", "skip"}),
     "go_out": frozenset({"seat", "captured", "jokers", "skip"}),
@@ -424,6 +426,15 @@ class GingoGame:
     def space(self, side: int, card: int) -> int:
         """The board space of ``card`` in ``side``'s coordinates."""
         return self.frame(side).space(card)
+
+    def shortfall(self, side: int, cards: Iterable[int]) -> int:
+        """How many chips ``side`` lacks to cover ``cards`` (natural cards) now (chip cap)."""
+        sup = self._s.board.supply(side)
+        if sup is None:
+            return 0
+        spaces = {self.space(side, c) for c in cards}
+        new = [sp for sp in spaces if self._s.board.owner(sp) != side]
+        return max(0, len(new) - sup)
 
     def table_cards(self) -> int:
         """Mask of natural cards physically in melds on the table."""
@@ -575,11 +586,12 @@ class GingoGame:
                     f"{in_play[d]} (seed: a joker cannot match cards already in play)")
             if d in nat or d in seen:
                 raise GingoError(
-                    f"{what}: {C.card_name(j)} cannot stand for {C.card_name(d)}, which the same play already holds")
+                    f"{what}: {C.card_name(j)} cannot stand for {C.card_name(d)}, already in the meld (a joker takes "
+                    "a suit not showing in a set, a missing rank in a run)")
             seen.add(d)
 
     def _check_not_on_table(self, s: _State, cards: Iterable[int], what: str) -> None:
-        on = {c: m.id for m in s.melds for c in m.naturals}
+        on = {c: m.id for m in s.melds for c in m.cards}
         for c in cards:
             if c in on:
                 raise GingoError(f"{what}: {C.card_name(c)} is already on the table in meld {on[c]}")
@@ -708,13 +720,27 @@ class GingoGame:
                 raise GingoError(f"setup: {exc}") from None
         else:
             raise GingoError("setup: give reveal (the cards turned up) or suit_rows")
+        if a.get("board") is not None:
+            try:
+                s.board = B.Board.from_string52(a["board"], chip_cap=s.board.chip_cap, adjacency=s.board.adjacency)
+            except ValueError as exc:
+                raise GingoError(f"setup board: {exc}") from None
+            for side in (1, 2):
+                s.linked[side] = s.gin[side] = s.board.link(side) is not None
+                if s.gin[side]:
+                    s.gin_order.append(side)
         s.suit_rows = rows
         s.setup_format = fmt
         s.dealer = dealer
         s.phase = "play"
         for side in (1, 2):
             frames[side] = B.Frame(side, rows[side], rank_axis=self.options.rank_axis)
-        return [{"type": "setup", "format": fmt, "order": order, "chooser": chooser,
+        chooser_seat = None
+        if chooser == "dealer":
+            chooser_seat = dealer
+        elif chooser == "opponent":  # RULES.md 5C #14: in the 4-player game, the dealer's right
+            chooser_seat = (dealer - 1) % self.nseats
+        return [{"type": "setup", "format": fmt, "order": order, "chooser": chooser, "chooser_seat": chooser_seat,
                  "suit_rows": {"1": rows[1], "2": rows[2]}, "dealer": dealer}]
 
     def _do_meld(self, s: _State, frames: dict[int, B.Frame], a: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -725,7 +751,7 @@ class GingoGame:
         cards = self._parse_card_list(s, a.get("cards"), what)
         des = self._designations(a.get("designations"), cards, a.get("cards"), what)
         nats = [c for c in cards if c not in C.JOKERS]
-        self._check_not_on_table(s, nats, what)
+        self._check_not_on_table(s, cards, what)
         self._check_designations(s, des, nats, what)
         _check_joker_count(len(cards) - len(nats), len(nats), self.options)
         try:
@@ -744,7 +770,7 @@ class GingoGame:
         """Validate and apply a hit onto ``m`` (mutates ``m``); return the cards whose chips go down."""
         nats = [c for c in cards if c not in C.JOKERS]
         jokers = [c for c in cards if c in C.JOKERS]
-        self._check_not_on_table(s, nats, what)
+        self._check_not_on_table(s, cards, what)
         # a natural on its joker's place: covers it (the joker stays)
         covered_now = set(m.naturals)
         joker_places = {d: j for j, d in m.designations.items() if d not in covered_now}
@@ -829,7 +855,7 @@ class GingoGame:
                     raise GingoError(f"go out: {C.card_name(c)} is captured from two hands")
             captured[other] = cs
             all_caps += cs
-        self._check_not_on_table(s, [c for c in all_caps if c not in C.JOKERS], what)
+        self._check_not_on_table(s, all_caps, what)
         jraw = a.get("jokers") or {}
         if not isinstance(jraw, Mapping):
             raise GingoError('go out: jokers is {"JK2": {"meld": 3, "as": "6S"}}')
@@ -844,6 +870,10 @@ class GingoGame:
                 raise GingoError(f'go out: lay a captured joker as {{"meld": id, "as": card}}, got {spec!r}')
             m = self._find_meld(s, spec["meld"])
             d = _card(spec["as"], "go out jokers")
+            if d in all_caps:
+                raise GingoError(
+                    f"go out: {C.card_name(j)} cannot stand for {C.card_name(d)}, a captured card already in play "
+                    "(seed: a joker cannot match cards already in play)")
             chips_for += self._hit(s, m, [j], {j: d}, f"captured {C.card_name(j)}")
             laid_jokers.add(j)
             laid.append({"joker": C.card_name(j), "meld": m.id, "as": C.card_name(d)})
@@ -872,7 +902,8 @@ class GingoGame:
             if out_side is not None:
                 winner, reason = out_side, "both_linked"
             else:
-                winner, reason = s.gin_order[0], "gin_first"
+                winner = next((x for x in s.gin_order if linked[x]), 1)
+                reason = "gin_first"
         elif linked[1] or linked[2]:
             winner = 1 if linked[1] else 2
             if gin_before[winner] and linked_before[winner]:
