@@ -212,6 +212,10 @@ class EventStore:
 
     # -- events ----------------------------------------------------------------------
 
+    def now(self) -> float:
+        """The store's clock (seconds since the epoch)."""
+        return float(self._clock())
+
     def find_client(self, game_id: str, client_id: str) -> StoredEvent | None:
         """The first event this client id wrote in this game, if any."""
         with self._lock:
@@ -229,19 +233,21 @@ class EventStore:
         *,
         client_id: str | None = None,
         result: Any = None,
+        at: float | None = None,
     ) -> StoredEvent:
-        """Append one event and commit it; returns the stored row.
+        """Append one event and commit it; returns the stored row (``at``: its time,
+        default now).
 
         A client id already used in this game raises :class:`StoreError` (callers check
         :meth:`find_client` first, under their own lock).
         """
-        return self.append_many([NewEvent(game_id, type, payload, client_id, result)])[0]
+        return self.append_many([NewEvent(game_id, type, payload, client_id, result)], at=at)[0]
 
-    def append_many(self, events: Sequence[NewEvent]) -> list[StoredEvent]:
+    def append_many(self, events: Sequence[NewEvent], *, at: float | None = None) -> list[StoredEvent]:
         """Append several events in one transaction: all are committed or none."""
         out: list[StoredEvent] = []
         with self._lock:
-            now = float(self._clock())
+            now = float(self._clock()) if at is None else float(at)
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
                 for ev in events:

@@ -506,7 +506,8 @@ class Table:
     def _commit(self, g: GameState, etype: str, payload: dict[str, Any], client_id: str | None,
                 make_body: Callable[[GameState], dict[str, Any]]) -> Outcome:
         """Fold the new event onto the game first (validation), then write and notify."""
-        probe = StoredEvent(self.store.last_seq() + 1, g.id, etype, payload, client_id, 0.0)
+        now = self.store.now()
+        probe = StoredEvent(self.store.last_seq() + 1, g.id, etype, payload, client_id, now)
         try:
             new_state = fold_game([*g.events, probe])
         except TableError:
@@ -514,7 +515,7 @@ class Table:
         except (ValueError, KeyError, TypeError) as exc:
             raise TableError("illegal", str(exc), 422) from None
         body = make_body(new_state)
-        ev = self.store.append(g.id, etype, payload, client_id=client_id, result=body)
+        ev = self.store.append(g.id, etype, payload, client_id=client_id, result=body, at=now)
         new_state.events[-1] = ev
         self._games[g.id] = new_state
         self._notify(ev, new_state)
@@ -567,14 +568,15 @@ class Table:
                                        "players": names, "dealer": dealer}
             if rematch_of:
                 payload["rematch_of"] = rematch_of
-            probe = StoredEvent(self.store.last_seq() + 1, gid, "game_created", payload, client_id, 0.0)
+            now = self.store.now()
+            probe = StoredEvent(self.store.last_seq() + 1, gid, "game_created", payload, client_id, now)
             try:
                 state = fold_game([probe])
             except TableError:
                 raise
             except (ValueError, KeyError, TypeError) as exc:
                 raise TableError("invalid_options", str(exc)) from None
-            ev = self.store.append(gid, "game_created", payload, client_id=client_id, result=state.as_dict())
+            ev = self.store.append(gid, "game_created", payload, client_id=client_id, result=state.as_dict(), at=now)
             state = fold_game([ev])
             self._games[gid] = state
             self._notify(ev, state)
@@ -743,6 +745,27 @@ class Table:
 
     # -- export and import -------------------------------------------------------------------
 
+    def _rescored(self, probes: list[StoredEvent]) -> list[StoredEvent]:
+        """Imported hands are scored again by the engines; stored results are not trusted."""
+        out = [probes[0]]
+        st = fold_game(out)
+        for p in probes[1:]:
+            if p.type in ("hand", "hand_corrected"):
+                payload = dict(p.payload)
+                n = payload.get("hand")
+                upto = None
+                if p.type == "hand_corrected":
+                    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(st.hands):
+                        raise TableError("invalid_import", f"a correction names hand {n!r}, which does not exist")
+                    upto = n - 1
+                fresh = self._hand_payload(st, _hand_input(payload), upto=upto)
+                if upto is not None:
+                    fresh = {"hand": n, **fresh}
+                p = dataclasses.replace(p, payload=fresh)
+            out.append(p)
+            st = fold_game(out)
+        return out
+
     def export(self, game_id: str) -> dict[str, Any]:
         """The whole game, re-importable with :meth:`import_game`."""
         with self._lock:
@@ -766,31 +789,42 @@ class Table:
             raw = data.get("events")
             if not isinstance(raw, list) or not raw:
                 raise TableError("invalid_import", "the export holds no events")
+            now = self.store.now()
+            first_seq = self.store.last_seq() + 1
             probes: list[StoredEvent] = []
             for i, e in enumerate(raw):
                 if not isinstance(e, dict) or not isinstance(e.get("type"), str) or not isinstance(e.get("payload"), dict):
                     raise TableError("invalid_import", f"event {i} needs a \"type\" and a \"payload\" object")
                 if e["type"] not in ("game_created", "hand", "hand_corrected", "action", "undo"):
                     raise TableError("invalid_import", f"event {i} has an unknown type {e['type']!r}")
-                probes.append(StoredEvent(i + 1, gid, e["type"], e["payload"], None, float(e.get("time") or 0)))
-            if probes[0].type != "game_created" or any(p.type == "game_created" for p in probes[1:]):
-                raise TableError("invalid_import", "an export starts with exactly one game_created event")
+                if (e["type"] == "game_created") != (i == 0):
+                    raise TableError("invalid_import", "an export starts with exactly one game_created event")
+                payload = dict(e["payload"])
+                if i == 0:
+                    imported_from = data["game"].get("id") if isinstance(data.get("game"), dict) else None
+                    payload = {k: payload.get(k) for k in ("variant", "preset", "options", "players", "dealer")}
+                    payload["imported_from"] = imported_from
+                probes.append(StoredEvent(first_seq + i, gid, e["type"], payload, client_id if i == 0 else None, now))
             try:
-                fold_game(probes)
+                probes = self._rescored(probes)
+                st = fold_game(probes)
             except TableError as exc:
                 raise TableError("invalid_import", exc.message) from None
-            except (ValueError, KeyError, TypeError) as exc:
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise TableError("invalid_import", f"the events do not replay: {exc}") from None
-            imported_from = data.get("game", {}).get("id") if isinstance(data.get("game"), dict) else None
-            new = [NewEvent(gid, p.type, {**p.payload, "imported_from": imported_from} if i == 0 else p.payload,
-                            client_id if i == 0 else None)
+            new = [NewEvent(gid, p.type, p.payload, p.client_id, st.as_dict() if i == 0 else None)
                    for i, p in enumerate(probes)]
-            stored = self.store.append_many(new)
+            stored = self.store.append_many(new, at=now)
             st = fold_game(stored)
             self._games[gid] = st
             for ev in stored:
                 self._notify(ev, st)
             return st.as_dict()
+
+
+def _hand_input(payload: dict[str, Any]) -> HandInput:
+    return HandInput(ender=payload.get("ender"), hands=payload.get("hands"), deadwood=payload.get("deadwood"),
+                     declared=payload.get("declared"), joker=bool(payload.get("joker", False)))
 
 
 def _game_id(client_id: str | None) -> str:
