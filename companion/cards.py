@@ -133,7 +133,7 @@ def _parse_rank(text: str) -> int | None:
     return _RANKS.get(text)
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str | int) -> int:
     """Read one card; raise ``ValueError`` naming the token if it is not a card.
 
     >>> [parse_card(t) for t in ("AS", "TD", "10D", "10♦", "♦10", "JK2", "b13", "W")]
