@@ -178,3 +178,44 @@ def test_default_config_location(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["doctor", "--root", str(root)]) == 0
     assert f"config: {etc / 'gingo.toml'}" in capsys.readouterr().out
     assert os.environ.get("GINGO_CONFIG") is None
+
+
+def test_led_test_walks_the_chain_then_shows_orientation() -> None:
+    from companion.commands.doctor import led_test
+    from companion.hardware.layout import default_layout
+    from companion.hardware.leds.sim import SimLeds
+
+    frames: list[list[tuple[int, int, int]]] = []
+
+    class Recorder(SimLeds):
+        def _write(self, frame: list[tuple[int, int, int]], scaled: list[tuple[int, int, int]]) -> None:
+            super()._write(frame, scaled)
+            frames.append(frame)
+
+    lay = default_layout()
+    sleeps: list[float] = []
+    leds = Recorder(count=60)
+    led_test(leds, lay, {1: (255, 0, 0), 2: (0, 255, 0)}, step=0.01, hold=2.0, sleep=sleeps.append)
+    assert len(frames) == 62
+    for i in range(60):  # one white LED at a time, in chain order
+        assert [j for j, c in enumerate(frames[i]) if c != (0, 0, 0)] == [i]
+    orient = frames[60]
+    assert orient[7] == (255, 0, 0)  # space 0 is LED 7 on the reference wiring
+    assert orient[4] == (255, 255, 255)  # space 3
+    assert orient[52] == (0, 255, 0)  # space 51
+    assert [orient[i] for i in (0, 1, 2, 3, 56, 57, 58, 59)] == [(0, 0, 96)] * 8
+    assert frames[61] == [(0, 0, 0)] * 60
+    assert sleeps == [0.01] * 60 + [2.0]
+
+
+def test_led_test_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_root(tmp_path, model=None)
+    assert main(["doctor", "--root", str(root), "--led-test", "--led-step", "0", "--led-hold", "0"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[-1] == "OK    LED test: 60 LEDs lit in chain order on the sim backend"
+    assert "a white light runs along the chain" in captured.err
+    cfg = tmp_path / "gingo.toml"
+    cfg.write_text(f'[leds]\nbackend = "leds_dev"\n[leds.leds_dev]\npath = "{tmp_path / "leds0"}"\n')
+    assert main(["doctor", "--root", str(root), "--config", str(cfg), "--led-test", "--led-hold", "0"]) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("FAIL  LED test: LEDs:") and "leds0 does not exist" in last

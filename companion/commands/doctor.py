@@ -27,12 +27,15 @@ import importlib.util
 import json
 import os
 import pwd
+import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from companion.hardware.config import ConfigError, HardwareConfig, load_config
-from companion.hardware.layout import SLOT_NAMES, LayoutError, load_layout
+from companion.hardware.layout import SLOT_NAMES, LayoutError, LedLayout, load_layout
+from companion.hardware.leds import LedBackend
 from companion.hardware.leds.leds_dev import OVERLAY_LINE
 from companion.hardware.leds.pimodel import is_pi5, is_raspberry_pi, read_pi_model
 from companion.hardware.power import PowerBudgetError
@@ -311,6 +314,50 @@ def run_checks(cfg: HardwareConfig, env: Environment) -> list[Check]:
     return checks
 
 
+def led_test(
+    leds: LedBackend,
+    layout: LedLayout,
+    colors: Mapping[int, tuple[int, int, int]],
+    *,
+    step: float = 0.05,
+    hold: float = 3.0,
+    sleep: Callable[[float], None] = time.sleep,
+) -> None:
+    """Walk a light along the chain, then show the board's orientation, then go dark.
+
+    Orientation frame: space 0 (side 1, ace row, column 1) in side 1's colour, space 3
+    (same row, column 4) white, space 51 (side 2's far corner) in side 2's colour, the
+    marker slots dim blue.
+    """
+    dark = [(0, 0, 0)] * leds.count
+    for i in range(leds.count):
+        frame = list(dark)
+        frame[i] = (255, 255, 255)
+        leds.set_pixels(frame)
+        leds.show()
+        sleep(step)
+    frame = list(dark)
+    frame[layout.space_led(0)] = colors[1]
+    frame[layout.space_led(3)] = (255, 255, 255)
+    frame[layout.space_led(51)] = colors[2]
+    for name in SLOT_NAMES:
+        if layout.has_slot(name):
+            frame[layout.slot_led(name)] = (0, 0, 96)
+    leds.set_pixels(frame)
+    leds.show()
+    sleep(hold)
+    leds.set_pixels(dark)
+    leds.show()
+
+
+LED_TEST_HELP = (
+    "LED test: a white light runs along the chain from LED 0 to the last LED; then side 1's "
+    "ace-row corner at column 1 shows side 1's colour, column 4 of that row is white, side 2's far "
+    "corner shows side 2's colour and the marker squares are blue. Anything else: check the wiring "
+    "or edit the LED layout (docs/hardware.md)."
+)
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE",
                         help="hardware config to check against (default: $GINGO_CONFIG, else /etc/gingo/gingo.toml "
@@ -318,6 +365,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", metavar="DIR", default="/",
                         help="look for /dev, /proc and /etc under DIR (for testing; default /)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per check instead")
+    parser.add_argument("--led-test", action="store_true",
+                        help="after the checks, light the LEDs in chain order and then show the board's orientation")
+    parser.add_argument("--led-step", type=float, default=0.05, metavar="SECONDS",
+                        help="time per LED in the LED test (default 0.05)")
+    parser.add_argument("--led-hold", type=float, default=3.0, metavar="SECONDS",
+                        help="how long the LED test shows the orientation (default 3)")
 
 
 def _config(args: argparse.Namespace) -> tuple[HardwareConfig, Check]:
@@ -344,4 +397,29 @@ def run(args: argparse.Namespace) -> int:
     warned = sum(c.status == WARN for c in checks)
     if not args.json:
         print(f"{len(checks)} checks: {failed} failed, {warned} warnings")
+    if args.led_test:
+        failed += _run_led_test(cfg, args)
     return 1 if failed else 0
+
+
+def _run_led_test(cfg: HardwareConfig, args: argparse.Namespace) -> int:
+    """Run the LED test on the configured backend; 1 if it could not run."""
+    if args.led_step < 0 or args.led_hold < 0:
+        raise ValueError("--led-step and --led-hold must not be negative")
+    warnings: list[str] = []
+    try:
+        layout = cfg.led_layout()
+    except (LayoutError, OSError) as exc:
+        print(Check("LED test", FAIL, f"no layout: {exc}").line())
+        return 1
+    leds = cfg.open_leds(warnings.append)
+    try:
+        if warnings:
+            print(Check("LED test", FAIL, warnings[0]).line())
+            return 1
+        print(LED_TEST_HELP, file=sys.stderr)
+        led_test(leds, layout, cfg.colors, step=args.led_step, hold=args.led_hold)
+        print(Check("LED test", OK, f"{leds.count} LEDs lit in chain order on the {leds.name} backend").line())
+        return 0
+    finally:
+        leds.close()
