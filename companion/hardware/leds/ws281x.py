@@ -13,14 +13,12 @@ On a Pi 4 (needs root or ``/dev/gpiomem`` access)::
     leds.show()
     leds.close()
 
-Off a Pi it fails cleanly (the exact reason depends on the machine):
+A backend that cannot start says why and what to do:
 
->>> from companion.hardware.leds import LedBackendError
->>> try:
-...     Ws281xLeds(count=4, proc_root="/nonexistent")
-... except LedBackendError as exc:
-...     print("refused")
-refused
+>>> Ws281xLeds(count=4, pin=4, proc_root="/nonexistent")
+Traceback (most recent call last):
+...
+companion.hardware.leds.LedBackendError: rpi_ws281x cannot drive GPIO4; use GPIO18 (or 12) for PWM, 13/19 for PWM1, 21 for PCM or 10 for SPI
 """
 
 from __future__ import annotations
