@@ -3,8 +3,9 @@
 Each WS2812 data bit becomes three SPI bits at 2.4 MHz (0.42 µs each): a 0 is
 ``100`` (0.42 µs high), a 1 is ``110`` (0.83 µs high), inside the WS2812B timing
 windows. After the frame, 84 zero bytes (280 µs low) latch it. Enable SPI with
-``dtparam=spi=on`` in ``/boot/firmware/config.txt``; on a Pi 3 or 4 also pin the
-core clock (``core_freq=250`` / ``core_freq_min=500``) so the SPI clock is stable.
+``dtparam=spi=on`` in ``/boot/firmware/config.txt``; so that the SPI clock stays
+steady, also pin the core clock: ``core_freq_min=500`` on a Pi 4, ``core_freq=250``
+on a Pi 3.
 
 >>> encode_ws2812([(255, 0, 0)]).hex(" ")   # GRB order: G=0x00, R=0xff, B=0x00
 '92 49 24 db 6d b6 92 49 24'
