@@ -176,3 +176,18 @@ def test_open_leds_uses_the_config_and_falls_back(tmp_path: Path) -> None:
     assert pico_cfg.open_leds(warnings.append).name == "sim"  # no link given
     assert "sensor link" in warnings[-1]
     assert pico_cfg.led_layout().count == 60
+
+
+def test_config_options_match_the_backend_signatures() -> None:
+    import importlib
+    import inspect
+
+    from companion.hardware.config import LED_BACKENDS
+    from companion.hardware.leds import BACKENDS
+
+    assert set(LED_BACKENDS) == set(BACKENDS)
+    for name, options in LED_BACKENDS.items():
+        module, cls_name = BACKENDS[name].split(":")
+        params = inspect.signature(getattr(importlib.import_module(module), cls_name)).parameters
+        for key in [*options, "count", "brightness", "brightness_cap"]:
+            assert key in params, f"leds.{name}.{key} is not an option of {cls_name}"
