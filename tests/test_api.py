@@ -1,0 +1,267 @@
+"""API contract v1 through FastAPI's TestClient, with a real store, real engines and the
+simulated board (real SimSensors through the real sensing pipeline)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from companion.api import create_app
+from companion.hardware.leds.sim import SimLeds
+from companion.hardware.layout import default_layout
+from companion.hardware.sensors.sim import SimSensors
+from companion.pairing import Pairing
+from companion.store import open_store
+from companion.sync import BoardSync
+from companion.table import Table
+from tests.test_table import COLOR_HANDS, GIN_HANDS, GINGO_ACTIONS, GINSKI_HANDS
+
+CODE = "246810"
+HOST = "host-secret"
+
+
+class Env:
+    def __init__(self, client: TestClient, table: Table, sync: BoardSync, token: str) -> None:
+        self.client = client
+        self.table = table
+        self.sync = sync
+        self.token = token
+        self.auth = {"Authorization": f"Bearer {token}"}
+
+    def post(self, path: str, body: Any = None, **kw: Any) -> Any:
+        return self.client.post(path, json=body if body is not None else {}, headers=self.auth, **kw)
+
+    def put(self, path: str, body: Any) -> Any:
+        return self.client.put(path, json=body, headers=self.auth)
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path)
+
+    def wait_board(self, pred: Any, timeout: float = 3.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            b = self.get("/api/v1/board").json()
+            if pred(b) or time.monotonic() > end:
+                return b
+            time.sleep(0.02)
+
+
+@pytest.fixture()
+def env(tmp_path: Path) -> Iterator[Env]:
+    store = open_store(tmp_path)
+    table = Table(store)
+    sync = BoardSync(table, SimSensors(rate=400, seed=1), SimLeds(), layout=default_layout(), fps=30)
+    app = create_app(table, pairing=Pairing(store, code=CODE, host_code=HOST), sync=sync, max_body=20_000)
+    sync.start()
+    try:
+        with TestClient(app) as client:
+            token = client.post("/api/v1/pair", json={"code": CODE, "name": "test phone"}).json()["token"]
+            yield Env(client, table, sync, token)
+    finally:
+        sync.stop()
+        store.close()
+
+
+def error_of(r: Any) -> dict[str, str]:
+    body = r.json()
+    assert set(body) == {"error"}, body
+    assert set(body["error"]) == {"code", "message"} and body["error"]["message"]
+    return dict(body["error"])
+
+
+def test_health_variants_and_docs(env: Env) -> None:
+    h = env.get("/api/v1/health").json()
+    assert h["status"] == "ok" and h["leds"] == "sim" and h["version"]
+    assert h["sensors"] in ("sim", "offline")
+    v = env.get("/api/v1/variants").json()
+    names = [x["name"] for x in v["variants"]]
+    assert names == ["gin", "color_gin", "ginski", "gingo"]
+    gin = v["variants"][0]
+    assert gin["default_preset"] in gin["presets"]
+    knock = next(o for o in gin["options"] if o["name"] == "knock_limit")
+    assert knock["default"] == 10 and knock["help"]
+    assert env.get("/docs").status_code == 200
+    paths = env.get("/openapi.json").json()["paths"]
+    for p in ("/api/v1/games/{game_id}/hands/preview", "/api/v1/games/{game_id}/hands/{n}",
+              "/api/v1/games/import", "/api/v1/tokens", "/api/v1/board/sim"):
+        assert p in paths
+
+
+def test_pairing_and_auth(env: Env) -> None:
+    r = env.client.post("/api/v1/pair", json={"code": "000000", "name": "eve"})
+    assert r.status_code == 401 and error_of(r)["code"] == "unauthorized"
+    body = {"variant": "gin", "players": ["A", "B"]}
+    assert env.client.post("/api/v1/games", json=body).status_code == 401
+    r = env.client.post("/api/v1/games", json=body, headers={"Authorization": "Bearer wrong"})
+    assert r.status_code == 401 and "token" in error_of(r)["message"]
+    assert env.table.store.count() == 0
+    # tokens are listed and revoked with the host code only
+    assert env.get("/api/v1/tokens").status_code == 401
+    r = env.client.get("/api/v1/tokens", headers={"X-Host-Code": "nope"})
+    assert r.status_code == 401
+    toks = env.client.get("/api/v1/tokens", headers={"X-Host-Code": HOST}).json()["tokens"]
+    assert [t["name"] for t in toks] == ["test phone"]
+    assert env.token not in str(toks)
+    r = env.client.delete(f"/api/v1/tokens/{toks[0]['id']}", headers={"X-Host-Code": HOST})
+    assert r.status_code == 200
+    assert env.post("/api/v1/games", body).status_code == 401
+
+
+def test_gin_match_over_http(env: Env) -> None:
+    r = env.post("/api/v1/games", {"variant": "gin", "players": ["Ann", "Bob"], "client_id": "c1"})
+    assert r.status_code == 201
+    g = r.json()
+    gid = g["id"]
+    assert env.post("/api/v1/games", {"variant": "gin", "players": ["Ann", "Bob"], "client_id": "c1"}).json()["id"] == gid
+    assert [x["id"] for x in env.get("/api/v1/games").json()["games"]] == [gid]
+    p = env.client.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "hands": GIN_HANDS})
+    assert p.status_code == 200 and p.json()["preview"] is True
+    assert env.get(f"/api/v1/games/{gid}").json()["version"] == 1
+    hand = {"ender": 0, "hands": GIN_HANDS, "client_id": "h1", "expected_version": 1}
+    r1 = env.post(f"/api/v1/games/{gid}/hands", hand)
+    assert r1.status_code == 200 and r1.json()["game"]["scores"] == [83, 0]
+    again = env.post(f"/api/v1/games/{gid}/hands", hand)
+    assert again.json() == r1.json()
+    stale = env.post(f"/api/v1/games/{gid}/hands", {**hand, "client_id": "h2"})
+    assert stale.status_code == 409 and error_of(stale)["code"] == "stale_version"
+    r2 = env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [3, 9]})
+    assert r2.json()["game"]["scores"] == [89, 0]
+    c = env.put(f"/api/v1/games/{gid}/hands/1", {"ender": 0, "deadwood": [2, 12]})
+    assert c.status_code == 200 and c.json()["game"]["scores"] == [16, 0]
+    assert env.put(f"/api/v1/games/{gid}/hands/9", {"ender": 0, "deadwood": [2, 12]}).status_code == 404
+    u = env.post(f"/api/v1/games/{gid}/undo")
+    assert u.status_code == 200 and u.json()["game"]["scores"] == [89, 0]
+    evs = env.get(f"/api/v1/games/{gid}/events?after=0").json()["events"]
+    assert [e["type"] for e in evs] == ["game_created", "hand", "hand", "hand_corrected", "undo"]
+    tail = env.get(f"/api/v1/games/{gid}/events?after={evs[2]['seq']}").json()["events"]
+    assert [e["seq"] for e in tail] == [e["seq"] for e in evs[3:]]
+    last = env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "hands": GIN_HANDS}).json()["game"]
+    assert last["finished"] and last["winner"] == 0
+    csv_text = env.get(f"/api/v1/games/{gid}/export.csv").text
+    assert csv_text.splitlines()[0] == "hand,ender,kind,winner,Ann,Bob"
+    assert csv_text.splitlines()[-1].startswith("total,")
+    export = env.get(f"/api/v1/games/{gid}/export.json").json()
+    imp = env.post("/api/v1/games/import", export)
+    assert imp.status_code == 201 and imp.json()["scores"] == last["scores"]
+    re = env.post(f"/api/v1/games/{gid}/rematch")
+    assert re.status_code == 201 and re.json()["rematch_of"] == gid
+    # deleting needs the host code
+    assert env.client.delete(f"/api/v1/games/{gid}", headers=env.auth).status_code == 401
+    d = env.client.delete(f"/api/v1/games/{gid}", headers={**env.auth, "X-Host-Code": HOST})
+    assert d.status_code == 200
+    assert env.get(f"/api/v1/games/{gid}").status_code == 404
+
+
+def test_color_gin_and_ginski_over_http(env: Env) -> None:
+    cg = env.post("/api/v1/games", {"variant": "color_gin", "players": ["A", "B"]}).json()["id"]
+    for _ in range(3):
+        r = env.post(f"/api/v1/games/{cg}/hands", {"ender": 0, "hands": COLOR_HANDS})
+        assert r.status_code == 200
+    g = r.json()["game"]
+    assert g["finished"] and g["scores"][0]["S"] == 114
+    gs = env.post("/api/v1/games", {"variant": "ginski", "players": ["A", "B", "C"]}).json()["id"]
+    for _ in range(2):
+        r = env.post(f"/api/v1/games/{gs}/hands", {"ender": 0, "hands": GINSKI_HANDS})
+    assert r.json()["game"]["finished"] and r.json()["game"]["winner"] == 2
+
+
+def test_bad_requests_get_4xx_in_contract_form(env: Env) -> None:
+    gid = env.post("/api/v1/games", {"variant": "gin", "players": ["A", "B"]}).json()["id"]
+    before = env.table.store.count()
+    r = env.client.post(f"/api/v1/games/{gid}/hands", content=b'{"ender": 0, "hands": [',
+                        headers={**env.auth, "Content-Type": "application/json"})
+    assert r.status_code == 400 and error_of(r)["code"] == "malformed_json"
+    r = env.post(f"/api/v1/games/{gid}/hands", {"ender": "zero"})
+    assert r.status_code == 422 and "ender" in error_of(r)["message"]
+    r = env.post(f"/api/v1/games/{gid}/hands", {"ender": 1, "hands": GIN_HANDS})
+    assert r.status_code == 422 and "may not knock" in error_of(r)["message"]
+    r = env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "hands": [GIN_HANDS[0][:9], GIN_HANDS[1]]})
+    assert r.status_code == 422 and error_of(r)["code"] == "invalid_hand"
+    r = env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "hands": [["XX"] * 10, GIN_HANDS[1]]})
+    assert r.status_code == 422 and "XX" in error_of(r)["message"]
+    r = env.post("/api/v1/games/nope/hands", {"ender": 0, "deadwood": [1, 2]})
+    assert r.status_code == 404 and error_of(r)["code"] == "not_found"
+    r = env.post("/api/v1/games", {"variant": "gin", "players": ["A", "B"], "surprise": 1})
+    assert r.status_code == 422 and "surprise" in error_of(r)["message"]
+    r = env.post("/api/v1/games", {"variant": "gin", "players": ["A", "B"], "options": {"knock_limit": "lots"}})
+    assert r.status_code == 400 and error_of(r)["code"] == "invalid_options"
+    big = {"variant": "gin", "players": ["A", "B"], "options": {"x": "y" * 30_000}}
+    r = env.post("/api/v1/games", big)
+    assert r.status_code == 413 and error_of(r)["code"] == "too_large"
+    r = env.client.get("/api/v1/nothing-here")
+    assert r.status_code == 404 and error_of(r)["code"] == "not_found"
+    r = env.client.put("/api/v1/health")
+    assert r.status_code == 405 and error_of(r)
+    assert env.table.store.count() == before
+
+
+def test_gingo_game_with_simulated_board(env: Env) -> None:
+    gid = env.post("/api/v1/games", {"variant": "gingo", "players": ["Ann", "Bob"]}).json()["id"]
+    b = env.wait_board(lambda b: b["sensed"] is not None)
+    assert b["expected"] == "." * 52 and b["sensed"] == "." * 52 and b["mismatches"] == []
+    # a stray chip is flagged, and so is every other one at the same time
+    for space in (20, 21, 22):
+        assert env.post("/api/v1/board/sim", {"space": space, "side": 2}).status_code == 200
+    b = env.wait_board(lambda b: b["unexpected"] == [20, 21, 22])
+    assert b["unexpected"] == [20, 21, 22] and b["mismatches"] == [20, 21, 22]
+    for space in (20, 21, 22):
+        env.post("/api/v1/board/sim", {"space": space, "side": None})
+    for action in GINGO_ACTIONS[:2]:
+        r = env.post(f"/api/v1/games/{gid}/actions", {"action": action})
+        assert r.status_code == 200, r.json()
+    b = env.wait_board(lambda b: b["pending"] == [0, 4, 8])
+    assert b["expected"].startswith("1...1...1...") and b["pending"] == [0, 4, 8]
+    # LEDs show the placements (pulsing side 1 colour, never dark)
+    led = default_layout().space_led(0)
+    end = time.monotonic() + 2
+    while sum(env.get("/api/v1/leds").json()["pixels"][led]) == 0 and time.monotonic() < end:
+        time.sleep(0.02)
+    assert sum(env.get("/api/v1/leds").json()["pixels"][led]) > 0
+    for space in (0, 4, 8):
+        env.post("/api/v1/board/sim", {"space": space, "side": 1})
+    b = env.wait_board(lambda b: b["mismatches"] == [])
+    assert b["mismatches"] == [] and b["sensed"] == b["expected"]
+    r = env.post(f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 0, "cards": ["2S", "3S", "4S"]}})
+    assert r.status_code == 422 and error_of(r)["code"] == "illegal"
+    r = env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [1, 2]})
+    assert r.status_code == 400 and error_of(r)["code"] == "wrong_variant"
+    for action in GINGO_ACTIONS[2:]:
+        assert env.post(f"/api/v1/games/{gid}/actions", {"action": action}).status_code == 200
+    g = env.get(f"/api/v1/games/{gid}").json()
+    assert g["finished"] and g["winner"] == 1 and g["links"]["1"] == list(range(0, 52, 4))
+    # with no Gin-Go game running the board mirrors what it senses
+    b = env.wait_board(lambda b: b["mode"] == "mirror")
+    assert b["mode"] == "mirror" and b["expected"] == b["sensed"]
+
+
+def test_sim_endpoint_validates(env: Env) -> None:
+    for bad in ({"space": 52, "side": 1}, {"space": 3, "side": 3}, {"space": -1}, {"side": 1}):
+        r = env.post("/api/v1/board/sim", bad)
+        assert r.status_code == 422, bad
+        error_of(r)
+
+
+def test_live_snapshot_events_and_resume(env: Env) -> None:
+    gid = env.post("/api/v1/games", {"variant": "gin", "players": ["A", "B"]}).json()["id"]
+    with env.client.websocket_connect("/api/v1/live") as ws:
+        snap = ws.receive_json()
+        assert snap["type"] == "snapshot" and snap["seq"] == 1 and snap["games"][0]["id"] == gid
+        env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "hands": GIN_HANDS})
+        msg = ws.receive_json()
+        while msg["type"] != "event":
+            msg = ws.receive_json()
+        assert msg["seq"] == 2 and msg["event"]["type"] == "hand" and msg["game"]["scores"] == [83, 0]
+    # while nobody listens, two more events; a client resuming after 2 gets exactly them
+    env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [1, 5]})
+    env.post(f"/api/v1/games/{gid}/undo")
+    with env.client.websocket_connect("/api/v1/live?after=2") as ws:
+        snap = ws.receive_json()
+        assert snap["type"] == "snapshot" and snap["seq"] == 4
+        got = [ws.receive_json() for _ in range(2)]
+        assert [m["seq"] for m in got] == [3, 4] and all(m["replay"] for m in got)
+        assert [m["event"]["type"] for m in got] == ["hand", "undo"]
