@@ -97,7 +97,7 @@ def test_seeded_deal() -> None:
 def test_bad_construction() -> None:
     with pytest.raises(ValueError, match="unknown rummy variant 'poker'"):
         RummyGame("poker")
-    with pytest.raises(ValueError, match="gin is for 2-2 players, not 3"):
+    with pytest.raises(ValueError, match="gin is for 2 players, not 3"):
         RummyGame("gin", players=3)
     with pytest.raises(ValueError, match="unknown gin preset"):
         RummyGame("gin", preset="gin_1")

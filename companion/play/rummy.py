@@ -166,9 +166,13 @@ class RummyGame:
         n = players if players is not None else (
             default_players if isinstance(default_players, int) else self.rules.PLAYERS[0])
         if n not in self.rules.PLAYERS:
-            raise ValueError(
-                f"{variant} is for {self.rules.PLAYERS[0]}-{self.rules.PLAYERS[-1]} players, "
-                f"not {n}")
+            lo, hi = self.rules.PLAYERS[0], self.rules.PLAYERS[-1]
+            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise ValueError(f"{variant} is for {span} players, not {n}")
+        if isinstance(default_players, int) and default_players != n:
+            # the rule set keeps the number of players in its options (Ginski)
+            options = dataclasses.replace(options, players=n)
+            self.options = options
         self.players: int = n
         self.meld_variant: str = getattr(self.rules, "MELD_VARIANT", variant)
         self.deck: int = _deck_of(self.rules, options)
@@ -311,8 +315,8 @@ class RummyGame:
                 if self.passes >= self.players:
                     self.phase = "draw"
                     self.turn = self._next(self.dealer)
-                    self.must_stock = not getattr(self.options, "upcard_after_pass", "") \
-                        == "may_take_upcard"
+                    self.must_stock = getattr(self.options, "after_all_pass", "") \
+                        != "may_take_upcard"
                 else:
                     self.turn = self._next(seat)
                 return None
