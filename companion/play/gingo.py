@@ -267,7 +267,7 @@ class GingoPlay:
                 free = [j for j in C.JOKERS if j in hand and j not in out]
                 if not free:
                     raise GingoError(f"{what}: no joker in the hand")
-                c = free[0]
+                c: int = free[0]
             else:
                 try:
                     c = C.parse_card(tok)
@@ -399,14 +399,14 @@ class GingoPlay:
             st.keep = None
             self._check_keeps_discard(st, hand, cards, "take")
             events += self._table_action(st, seat, meld, cards, "meld")
-            used = cards
+            used: list[int] = cards
         else:
             if not isinstance(hits, list) or not hits:
                 raise GingoError('take: hits is a list like [{"meld": 3, "cards": ["8H"]}]')
             if len(taken) < 2:
                 raise GingoError(f"take: one card ({C.card_name(card)}) may not be taken only to lay it off; laying "
                                  "off needs at least two cards taken that go down at once (seed, RULES.md 5C #10)")
-            used: list[int] = []
+            used = []
             plan: list[tuple[Mapping[str, Any], list[int]]] = []
             for h in hits:
                 if not isinstance(h, Mapping) or set(h) - {"meld", "cards", "designations", "skip"}:
@@ -704,10 +704,10 @@ def bot_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str, A
         fmt = rng.choice(B.FORMATS)
         if fmt == "secrecy":
             rows = {}
-            for side in ("1", "2"):
+            for key in ("1", "2"):
                 row = list(C.SUITS)
                 rng.shuffle(row)
-                rows[side] = "".join(row)
+                rows[key] = "".join(row)
             return {"type": "setup", "format": fmt, "secret": rows}
         return {"type": "setup", "format": fmt}
     if phase == "hand_over":

@@ -681,7 +681,7 @@ class GingoGame:
                 raise GingoError('setup: suit_rows is {"1": "SHDC", "2": "SHDC"}')
             rows = {}
             for side in (1, 2):
-                v = raw.get(str(side), raw.get(side))  # type: ignore[call-overload]
+                v = raw.get(str(side), raw.get(side))
                 rows[side] = _suit_row(v, f"suit row of side {side}")
             if set(map(str, raw)) - {"1", "2"}:
                 raise GingoError("setup: suit_rows has keys \"1\" and \"2\" only")
@@ -697,11 +697,11 @@ class GingoGame:
                 raise GingoError(f"setup: {exc}") from None
             order = rev.order
             chooser = rev.chooser
-            fmt = a.get("format")
-            if fmt is None:
-                fmt = self.options.suit_rows if chooser else "normal"
+            called = a.get("format")
+            if called is None:
+                called = self.options.suit_rows if chooser else "normal"
             try:
-                fmt = rev.choose(str(fmt))
+                fmt = rev.choose(str(called))
             except ValueError as exc:
                 raise GingoError(f"setup: {exc}") from None
             secret = a.get("secret")
@@ -955,8 +955,6 @@ def _suit_row(v: Any, what: str) -> str:
 
 
 def _new_board(cap: int | None, adjacency: str) -> B.Board:
-    if cap is None:
-        return B.Board(chip_cap=None, adjacency=adjacency)  # type: ignore[arg-type]
     return B.Board(chip_cap=cap, adjacency=adjacency)
 
 
