@@ -102,6 +102,14 @@ def test_turn_order_and_stages() -> None:
     assert p.turn == 0 and p.stage == "draw" and p.pile[-1] == C.parse_card("9D")
 
 
+def test_joker_may_not_stand_for_a_card_its_player_holds() -> None:
+    p = arranged(["KH QC 2D", "7H JK1 9H 8H 4C"], "5C")
+    do(p, {"type": "draw", "seat": 1})
+    rejects(p, {"type": "meld", "seat": 1, "cards": ["7H", "JK1", "9H"], "designations": {"JK1": "8H"}},
+            "player holds")
+    do(p, {"type": "meld", "seat": 1, "cards": ["7H", "8H", "9H", "JK1"], "designations": {"JK1": "10H"}})
+
+
 def test_going_out_needs_a_discard() -> None:
     p = arranged(["KH QC 2D", "AS 2S 3S"], "5C", stock_top="9D")
     do(p, {"type": "draw", "seat": 1})  # draws 9D

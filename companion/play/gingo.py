@@ -28,7 +28,8 @@ Actions (``seat`` is always the player to move)
 ``{"type": "meld", "seat": s, "cards": [...], "designations": {...}}`` and
 ``{"type": "hit", "seat": s, "meld": id, "cards": [...], "designations": {...}}``
     As in table play, from the hand. A meld or hit may not leave the hand empty: a turn
-    always ends with a discard (RULES.md 5C #11).
+    always ends with a discard (RULES.md 5C #11). As full play knows the hand, a joker
+    may not stand for a card its player holds either (as in the meld solver).
 ``{"type": "discard", "seat": s, "card": "KS", "jokers": {"JK2": {"meld": 3, "as": "6S"}}}``
     End the turn. Discarding the last card goes out: every other hand (the partner's
     too) is captured and the table resolves the hand; ``jokers`` optionally lays
@@ -310,6 +311,23 @@ class GingoPlay:
             act["skip"] = a["skip"]
         return st.table.apply(act)
 
+    @staticmethod
+    def _check_not_held(hand: list[int], used: list[int], a: Mapping[str, Any], what: str) -> None:
+        """Full play knows the hand: a joker may not stand for a card its player holds
+        (seed: a joker cannot match cards already in play)."""
+        des = a.get("designations") or {}
+        if not isinstance(des, Mapping):
+            return  # the table names the error
+        left = {c for c in hand if c not in used}
+        for k, v in des.items():
+            try:
+                d = C.parse_card(v)
+            except ValueError:
+                continue
+            if d in left:
+                raise GingoError(f"{what}: {k} cannot stand for {C.card_name(d)}, a card the player holds "
+                                 "(seed: a joker cannot match cards already in play)")
+
     def _check_keeps_discard(self, st: _PState, hand: list[int], used: list[int], what: str) -> None:
         left = [c for c in hand if c not in used]
         if not left:
@@ -398,6 +416,7 @@ class GingoPlay:
                                  "(seed: the card needed must go in an immediate meld)")
             st.keep = None
             self._check_keeps_discard(st, hand, cards, "take")
+            self._check_not_held(hand, cards, meld, "take")
             events += self._table_action(st, seat, meld, cards, "meld")
             used: list[int] = cards
         else:
@@ -412,6 +431,7 @@ class GingoPlay:
                 if not isinstance(h, Mapping) or set(h) - {"meld", "cards", "designations", "skip"}:
                     raise GingoError('take: each hit is {"meld": id, "cards": [...]}')
                 cs = self._from_hand([c for c in hand if c not in used], h.get("cards"), "take hit")
+                self._check_not_held(hand, cs, h, "take hit")
                 used += cs
                 plan.append((h, cs))
             laid_taken = [c for c in used if c in taken]
@@ -432,6 +452,7 @@ class GingoPlay:
         hand = st.hands[seat]
         cards = self._from_hand(hand, a.get("cards"), "meld")
         self._check_keeps_discard(st, hand, cards, "meld")
+        self._check_not_held(hand, cards, a, "meld")
         events = self._table_action(st, seat, a, cards, "meld")
         st.hands[seat] = [c for c in hand if c not in cards]
         return events
@@ -441,6 +462,7 @@ class GingoPlay:
         hand = st.hands[seat]
         cards = self._from_hand(hand, a.get("cards"), "hit")
         self._check_keeps_discard(st, hand, cards, "hit")
+        self._check_not_held(hand, cards, a, "hit")
         events = self._table_action(st, seat, a, cards, "hit")
         st.hands[seat] = [c for c in hand if c not in cards]
         return events
