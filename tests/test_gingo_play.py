@@ -310,3 +310,24 @@ def test_selfplay_with_other_options() -> None:
 def test_selfplay_rejects_three_players() -> None:
     with pytest.raises(GingoError, match="2 or 4"):
         selfplay_game(1, players=3)
+
+
+def test_corrupted_bot_actions_are_refused_without_change() -> None:
+    p = GingoPlay(["a", "b", "c", "d"], {}, seed=8)
+    rng = random.Random(9)
+    refused = 0
+    for _ in range(200):
+        if p.phase == "game_over":
+            break
+        a = bot_action(p, rng)
+        if "seat" in a:
+            bad = [dict(a, seat=(a["seat"] + 1) % 4), dict(a, type="discard", card="JK9"), dict(a, extra=1)]
+            if "cards" in a:
+                bad.append(dict(a, cards=a["cards"] + ["AS", "AS"]))
+            if a["type"] == "draw":
+                bad.append({"type": "discard", "seat": a["seat"], "card": "AS"})
+            for b in bad:
+                rejects(p, b)
+                refused += 1
+        do(p, a)
+    assert refused > 100

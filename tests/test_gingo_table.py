@@ -539,3 +539,40 @@ def test_scripted_hand_from_setup_to_resolution_and_replay() -> None:
     for a in SCRIPT:
         g2.apply(a)
     assert g2.as_dict() == d
+
+
+# ---------------------------------------------------------------------------
+# Fuzz: any JSON action either applies or raises GingoError with the game unchanged
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_card_tokens = st.sampled_from(["AS", "2S", "3S", "4S", "KS", "QH", "KH", "AH", "6D", "6C", "6H", "6S",
+                                "JK", "JK1", "JK2", "ZZ", "", 5, 60, None, 1.5])
+_values = st.one_of(st.integers(-2, 9), st.none(), st.booleans(), _card_tokens,
+                    st.lists(_card_tokens, max_size=5),
+                    st.dictionaries(st.sampled_from(["JK", "JK1", "JK2", "AS", "0", "1", "meld", "as"]),
+                                    st.one_of(_card_tokens, st.integers(0, 3)), max_size=3))
+_actions = st.fixed_dictionaries(
+    {"type": st.sampled_from(["meld", "hit", "go_out", "stock_exhausted", "new_hand", "setup", "x"])},
+    optional={"seat": st.integers(-1, 4), "meld": st.integers(0, 4), "cards": _values, "designations": _values,
+              "captured": _values, "jokers": _values, "skip": _values, "suit_rows": _values})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_actions, min_size=1, max_size=8))
+def test_fuzzed_actions_apply_or_fail_cleanly(actions: list[dict[str, Any]]) -> None:
+    g = game()
+    meld(g, 0, "5H 6H 7H")
+    meld(g, 1, "9C 9D JK2", JK2="9S")
+    for a in actions:
+        before = json.dumps(g.as_dict(), sort_keys=True)
+        try:
+            g.apply(a)
+        except GingoError:
+            assert json.dumps(g.as_dict(), sort_keys=True) == before
+        d = g.as_dict()
+        assert d["board"].count("1") + d["supply"]["1"] == 50
+        assert d["board"].count("2") + d["supply"]["2"] == 50
+        on_table = [c for m in d["melds"] for c in m["cards"]]
+        assert len(on_table) == len(set(on_table))
