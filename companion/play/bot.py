@@ -57,14 +57,14 @@ def _best_after(hand: int, variant: str, forbid: int | None) -> tuple[int, int]:
     return best, which
 
 
-def _score(total: object) -> int:
+def _score(total: int | dict[str, int]) -> int:
     if isinstance(total, dict):
         return sum(int(v) for v in total.values())
-    return int(total)  # type: ignore[call-overload]
+    return int(total)
 
 
 def _ahead(game: RummyGame, seat: int) -> bool:
-    totals = game.match.totals
+    totals: list[int | dict[str, int]] = list(game.match.totals)
     mine = _score(totals[seat])
     return all(mine >= _score(t) for s, t in enumerate(totals) if s != seat)
 

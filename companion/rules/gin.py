@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from companion import cards as C
 from companion import melds as M
-from companion.rules.base import HandResult, MatchScore
+from companion.rules.base import HandKind, HandResult, MatchScore
 
 VARIANT: Final = "gin"
 MELD_VARIANT: Final = "gin"
@@ -348,6 +348,7 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
         raise ValueError(f"seat {ender} may not knock with {kdw} deadwood: {rule}")
     karr = M._arrangements_mask(km, _RULES, limit=1)[0]
     layoffs: list[list[str]] = [[], []]
+    kind: HandKind
     if kdw == 0:
         kind = "big_gin" if kn == HAND_SIZE + 1 else "gin"
         if opts.layoff_after_gin:
