@@ -275,6 +275,62 @@ def _choose_knocker_arrangement(knocker: int, defender: int) -> tuple[M.Arrangem
     return best
 
 
+def _no_knock(ender: int, kdw: int, limit: int, opts: Options) -> str:
+    """The message for an ender whose deadwood is over the knock limit."""
+    if limit <= 0:
+        why = "only gin may end this Oklahoma hand (ace upcard)" if opts.oklahoma \
+            else "only gin may end the hand"
+        return f"seat {ender} may not knock: {kdw} deadwood; {why}"
+    shown = limit + 1 if opts.knock_compare == "lt" else limit
+    rule = (f"deadwood must be less than {shown}" if opts.knock_compare == "lt"
+            else f"deadwood must be {shown} or less")
+    if opts.oklahoma:
+        rule += f", the value of the upcard {opts.upcard}"
+    return f"seat {ender} may not knock with {kdw} deadwood: {rule}"
+
+
+def _outcome(ender: int, kdw: int, ddw: int, big: bool, opts: Options,
+             notes: list[str]) -> tuple[HandKind, int | None, list[int]]:
+    """Kind, winner and points of a hand the ender ended with ``kdw`` deadwood against
+    the defender's ``ddw`` (after any lay-offs)."""
+    defender = 1 - ender
+    points = [0, 0]
+    kind: HandKind
+    winner: int | None
+    if kdw == 0:
+        if opts.gin_can_be_undercut and opts.undercut_on_tie and ddw == 0:
+            kind, winner = "undercut", defender
+            points[defender] = opts.undercut_bonus
+        else:
+            kind, winner = ("big_gin" if big else "gin"), ender
+            points[ender] = (opts.big_gin_bonus if big else opts.gin_bonus) + ddw
+    elif kdw < ddw:
+        kind, winner = "knock", ender
+        points[ender] = ddw - kdw
+    elif ddw < kdw or opts.undercut_on_tie:
+        kind, winner = "undercut", defender
+        points[defender] = opts.undercut_bonus + kdw - ddw
+    else:
+        kind, winner = "knock", None
+        notes.append("equal deadwood and no undercut on a tie: nobody scores")
+    if opts.oklahoma and opts.oklahoma_spades_double and opts.upcard is not None \
+            and C.suit(C.parse_card(opts.upcard)) == 0:
+        points = [p * 2 for p in points]
+        notes.append("spade upcard: points doubled")
+    return kind, winner, points
+
+
+def _showdown_points(d0: int, d1: int, opts: Options,
+                     notes: list[str]) -> tuple[int | None, list[int]]:
+    points = [0, 0]
+    if d0 == d1:
+        notes.append("equal deadwood: nobody scores")
+        return None, points
+    winner = 0 if d0 < d1 else 1
+    points[winner] = abs(d0 - d1) + (opts.gin_bonus if min(d0, d1) == 0 else 0)
+    return winner, points
+
+
 def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = None, *,
                options: Options | None = None, **overrides: Any) -> HandResult:
     """Score one hand of Gin Rummy.
@@ -336,56 +392,18 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
         raise ValueError(f"seat {ender}: {kn} cards; the ender holds 10 after the discard "
                          "(11 for a big gin)")
     elif kdw > limit:
-        if limit <= 0:
-            why = "only gin may end this Oklahoma hand (ace upcard)" if opts.oklahoma \
-                else "only gin may end the hand"
-            raise ValueError(f"seat {ender} may not knock: {kdw} deadwood; {why}")
-        shown = limit + 1 if opts.knock_compare == "lt" else limit
-        rule = (f"deadwood must be less than {shown}" if opts.knock_compare == "lt"
-                else f"deadwood must be {shown} or less")
-        if opts.oklahoma:
-            rule += f", the value of the upcard {opts.upcard}"
-        raise ValueError(f"seat {ender} may not knock with {kdw} deadwood: {rule}")
-    karr = M._arrangements_mask(km, _RULES, limit=1)[0]
+        raise ValueError(_no_knock(ender, kdw, limit, opts))
     layoffs: list[list[str]] = [[], []]
-    kind: HandKind
-    if kdw == 0:
-        kind = "big_gin" if kn == HAND_SIZE + 1 else "gin"
-        if opts.layoff_after_gin:
-            karr, lay = _choose_knocker_arrangement(km, dm)
-            darr, ddw = lay.arrangement, lay.deadwood
-            layoffs[defender] = _names(lay.cards)
-        else:
-            darr = M._arrangements_mask(dm, _RULES, limit=1)[0]
-            ddw = darr.value
-            notes.append("no lay-offs after gin")
-        bonus = opts.big_gin_bonus if kind == "big_gin" else opts.gin_bonus
-        points = [0, 0]
-        winner: int | None = ender
-        if opts.gin_can_be_undercut and opts.undercut_on_tie and ddw == 0:
-            kind = "undercut"
-            winner = defender
-            points[defender] = opts.undercut_bonus
-        else:
-            points[ender] = bonus + ddw
+    if kdw == 0 and not opts.layoff_after_gin:
+        karr = M._arrangements_mask(km, _RULES, limit=1)[0]
+        darr = M._arrangements_mask(dm, _RULES, limit=1)[0]
+        ddw = darr.value
+        notes.append("no lay-offs after gin")
     else:
         karr, lay = _choose_knocker_arrangement(km, dm)
         darr, ddw = lay.arrangement, lay.deadwood
         layoffs[defender] = _names(lay.cards)
-        points = [0, 0]
-        if kdw < ddw:
-            kind, winner = "knock", ender
-            points[ender] = ddw - kdw
-        elif ddw < kdw or opts.undercut_on_tie:
-            kind, winner = "undercut", defender
-            points[defender] = opts.undercut_bonus + kdw - ddw
-        else:
-            kind, winner = "knock", None
-            notes.append("equal deadwood and no undercut on a tie: nobody scores")
-    if opts.oklahoma and opts.oklahoma_spades_double and opts.upcard is not None \
-            and C.suit(C.parse_card(opts.upcard)) == 0:
-        points = [p * 2 for p in points]
-        notes.append("spade upcard: points doubled")
+    kind, winner, points = _outcome(ender, kdw, ddw, kn == HAND_SIZE + 1, opts, notes)
     arrs = [karr, darr] if ender == 0 else [darr, karr]
     dws = [kdw, ddw] if ender == 0 else [ddw, kdw]
     return HandResult(
@@ -407,17 +425,60 @@ def _dead_of(masks: list[int]) -> list[list[str]]:
 def _showdown(masks: list[int], opts: Options) -> HandResult:
     arrs = [M._arrangements_mask(m, _RULES, limit=1)[0] for m in masks]
     d0, d1 = arrs[0].value, arrs[1].value
-    points = [0, 0]
-    winner: int | None = None
     notes = ["two cards left in the stock: showdown, no lay-offs, no undercut"]
-    if d0 != d1:
-        winner = 0 if d0 < d1 else 1
-        points[winner] = abs(d0 - d1) + (opts.gin_bonus if min(d0, d1) == 0 else 0)
-    else:
-        notes.append("equal deadwood: nobody scores")
+    winner, points = _showdown_points(d0, d1, opts, notes)
     return HandResult(VARIANT, "showdown", None, winner, points, [d0, d1],
                       layoffs=[[], []], melds=[[m.names() for m in a.melds] for a in arrs],
                       deadwood_cards=[a.deadwood_names for a in arrs], notes=notes)
+
+
+def score_deadwood(deadwood: Sequence[int], ender: int | None, preset: str | None = None, *,
+                   options: Options | None = None, big_gin: bool = False,
+                   **overrides: Any) -> HandResult:
+    """Score a hand from deadwood counts only (quick entry, no cards): ``deadwood`` per
+    seat, the defender's **after** lay-offs. Every option applies as in
+    :func:`score_hand`; ``big_gin`` marks a 0 from all eleven cards melded. With
+    ``ender`` None the hand reached the two-card stock (void or showdown).
+
+    >>> score_deadwood([4, 30], 0).points, score_deadwood([4, 4], 0, "pagat").points
+    ([26, 0], [0, 10])
+    >>> score_deadwood([10, 30], 0, "gin_002")
+    Traceback (most recent call last):
+    ...
+    ValueError: seat 0 may not knock with 10 deadwood: deadwood must be less than 10
+    """
+    opts = _resolve(preset, options, overrides)
+    if isinstance(deadwood, (str, bytes)) or len(deadwood) != 2:
+        raise ValueError("give one deadwood count per seat (2 numbers)")
+    for seat, d in enumerate(deadwood):
+        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 98:
+            raise ValueError(f"seat {seat}: deadwood {d!r} is not a count from 0 to 98")
+    d0, d1 = int(deadwood[0]), int(deadwood[1])
+    notes = ["scored from deadwood counts: lay-offs are not checked"]
+    if ender is None:
+        if big_gin:
+            raise ValueError("a big gin has an ender")
+        if opts.stock_end == "void_at_2":
+            return HandResult(VARIANT, "void", None, None, [0, 0], [d0, d1],
+                              layoffs=[[], []], melds=[[], []], deadwood_cards=[[], []],
+                              extra={"entry": "deadwood"},
+                              notes=notes + ["two cards left in the stock: void hand"])
+        winner, points = _showdown_points(d0, d1, opts, notes)
+        return HandResult(VARIANT, "showdown", None, winner, points, [d0, d1],
+                          layoffs=[[], []], melds=[[], []], deadwood_cards=[[], []],
+                          extra={"entry": "deadwood"}, notes=notes)
+    if not isinstance(ender, int) or isinstance(ender, bool) or ender not in (0, 1):
+        raise ValueError(f"ender must be seat 0 or 1 (or None at the stock end), got {ender!r}")
+    kdw, ddw = (d0, d1) if ender == 0 else (d1, d0)
+    limit = knock_limit(opts)
+    if big_gin and (opts.big_gin_bonus <= 0 or kdw):
+        raise ValueError(f"seat {ender}: a big gin needs 0 deadwood and a preset with big gin")
+    if kdw > limit:
+        raise ValueError(_no_knock(ender, kdw, limit, opts))
+    kind, winner, points = _outcome(ender, kdw, ddw, big_gin, opts, notes)
+    return HandResult(VARIANT, kind, ender, winner, points, [d0, d1], layoffs=[[], []],
+                      melds=[[], []], deadwood_cards=[[], []],
+                      extra={"knock_limit": limit, "entry": "deadwood"}, notes=notes)
 
 
 # ---------------------------------------------------------------------------
@@ -511,5 +572,5 @@ def next_dealer(result: HandResult, dealer: int, players: int, options: Options)
 __all__ = [
     "VARIANT", "MELD_VARIANT", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS",
     "ALIASES", "DEFAULT_PRESET", "make_options", "knock_limit", "end_kind", "deal_size",
-    "score_hand", "score_match", "next_dealer",
+    "score_hand", "score_deadwood", "score_match", "next_dealer",
 ]
