@@ -381,33 +381,33 @@ def test_scoring_properties(deal: tuple[int, int], preset: str) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(deals(), st.sampled_from(sorted(gin.PRESETS)), st.booleans())
-def test_score_deadwood_agrees_with_score_hand(deal: tuple[int, int], preset: str,
+def test_score_from_deadwood_agrees_with_score_hand(deal: tuple[int, int], preset: str,
                                                tie: bool) -> None:
     a, b = deal
     o = gin.make_options(preset, undercut_on_tie=tie)
     if gin.end_kind(a, o) is None:
         return
     full = gin.score_hand([a, b], 0, options=o)
-    quick = gin.score_deadwood(full.deadwood, 0, options=o)
+    quick = gin.score_from_deadwood(full.deadwood, 0, options=o)
     assert (quick.kind, quick.winner, quick.points) == (full.kind, full.winner, full.points)
     end = gin.score_hand([a, b], None, options=o)
-    quick_end = gin.score_deadwood(end.deadwood, None, options=o)
+    quick_end = gin.score_from_deadwood(end.deadwood, None, options=o)
     assert (quick_end.kind, quick_end.winner, quick_end.points) == (end.kind, end.winner, end.points)
 
 
-def test_score_deadwood_rules_and_errors() -> None:
-    assert gin.score_deadwood([0, 0], 1, "modern", big_gin=True).points == [0, 31]
-    assert gin.score_deadwood([0, 12], 0, gin_can_be_undercut=True).kind == "gin"
-    assert gin.score_deadwood([0, 0], 0, gin_can_be_undercut=True).kind == "undercut"
-    assert gin.score_deadwood([7, 20], 0, oklahoma=True, upcard="7S",
+def test_score_from_deadwood_rules_and_errors() -> None:
+    assert gin.score_from_deadwood([0, 0], 1, "modern", big_gin=True).points == [0, 31]
+    assert gin.score_from_deadwood([0, 12], 0, gin_can_be_undercut=True).kind == "gin"
+    assert gin.score_from_deadwood([0, 0], 0, gin_can_be_undercut=True).kind == "undercut"
+    assert gin.score_from_deadwood([7, 20], 0, oklahoma=True, upcard="7S",
                               oklahoma_spades_double=True).points == [26, 0]
     with pytest.raises(ValueError, match="upcard 6S"):
-        gin.score_deadwood([7, 20], 0, oklahoma=True, upcard="6S")
+        gin.score_from_deadwood([7, 20], 0, oklahoma=True, upcard="6S")
     with pytest.raises(ValueError, match="preset with big gin"):
-        gin.score_deadwood([0, 5], 0, big_gin=True)
+        gin.score_from_deadwood([0, 5], 0, big_gin=True)
     with pytest.raises(ValueError, match="2 numbers"):
-        gin.score_deadwood([1, 2, 3], 0)
+        gin.score_from_deadwood([1, 2, 3], 0)
     with pytest.raises(ValueError, match="seat 1: deadwood -4"):
-        gin.score_deadwood([1, -4], 0)
+        gin.score_from_deadwood([1, -4], 0)
     with pytest.raises(ValueError, match="ender must be seat 0 or 1"):
-        gin.score_deadwood([1, 4], 5)
+        gin.score_from_deadwood([1, 4], 5)

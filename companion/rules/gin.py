@@ -432,7 +432,7 @@ def _showdown(masks: list[int], opts: Options) -> HandResult:
                       deadwood_cards=[a.deadwood_names for a in arrs], notes=notes)
 
 
-def score_deadwood(deadwood: Sequence[int], ender: int | None, preset: str | None = None, *,
+def score_from_deadwood(deadwood: Sequence[int], ender: int | None, preset: str | None = None, *,
                    options: Options | None = None, big_gin: bool = False,
                    **overrides: Any) -> HandResult:
     """Score a hand from deadwood counts only (quick entry, no cards): ``deadwood`` per
@@ -440,9 +440,9 @@ def score_deadwood(deadwood: Sequence[int], ender: int | None, preset: str | Non
     :func:`score_hand`; ``big_gin`` marks a 0 from all eleven cards melded. With
     ``ender`` None the hand reached the two-card stock (void or showdown).
 
-    >>> score_deadwood([4, 30], 0).points, score_deadwood([4, 4], 0, "pagat").points
+    >>> score_from_deadwood([4, 30], 0).points, score_from_deadwood([4, 4], 0, "pagat").points
     ([26, 0], [0, 10])
-    >>> score_deadwood([10, 30], 0, "gin_002")
+    >>> score_from_deadwood([10, 30], 0, "gin_002")
     Traceback (most recent call last):
     ...
     ValueError: seat 0 may not knock with 10 deadwood: deadwood must be less than 10
@@ -572,5 +572,5 @@ def next_dealer(result: HandResult, dealer: int, players: int, options: Options)
 __all__ = [
     "VARIANT", "MELD_VARIANT", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS",
     "ALIASES", "DEFAULT_PRESET", "make_options", "knock_limit", "end_kind", "deal_size",
-    "score_hand", "score_deadwood", "score_match", "next_dealer",
+    "score_hand", "score_from_deadwood", "score_match", "next_dealer",
 ]
