@@ -288,7 +288,7 @@ async function mountNew(main, arg) {
     kids.push(...names);
     const dealerBox = h("div", { id: "dealer-box" });
     kids.push(dealerBox);
-    const opts = v.options.filter(o => !o.hidden);
+    const opts = v.options.filter(o => !o.hidden && o.name !== "players");
     if (opts.length) {
       const det = h("details", { class: "options" }, h("summary", null, `House rules (${opts.length})`));
       const presetVals = v.presetValues[draft.preset] || {};
@@ -341,7 +341,10 @@ async function mountNew(main, arg) {
     if (missing >= 0) { showError(err, `Type a name for player ${missing + 1}.`); form.querySelector(`#player-${missing}`).focus(); return; }
     const dup = names.find((n, i) => names.indexOf(n) !== i);
     if (dup) { showError(err, `Two players are called ${dup}: give each a different name.`); return; }
-    const body = { variant: draft.variant, players: names, options: draft.options, dealer: draft.dealer };
+    // The player count comes from the names; the service derives the "players" option.
+    const options = Object.assign({}, draft.options);
+    delete options.players;
+    const body = { variant: draft.variant, players: names, options, dealer: draft.dealer };
     if (draft.preset) body.preset = draft.preset;
     try {
       const res = await write("POST", "/api/v1/games", body);

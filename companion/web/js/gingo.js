@@ -53,7 +53,7 @@ export async function mountGingo(main, game, ctx) {
     const phase = { setup: "Set-up: suit rows", play: `Hand ${g.hand ?? 1}: in play`, hand_over: "Hand over", game_over: "Game over" }[g.phase] || g.phase || "";
     const rows = g.suit_rows ? ["1", "2"].map(s => h("p", { class: "suit-row side-" + s }, `${sides[s]}: `, h("span", { class: "suits" }, (g.suit_rows[s] || "").split("").map(x => SUIT_SYMBOL[x] || x).join(" ")))) : [];
     const winner = g.winner !== null && g.winner !== undefined ? h("div", { class: "winner", id: "winner" }, `${sides[String(g.winner)]} win${names.length === 4 ? "" : "s"} the game!${g.win_reason ? " (" + String(g.win_reason).replace(/_/g, " ") + ")" : ""}`) : null;
-    header.replaceChildren(h("h1", null, "Gin-Go ", h("small", null, `· ${phase}`)), winner, ...rows);
+    header.replaceChildren(...[h("h1", null, "Gin-Go ", h("small", null, `· ${phase}`)), winner, ...rows].filter(Boolean));
   }
 
   async function drawBoard() {
@@ -92,18 +92,26 @@ export async function mountGingo(main, game, ctx) {
     return seg(names.map((n, s) => [s, `${n}`]), draft.seat, (s) => { draft.seat = Number(s); save(); drawForm(); }, "who plays");
   }
 
-  function cardsField(id, label, value, onChange, errEl, withGrid) {
+  // A typed card list with its error line, an optional grid kept in step, and an
+  // optional box (joker designations) redrawn from the cards as they are typed.
+  function cardsField(id, label, value, onChange, errEl, withGrid, extra) {
     const parsed = parseHand(value, deck);
     const inp = h("input", { id, class: "hand-text", value, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", "aria-describedby": errEl.id, placeholder: "e.g. 7H 8H 9H or JK" });
-    inp.addEventListener("input", () => { onChange(inp.value); const p = parseHand(inp.value, deck); showError(errEl, p.error || ""); });
-    const out = [h("label", { for: id }, label), inp, errEl];
+    const gridBox = h("div", { class: "grid-box" });
+    const extraBox = h("div", { class: "extra-box" });
+    const redraw = (cards) => {
+      if (withGrid) gridBox.replaceChildren(cardGrid({ deck, selected: cards, label, onToggle: (c) => {
+        const cs = parseHand(inp.value, deck).cards;
+        inp.value = (cs.includes(c) ? cs.filter(x => x !== c) : cs.concat([c])).join(" ");
+        onChange(inp.value);
+        redraw(parseHand(inp.value, deck).cards);
+      } }));
+      if (extra) extraBox.replaceChildren(...extra(cards));
+    };
+    inp.addEventListener("input", () => { onChange(inp.value); const p = parseHand(inp.value, deck); showError(errEl, p.error || ""); redraw(p.cards); });
     if (parsed.error) showError(errEl, parsed.error);
-    if (withGrid) out.push(cardGrid({ deck, selected: parsed.cards, label, onToggle: (c) => {
-      const cs = parseHand(value, deck).cards;
-      onChange((cs.includes(c) ? cs.filter(x => x !== c) : cs.concat([c])).join(" "));
-      drawForm();
-    } }));
-    return out;
+    redraw(parsed.cards);
+    return [h("label", { for: id }, label), inp, errEl, extraBox, gridBox];
   }
 
   function desigFields(cards, errEl) {
@@ -149,8 +157,7 @@ export async function mountGingo(main, game, ctx) {
         sel.addEventListener("change", () => { draft.meld = sel.value; save(); });
         kids.push(h("label", { for: "hit-meld" }, "Onto meld"), sel);
       }
-      kids.push(...cardsField("action-cards", draft.tab === "meld" ? "Cards of the meld" : "Cards laid off", draft.cards, (v) => { draft.cards = v; save(); }, err, true));
-      kids.push(...desigFields(parseHand(draft.cards, deck).cards, err));
+      kids.push(...cardsField("action-cards", draft.tab === "meld" ? "Cards of the meld" : "Cards laid off", draft.cards, (v) => { draft.cards = v; save(); }, err, true, (cards) => desigFields(cards, err)));
       kids.push(formErr, h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => {
         showError(err, ""); showError(formErr, "");
         const p = parseHand(draft.cards, deck);
@@ -167,19 +174,26 @@ export async function mountGingo(main, game, ctx) {
       } }, draft.tab === "meld" ? "Meld" : "Hit"));
     } else if (draft.tab === "go_out") {
       kids.push(h("p", { class: "help" }, "Enter the cards every other player still holds; the chips go on the captured cards' spaces."));
+      const jokerBox = h("div", { class: "joker-box" });
       names.forEach((n, s) => {
         if (s === draft.seat) return;
         const e = fieldError(`captured-error-${s}`);
-        kids.push(...cardsField(`captured-${s}`, `${n} still holds`, draft.captured[s] || "", (v) => { draft.captured[s] = v; save(); }, e, false));
+        kids.push(...cardsField(`captured-${s}`, `${n} still holds`, draft.captured[s] || "", (v) => { draft.captured[s] = v; save(); drawJokers(); }, e, false));
       });
+      kids.push(jokerBox);
+      drawJokers();
+      function drawJokers() {
       const allCaptured = names.flatMap((_, s) => s === draft.seat ? [] : parseHand(draft.captured[s] || "", deck).cards);
+      const rows = [];
       for (const j of allCaptured.filter(c => c.startsWith("JK"))) {
         const jd = draft.jokers[j] || { meld: "", as: "" };
         const sel = h("select", { id: `joker-meld-${j}` }, h("option", { value: "" }, "dead (not laid)"), ...(g.melds || []).map(m => h("option", { value: m.id, selected: String(m.id) === String(jd.meld) }, `#${m.id} ${(m.stands_for || m.cards).map(pretty).join(" ")}`)));
         const as = h("input", { id: `joker-as-${j}`, value: jd.as, placeholder: "stands for, e.g. 6S" });
         const upd = () => { draft.jokers[j] = { meld: sel.value, as: as.value }; save(); };
         sel.addEventListener("change", upd); as.addEventListener("input", upd);
-        kids.push(h("div", { class: "seat-block" }, h("label", { for: `joker-meld-${j}` }, `Captured ${j} goes onto`), sel, h("label", { for: `joker-as-${j}` }, "as"), as));
+        rows.push(h("div", { class: "seat-block" }, h("label", { for: `joker-meld-${j}` }, `Captured ${j} goes onto`), sel, h("label", { for: `joker-as-${j}` }, "as"), as));
+      }
+      jokerBox.replaceChildren(...rows);
       }
       kids.push(formErr, h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => {
         showError(formErr, "");
@@ -224,18 +238,23 @@ export async function mountGingo(main, game, ctx) {
       return [h("label", { for: id }, label), inp];
     };
     if (draft.setupMode === "reveal") {
-      kids.push(...cardsField("reveal", "Cards turned up, in order", draft.reveal, (v) => { draft.reveal = v; save(); }, err, false));
-      const rv = readReveal(parseHand(draft.reveal, deck).cards);
-      if (rv.jokers) {
-        const chooser = rv.jokers >= 2 ? "the opponent" : "the dealer";
-        kids.push(h("p", { class: "label" }, `A joker came up: ${chooser} chooses`),
-          seg([["normal", "Normal"], ["suit_for_suit", "Suit for suit"], ["secrecy", "Secrecy"]], draft.format, (f) => { draft.format = f; save(); drawForm(); }, "format"));
-        if (draft.format === "secrecy") {
-          kids.push(...letters("secret-1", `${sides["1"]}: order, left to right`, draft.secret1, v => { draft.secret1 = v; }));
-          kids.push(...letters("secret-2", `${sides["2"]}: order, left to right`, draft.secret2, v => { draft.secret2 = v; }));
+      // What follows the reveal (the joker choice) is redrawn as the cards are typed.
+      const formatPart = (cards) => {
+        const rv = readReveal(cards);
+        const out = [];
+        if (rv.jokers) {
+          const chooser = rv.jokers >= 2 ? "the opponent" : "the dealer";
+          out.push(h("p", { class: "label" }, `A joker came up: ${chooser} chooses`),
+            seg([["normal", "Normal"], ["suit_for_suit", "Suit for suit"], ["secrecy", "Secrecy"]], draft.format, (f) => { draft.format = f; save(); drawForm(); }, "format"));
+          if (draft.format === "secrecy") {
+            out.push(...letters("secret-1", `${sides["1"]}: order, left to right`, draft.secret1, v => { draft.secret1 = v; }));
+            out.push(...letters("secret-2", `${sides["2"]}: order, left to right`, draft.secret2, v => { draft.secret2 = v; }));
+          }
         }
-      }
-      if (rv.complete) kids.push(h("p", { class: "help" }, `Suits in order of appearance: ${rv.order.split("").map(s => SUIT_SYMBOL[s]).join(" ")}`));
+        if (rv.complete) out.push(h("p", { class: "help" }, `Suits in order of appearance: ${rv.order.split("").map(s => SUIT_SYMBOL[s]).join(" ")}`));
+        return out;
+      };
+      kids.push(...cardsField("reveal", "Cards turned up, in order", draft.reveal, (v) => { draft.reveal = v; save(); }, err, false, formatPart));
     } else {
       kids.push(...letters("rows-1", `${sides["1"]}: suit row, left to right`, draft.rows1, v => { draft.rows1 = v; }));
       kids.push(...letters("rows-2", `${sides["2"]}: suit row, left to right`, draft.rows2, v => { draft.rows2 = v; }));

@@ -90,7 +90,7 @@ export function mountRummy(main, game, ctx) {
     const foot = [h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),
       ...names.map((_, s) => h("td", { dataset: { totalSeat: s } }, String(m.totals[s] ?? 0))))];
     if (m.hands_won) {
-      foot.push(h("tr", { class: "boxes" }, h("th", { scope: "row" }, "Hands won"),
+      foot.push(h("tr", { class: "won" }, h("th", { scope: "row" }, "Hands won"),
         ...names.map((_, s) => h("td", { dataset: { wonSeat: s } }, String(m.hands_won[s] ?? 0)))));
     }
     const byKind = new Map();

@@ -1,0 +1,366 @@
+"""The phone page in real headless Chromium against the real service on 127.0.0.1.
+
+Debian's ``chromium`` driven by Playwright (no browser download), a phone-sized
+viewport, ``gingo serve`` in a subprocess with a temporary data directory and a fixed
+pairing code. Set ``GINGO_SCREENSHOTS=1`` to also write the screenshots used by
+docs/phone.md into docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, PHONE, ROOT, Server, free_port
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+from companion.rules import color_gin, gin  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ROOT / "docs" / "screenshots"
+TIMEOUT_MS = 8000
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def shot(page: Page, name: str, full: bool = False) -> None:
+    """Save a screenshot for the docs when GINGO_SCREENSHOTS is set."""
+    if os.environ.get("GINGO_SCREENSHOTS"):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("web-data")).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser: Browser) -> Iterator[Page]:
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+# ---- helpers that act like a player --------------------------------------------------------
+
+def join(page: Page, server: Server) -> None:
+    page.goto(f"{server.url}/?code={CODE}")
+    expect(page.locator("#game-list")).to_be_attached()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+
+
+def new_game(page: Page, variant: str, players: list[str], preset: str | None = None) -> str:
+    page.click("#nav a[data-nav='new']")
+    page.click(f"#new-form .seg[aria-label='variant'] button[data-value='{variant}']")
+    if len(players) != 2 or variant == "ginski":
+        page.click(f"#new-form .seg[aria-label='number of players'] button[data-value='{len(players)}']")
+    if preset:
+        page.select_option("#preset", preset)
+    for i, name in enumerate(players):
+        page.fill(f"#player-{i}", name)
+    page.click("#start-game")
+    expect(page).to_have_url(re.compile(r"#/game/"))
+    return page.url.rsplit("/", 1)[-1]
+
+
+def pick_ender(page: Page, seat: int) -> None:
+    page.click(f"#entry .seg[aria-label='who ended the hand'] button[data-value='{seat}']")
+
+
+def hands_in_history(page: Page) -> int:
+    return page.locator("#history li[data-hand]").count()
+
+
+def confirm_preview(page: Page) -> None:
+    before = hands_in_history(page)
+    page.click("#preview-btn")
+    expect(page.locator("#preview")).to_be_visible()
+    page.click("#confirm-btn")
+    expect(page.locator("#history li[data-hand]")).to_have_count(before + 1)
+
+
+def score_deadwood(page: Page, ender: int, deadwood: list[int]) -> None:
+    pick_ender(page, ender)
+    page.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+    for seat, d in enumerate(deadwood):
+        page.fill(f"#deadwood-{seat}", str(d))
+    confirm_preview(page)
+
+
+def cell(page: Page, selector: str) -> str:
+    return page.locator(selector).inner_text().strip()
+
+
+def sheet_numbers(page: Page, row_class: str, seats: int) -> list[int]:
+    return [int(cell(page, f"#score-table tr.{row_class} td[data-{row_class}-seat='{s}']"))
+            for s in range(seats)]
+
+
+# ---- tests ---------------------------------------------------------------------------------
+
+def test_join_with_the_pairing_code(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    expect(page.locator("#join-code")).to_be_visible()
+    shot(page, "join")
+    page.fill("#join-code", "0000")
+    page.click("#join-btn")
+    err = page.locator("#join-code-error")
+    expect(err).to_be_visible()
+    assert "code" in err.inner_text().lower()
+    assert page.evaluate("localStorage.getItem('gingo.token')") is None
+    page.fill("#join-code", CODE)
+    page.fill("#join-name", "Ana's phone")
+    page.click("#join-btn")
+    expect(page.locator("#game-list")).to_be_attached()
+    token = page.evaluate("localStorage.getItem('gingo.token')")
+    assert token
+    # The token is kept: a reload stays joined, and the live channel comes up.
+    page.reload()
+    expect(page.locator("#game-list")).to_be_attached()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+    # Touch targets are at least 44 px.
+    for sel in ("#new-game", "#nav a[data-nav='board']", "#theme"):
+        box = page.locator(sel).bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, sel
+
+
+def test_whole_gin_match_to_100(page: Page, server: Server) -> None:
+    join(page, server)
+    gid = new_game(page, "gin", ["Ana", "Ben"], preset="gin_004")
+    # Hand 1 entered card by card: Ana knocks; the preview shows the engine's melds.
+    ana = ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D", "2C"]
+    ben = ["3C", "4C", "5C", "10S", "10H", "10C", "JH", "QH", "KH", "5D"]
+    expected = gin.score_hand([ana, ben], 0, "gin_004")
+    pick_ender(page, 0)
+    page.click("#entry .seat-block[data-seat='0'] .cell[data-card='AS']")  # the grid
+    page.fill("#hand-0", " ".join(ana))                                   # or typed
+    page.fill("#hand-1", " ".join(ben))
+    expect(page.locator("#count-0")).to_have_text("10 cards")
+    shot(page, "hand-entry")
+    page.click("#preview-btn")
+    verdict = page.locator("#preview-verdict")
+    expect(verdict).to_contain_text(expected.kind)
+    for meld in expected.melds[0]:
+        text = "".join(c[:-1] + SYMBOLS[c[-1]] for c in meld)
+        expect(page.locator("#preview .seat-result[data-seat='0'] .meld").filter(has_text=text)).to_have_count(1)
+    expect(page.locator("#preview .seat-result[data-seat='1']")).to_contain_text(f"Deadwood {expected.deadwood[1]}")
+    shot(page, "preview")
+    page.click("#confirm-btn")
+    expect(page.locator("#history li[data-hand]")).to_have_count(1)
+    p1 = expected.points
+    # Three quick hands by deadwood: gin is 25 + the other's deadwood, a knock the difference.
+    score_deadwood(page, 1, [40, 0])   # Ben gin: 65
+    score_deadwood(page, 0, [0, 50])   # Ana gin: 75
+    totals = sheet_numbers(page, "total", 2)
+    assert totals == [p1[0] + 75, p1[1] + 65]
+    assert not page.locator("#winner").is_visible()
+    # A wrong hand is corrected: hand 3 was Ana's gin against 30, not 50 (75 -> 55).
+    page.click("#history li[data-hand='3'] button")
+    expect(page.locator("#entry h2")).to_have_text("Correct hand 3")
+    expect(page.locator("#deadwood-1")).to_have_value("50")
+    page.fill("#deadwood-1", "30")
+    page.click("#preview-btn")
+    page.click("#confirm-btn")
+    expect(page.locator("#score-table tr.total td[data-total-seat='0']")).to_have_text(str(p1[0] + 55))
+    # An entry scored by mistake is undone; the sheet goes back.
+    score_deadwood(page, 1, [12, 4])   # Ben knocks: 8
+    assert sheet_numbers(page, "total", 2)[1] == p1[1] + 65 + 8
+    page.click("#undo-btn")
+    expect(page.locator("#score-table tr.total td[data-total-seat='1']")).to_have_text(str(p1[1] + 65))
+    # Ana goes gin until the match is over.
+    while sheet_numbers(page, "total", 2)[0] < 100:
+        score_deadwood(page, 0, [0, 45])
+    expect(page.locator("#winner")).to_have_text("Ana wins the match!")
+    game: dict[str, Any] = server.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]
+    match = game["match"]
+    totals = sheet_numbers(page, "total", 2)
+    assert totals == match["totals"]
+    rows = page.locator("#score-table tbody tr")
+    assert rows.count() == len(game["hands"])
+    # Bonuses on screen: the game bonus (100) and 25 per hand won (boxes).
+    won = sheet_numbers(page, "won", 2)
+    assert won == match["hands_won"] and won[1] == 1
+    bonus = {b: [cell(page, f"#score-table tr.bonus[data-bonus='{b}'] td[data-bonus-seat='{s}']") for s in (0, 1)]
+             for b in ("Game bonus", "Boxes")}
+    assert bonus["Game bonus"] == ["+100", "·"]
+    assert bonus["Boxes"][0] == f"+{25 * won[0]}"
+    final = sheet_numbers(page, "final", 2)
+    assert final == match["final"]
+    assert final[0] == totals[0] + 100 + 25 * won[0]
+    shot(page, "gin-sheet", full=True)
+    # Rematch from the finished game starts at zero with the same players.
+    page.click("#rematch-btn")
+    expect(page).not_to_have_url(re.compile(gid))
+    expect(page.locator("#score-table thead")).to_contain_text("Ana")
+    assert sheet_numbers(page, "total", 2) == [0, 0]
+
+
+def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> None:
+    join(page, server)
+    new_game(page, "color_gin", ["Cy", "Di"])
+    cy = ["3H", "4H", "5H", "6H", "8S", "8D", "8C", "JD", "QD", "KD"]
+    di = ["AS", "2S", "9S", "4C", "5C", "9C", "JH", "10H", "7D", "2D"]
+    expected = color_gin.score_hand([cy, di], 0)
+    spoiled = list(expected.extra["spoiled"])  # type: ignore[arg-type]
+    assert spoiled  # the example must spoil something to be a test
+    pick_ender(page, 0)
+    for c in cy:  # Cy's hand tapped on the grid
+        page.click(f"#entry .seat-block[data-seat='0'] .cell[data-card='{c}']")
+    expect(page.locator("#count-0")).to_have_text("10 cards")
+    page.fill("#hand-1", " ".join(di))
+    page.click("#preview-btn")
+    expect(page.locator("#preview-spoiled")).to_have_text("Spoiled suits: " + " ".join(SYMBOLS[s] for s in spoiled))
+    page.click("#confirm-btn")
+    expect(page.locator("#history li[data-hand]")).to_have_count(1)
+    row = page.locator("#score-table tbody tr[data-hand='1'] td")
+    assert row.count() == 8  # four suit columns per player
+    suits = "SHDC"
+    for p in range(2):
+        for i, s in enumerate(suits):
+            text = row.nth(p * 4 + i).inner_text().strip()
+            pts = expected.points[p][s]  # type: ignore[index]
+            if s in spoiled:
+                assert text == "✕", (p, s, text)
+            else:
+                assert text == (str(pts) if pts else "·"), (p, s, text)
+            total = cell(page, f"#score-table tr.total td[data-total-seat='{p}'][data-suit='{s}']")
+            assert total == str(pts)
+    shot(page, "color-gin", full=True)
+
+
+def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server) -> None:
+    join(page, server)
+    new_game(page, "gingo", ["Eve", "Fox"])
+    # Set-up: a joker before the fourth suit lets the dealer choose suit for suit.
+    page.fill("#reveal", "5H JK 2S KC 9D")
+    page.click("#gingo-form .seg[aria-label='format'] button[data-value='suit_for_suit']")
+    shot(page, "gingo-setup")
+    page.click("#setup-btn")
+    expect(page.locator("#action-cards")).to_be_visible()
+    # Eve melds A-7 of spades with a joker for the 4; the chips are pending on the board.
+    page.fill("#action-cards", "AS 2S 3S JK 5S 6S 7S")
+    page.fill("#desig-JK1", "4S")
+    page.click("#send-action")
+    expect(page.locator("#melds li[data-meld]")).to_have_count(1)
+    pending = page.locator("#gingo-board .space.pending")
+    expect(pending).to_have_count(7)
+    # Fox hits nothing yet; Eve lays the 8 to the K of spades off onto her meld.
+    page.click("#gingo-form .seg[aria-label='action'] button[data-value='hit']")
+    page.select_option("#hit-meld", "1")
+    page.fill("#action-cards", "8S 9S 10S JS QS KS")
+    page.click("#send-action")
+    expect(pending).to_have_count(13)
+    expect(page.locator("#gin-banner")).to_be_hidden()
+    side = page.locator("#gingo-board .side-line[data-side='1']")
+    expect(side).to_contain_text("needs 13 more chips")
+    # The players put the chips down: a tap on the simulated board places each one.
+    spaces = [int(s) for s in pending.evaluate_all("els => els.map(e => e.dataset.space)")]
+    for n, sp in enumerate(spaces):
+        page.click(f"#gingo-board .space[data-space='{sp}']")
+        expect(page.locator(f"#gingo-board .space[data-space='{sp}']")).to_have_attribute("data-state", "agreed")
+        if n < len(spaces) - 1:
+            expect(page.locator("#gin-banner")).to_be_hidden()
+    banner = page.locator("#gin-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("GIN")
+    expect(banner).to_contain_text("Eve")
+    expect(page.locator("#gingo-board .space.link")).to_have_count(13)
+    expect(side).to_contain_text("linked")
+    shot(page, "gingo-board", full=True)
+    # A chip nobody asked for is flagged at once.
+    free = next(i for i in range(52) if i not in spaces)
+    page.click(f"#gingo-board .space[data-space='{free}']")
+    expect(page.locator(f"#gingo-board .space[data-space='{free}']")).to_have_attribute("data-state", "unexpected")
+    expect(page.locator("#gingo-board .board-notes")).to_contain_text("1 unexpected")
+
+
+def test_errors_show_next_to_their_field_and_nothing_is_sent(page: Page, server: Server) -> None:
+    join(page, server)
+    gid = new_game(page, "gin", ["Gus", "Hal"])
+    pick_ender(page, 0)
+    # A card typed twice.
+    page.fill("#hand-0", "AS AS")
+    expect(page.locator("#hand-error-0")).to_contain_text("A♠ is entered twice")
+    # A hand of the wrong size, checked before anything is sent.
+    page.fill("#hand-0", "AS 2S 3S 4S 5S 6S 7S 8S 9S")
+    page.fill("#hand-1", "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H")
+    page.click("#preview-btn")
+    expect(page.locator("#hand-error-0")).to_contain_text("Gus's hand has 9 cards")
+    expect(page.locator("#hand-error-1")).to_be_hidden()
+    # A card in two hands.
+    page.fill("#hand-0", "AS 2S 3S 4S 5S 6S 7S 8S 9S AH")
+    page.click("#preview-btn")
+    expect(page.locator("#hand-error-1")).to_contain_text("A♥ is also in Gus's hand")
+    # The engine's own message: a knock above the limit, shown next to the knocker's hand.
+    page.fill("#hand-0", "KS QS 10D 8C 6C 4S 2D JC 9D 7C")
+    page.fill("#hand-1", "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H")
+    page.click("#preview-btn")
+    err = page.locator("#hand-error-0")
+    expect(err).to_contain_text("knock")
+    expect(page.locator("#preview")).to_be_hidden()
+    shot(page, "error")
+    game: dict[str, Any] = server.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]
+    assert game["hands"] == [] and game["version"] == 1
+
+
+def test_connection_lost_and_regained_keeps_everything(page: Page, tmp_path: Path) -> None:
+    srv = Server(tmp_path / "data", port=free_port()).start()
+    try:
+        join(page, srv)
+        gid = new_game(page, "gin", ["Ivy", "Jon"])
+        score_deadwood(page, 1, [20, 6])          # Jon knocks: 14
+        # Start typing the next hand, then the service goes away.
+        pick_ender(page, 0)
+        page.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+        page.fill("#deadwood-0", "0")
+        srv.stop()
+        expect(page.locator("#conn")).not_to_have_attribute("data-state", "online")
+        page.fill("#deadwood-1", "33")             # typed while offline
+        page.click("#preview-btn")
+        expect(page.locator("#entry-error")).to_contain_text("No connection")
+        shot(page, "offline")
+        srv.start()                                # same port, same data directory
+        expect(page.locator("#conn")).to_have_attribute("data-state", "online", timeout=15000)
+        expect(page.locator("#deadwood-0")).to_have_value("0")
+        expect(page.locator("#deadwood-1")).to_have_value("33")
+        expect(page.locator("#history li[data-hand]")).to_have_count(1)
+        page.click("#preview-btn")
+        expect(page.locator("#preview-verdict")).to_contain_text("gin")
+        # Lost again between the preview and the confirm: the hand waits on the phone.
+        srv.stop()
+        expect(page.locator("#conn")).not_to_have_attribute("data-state", "online")
+        page.click("#confirm-btn")
+        expect(page.locator("#outbox")).to_have_text("1 waiting")
+        srv.start()
+        expect(page.locator("#outbox")).to_be_hidden(timeout=15000)
+        expect(page.locator("#history li[data-hand]")).to_have_count(2)
+        assert sheet_numbers(page, "total", 2) == [58, 14]
+        game: dict[str, Any] = srv.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]
+        assert len(game["hands"]) == 2 and game["scores"] == [58, 14]
+    finally:
+        srv.stop()
