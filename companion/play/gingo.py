@@ -580,7 +580,7 @@ def candidate_melds(hand: list[int], game: GingoGame) -> list[tuple[list[int], d
     """New melds the hand can lay (cards, designations), jokers standing only for cards
     not in play on the table nor in the hand."""
     opts = game.options
-    naturals = {c for c in hand if c < 52} - {c for m in game.melds for c in m.naturals}
+    naturals = {c for c in hand if c < 52} - {c for m in game.table_melds for c in m.naturals}
     jokers = [c for c in hand if c in C.JOKERS] if opts.jokers else []
     in_play = game.in_play()
     forbid = {c for c in range(52) if in_play >> c & 1} | {c for c in hand if c < 52}
@@ -604,12 +604,12 @@ def candidate_melds(hand: list[int], game: GingoGame) -> list[tuple[list[int], d
     return out
 
 
-def candidate_hits(hand: list[int], game: GingoGame, seat: int = 0) -> list[tuple[int, int, dict[int, int]]]:
+def candidate_hits(hand: list[int], game: GingoGame) -> list[tuple[int, int, dict[int, int]]]:
     """Single-card hits (meld id, card, designations) that fit, checked by the table rules."""
     out: list[tuple[int, int, dict[int, int]]] = []
     in_play = game.in_play()
     on_table = game.table_cards()
-    for m in game.melds:
+    for m in game.table_melds:
         st = m.stands()
         if m.kind == "set":
             r = C.rank(next(iter(st)))
@@ -627,15 +627,7 @@ def candidate_hits(hand: list[int], game: GingoGame, seat: int = 0) -> list[tupl
                 for d in fits:
                     if not in_play >> d & 1 and d not in hand:
                         out.append((m.id, c, {c: d}))
-    good: list[tuple[int, int, dict[int, int]]] = []
-    for mid, c, des in out:
-        try:
-            game.copy().apply({"type": "hit", "seat": seat, "meld": mid, "cards": [C.card_name(c)],
-                               "designations": {C.card_name(k): C.card_name(v) for k, v in des.items()}})
-        except GingoError:
-            continue
-        good.append((mid, c, des))
-    return good
+    return [(mid, c, des) for mid, c, des in out if game.can_hit(mid, [c], des)]
 
 
 def _auto_jokers(game: GingoGame, seat: int, captured_jokers: list[int]) -> dict[str, Any]:
@@ -646,7 +638,7 @@ def _auto_jokers(game: GingoGame, seat: int, captured_jokers: list[int]) -> dict
     side = g.side_of(seat)
     for j in captured_jokers:
         best: tuple[int, int, int] | None = None
-        for mid, _c, des in candidate_hits([j], g, seat):
+        for mid, _c, des in candidate_hits([j], g):
             d = des[j]
             sp = g.space(side, d)
             b = g.board.copy()
@@ -660,8 +652,11 @@ def _auto_jokers(game: GingoGame, seat: int, captured_jokers: list[int]) -> dict
                 best = (score, mid, d)
         if best is not None:
             _, mid, d = best
-            g.apply({"type": "hit", "seat": seat, "meld": mid, "cards": [C.card_name(j)],
-                     "designations": {C.card_name(j): C.card_name(d)}})
+            try:
+                g.apply({"type": "hit", "seat": seat, "meld": mid, "cards": [C.card_name(j)],
+                         "designations": {C.card_name(j): C.card_name(d)}})
+            except GingoError:  # the chip supply runs short: the joker stays dead
+                continue
             out[C.card_name(j)] = {"meld": mid, "as": C.card_name(d)}
     return out
 
@@ -759,6 +754,14 @@ def bot_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str, A
                     if des:
                         m["designations"] = {C.card_name(k): C.card_name(v) for k, v in des.items()}
                     best = (score, {"type": "take", "seat": seat, "card": C.card_name(card), "meld": m})
+        for idx in range(len(pile) - 2, max(-1, len(pile) - 6), -1):
+            lay = _layoff_take(play, idx)
+            if lay is None:
+                continue
+            lay_act, laid = lay
+            score = _chip_value(game, side, laid) + len(laid) - 0.5 * (len(pile) - idx - len(laid))
+            if best is None or score > best[0]:
+                best = (score, lay_act)
         if best is not None and best[0] > 1.0:
             return best[1]
         return {"type": "draw", "seat": seat}
@@ -775,7 +778,7 @@ def bot_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str, A
         score += len(cards)
         options.append((score, _meld_action(seat, cards, des)))
     if not options:
-        for mid, c, des in candidate_hits(hand, game, seat):
+        for mid, c, des in candidate_hits(hand, game):
             left = [x for x in hand if x != c]
             if not left or (keep is not None and left == [keep]):
                 continue
@@ -795,10 +798,46 @@ def bot_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str, A
     return {"type": "discard", "seat": seat, "card": C.card_name(_best_discard(hand, keep, game))}
 
 
+def _layoff_take(play: GingoPlay, idx: int) -> tuple[dict[str, Any], list[int]] | None:
+    """A dig of ``play.pile[idx:]`` using the lay-off exception: the taken cards laid off one
+    by one (so a run can take the 7 and then the 8) while any fits; None unless at least two
+    go down and the whole dig is legal. Returns the action and the cards laid off."""
+    seat = play.turn
+    taken = play.pile[idx:]
+    if len(taken) < 2:
+        return None
+    g = play.table.copy()
+    hand = play.hands[seat]
+    left = [c for c in taken if c < 52]
+    hits: list[dict[str, Any]] = []
+    laid: list[int] = []
+    progress = True
+    while progress and left:
+        progress = False
+        for mid, c, des in candidate_hits(left, g):
+            if des:
+                continue
+            h = {"meld": mid, "cards": [C.card_name(c)]}
+            try:
+                g.apply({"type": "hit", "seat": seat, **h})
+            except GingoError:  # the chip supply runs short
+                continue
+            hits.append(h)
+            laid.append(c)
+            left.remove(c)
+            progress = True
+            break
+    if len(laid) < 2:
+        return None
+    act = {"type": "take", "seat": seat, "card": C.card_name(taken[0]), "hits": hits}
+    return (act, laid) if _is_legal(play, act) else None
+
+
 def legal_actions(play: GingoPlay) -> list[dict[str, Any]]:
-    """The actions the player to move may take (melds and hits as the candidate generator
-    finds them: every natural meld, joker melds with one legal designation each, single-card
-    hits; digs with one meld each)."""
+    """The actions the player to move may take, as far as the candidate generator finds
+    them: the draw, for each depth of the pile one dig with a meld and one with the
+    lay-off exception (when there is one), every natural meld, joker melds with one
+    legal designation each, every single-card hit and every discard."""
     if play.phase == "setup":
         rev = play.reveal
         if rev.chooser is None:
@@ -821,16 +860,21 @@ def legal_actions(play: GingoPlay) -> list[dict[str, Any]]:
                     m: dict[str, Any] = {"cards": _names(cards)}
                     if des:
                         m["designations"] = {C.card_name(k): C.card_name(v) for k, v in des.items()}
-                    out.append({"type": "take", "seat": seat, "card": C.card_name(card), "meld": m})
-                    break
-        return [a for a in out if _is_legal(play, a)]
+                    act = {"type": "take", "seat": seat, "card": C.card_name(card), "meld": m}
+                    if _is_legal(play, act):
+                        out.append(act)
+                        break
+            lay = _layoff_take(play, idx)
+            if lay is not None:
+                out.append(lay[0])
+        return out
     for cards, des in candidate_melds(hand, game):
         out.append(_meld_action(seat, cards, des))
-    for mid, c, des in candidate_hits(hand, game, seat):
-        act: dict[str, Any] = {"type": "hit", "seat": seat, "meld": mid, "cards": [C.card_name(c)]}
+    for mid, c, des in candidate_hits(hand, game):
+        hit_act: dict[str, Any] = {"type": "hit", "seat": seat, "meld": mid, "cards": [C.card_name(c)]}
         if des:
-            act["designations"] = {C.card_name(k): C.card_name(v) for k, v in des.items()}
-        out.append(act)
+            hit_act["designations"] = {C.card_name(k): C.card_name(v) for k, v in des.items()}
+        out.append(hit_act)
     for c in hand:
         out.append({"type": "discard", "seat": seat, "card": C.card_name(c)})
     return [a for a in out if _is_legal(play, a)]

@@ -415,6 +415,27 @@ class GingoGame:
     def melds(self) -> list[TableMeld]:
         return [m.copy() for m in self._s.melds]
 
+    @property
+    def table_melds(self) -> tuple[TableMeld, ...]:
+        """The melds on the table themselves, not copies: read them, never change them."""
+        return tuple(self._s.melds)
+
+    def can_hit(self, meld_id: int, cards: list[int], designations: dict[int, int] | None = None) -> bool:
+        """Whether ``cards`` (ints) fit meld ``meld_id`` by the meld and joker rules (the
+        chip supply is not considered). Nothing changes.
+
+        >>> g = new_game(["A", "B"], {}); _ = g.apply({"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}})
+        >>> _ = g.apply({"type": "meld", "seat": 0, "cards": ["JS", "QS", "KS"]})
+        >>> g.can_hit(1, [C.parse_card("10S")]), g.can_hit(1, [C.parse_card("AS")]), g.can_hit(1, [C.parse_card("2S")])
+        (True, True, False)
+        """
+        try:
+            m = self._find_meld(self._s, meld_id).copy()
+            self._hit(self._s, m, list(cards), dict(designations or {}), "hit")
+        except GingoError:
+            return False
+        return True
+
     def meld(self, meld_id: int) -> TableMeld:
         return self._find_meld(self._s, meld_id).copy()
 
