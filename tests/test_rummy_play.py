@@ -454,3 +454,19 @@ def test_selfplay_ginski() -> None:
     for seed in range(12):
         r = selfplay_match(seed, "ginski")
         assert r["finished"] and r["players"] == 3
+
+
+@pytest.mark.parametrize("variant", ["gin", "color_gin"] + (["ginski"] if HAS_GINSKI else []))
+def test_bot_action_is_always_among_the_legal_actions(variant: str) -> None:
+    seen_knock = False
+    for seed in range(4):
+        g = RummyGame(variant, seed=seed, last_discard_rescue=True) if variant == "gin" \
+            else RummyGame(variant, seed=seed)
+        for _ in range(600):
+            if g.over:
+                break
+            act = bot.choose_action(g)
+            assert act in g.legal_actions(), (seed, g.phase, act)
+            seen_knock |= isinstance(act, (Knock, BigGin))
+            g.apply(act)
+    assert seen_knock

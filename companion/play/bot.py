@@ -91,16 +91,30 @@ def choose_discard(game: RummyGame, candidates: int) -> int:
                key=lambda c: (_danger(c, picked), -rules.card_value(c), c))
 
 
+def _knock_mask(game: RummyGame, hand: int, candidates: int) -> int:
+    """The cards of ``candidates`` the player may knock (or go gin) with."""
+    seat = game.turn
+    out = 0
+    for c in C.iter_cards(candidates):
+        if game.end_kind(hand & ~(1 << c), seat) in ("gin", "knock"):
+            out |= 1 << c
+    return out
+
+
 def choose_action(game: RummyGame) -> Action:
-    """The bot's action for the player to move in ``game`` (always a legal one)."""
-    legal = game.legal_actions()
-    if not legal:
+    """The bot's action for the player to move in ``game`` (always a legal one).
+
+    In the discard phase it asks the rules only about the discards it is weighing,
+    which keeps self-play fast; the engine still checks the action it plays.
+    """
+    phase = game.phase
+    if phase == "over":
         raise ValueError("the match is over; there is nothing to choose")
     seat = game.turn
     variant = game.meld_variant
     hand = game.hand(seat)
-    phase = game.phase
     if phase in ("upcard", "draw", "rescue"):
+        legal = game.legal_actions()
         if Draw("discard") in legal:
             if phase == "rescue":
                 return Draw("discard")
@@ -110,22 +124,25 @@ def choose_action(game: RummyGame) -> Action:
             if after < now:
                 return Draw("discard")
         return Pass() if phase in ("upcard", "rescue") else Draw("stock")
-    if BigGin() in legal:
+    if game.end_kind(hand, seat) == "big_gin":
         return BigGin()
-    knocks = {a.card for a in legal if isinstance(a, Knock)}
-    dw, which = _best_after(hand, variant, game.taken)
-    best_knock = which & sum(1 << c for c in knocks)
+    taken = game.taken
+    allowed = hand & ~(1 << taken) if taken is not None else hand
+    dw, which = _best_after(hand, variant, taken)
+    best_knock = _knock_mask(game, hand, which)
+    short = len(game.stock) <= SHORT_STOCK
     if best_knock:
-        if dw == 0 or dw <= LOW_DEADWOOD or len(game.stock) <= SHORT_STOCK \
-                or _ahead(game, seat):
+        if dw <= LOW_DEADWOOD or short or _ahead(game, seat):
             return Knock(choose_discard(game, best_knock))
-    elif knocks and (dw == 0 or len(game.stock) <= SHORT_STOCK):
+    elif game.must_end or dw == 0 or short:
         # the least-deadwood discard cannot end the hand (Color Gin spoiling): end with
-        # another discard when that still goes out
-        return Knock(choose_discard(game, sum(1 << c for c in knocks)))
-    if any(isinstance(a, Discard) for a in legal):
-        return Discard(choose_discard(game, which))
-    return Knock(choose_discard(game, sum(1 << c for c in knocks)))
+        # another discard when one still goes out
+        others = _knock_mask(game, hand, allowed & ~which)
+        if others:
+            return Knock(choose_discard(game, others))
+    if game.must_end:
+        raise ValueError("the rescue card does not end the hand after all")  # engine bug
+    return Discard(choose_discard(game, which))
 
 
 __all__ = ["choose_action", "choose_discard", "LOW_DEADWOOD", "SHORT_STOCK"]

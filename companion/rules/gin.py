@@ -432,9 +432,9 @@ def _showdown(masks: list[int], opts: Options) -> HandResult:
                       deadwood_cards=[a.deadwood_names for a in arrs], notes=notes)
 
 
-def score_from_deadwood(deadwood: Sequence[int], ender: int | None, preset: str | None = None, *,
-                   options: Options | None = None, big_gin: bool = False,
-                   **overrides: Any) -> HandResult:
+def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
+                        preset: str | None = None, *, options: Options | None = None,
+                        big_gin: bool = False, **overrides: Any) -> HandResult:
     """Score a hand from deadwood counts only (quick entry, no cards): ``deadwood`` per
     seat, the defender's **after** lay-offs. Every option applies as in
     :func:`score_hand`; ``big_gin`` marks a 0 from all eleven cards melded. With
