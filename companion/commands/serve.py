@@ -172,6 +172,20 @@ def banner(svc: Service, host: str, port: int, addresses: list[str], *, qr: bool
     out.flush()
 
 
+def _server_class() -> Any:
+    import uvicorn
+
+    class CleanServer(uvicorn.Server):
+        """uvicorn re-raises SIGTERM after its shutdown, which would skip ours (LEDs off,
+        sensors closed, log closed); here a signal just means "stop", exit status 0."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            self._captured_signals.clear()
+
+    return CleanServer
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -195,9 +209,10 @@ def run(args: argparse.Namespace) -> int:
         banner(svc, args.host, args.port, addresses, qr=not args.no_qr, out=sys.stdout)
         if not args.no_mdns and args.host not in ("127.0.0.1", "localhost"):
             advert = advertise(args.port, addresses, warn=warn)
+        _Server = _server_class()
         config = uvicorn.Config(svc.app, host=args.host, port=args.port, workers=1,
                                 log_level=args.log_level, lifespan="on", ws="websockets-sansio")
-        server = uvicorn.Server(config)
+        server = _Server(config)
         server.run()
         if not server.started:
             raise CommandError(f"could not listen on {args.host}:{args.port} (in use? try --port)")

@@ -1,0 +1,191 @@
+"""The real server: `gingo serve` in a subprocess under uvicorn on 127.0.0.1, driven over
+HTTP (httpx) and WebSocket (websockets), with the simulated board."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from tests.test_table import GIN_HANDS, GINGO_ACTIONS
+
+ROOT = Path(__file__).resolve().parents[1]
+CODE = "135790"
+HOST_CODE = "live-host"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`python -m companion.cli serve` on a free port, with its own data folder."""
+
+    def __init__(self, data: Path, port: int | None = None) -> None:
+        self.data = data
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 15.0) -> float:
+        env = {**os.environ, "GINGO_PAIRING_CODE": CODE, "GINGO_HOST_CODE": HOST_CODE,
+               "GPIOZERO_PIN_FACTORY": "mock", "PYTHONUNBUFFERED": "1"}
+        t0 = time.monotonic()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--data", str(self.data), "--no-qr", "--no-mdns"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        while time.monotonic() - t0 < timeout:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {out}")
+            try:
+                if httpx.get(self.url + "/api/v1/health", timeout=0.5).status_code == 200:
+                    return time.monotonic() - t0
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.02)
+        raise RuntimeError("server did not become healthy")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(5)
+
+    def terminate(self) -> int:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(10)
+
+    def output(self) -> str:
+        assert self.proc is not None and self.proc.stdout is not None
+        return self.proc.stdout.read().decode()
+
+
+def pair(url: str) -> dict[str, str]:
+    token = httpx.post(url + "/api/v1/pair", json={"code": CODE, "name": "live"}).json()["token"]
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "data")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.kill()
+
+
+def recv_until(ws: Any, pred: Any, timeout: float = 5.0) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            raise AssertionError("no matching live message")
+        msg = json.loads(ws.recv(timeout=left))
+        if pred(msg):
+            return dict(msg)
+
+
+def test_gingo_game_over_http_and_websocket(server: Server) -> None:
+    auth = pair(server.url)
+    c = httpx.Client(base_url=server.url, headers=auth, timeout=5)
+    ws_url = server.url.replace("http", "ws") + "/api/v1/live"
+    with connect(ws_url) as ws:
+        snap = json.loads(ws.recv(timeout=5))
+        assert snap["type"] == "snapshot" and snap["seq"] == 0
+        gid = c.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Bob"]}).json()["id"]
+        created = recv_until(ws, lambda m: m.get("type") == "event")
+        assert created["seq"] == 1 and created["event"]["type"] == "game_created"
+        seqs = []
+        for action in GINGO_ACTIONS[:-1]:
+            r = c.post(f"/api/v1/games/{gid}/actions", json={"action": action, "client_id": json.dumps(action)})
+            assert r.status_code == 200, r.text
+            seqs.append(recv_until(ws, lambda m: m.get("type") == "event")["seq"])
+        assert seqs == list(range(2, 2 + len(GINGO_ACTIONS) - 1))
+        expected = c.get("/api/v1/board").json()["expected"]
+        # place the chips the game expects on the simulated board: the link forms on the
+        # sensed board and is announced live
+        for space, ch in enumerate(expected):
+            if ch != ".":
+                assert c.post("/api/v1/board/sim", json={"space": space, "side": int(ch)}).status_code == 200
+        news = recv_until(ws, lambda m: m.get("type") == "link" and m["side"] == 1)
+        assert news["formed"] is True and news["path"][0] < 4 and news["path"][-1] >= 48
+        board = c.get("/api/v1/board").json()
+        assert board["sensed"] == expected or board["pending"]  # settling
+        # lift a chip from the link: it breaks, and that is announced too
+        c.post("/api/v1/board/sim", json={"space": 24, "side": None})
+        broken = recv_until(ws, lambda m: m.get("type") == "link" and m["side"] == 1)
+        assert broken["formed"] is False
+        c.post("/api/v1/board/sim", json={"space": 24, "side": 1})
+        last = c.post(f"/api/v1/games/{gid}/actions", json={"action": GINGO_ACTIONS[-1]}).json()
+        assert last["game"]["finished"] and last["game"]["winner"] == 1
+    # a client that missed events resumes with exactly those
+    with connect(ws_url + "?after=3") as ws:
+        snap = json.loads(ws.recv(timeout=5))
+        top = snap["seq"]
+        missed = [json.loads(ws.recv(timeout=5)) for _ in range(top - 3)]
+        assert [m["seq"] for m in missed] == list(range(4, top + 1))
+
+
+def test_two_clients_race_on_expected_version(server: Server) -> None:
+    auth = pair(server.url)
+    gid = httpx.post(server.url + "/api/v1/games", json={"variant": "gin", "players": ["A", "B"]},
+                     headers=auth).json()["id"]
+    statuses: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def write(i: int) -> None:
+        with httpx.Client(base_url=server.url, headers=auth, timeout=5) as c:
+            barrier.wait()
+            r = c.post(f"/api/v1/games/{gid}/hands",
+                       json={"ender": 0, "deadwood": [i, 20], "expected_version": 1, "client_id": f"racer-{i}"})
+            statuses.append(r.status_code)
+
+    for _ in range(5):  # several rounds, each with a fresh game version
+        statuses.clear()
+        version = httpx.get(f"{server.url}/api/v1/games/{gid}").json()["version"]
+        if version != 1:
+            gid = httpx.post(server.url + "/api/v1/games", json={"variant": "gin", "players": ["A", "B"]},
+                             headers=auth).json()["id"]
+        threads = [threading.Thread(target=write, args=(i,)) for i in (1, 2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(statuses) == [200, 409]
+        assert httpx.get(f"{server.url}/api/v1/games/{gid}").json()["version"] == 2
+
+
+def test_sigterm_is_a_clean_shutdown(tmp_path: Path) -> None:
+    srv = Server(tmp_path / "d")
+    srv.start()
+    auth = pair(srv.url)
+    gid = httpx.post(srv.url + "/api/v1/games", json={"variant": "gin", "players": ["A", "B"]},
+                     headers=auth).json()["id"]
+    httpx.post(f"{srv.url}/api/v1/games/{gid}/hands", json={"ender": 0, "hands": GIN_HANDS}, headers=auth)
+    assert srv.terminate() == 0
+    out = srv.output()
+    assert "pairing code: " + CODE in out and "Traceback" not in out
+    again = Server(tmp_path / "d")
+    again.start()
+    try:
+        assert httpx.get(f"{again.url}/api/v1/games/{gid}").json()["scores"] == [83, 0]
+    finally:
+        again.kill()
