@@ -307,6 +307,19 @@ def test_selfplay_with_other_options() -> None:
         assert r["winner"] in (1, 2) or r["reason"] == "hand_cap"
 
 
+def test_selfplay_reports_a_draw_by_the_hand_cap_honestly() -> None:
+    capped = 0
+    for seed in range(5):
+        r = selfplay_game(seed, players=2, max_hands=1)
+        assert r["hands"] == 1
+        if r["winner"] is None:
+            assert r["reason"] == "hand_cap"
+            capped += 1
+        else:
+            assert r["reason"] != "hand_cap"
+    assert capped >= 1
+
+
 def test_selfplay_rejects_three_players() -> None:
     with pytest.raises(GingoError, match="2 or 4"):
         selfplay_game(1, players=3)

@@ -900,7 +900,12 @@ def selfplay_game(seed: int, players: int = 2, check: bool = True, max_hands: in
     after every action. Returns ``{"seed", "players", "winner" (side or None), "reason"
     ("gin_held", "both_linked", "capture_link", "gin_first" or "hand_cap"), "hands",
     "actions", "seconds"}``; a game still running after ``max_hands`` hands is reported
-    honestly as a draw by the cap (winner None, reason "hand_cap")."""
+    honestly as a draw by the cap (winner None, reason "hand_cap").
+
+    >>> r = selfplay_game(4, players=4)
+    >>> r["winner"] in (1, 2), r["reason"] in ("gin_held", "both_linked", "capture_link", "gin_first")
+    (True, True)
+    """
     if players not in (2, 4):
         raise GingoError(f"Gin-Go self-play is for 2 or 4 players, not {players}")
     t0 = time.perf_counter()

@@ -986,7 +986,9 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> Gi
     >>> g.options.deal, g.side_of(2), g.phase
     (5, 1, 'setup')
     """
-    return GingoGame(list(players), make_options(len(players) if isinstance(players, list) else 0, options))
+    if not isinstance(players, list):
+        raise GingoError("players must be a list of 2 or 4 names")
+    return GingoGame(list(players), make_options(len(players), options))
 
 
 __all__ = ["GingoError", "Options", "make_options", "check_deal", "default_deal", "TableMeld",
