@@ -221,23 +221,23 @@ def test_void_hand_and_dealer():
 
 
 def test_deadwood_only_entry():
-    assert G.score_deadwood([8, 15, 20], 0).points == [27, 0, 0]
-    r = G.score_deadwood([5, 9, 5], 1, undercut_tie="split")
+    assert G.score_from_deadwood([8, 15, 20], 0).points == [27, 0, 0]
+    r = G.score_from_deadwood([5, 9, 5], 1, undercut_tie="split")
     assert (r.kind, r.winner, r.points) == ("undercut", 2, [19, 0, 19])
-    assert G.score_deadwood([0, 30, 12], 0).points == [25 + 42, 0, 0]
-    r = G.score_deadwood([0, 30, 12], 0, big=True)
+    assert G.score_from_deadwood([0, 30, 12], 0).points == [25 + 42, 0, 0]
+    r = G.score_from_deadwood([0, 30, 12], 0, big_gin=True)
     assert (r.kind, r.points) == ("big_gin", [31 + 42, 0, 0])
-    assert G.score_deadwood([3, 40, 1, 2], None, "ginski_4p").kind == "void"
+    assert G.score_from_deadwood([3, 40, 1, 2], None, "ginski_4p").kind == "void"
     for args, kwargs, message in [
         (([14, 20, 30], 0), {}, "deadwood 14 is above the limit 13"),
         (([4, 20], 0), {}, "expected 3 deadwood counts, got 2"),
         (([4, -1, 3], 0), {}, "seat 1: deadwood must be a whole number"),
-        (([4, 2, 3], 0), {"big": True}, "Big Ginski melds every card"),
+        (([4, 2, 3], 0), {"big_gin": True}, "Big Ginski melds every card"),
         (([4, 2, 3], 5), {}, "ender must be a seat 0..2"),
         (("4 2 3", 0), {}, "one count per seat"),
     ]:
         with pytest.raises(ValueError, match=message):
-            G.score_deadwood(*args, **kwargs)
+            G.score_from_deadwood(*args, **kwargs)
 
 
 # ---------------------------------------------------------------------------
@@ -334,7 +334,7 @@ def test_round_properties(hands, on_tie, layoffs):
         assert min(dw[1], dw[2]) > dw[0] or (not on_tie and min(dw[1], dw[2]) == dw[0])
     if layoffs == "none":
         assert dw == [M.min_deadwood(h, "ginski") for h in hands]
-    quick = G.score_deadwood(dw, 0, options=opts, big=r.kind == "big_gin")
+    quick = G.score_from_deadwood(dw, 0, options=opts, big_gin=r.kind == "big_gin")
     assert (quick.kind, quick.winner, quick.points) == (r.kind, r.winner, r.points)
     m = G.score_match([r], 3, opts)
     assert m == G.score_match([r], 3, opts)  # folding twice gives the same

@@ -387,22 +387,22 @@ def score_hand(
     )
 
 
-def score_deadwood(
+def score_from_deadwood(
     deadwood: Sequence[int],
     ender: int | None,
     preset: str | None = None,
     *,
     options: Options | None = None,
-    big: bool = False,
+    big_gin: bool = False,
     **overrides: object,
 ) -> HandResult:
     """Score a round from each seat's deadwood alone (quick entry, no cards).
 
     ``deadwood``: one count per seat, in seat order, after any lay-offs; ``ender`` as in
-    :func:`score_hand`; ``big``: the ender's 0 was a Big Ginski (eleven cards melded).
+    :func:`score_hand`; ``big_gin``: the ender's 0 was a Big Ginski (eleven cards melded).
     The same rules as :func:`score_hand`, but nothing checks the counts against cards.
 
-    >>> r = score_deadwood([9, 20, 5], 0)
+    >>> r = score_from_deadwood([9, 20, 5], 0)
     >>> r.kind, r.points, r.extra["undercutter"]
     ('undercut', [0, 0, 54], 2)
     """
@@ -420,7 +420,7 @@ def score_deadwood(
     notes = ["scored from deadwood counts only: cards and lay-offs are not checked"]
     empty: list[list[str]] = [[] for _ in range(n)]
     if ender is None:
-        if big:
+        if big_gin:
             raise ValueError("a void hand (stock ran out) has no Big Ginski")
         return HandResult(
             variant=VARIANT, kind="void", ender=None, winner=None, points=[0] * n,
@@ -435,9 +435,9 @@ def score_deadwood(
             f"seat {ender} may not end the round: deadwood {dws[ender]} is above the limit "
             f"{opts.end_limit}"
         )
-    if big and dws[ender]:
+    if big_gin and dws[ender]:
         raise ValueError(f"a Big Ginski melds every card: seat {ender}'s deadwood must be 0")
-    kind, winner, points, undercutters = _award(dws, ender, big, opts, notes)
+    kind, winner, points, undercutters = _award(dws, ender, big_gin, opts, notes)
     return HandResult(
         variant=VARIANT, kind=kind, ender=ender, winner=winner,  # type: ignore[arg-type]
         points=points, deadwood=dws, layoffs=empty, melds=[[] for _ in range(n)],
@@ -501,5 +501,5 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
 
 __all__ = [
     "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "PLAYERS", "make_options", "deal_size",
-    "next_dealer", "end_kind", "score_hand", "score_deadwood", "score_match",
+    "next_dealer", "end_kind", "score_hand", "score_from_deadwood", "score_match",
 ]
