@@ -23,7 +23,7 @@ if not Path(CHROMIUM).exists():
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
-from companion.rules import color_gin, gin  # noqa: E402
+from companion.rules import color_gin, gin, ginski  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +36,12 @@ def shot(page: Page, name: str, full: bool = False) -> None:
     """Save a screenshot for the docs when GINGO_SCREENSHOTS is set."""
     if os.environ.get("GINGO_SCREENSHOTS"):
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+        css = "#toast{display:none !important}"
+        if full:  # bars that stay on screen would land mid-page in a full-page shot
+            css += ".topbar,.bottombar,.gin-banner{position:static !important}"
+        page.add_style_tag(content=css)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled")
+        page.evaluate("document.querySelectorAll('head style').forEach(s => s.remove())")
 
 
 @pytest.fixture(scope="module")
@@ -213,6 +218,10 @@ def test_whole_gin_match_to_100(page: Page, server: Server) -> None:
     assert final == match["final"]
     assert final[0] == totals[0] + 100 + 25 * won[0]
     shot(page, "gin-sheet", full=True)
+    page.emulate_media(color_scheme="dark")
+    page.locator("#sheet").scroll_into_view_if_needed()
+    shot(page, "gin-sheet-dark")
+    page.emulate_media(color_scheme="light")
     # Rematch from the finished game starts at zero with the same players.
     page.click("#rematch-btn")
     expect(page).not_to_have_url(re.compile(gid))
@@ -251,6 +260,28 @@ def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> N
             total = cell(page, f"#score-table tr.total td[data-total-seat='{p}'][data-suit='{s}']")
             assert total == str(pts)
     shot(page, "color-gin", full=True)
+
+
+def test_ginski_three_players_on_the_five_colour_grid(page: Page, server: Server) -> None:
+    join(page, server)
+    new_game(page, "ginski", ["Kim", "Lou", "Max"])
+    hands = [["R1", "R2", "R3", "B5", "G5", "Y5", "P9", "P10", "W1", "B13"],
+             ["R4", "R5", "R6", "G7", "G8", "G9", "Y1", "Y2", "B2", "P3"],
+             ["B7", "B8", "B9", "Y10", "Y11", "Y12", "G1", "G2", "P12", "R13"]]
+    expected = ginski.score_hand(hands, 0)
+    grid = page.locator("#entry .seat-block[data-seat='0'] .card-grid")
+    expect(grid.locator(".grid-head")).to_have_count(6)  # corner + five colours
+    pick_ender(page, 0)
+    grid.locator(".cell[data-card='W1']").click()        # the wild row
+    page.fill("#hand-0", " ".join(hands[0]))
+    page.fill("#hand-1", " ".join(hands[1]))
+    page.fill("#hand-2", " ".join(hands[2]))
+    page.click("#preview-btn")
+    expect(page.locator("#preview-verdict")).to_contain_text(expected.kind)
+    expect(page.locator("#preview")).to_contain_text("W1=P11")
+    page.click("#confirm-btn")
+    expect(page.locator("#history li[data-hand]")).to_have_count(1)
+    assert sheet_numbers(page, "total", 3) == expected.points
 
 
 def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server) -> None:
@@ -292,6 +323,11 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     expect(page.locator("#gingo-board .space.link")).to_have_count(13)
     expect(side).to_contain_text("linked")
     shot(page, "gingo-board", full=True)
+    # The printed record keeps the board and drops the controls.
+    page.emulate_media(media="print")
+    expect(page.locator("#gingo-form")).to_be_hidden()
+    expect(page.locator("#gingo-board .board")).to_be_visible()
+    page.emulate_media(media="screen")
     # A chip nobody asked for is flagged at once.
     free = next(i for i in range(52) if i not in spaces)
     page.click(f"#gingo-board .space[data-space='{free}']")

@@ -264,14 +264,20 @@ async function mountNew(main, arg) {
     draft.variant = v.name;
     if (!v.presets.includes(draft.preset)) draft.preset = v.defaultPreset;
     const ns = counts(v);
-    if (!ns.includes(draft.count)) draft.count = ns[0];
+    if (!ns.includes(draft.count)) {
+      // The rule set's own player count (Ginski: 3) is the starting choice.
+      const pv = (v.presetValues[draft.preset] || {}).players;
+      const opt = v.options.find(o => o.name === "players");
+      const def = pv ?? (opt ? opt.default : null);
+      draft.count = ns.includes(def) ? def : ns[0];
+    }
     while (draft.players.length < draft.count) draft.players.push("");
     saveDraft("new", draft);
     const kids = [h("h1", null, "New game")];
-    kids.push(h("p", { class: "label" }, "Game"), seg(variants.map(x => [x.name, x.label]), v.name, (val) => { draft.variant = val; draft.options = {}; draw(); }, "variant"));
+    kids.push(h("p", { class: "label" }, "Game"), seg(variants.map(x => [x.name, x.label]), v.name, (val) => { draft.variant = val; draft.options = {}; draft.count = null; draw(); }, "variant"));
     if (v.presets.length > 1) {
       const sel = h("select", { id: "preset", name: "preset" }, ...v.presets.map(p => h("option", { value: p, selected: p === draft.preset }, p)));
-      sel.addEventListener("change", () => { draft.preset = sel.value; draft.options = {}; draw(); });
+      sel.addEventListener("change", () => { draft.preset = sel.value; draft.options = {}; draft.count = null; draw(); });
       kids.push(h("label", { for: "preset" }, "Rule set (preset)"), sel);
     }
     if (ns.length > 1) {

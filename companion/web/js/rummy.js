@@ -341,7 +341,7 @@ export function mountRummy(main, game, ctx) {
   // ---- history, undo, export -----------------------------------------------------------------
   function drawHistory() {
     const hands = handsOf(g);
-    const items = hands.slice().reverse().map(({ n, result, input }) => {
+    const items = hands.slice().reverse().map(({ n, result, input, raw }) => {
       const kind = KIND_LABEL[result.kind] || result.kind;
       const ender = result.ender !== null && result.ender !== undefined ? names[result.ender] : "nobody";
       const winner = result.winner !== null && result.winner !== undefined ? names[result.winner] : null;
@@ -352,7 +352,8 @@ export function mountRummy(main, game, ctx) {
       }
       const spoiled = result.extra && result.extra.spoiled ? ` · spoiled ${result.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") || "none"}` : "";
       return h("li", { dataset: { hand: n } },
-        h("span", null, h("strong", null, `Hand ${n}`), ` ${ender}: ${kind}`, winner ? ` · ${winner}${pts}` : "", spoiled),
+        h("span", null, h("strong", null, `Hand ${n}`), ` ${ender}: ${kind}`, winner ? ` · ${winner}${pts}` : "", spoiled,
+          raw.corrected ? h("small", { class: "muted" }, " (corrected)") : null),
         h("button", { type: "button", class: "btn small", onclick: () => startCorrection(n, input, result) }, "Correct"));
     });
     history.replaceChildren(h("h2", null, "History"), items.length ? h("ol", { class: "history", reversed: true }, ...items) : h("p", { class: "muted" }, "No hands yet."));
