@@ -58,7 +58,7 @@ from typing import Any, Final
 
 from companion import board as B
 from companion import cards as C
-from companion.rules.gingo import GingoError, GingoGame, Options, TableMeld, make_options
+from companion.rules.gingo import GingoError, GingoGame, Options, make_options
 
 _KEYS: Final[dict[str, frozenset[str]]] = {
     "setup": frozenset({"format", "secret"}),
@@ -807,7 +807,6 @@ def _layoff_take(play: GingoPlay, idx: int) -> tuple[dict[str, Any], list[int]] 
     if len(taken) < 2:
         return None
     g = play.table.copy()
-    hand = play.hands[seat]
     left = [c for c in taken if c < 52]
     hits: list[dict[str, Any]] = []
     laid: list[int] = []

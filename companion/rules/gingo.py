@@ -105,7 +105,7 @@ A meld dict: ``{"id": 3, "seat": 0, "side": 1, "kind": "run" | "set", "cards": [
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -783,7 +783,7 @@ class GingoGame:
         s.next_id += 1
         s.melds.append(m)
         events: list[dict[str, Any]] = [{"type": "meld", "seat": seat, "side": side, "meld": m.as_dict()}]
-        events += self._place(s, frames, side, sorted(m.stands(), key=cards_order(m)), a.get("skip"), what)
+        events += self._place(s, frames, side, sorted(m.stands(), key=_table_position(m)), a.get("skip"), what)
         events += self._links(s, side, seat, announce=True)
         return events
 
@@ -794,9 +794,8 @@ class GingoGame:
         self._check_not_on_table(s, cards, what)
         # a natural on its joker's place: covers it (the joker stays)
         covered_now = set(m.naturals)
-        joker_places = {d: j for j, d in m.designations.items() if d not in covered_now}
-        covers = [c for c in nats if c in joker_places]
-        extends = [c for c in nats if c not in joker_places]
+        joker_places = {d for d in m.designations.values() if d not in covered_now}
+        extends = [c for c in nats if c not in joker_places]  # the others cover their joker's place
         if jokers and m.kind == "set" and len({C.suit(x) for x in m.stands()}) == 4:
             raise GingoError(
                 f"{what}: a joker cannot hit a closed set (all four suits of meld {m.id} are showing; "
@@ -828,8 +827,6 @@ class GingoGame:
                 f"({' '.join(C.card_name(c) for c in m.table_order())}, a {kind}): {exc}") from None
         if shaped.kind != m.kind:
             raise GingoError(f"{what}: the cards would turn meld {m.id} from a {m.kind} into a {shaped.kind}")
-        if covers and len(covers) != len(set(covers)):  # pragma: no cover - duplicates rejected earlier
-            raise GingoError(f"{what}: a card given twice")
         m.cards.extend(cards)
         m.designations.update(des)
         return nats + [des[j] for j in jokers]
@@ -961,7 +958,8 @@ class GingoGame:
         return [{"type": "new_hand", "hand": s.hand, "dealer": s.dealer}]
 
 
-def cards_order(m: TableMeld) -> Any:
+def _table_position(m: TableMeld) -> Callable[[int], int]:
+    """Sort key: where a card stands in ``m`` (runs low to high, sets by suit)."""
     order = {c: i for i, c in enumerate(m.table_order())}
     return lambda c: order.get(c, 99)
 
