@@ -576,3 +576,47 @@ def test_fuzzed_actions_apply_or_fail_cleanly(actions: list[dict[str, Any]]) -> 
         assert d["board"].count("2") + d["supply"]["2"] == 50
         on_table = [c for m in d["melds"] for c in m["cards"]]
         assert len(on_table) == len(set(on_table))
+
+
+# ---------------------------------------------------------------------------
+# Options reach the board and the set-up
+
+
+def test_adjacency_option_decides_whether_a_diagonal_chain_wins() -> None:
+    zigzag = [space_at(r, 1 + r % 2) for r in range(1, 13)]  # columns 2,1,2,1... rows 1-12
+    last = Frame(1, "SHDC").card(space_at(13, 2))  # row 13 column 2 continues the zigzag
+    assert last == "KH"
+    for adjacency, winner in (("king8", 1), ("ortho4", None)):
+        g = game(options={"adjacency": adjacency}, board=board_with(zigzag))
+        ev = g.apply({"type": "go_out", "seat": 0, "captured": {"1": [last]}})
+        assert ev[-1]["type"] in ("hand_end", "game_over")
+        assert g.winner == winner
+
+
+def test_shared_rank_axis_puts_side_2s_ace_on_row_1() -> None:
+    g = game(options={"rank_axis": "shared"})
+    ev = meld(g, 1, "AS 2S 3S")
+    rows = sorted(s // 4 + 1 for s in ev[1]["placed"])
+    assert rows == [1, 2, 3]
+    g2 = game()
+    ev = meld(g2, 1, "AS 2S 3S")
+    assert sorted(s // 4 + 1 for s in ev[1]["placed"]) == [11, 12, 13]
+
+
+def test_gin_is_called_once_while_the_link_holds() -> None:
+    g = game(board=board_with(col_spaces(1, range(1, 11))))
+    assert [e["type"] for e in meld(g, 0, "JS QS KS")][-1] == "gin_called"
+    assert [e["type"] for e in meld(g, 0, "JH QH KH")] == ["meld", "chips"]
+    assert g.as_dict()["gin"] == {"1": True, "2": False}
+
+
+def test_suit_rows_option_is_the_format_when_the_chooser_does_not_say() -> None:
+    reveal = ["JK1", "5H", "2S", "KC", "9D"]
+    g = new_game(["A", "B"], {"suit_rows": "suit_for_suit"})
+    ev = g.apply({"type": "setup", "reveal": reveal})
+    assert ev[0]["format"] == "suit_for_suit" and ev[0]["suit_rows"] == {"1": "HSCD", "2": "DCSH"}
+    g2 = new_game(["A", "B"], {"suit_rows": "secrecy"})
+    rejects(g2, {"type": "setup", "reveal": reveal}, "secrecy needs")
+    # without a joker the option does not apply: Normal is forced
+    g3 = new_game(["A", "B"], {"suit_rows": "suit_for_suit"})
+    assert g3.apply({"type": "setup", "reveal": ["5H", "2S", "KC", "9D"]})[0]["format"] == "normal"
