@@ -31,13 +31,15 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
     suits showed; the suit order is read from it. With no joker before the fourth suit
     the format is ``normal`` and ``format`` must be left out (or be ``"normal"``). A joker
     first lets the dealer choose ``"normal" | "suit_for_suit" | "secrecy"``; a second
-    joker lets the opponent choose (the event says who chose). ``secret`` (secrecy only)
-    gives each side's own order, left to right as that side sees it.
+    joker lets the opponent choose (the event says who chose); with ``format`` left out
+    the option ``suit_rows`` is used. ``secret`` (secrecy only) gives each side's own
+    order, left to right as that side sees it.
     Or directly: ``{"type": "setup", "dealer": 0, "suit_rows": {"1": "SHDC", "2": "SHDC"}}``
     (format ``"direct"``). Either form may add ``"board": "<52 chars . 1 2>"``, the chips
     already on the board when an unfinished game is resumed from its recording form (a side
     linked there counts as having called Gin).
-    Events: ``{"type": "setup", "format", "order", "chooser", "suit_rows": {"1", "2"}, "dealer"}``.
+    Events: ``{"type": "setup", "format", "order", "chooser": null | "dealer" | "opponent",
+    "chooser_seat", "suit_rows": {"1", "2"}, "dealer"}``.
 
 ``{"type": "meld", "seat": 0, "cards": ["JK1", "7H", "9H"], "designations": {"JK1": "8H"}}``
     A new meld from ``seat``'s hand (3+ cards; run of one suit in sequence, ace low or
@@ -47,7 +49,8 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
     ``"skip": ["8H"]`` (only when the side's chip supply runs short, chip cap rule)
     names cards whose chips are forfeited.
     Events: ``{"type": "meld", "seat", "side", "meld": <meld dict>}``, then
-    ``{"type": "chips", "side", "placed": [spaces], "bumped": [spaces], "forfeited": [cards]}``,
+    ``{"type": "chips", "side", "spaces": [every space filled], "placed": [spaces that got a
+    new chip], "bumped": [spaces taken from the other side], "forfeited": [cards]}``,
     then for each side whose link changed ``{"type": "link", "side", "formed": bool,
     "path": [spaces] | null}``; a link formed is followed by
     ``{"type": "gin_called", "side", "seat"}``.
@@ -71,7 +74,8 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
        still holds it; ``"capture_link"`` when the capture completed the link of the
        side that went out);
     3. no link: the hand ends, the chips stay, the deal passes clockwise.
-    Events: ``capture`` (cards per seat, jokers laid, jokers dead), ``chips``, ``link``...,
+    Events: ``{"type": "capture", "seat", "side", "cards": {"1": [...]}, "jokers_laid":
+    [{"joker", "meld", "as"}], "jokers_dead": [...]}``, ``chips``, ``link``...,
     then ``{"type": "hand_end", "hand": n, "went_out": seat, "winner": side | null,
     "reason": str | null}`` and, when someone won, ``{"type": "game_over", "winner": side,
     "players": [names of the side's seats]}``.
@@ -79,9 +83,10 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
 ``{"type": "stock_exhausted"}``
     The stock ran out: the table melds become the new stock (they can no longer be hit;
     the chips stay). The second time in one hand (``second_exhaustion =
-    "end_hand_no_capture"``, the only choice) the hand ends with no capture (resolution as above without
-    a side that went out: one linked side wins; both linked: the side that called Gin
-    first wins). Events: ``{"type": "stock_exhausted", "count": 1 | 2}`` and maybe ``hand_end``.
+    "end_hand_no_capture"``, the only choice) the hand ends with no capture; it is
+    resolved as above without a side that went out: one linked side wins, and when both
+    are linked the side that called Gin first wins (``"gin_first"``). Events:
+    ``{"type": "stock_exhausted", "count": 1 | 2}`` and, the second time, ``hand_end``.
 
 ``{"type": "new_hand"}``
     After a hand ended with no winner: the next dealer clockwise deals. Melds are
@@ -91,11 +96,13 @@ State (``game.as_dict()``)
 ==========================
 
 ``{"variant": "gingo", "players": [...], "options": {...}, "phase": "setup" | "play" |
-"hand_over" | "game_over", "hand": n, "dealer": seat, "suit_rows": {"1": "SHDC", "2": ...},
+"hand_over" | "game_over", "hand": n, "dealer": seat, "setup_format": str | null,
+"suit_rows": {"1": "SHDC", "2": ...},
 "board": "<52 chars . 1 2 in space order>", "supply": {"1": n, "2": n},
 "links": {"1": [spaces] | null, "2": ...}, "link_distance": {"1": n, "2": n},
 "gin": {"1": bool, "2": bool}, "melds": [meld dicts], "exhaustions": n,
-"winner": side | null, "win_reason": str | null, "hands": [hand_end events]}``
+"winner": side | null, "win_reason": str | null, "hands": [hand_end events],
+"actions": number applied}``; ``supply`` is null per side with ``chip_cap = "unlimited"``.
 
 A meld dict: ``{"id": 3, "seat": 0, "side": 1, "kind": "run" | "set", "cards": ["4H",
 "JK1", "6H", "7H", "5H"] (in the order laid), "designations": {"JK1": "5H"},
