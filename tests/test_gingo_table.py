@@ -620,3 +620,14 @@ def test_suit_rows_option_is_the_format_when_the_chooser_does_not_say() -> None:
     # without a joker the option does not apply: Normal is forced
     g3 = new_game(["A", "B"], {"suit_rows": "suit_for_suit"})
     assert g3.apply({"type": "setup", "reveal": ["5H", "2S", "KC", "9D"]})[0]["format"] == "normal"
+
+
+def test_second_exhaustion_with_both_linked_goes_to_the_first_gin() -> None:
+    g = game(board=board_with(col_spaces(1, range(1, 11)), col_spaces(4, range(1, 11))))
+    assert Frame(2, "SHDC").card(space_at(13, 4)) == "AS"
+    meld(g, 1, "AS 2S 3S")  # side 2 links first
+    meld(g, 0, "JS QS KS")
+    assert g.board.link(1) and g.board.link(2)
+    g.apply({"type": "stock_exhausted"})
+    ev = g.apply({"type": "stock_exhausted"})
+    assert (ev[1]["winner"], ev[1]["reason"]) == (2, "gin_first")
