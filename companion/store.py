@@ -259,10 +259,7 @@ class EventStore:
                         (ev.game_id, ev.type, payload, ev.client_id, result, now),
                     )
                     seq = int(cur.lastrowid or 0)
-                    out.append(
-                        StoredEvent(seq, ev.game_id, ev.type, json.loads(payload), ev.client_id, now,
-                                    None if result is None else json.loads(result))
-                    )
+                    out.append(StoredEvent(seq, ev.game_id, ev.type, ev.payload, ev.client_id, now, ev.result))
                 self._conn.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 self._conn.execute("ROLLBACK")

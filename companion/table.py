@@ -67,18 +67,25 @@ class TableError(ValueError):
         self.status = status
 
 
+_MODULES: dict[str, ModuleType] = {}
+
+
 def rules_module(variant: str) -> ModuleType:
     """The rules module of a variant (imported on first use).
 
     >>> rules_module("gingo").__name__
     'companion.rules.gingo'
     """
+    mod = _MODULES.get(variant)
+    if mod is not None:
+        return mod
     if variant not in VARIANTS:
         raise TableError("unknown_variant", f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     try:
-        return importlib.import_module(f"companion.rules.{variant}")
+        mod = _MODULES[variant] = importlib.import_module(f"companion.rules.{variant}")
     except ImportError as exc:
         raise TableError("unavailable", f"the {variant} rules are not installed ({exc})", 501) from None
+    return mod
 
 
 # ---------------------------------------------------------------------------------
@@ -436,9 +443,10 @@ class Table:
 
         return unsubscribe
 
-    def _notify(self, ev: StoredEvent, game: GameState | None) -> None:
-        msg = {"type": "event", "seq": ev.seq, "event": ev.as_dict(),
-               "game": game.as_dict() if game is not None else None}
+    def _notify(self, ev: StoredEvent, game: GameState | None, game_dict: dict[str, Any] | None = None) -> None:
+        if game_dict is None and game is not None:
+            game_dict = game.as_dict()
+        msg = {"type": "event", "seq": ev.seq, "event": ev.as_dict(), "game": game_dict}
         for fn in list(self._subs):
             try:
                 fn(ev, msg)
@@ -508,18 +516,37 @@ class Table:
         """Fold the new event onto the game first (validation), then write and notify."""
         now = self.store.now()
         probe = StoredEvent(self.store.last_seq() + 1, g.id, etype, payload, client_id, now)
+        fast = etype == "action" and g.engine is not None
         try:
-            new_state = fold_game([*g.events, probe])
+            new_state = self._step_engine(g, probe) if fast else fold_game([*g.events, probe])
         except TableError:
             raise
         except (ValueError, KeyError, TypeError) as exc:
             raise TableError("illegal", str(exc), 422) from None
-        body = make_body(new_state)
-        ev = self.store.append(g.id, etype, payload, client_id=client_id, result=body, at=now)
+        try:
+            body = make_body(new_state)
+            ev = self.store.append(g.id, etype, payload, client_id=client_id, result=body, at=now)
+        except BaseException:
+            if fast:  # the engine moved on in place: put the game back as its log says
+                self._games[g.id] = fold_game(g.events)
+            raise
         new_state.events[-1] = ev
         self._games[g.id] = new_state
-        self._notify(ev, new_state)
+        self._notify(ev, new_state, body.get("game") if isinstance(body.get("game"), dict) else None)
         return Outcome(body, ev)
+
+    @staticmethod
+    def _step_engine(g: GameState, probe: StoredEvent) -> GameState:
+        """A Gin-Go action applied to the running engine (it leaves itself unchanged when
+        it refuses one), instead of replaying the whole game: same state as the fold."""
+        action = probe.payload["action"]
+        effects = g.engine.apply(action)
+        st = dataclasses.replace(
+            g, events=[*g.events, probe], version=g.version + 1, last_seq=probe.seq,
+            actions=[*g.actions, action], effects=[*g.effects, effects],
+        )
+        st.dealer = int(st.engine.as_dict().get("dealer", st.dealer))
+        return st
 
     # -- commands --------------------------------------------------------------------------
 

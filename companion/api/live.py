@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Optional
 
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -26,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 2000
+_Item = tuple[Optional[int], str]  # (event seq or None, the message as JSON text)
 MAX_REPLAY = 5000
 
 
@@ -35,7 +37,7 @@ class LiveHub:
     def __init__(self, snapshot: Callable[[], dict[str, Any]], missed: Callable[[int, int], list[dict[str, Any]]]) -> None:
         self._snapshot = snapshot
         self._missed = missed
-        self._queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self._queues: set[asyncio.Queue[_Item | None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -56,9 +58,13 @@ class LiveHub:
             pass
 
     def _deliver(self, msg: dict[str, Any]) -> None:
+        if not self._queues:
+            return
+        seq = msg.get("seq") if msg.get("type") == "event" else None
+        item = (seq if isinstance(seq, int) else None, json.dumps(msg, separators=(",", ":")))
         for q in list(self._queues):
             try:
-                q.put_nowait(msg)
+                q.put_nowait(item)
             except asyncio.QueueFull:
                 self._queues.discard(q)
                 with contextlib.suppress(asyncio.QueueEmpty):
@@ -70,7 +76,7 @@ class LiveHub:
         await ws.accept()
         if self._loop is None:
             self.bind(asyncio.get_running_loop())
-        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_SIZE)
+        q: asyncio.Queue[_Item | None] = asyncio.Queue(QUEUE_SIZE)
         self._queues.add(q)
         reader = asyncio.create_task(self._drain(ws))
         try:
@@ -87,16 +93,16 @@ class LiveHub:
                 if reader in done:
                     getter.cancel()
                     return
-                msg = getter.result()
-                if msg is None:
+                item = getter.result()
+                if item is None:
                     await ws.close(code=1013, reason="too slow: reconnect with ?after=")
                     return
-                seq = msg.get("seq")
-                if msg.get("type") == "event" and isinstance(seq, int):
+                seq, text = item
+                if seq is not None:
                     if seq <= last:
                         continue
                     last = seq
-                await ws.send_json(msg)
+                await ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, ConnectionError):
             return
         finally:
