@@ -470,3 +470,17 @@ def test_bot_action_is_always_among_the_legal_actions(variant: str) -> None:
             seen_knock |= isinstance(act, (Knock, BigGin))
             g.apply(act)
     assert seen_knock
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["color_gin"] + (["ginski"] if HAS_GINSKI else []))
+def test_selfplay_200_matches_of_the_other_rummy_games(variant: str) -> None:
+    """The issue's 200 matches per game (about 20-35 s each on 2 cores)."""
+    wins: dict[object, int] = {}
+    for seed in range(1000, 1200):
+        r = selfplay_match(seed, variant)
+        assert r["finished"]
+        wins[r["winner"]] = wins.get(r["winner"], 0) + 1
+    seats = range(r["players"])
+    # every seat wins a fair share (Color Gin also ends 2-2 with no winner)
+    assert all(wins.get(seat, 0) >= 30 for seat in seats), wins

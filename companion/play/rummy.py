@@ -441,7 +441,9 @@ class RummyGame:
         """Raise ``AssertionError`` if any invariant is broken: every card of the deck
         in exactly one place, hand sizes right for the phase, the match score equal to
         ``score_match`` over the hand results, and the match not running forever."""
-        places = list(self.hands) + [C.cards_mask(self.stock), C.cards_mask(self.discard)]
+        stock_mask = C.cards_mask(self.stock)
+        discard_mask = C.cards_mask(self.discard)
+        places = list(self.hands) + [stock_mask, discard_mask]
         seen = 0
         count = 0
         for m in places:
@@ -450,8 +452,8 @@ class RummyGame:
                     f"hand {self.hand_number}: {', '.join(C.mask_names(m & seen))} in two places")
             seen |= m
             count += m.bit_count()
-        if len(self.stock) + len(self.discard) != C.cards_mask(self.stock).bit_count() + \
-                C.cards_mask(self.discard).bit_count():
+        if len(self.stock) + len(self.discard) != stock_mask.bit_count() + \
+                discard_mask.bit_count():
             raise AssertionError(f"hand {self.hand_number}: a card repeats in a pile")
         if seen != self.deck:
             lost = self.deck & ~seen
