@@ -484,3 +484,54 @@ def test_selfplay_200_matches_of_the_other_rummy_games(variant: str) -> None:
     seats = range(r["players"])
     # every seat wins a fair share (Color Gin also ends 2-2 with no winner)
     assert all(wins.get(seat, 0) >= 30 for seat in seats), wins
+
+
+# ---------------------------------------------------------------- more than two players
+
+
+@pytest.mark.skipif(not HAS_GINSKI, reason="companion.rules.ginski is not written yet")
+def test_ginski_upcard_goes_round_three_players() -> None:
+    g = RummyGame("ginski", seed=3, dealer=2)
+    assert g.players == 3 and [h.bit_count() for h in g.hands] == [10, 10, 10]
+    assert len(g.stock) == 70 - 31
+    order = []
+    for _ in range(3):
+        order.append(g.turn)
+        g.apply(Pass())
+    assert order == [0, 1, 2]
+    assert g.phase == "draw" and g.turn == 0 and g.legal_actions() == [Draw("stock")]
+    free = RummyGame("ginski", seed=3, dealer=2, after_all_pass="may_take_upcard")
+    for _ in range(3):
+        free.apply(Pass())
+    assert Draw("discard") in free.legal_actions()
+
+
+@pytest.mark.skipif(not HAS_GINSKI, reason="companion.rules.ginski is not written yet")
+def test_ginski_two_players_deal_twelve() -> None:
+    g = RummyGame("ginski", players=2, seed=5)
+    assert g.options.players == 2 and [h.bit_count() for h in g.hands] == [12, 12]
+    g.check()
+
+
+# ---------------------------------------------------------------- random legal play
+
+
+@pytest.mark.parametrize("variant", ["gin", "color_gin"] + (["ginski"] if HAS_GINSKI else []))
+def test_random_legal_play_keeps_every_invariant(variant: str) -> None:
+    """Players who pick any legal action at random reach states the bot never does
+    (taking discards, passing rescues); the invariants hold after every action, and
+    every action legal_actions() offers is accepted."""
+    import random
+
+    for seed in range(3):
+        rng = random.Random(seed)
+        kwargs = {"last_discard_rescue": True, "preset": "gin_002"} if variant == "gin" else {}
+        g = RummyGame(variant, seed=seed, **kwargs)
+        for _ in range(400):
+            if g.over:
+                break
+            acts = g.legal_actions()
+            assert acts
+            g.apply(rng.choice(acts))
+            g.check()
+        assert g.results, "no hand finished in 400 random actions"
