@@ -259,6 +259,21 @@ def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> N
                 assert text == (str(pts) if pts else "·"), (p, s, text)
             total = cell(page, f"#score-table tr.total td[data-total-seat='{p}'][data-suit='{s}']")
             assert total == str(pts)
+    # The same deal again takes both open suits past 100: they close, and Cy takes them.
+    pick_ender(page, 0)
+    page.fill("#hand-0", " ".join(cy))
+    page.fill("#hand-1", " ".join(di))
+    confirm_preview(page)
+    scoring = [s for s in suits if s not in spoiled]
+    for s in suits:
+        td = page.locator(f"#score-table tr.total td[data-total-seat='0'][data-suit='{s}']")
+        pts = 2 * expected.points[0][s]  # type: ignore[index]
+        if s in scoring:
+            assert pts >= 100
+            expect(td).to_have_text(f"★{pts}")
+            expect(td).to_have_class(re.compile(r"\bclosed\b"))
+        else:
+            expect(td).to_have_text("0")
     shot(page, "color-gin", full=True)
 
 
@@ -333,6 +348,19 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     page.click(f"#gingo-board .space[data-space='{free}']")
     expect(page.locator(f"#gingo-board .space[data-space='{free}']")).to_have_attribute("data-state", "unexpected")
     expect(page.locator("#gingo-board .board-notes")).to_contain_text("1 unexpected")
+    # A tap turns the stray chip to side 2, another lifts it.
+    stray = page.locator(f"#gingo-board .space[data-space='{free}']")
+    stray.click()
+    expect(stray).to_have_attribute("data-chip", "2")
+    stray.click()
+    expect(stray).to_have_attribute("data-chip", ".")
+    expect(page.locator("#gingo-board .board-notes")).to_be_hidden()
+    # Eve goes out; Fox's cards are captured; the link held since the Gin call wins.
+    page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
+    page.fill("#captured-1", "2H 9D")
+    page.click("#send-action")
+    expect(page.locator("#winner")).to_contain_text("Eve wins the game")
+    expect(page.locator("#history li")).to_have_count(1)
 
 
 def test_errors_show_next_to_their_field_and_nothing_is_sent(page: Page, server: Server) -> None:

@@ -4,7 +4,7 @@
 import * as api from "./js/api.js";
 import { Live } from "./js/live.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, VARIANT_LABELS, seg } from "./js/ui.js";
-import { boardView, linkedSides } from "./js/board.js";
+import { boardView, linkedSides, nextSimChip, withSensed } from "./js/board.js";
 import { mountRummy } from "./js/rummy.js";
 import { mountGingo } from "./js/gingo.js";
 
@@ -90,6 +90,11 @@ function showGin(board, names) {
   banner.textContent = `GIN! ${who}: linked from the A row to the K row`;
   banner.hidden = false;
 }
+
+function isSim() {
+  return !!ctx.health && ctx.health.sensors === "sim";
+}
+ctx.isSim = isSim;
 
 async function loadBoard() {
   try { return await api.get("/api/v1/board"); } catch { return null; }
@@ -375,22 +380,28 @@ async function mountBoard(main) {
   const note = h("p", { class: "muted", id: "sim-note" });
   const err = fieldError("board-error");
   main.append(h("section", { class: "panel" }, h("h1", null, "Board"), note, box, err));
-  async function update() {
-    try { ctx.health = await api.get("/api/v1/health"); } catch { /* keep the last */ }
-    const board = await loadBoard();
-    if (!board) { note.textContent = "No connection to the companion."; return; }
-    const sim = !!ctx.health && (ctx.health.sensors === "sim" || ctx.health.leds === "sim");
+  let latest = null;
+  function draw(board) {
+    latest = board;
+    const sim = isSim();
     note.textContent = sim ? "Simulated board: tap a space to put a side 1 chip, tap again for side 2, again to lift it."
       : `Sensors: ${ctx.health ? ctx.health.sensors : "unknown"}.`;
     box.replaceChildren(boardView(board, { sim, names: null, onTap: tap }));
     showGin(board, null);
   }
-  async function tap(space, chip) {
-    const next = chip === "." ? 1 : chip === "1" ? 2 : null;
+  async function update() {
+    try { ctx.health = await api.get("/api/v1/health"); } catch { /* keep the last */ }
+    const board = await loadBoard();
+    if (!board) { note.textContent = "No connection to the companion."; return; }
+    draw(board);
+  }
+  async function tap(space) {
+    const next = nextSimChip(latest, space);
     try {
       await write("POST", "/api/v1/board/sim", { space, side: next }, { clientId: false });
       showError(err, "");
-      await update();
+      draw(withSensed(latest, space, next));
+      refreshCurrent();
     } catch (e) { showError(err, e.message); }
   }
   ctx.current = { update };

@@ -45,7 +45,7 @@ export function boardView(board, { names, sim, onTap }) {
       if (st.state === "unexpected") label += ", unexpected chip";
       el.setAttribute("aria-label", label);
       el.title = label;
-      if (sim && onTap) el.addEventListener("click", () => onTap(i, board.sensed ? board.sensed[i] : st.chip));
+      if (sim && onTap) el.addEventListener("click", () => onTap(i));
       grid.appendChild(el);
     }
   }
@@ -74,7 +74,8 @@ export function boardView(board, { names, sim, onTap }) {
     if (st in counts) counts[st]++;
   }
   const notes = [];
-  if (board.sensed == null) notes.push("sensors offline: showing the expected board");
+  if (board.note) notes.push(board.note);
+  else if (board.sensed == null) notes.push("sensors offline: showing the expected board");
   if (counts.pending) notes.push(`${counts.pending} chip${counts.pending === 1 ? "" : "s"} to place`);
   if (counts.bump) notes.push(`${counts.bump} to bump`);
   if (counts.unexpected) notes.push(`${counts.unexpected} unexpected`);
@@ -91,4 +92,17 @@ export function boardView(board, { names, sim, onTap }) {
 export function linkedSides(board) {
   const l = (board && board.links) || {};
   return ["1", "2"].filter(s => Array.isArray(l[s]) && l[s].length);
+}
+
+// The chip a tap on the simulator puts next: empty -> side 1 -> side 2 -> empty.
+export function nextSimChip(board, space) {
+  const now = board && board.sensed ? board.sensed[space] : ".";
+  return now === "." ? 1 : now === "1" ? 2 : null;
+}
+
+// The board with one sensed space changed (shown at once, before the server's echo).
+export function withSensed(board, space, side) {
+  const base = (board.sensed || ".".repeat(52)).split("");
+  base[space] = side === null ? "." : String(side);
+  return Object.assign({}, board, { sensed: base.join("") });
 }

@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, seg } from "./ui.js";
 import { deckFor, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
-import { boardView } from "./board.js";
+import { boardView, nextSimChip, withSensed } from "./board.js";
 import { namesOf } from "./rummy.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -56,19 +56,31 @@ export async function mountGingo(main, game, ctx) {
     header.replaceChildren(...[h("h1", null, "Gin-Go ", h("small", null, `· ${phase}`)), winner, ...rows].filter(Boolean));
   }
 
-  async function drawBoard() {
-    const live = await ctx.loadBoard();
-    let board = live;
-    if (!board || !board.expected) board = { expected: g.board || ".".repeat(52), sensed: null, links: g.links, link_distance: g.link_distance };
-    const sim = !!ctx.health && (ctx.health.sensors === "sim" || ctx.health.leds === "sim");
-    boardBox.replaceChildren(h("h2", null, "Board"), boardView(board, { names: sides, sim, onTap: tap }), boardErr,
-      sim ? h("p", { class: "help no-print" }, "Simulated board: tap a space to put a side 1 chip, again for side 2, again to lift it.") : null);
+  let latest = null;
+  function paintBoard(board) {
+    latest = board;
+    const sim = ctx.isSim();
+    boardBox.replaceChildren(...[h("h2", null, "Board"), boardView(board, { names: sides, sim, onTap: tap }), boardErr,
+      sim ? h("p", { class: "help no-print" }, "Simulated board: tap a space to put a side 1 chip, again for side 2, again to lift it.") : null].filter(Boolean));
     ctx.showGin(board, sides);
   }
-  async function tap(space, chip) {
-    const next = chip === "." ? 1 : chip === "1" ? 2 : null;
-    try { await ctx.write("POST", "/api/v1/board/sim", { space, side: next }, { clientId: false }); showError(boardErr, ""); await drawBoard(); }
-    catch (e) { showError(boardErr, e.message); }
+  async function drawBoard() {
+    let board = await ctx.loadBoard();
+    // Another Gin-Go game may be the one the board follows: then show this game's own board.
+    if (!board || !board.expected || (board.game && board.game !== g.id)) {
+      board = { expected: g.board || ".".repeat(52), sensed: null, links: g.links, link_distance: g.link_distance,
+        note: board && board.game ? "The board follows another game: this is this game's record." : null };
+    }
+    paintBoard(board);
+  }
+  async function tap(space) {
+    const next = nextSimChip(latest, space);
+    try {
+      await ctx.write("POST", "/api/v1/board/sim", { space, side: next }, { clientId: false });
+      showError(boardErr, "");
+      paintBoard(withSensed(latest, space, next));
+      await drawBoard();
+    } catch (e) { showError(boardErr, e.message); }
   }
 
   // ---- forms ---------------------------------------------------------------------------------
