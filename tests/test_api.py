@@ -265,3 +265,77 @@ def test_live_snapshot_events_and_resume(env: Env) -> None:
         got = [ws.receive_json() for _ in range(2)]
         assert [m["seq"] for m in got] == [3, 4] and all(m["replay"] for m in got)
         assert [m["event"]["type"] for m in got] == ["hand", "undo"]
+
+
+def test_sensors_offline_is_visible_never_guessed(env: Env) -> None:
+    env.post("/api/v1/board/sim", {"space": 5, "side": 1})
+    env.wait_board(lambda b: b["sensed"] is not None and b["sensed"][5] == "1")
+    with env.client.websocket_connect("/api/v1/live") as ws:
+        ws.receive_json()
+        env.sync.sensors.set_online(False)  # unplugged
+        msg = ws.receive_json()
+        while not (msg["type"] == "sensors" and msg["online"] is False):
+            msg = ws.receive_json()
+    b = env.get("/api/v1/board").json()
+    assert b["sensed"] is None and b["online"] is False and b["mismatches"] == []
+    assert b["links"] == {"1": None, "2": None}
+    assert env.get("/api/v1/health").json()["sensors"] == "offline"
+    env.sync.sensors.set_online(True)
+    b = env.wait_board(lambda b: b["sensed"] is not None)
+    assert b["sensed"][5] == "1"
+
+
+def test_board_buttons_drive_the_table(env: Env) -> None:
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.hardware.buttons import Buttons
+
+    Device.pin_factory = MockFactory()
+    buttons = Buttons({"confirm": 17, "undo": 27, "next_hand": 22}, env.sync.button)
+    try:
+        gid = env.post("/api/v1/games", {"variant": "gingo", "players": ["A", "B"]}).json()["id"]
+        for action in GINGO_ACTIONS[:2]:
+            env.post(f"/api/v1/games/{gid}/actions", {"action": action})
+        pin = Device.pin_factory.pin(27)
+        pin.drive_low()
+        time.sleep(0.06)
+        pin.drive_high()
+        end = time.monotonic() + 2
+        while env.get(f"/api/v1/games/{gid}").json()["version"] != 4 and time.monotonic() < end:
+            time.sleep(0.02)
+        g = env.get(f"/api/v1/games/{gid}").json()
+        assert g["version"] == 4 and g["board"] == "." * 52  # the meld was undone by the button
+        assert env.table.events(gid)[-1]["type"] == "undo"
+    finally:
+        buttons.close()
+        Device.pin_factory = None
+
+
+def test_discovery_never_crashes() -> None:
+    from companion.discovery import advertise, local_addresses
+
+    warned: list[str] = []
+    assert advertise(8000, [], warn=warned.append) is None
+    assert warned and "IP address" in warned[0]
+    adv = advertise(8000, ["127.0.0.1"], warn=warned.append)  # may or may not work here
+    if adv is not None:
+        adv.close()
+    assert all(not a.startswith("127.") for a in local_addresses())
+
+
+def test_damaged_log_is_reported_loudly_at_start_up(tmp_path: Path) -> None:
+    from companion.commands.serve import build_service
+
+    (tmp_path / "events.sqlite3").write_bytes(b"\x00garbage, not sqlite" * 64)
+    said: list[str] = []
+    svc = build_service(str(tmp_path), None, said.append)
+    try:
+        assert said and "DAMAGED" in said[0]
+        moved = list(tmp_path.glob("events.sqlite3.damaged-*"))
+        assert len(moved) == 1 and moved[0].read_bytes().startswith(b"\x00garbage")
+        with TestClient(svc.app) as client:
+            warnings = client.get("/api/v1/health").json()["warnings"]
+        assert any("DAMAGED" in w for w in warnings)
+    finally:
+        svc.stop()
