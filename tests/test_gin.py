@@ -411,3 +411,11 @@ def test_score_from_deadwood_rules_and_errors() -> None:
         gin.score_from_deadwood([1, -4], 0)
     with pytest.raises(ValueError, match="ender must be seat 0 or 1"):
         gin.score_from_deadwood([1, 4], 5)
+
+
+def test_options_built_directly_are_checked_too() -> None:
+    assert gin.Options(upcard="10h").upcard == "10H"
+    with pytest.raises(ValueError, match="option shutout: 'x' is not one of"):
+        gin.Options(shutout="x")
+    with pytest.raises(ValueError, match="option next_dealer"):
+        dataclasses.replace(gin.Options(), next_dealer="me")

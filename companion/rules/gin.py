@@ -96,22 +96,13 @@ class Options:
         "help": "Oklahoma: this hand's upcard (set per hand, e.g. '7D').",
         "per_hand": True})
 
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            clean = _check_value(f.name, value)
+            if clean != value:
+                object.__setattr__(self, f.name, clean)
 
-_PRESETS_BASE: Final = Options()
-
-PRESETS: Final[dict[str, Options]] = {
-    "gin_002": dataclasses.replace(
-        _PRESETS_BASE, knock_compare="lt", stock_end="showdown_at_2", game_bonus=0,
-        shutout="none", box_bonus=0),
-    "gin_004": _PRESETS_BASE,
-    "pagat": dataclasses.replace(
-        _PRESETS_BASE, gin_bonus=20, undercut_bonus=10, shutout="double_game_bonus",
-        box_bonus=20),
-    "modern": dataclasses.replace(
-        _PRESETS_BASE, big_gin_bonus=31, shutout="double_points", next_dealer="alternate"),
-}
-ALIASES: Final[dict[str, str]] = {"gin_pagat": "pagat", "gin_modern": "modern"}
-DEFAULT_PRESET: Final = "gin_004"
 
 _FIELDS: Final = {f.name: f for f in dataclasses.fields(Options)}
 
@@ -140,6 +131,22 @@ def _check_value(name: str, value: Any) -> Any:
             f"option {name}: {value!r} is not one of {', '.join(map(str, choices))}")
     return value
 
+
+_PRESETS_BASE: Final = Options()
+
+PRESETS: Final[dict[str, Options]] = {
+    "gin_002": dataclasses.replace(
+        _PRESETS_BASE, knock_compare="lt", stock_end="showdown_at_2", game_bonus=0,
+        shutout="none", box_bonus=0),
+    "gin_004": _PRESETS_BASE,
+    "pagat": dataclasses.replace(
+        _PRESETS_BASE, gin_bonus=20, undercut_bonus=10, shutout="double_game_bonus",
+        box_bonus=20),
+    "modern": dataclasses.replace(
+        _PRESETS_BASE, big_gin_bonus=31, shutout="double_points", next_dealer="alternate"),
+}
+ALIASES: Final[dict[str, str]] = {"gin_pagat": "pagat", "gin_modern": "modern"}
+DEFAULT_PRESET: Final = "gin_004"
 
 def make_options(preset: str | None = None, **overrides: Any) -> Options:
     """The options of ``preset`` (default ``gin_004``) with ``overrides`` applied.
