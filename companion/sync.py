@@ -315,6 +315,7 @@ class BoardSync:
     def frame(self, t: float) -> list[tuple[int, int, int]]:
         """The LED frame for time ``t`` (the hardware scene renderer when installed)."""
         view = self.state()
+        scene_mod: Any
         try:
             from companion.hardware import scene as scene_mod
         except ImportError:

@@ -32,8 +32,10 @@ class ForkedServer:
         self.pid: int | None = None
 
     def start(self, timeout: float = 15.0) -> None:
-        import companion.commands.serve  # noqa: F401  (warm the imports before forking)
-        import uvicorn  # noqa: F401
+        import importlib
+
+        for name in ("companion.commands.serve", "uvicorn", "companion.api"):
+            importlib.import_module(name)  # warm the imports before forking
 
         os.environ["GINGO_PAIRING_CODE"] = CODE
         os.environ["GINGO_HOST_CODE"] = HOST_CODE

@@ -228,25 +228,25 @@ def create_app(
     # -- games --------------------------------------------------------------------------------
 
     @app.get("/api/v1/games", response_model=M.GameList, tags=["games"])
-    def list_games() -> dict[str, Any]:
+    def list_games() -> JSONResponse:
         return _json({"games": table.games()})
 
     @app.post("/api/v1/games", status_code=201, response_model=M.Game, responses=_ERRORS, tags=["games"],
               dependencies=[Depends(require_token)])
-    def create_game(body: M.CreateGame) -> dict[str, Any]:
+    def create_game(body: M.CreateGame) -> JSONResponse:
         """Start a game; a retried ``client_id`` returns the same game."""
         return _json(table.create_game(body.variant, players=body.players, preset=body.preset,
                                        options=body.options, dealer=body.dealer, client_id=body.client_id), 201)
 
     @app.post("/api/v1/games/import", status_code=201, response_model=M.Game, responses=_ERRORS, tags=["games"],
               dependencies=[Depends(require_token)])
-    def import_game(data: dict[str, Any] = Body(..., description="a file from GET .../export.json")) -> dict[str, Any]:
+    def import_game(data: dict[str, Any] = Body(..., description="a file from GET .../export.json")) -> JSONResponse:
         """Re-create an exported game under a new id (every event re-checked)."""
         cid = data.get("client_id")
         return _json(table.import_game(data, client_id=cid if isinstance(cid, str) else None), 201)
 
     @app.get("/api/v1/games/{game_id}", response_model=M.Game, responses=_ERRORS, tags=["games"])
-    def get_game(game_id: str) -> dict[str, Any]:
+    def get_game(game_id: str) -> JSONResponse:
         return _json(table.game(game_id))
 
     @app.delete("/api/v1/games/{game_id}", response_model=M.Deleted, responses=_ERRORS, tags=["games"],
@@ -258,43 +258,43 @@ def create_app(
 
     @app.post("/api/v1/games/{game_id}/hands", response_model=M.HandResponse, responses=_ERRORS, tags=["games"],
               dependencies=[Depends(require_token)])
-    def score_hand(game_id: str, body: M.HandRequest) -> dict[str, Any]:
+    def score_hand(game_id: str, body: M.HandRequest) -> JSONResponse:
         """Score the end of a hand (cards per player, or deadwood numbers)."""
         return _json(table.score_hand(game_id, _entry(body), client_id=body.client_id,
                                       expected_version=body.expected_version))
 
     @app.post("/api/v1/games/{game_id}/hands/preview", response_model=M.HandResponse, responses=_ERRORS,
               tags=["games"])
-    def preview_hand(game_id: str, body: M.HandRequest) -> dict[str, Any]:
+    def preview_hand(game_id: str, body: M.HandRequest) -> JSONResponse:
         """Score a hand without writing anything."""
         return _json(table.preview_hand(game_id, _entry(body)))
 
     @app.put("/api/v1/games/{game_id}/hands/{n}", response_model=M.HandResponse, responses=_ERRORS,
              tags=["games"], dependencies=[Depends(require_token)])
-    def correct_hand(game_id: str, n: int, body: M.HandRequest) -> dict[str, Any]:
+    def correct_hand(game_id: str, n: int, body: M.HandRequest) -> JSONResponse:
         """Replace hand ``n`` (1-based); the match is re-scored."""
         return _json(table.correct_hand(game_id, n, _entry(body), client_id=body.client_id,
                                         expected_version=body.expected_version))
 
     @app.post("/api/v1/games/{game_id}/actions", response_model=M.ActionResponse, responses=_ERRORS,
               tags=["games"], dependencies=[Depends(require_token)])
-    def action(game_id: str, body: M.ActionRequest) -> dict[str, Any]:
+    def action(game_id: str, body: M.ActionRequest) -> JSONResponse:
         """A Gin-Go action (see the action schema in companion.rules.gingo)."""
         return _json(table.action(game_id, body.action, client_id=body.client_id,
                                   expected_version=body.expected_version))
 
     @app.post("/api/v1/games/{game_id}/undo", response_model=M.UndoResponse, responses=_ERRORS, tags=["games"],
               dependencies=[Depends(require_token)])
-    def undo(game_id: str, body: M.UndoRequest | None = None) -> dict[str, Any]:
+    def undo(game_id: str, body: M.UndoRequest | None = None) -> JSONResponse:
         """Undo the latest event still standing (itself an event)."""
-        b = body or M.UndoRequest()
+        b = body or M.UndoRequest(client_id=None)
         return _json(table.undo(game_id, client_id=b.client_id, expected_version=b.expected_version))
 
     @app.post("/api/v1/games/{game_id}/rematch", status_code=201, response_model=M.Game, responses=_ERRORS,
               tags=["games"], dependencies=[Depends(require_token)])
-    def rematch(game_id: str, body: M.WriteRequest | None = None) -> dict[str, Any]:
+    def rematch(game_id: str, body: M.WriteRequest | None = None) -> JSONResponse:
         """A new game with the same rules and players; the deal moves on one seat."""
-        return _json(table.rematch(game_id, client_id=(body or M.WriteRequest()).client_id), 201)
+        return _json(table.rematch(game_id, client_id=(body or M.WriteRequest(client_id=None)).client_id), 201)
 
     @app.get("/api/v1/games/{game_id}/events", response_model=M.EventList, responses=_ERRORS, tags=["games"])
     def events(game_id: str, after: int = Query(0, ge=0)) -> dict[str, Any]:
@@ -321,7 +321,8 @@ def create_app(
 
             active = table.active_gingo()
             return compare(None if active is None else active["board"], None)
-        return sync.state()
+        view: dict[str, Any] = sync.state()
+        return view
 
     @app.post("/api/v1/board/sim", response_model=M.SimPut, responses=_ERRORS, tags=["board"],
               dependencies=[Depends(require_token)])
@@ -329,7 +330,8 @@ def create_app(
         """Simulator only: put a chip of a side on a space, or lift it (side null)."""
         if sync is None:
             raise ApiError(409, "not_simulated", "this companion has no simulated board")
-        return sync.put_sim(body.space, body.side)
+        done: dict[str, Any] = sync.put_sim(body.space, body.side)
+        return done
 
     @app.get("/api/v1/leds", tags=["board"])
     def leds() -> dict[str, Any]:
@@ -361,7 +363,7 @@ def create_app(
     return app
 
 
-def _json(body: Any, status: int = 200) -> Any:
+def _json(body: Any, status: int = 200) -> JSONResponse:
     """Answer with ``body`` as it is (the route's model documents it; the table built it)."""
     return JSONResponse(body, status_code=status)
 

@@ -40,13 +40,13 @@ def describe_variant(name: str) -> dict[str, Any]:
     mod = rules_module(name)
     out: dict[str, Any] = {"name": name, "presets": {}, "default_preset": getattr(mod, "DEFAULT_PRESET", None),
                            "options": [], "players": list(getattr(mod, "PLAYERS", (2, 4) if name == "gingo" else ()))}
-    opts_cls = getattr(mod, "Options", None)
+    opts_cls: Any = getattr(mod, "Options", None)
     if opts_cls is not None and dataclasses.is_dataclass(opts_cls):
         try:
             hints = typing.get_type_hints(opts_cls)
         except Exception:
             hints = {}
-        defaults = opts_cls() if all(
+        defaults = typing.cast(Any, opts_cls)() if all(
             f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
             for f in dataclasses.fields(opts_cls)
         ) else None
@@ -65,7 +65,8 @@ def describe_variant(name: str) -> dict[str, Any]:
             })
     presets = getattr(mod, "PRESETS", {}) or {}
     for pname, popts in presets.items():
-        out["presets"][pname] = _jsonable(dataclasses.asdict(popts)) if dataclasses.is_dataclass(popts) else _jsonable(popts)
+        is_instance = dataclasses.is_dataclass(popts) and not isinstance(popts, type)
+        out["presets"][pname] = _jsonable(dataclasses.asdict(popts) if is_instance else popts)
     return out
 
 
