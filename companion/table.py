@@ -334,7 +334,12 @@ def score_deadwood(variant: str, deadwood: Sequence[int], ender: int, options: A
     ``score_deadwood`` when the variant module has one; otherwise plain gin arithmetic
     for ``gin`` (gin bonus, knock difference, undercut bonus from the options).
 
-    >>> from companion.rules import gin  # doctest: +SKIP
+    >>> opts = rules_module("gin").make_options("gin_004")
+    >>> r = score_deadwood("gin", [4, 20], 0, opts)
+    >>> r["kind"], r["points"]
+    ('knock', [16, 0])
+    >>> score_deadwood("gin", [9, 6], 0, opts)["points"]
+    [0, 28]
     """
     mod = rules_module(variant)
     n = len(deadwood)
@@ -349,7 +354,12 @@ def score_deadwood(variant: str, deadwood: Sequence[int], ender: int, options: A
     if n != 2:
         raise TableError("invalid_hand", f"gin deadwood entry needs 2 numbers, got {n}")
     opts = _options_dict(options)
-    knock_limit = int(opts.get("knock_limit", opts.get("max_knock", 10)))
+    if opts.get("oklahoma"):
+        raise TableError("unsupported", "Oklahoma gin needs the cards (the upcard sets the limit): enter \"hands\"")
+    try:
+        limit = int(mod.knock_limit(options)) if hasattr(mod, "knock_limit") else int(opts.get("knock_limit", 10))
+    except ValueError as exc:
+        raise TableError("invalid_hand", str(exc)) from None
     gin_bonus = int(opts.get("gin_bonus", 25))
     undercut_bonus = int(opts.get("undercut_bonus", 25))
     me, other = int(deadwood[ender]), int(deadwood[1 - ender])
@@ -357,11 +367,13 @@ def score_deadwood(variant: str, deadwood: Sequence[int], ender: int, options: A
     if me == 0:
         kind, winner = "gin", ender
         points[ender] = gin_bonus + other
-    elif me > knock_limit:
-        raise TableError("invalid_hand", f"seat {ender} cannot knock with {me} deadwood (the limit is {knock_limit})")
+    elif me > limit:
+        raise TableError("invalid_hand", f"seat {ender} may not knock with {me} deadwood (the limit is {limit})")
     elif me < other:
         kind, winner = "knock", ender
         points[ender] = other - me
+    elif me == other and not opts.get("undercut_on_tie", True):
+        kind, winner = "knock", ender  # a tie that is not an undercut scores nothing
     else:
         kind, winner = "undercut", 1 - ender
         points[winner] = me - other + undercut_bonus

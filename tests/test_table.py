@@ -262,3 +262,14 @@ def test_fold_is_pure() -> None:
     a = fold_game([created]).as_dict()
     b = fold_game([created]).as_dict()
     assert a == b and a["scores"] == [0, 0]
+
+
+def test_deadwood_entry_agrees_with_the_engine_on_cards(table: Table) -> None:
+    gid = table.create_game("gin", players=["Ann", "Bob"])["id"]
+    by_cards = table.preview_hand(gid, HandInput(0, hands=GIN_HANDS))["result"]
+    by_numbers = table.preview_hand(gid, HandInput(0, deadwood=by_cards["deadwood"]))["result"]
+    assert (by_numbers["kind"], by_numbers["points"]) == (by_cards["kind"], by_cards["points"])
+    assert by_numbers["notes"]  # says that lay-offs were not checked
+    strict = table.create_game("gin", players=["Ann", "Bob"], preset="gin_002")["id"]  # knock below 10
+    with pytest.raises(TableError, match="limit is 9"):
+        table.score_hand(strict, HandInput(0, deadwood=[10, 30]))
