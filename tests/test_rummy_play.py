@@ -535,3 +535,26 @@ def test_random_legal_play_keeps_every_invariant(variant: str) -> None:
             g.apply(rng.choice(acts))
             g.check()
         assert g.results, "no hand finished in 400 random actions"
+
+
+def test_oklahoma_ace_upcard_allows_only_gin_in_play() -> None:
+    seed = next(s for s in range(200)
+                if C.rank(RummyGame(seed=s, dealer=0, oklahoma=True).discard[-1]) == 1)
+    g = RummyGame(seed=seed, dealer=0, oklahoma=True)
+    up = C.card_name(g.discard[-1])
+    assert g.hand_options.upcard == up and gin_limit(g) == 0
+    held = "2S 3S 4S 9D 9H 9C KH QH JH 5C" if up != "AS" else "2H 3H 4H 9D 9S 9C KD QD JD 5C"
+    place(g, 1, held)
+    set_next_stock(g, "AC" if up != "AC" else "AD")  # 1 deadwood: a knock anywhere else
+    g.apply(Pass())
+    g.apply(Pass())
+    g.apply(Draw("stock"))
+    assert not any(isinstance(a, Knock) for a in g.legal_actions())
+    with pytest.raises(ValueError, match="may not knock"):
+        g.apply(Knock(C.parse_card("5C")))
+
+
+def gin_limit(g: RummyGame) -> int:
+    from companion.rules import gin
+
+    return gin.knock_limit(g.hand_options)
