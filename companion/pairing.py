@@ -26,10 +26,12 @@ import hashlib
 import hmac
 import os
 import secrets
+import time
 
 from companion.store import EventStore, TokenRecord
 
 MAX_NAME = 60
+TOUCH_EVERY = 60.0  # seconds between "last used" updates of one token
 
 
 class PairingError(ValueError):
@@ -61,6 +63,7 @@ class Pairing:
         self.store = store
         self.code = code or os.environ.get("GINGO_PAIRING_CODE") or new_code()
         self.host_code = host_code or os.environ.get("GINGO_HOST_CODE") or secrets.token_hex(4)
+        self._touched: dict[str, float] = {}
 
     def pair(self, code: str, name: str) -> str:
         """Trade the pairing code for a new token (returned once, stored hashed)."""
@@ -79,7 +82,10 @@ class Pairing:
         digest = hash_token(token)
         rec = self.store.token_by_hash(digest)
         if rec is not None:
-            self.store.touch_token(digest)
+            now = time.monotonic()
+            if now - self._touched.get(digest, -TOUCH_EVERY) >= TOUCH_EVERY:
+                self._touched[digest] = now  # "last used" to the minute, not a disk write per request
+                self.store.touch_token(digest)
         return rec
 
     def is_host(self, code: str | None) -> bool:
