@@ -165,13 +165,16 @@ def make_options(preset: str | None = None, **overrides: Any) -> Options:
         raise ValueError(
             f"unknown gin preset {preset!r} (one of {', '.join(PRESETS)}, "
             f"{', '.join(ALIASES)})")
-    base = PRESETS[name]
+    return _apply(PRESETS[name], overrides)
+
+
+def _apply(base: Options, overrides: dict[str, Any]) -> Options:
     clean: dict[str, Any] = {}
     for key, value in overrides.items():
         if key not in _FIELDS:
             raise ValueError(f"unknown gin option {key!r} (options: {', '.join(_FIELDS)})")
         clean[key] = _check_value(key, value)
-    return dataclasses.replace(base, **clean)
+    return dataclasses.replace(base, **clean) if clean else base
 
 
 def _resolve(preset: str | None, options: Options | None, overrides: dict[str, Any]) -> Options:
@@ -179,14 +182,9 @@ def _resolve(preset: str | None, options: Options | None, overrides: dict[str, A
         return make_options(preset, **overrides)
     if preset is not None:
         raise ValueError("give either a preset or options, not both")
-    if not overrides:
-        return options
-    clean = {}
-    for key, value in overrides.items():
-        if key not in _FIELDS:
-            raise ValueError(f"unknown gin option {key!r} (options: {', '.join(_FIELDS)})")
-        clean[key] = _check_value(key, value)
-    return dataclasses.replace(options, **clean)
+    if not isinstance(options, Options):
+        raise ValueError(f"options must be gin.Options, not {type(options).__name__}")
+    return _apply(options, overrides)
 
 
 # ---------------------------------------------------------------------------
@@ -194,7 +192,7 @@ def _resolve(preset: str | None, options: Options | None, overrides: dict[str, A
 
 
 def knock_limit(options: Options) -> int:
-    """The most deadwood a knocker may hold under ``options`` (``-1``: gin only).
+    """The most deadwood a knocker may hold under ``options`` (0: gin only).
 
     With ``knock_compare='lt'`` a limit of 10 means 9 or less. In Oklahoma the
     upcard's value is the limit and an ace upcard means gin only.
