@@ -419,3 +419,12 @@ def test_options_built_directly_are_checked_too() -> None:
         gin.Options(shutout="x")
     with pytest.raises(ValueError, match="option next_dealer"):
         dataclasses.replace(gin.Options(), next_dealer="me")
+
+
+def test_end_kind_refuses_foreign_cards_and_deal_size() -> None:
+    o = gin.make_options()
+    assert gin.end_kind(hand(GIN_HAND) | 1 << C.JOKER1, o) is None  # 11 with a joker
+    assert gin.end_kind(hand(GIN_HAND.replace("JH", "JK")), o) is None
+    assert gin.deal_size(2, o) == 10
+    with pytest.raises(ValueError, match="2 players, not 3"):
+        gin.deal_size(3, o)

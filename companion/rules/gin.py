@@ -228,18 +228,22 @@ def end_kind(kept: int, options: Options, match: MatchScore | None = None,
     >>> end_kind(C.to_mask("AS 2S 3S 10C 9D 9H 9C KH QH JH"), make_options("gin_002"))
     """
     n = kept.bit_count()
+    if kept < 0 or kept & ~DECK or n not in (HAND_SIZE, HAND_SIZE + 1):
+        return None
     dw = M.deadwood_of_mask(kept, MELD_VARIANT)
     if n == HAND_SIZE + 1:
         return "big_gin" if options.big_gin_bonus > 0 and dw == 0 else None
-    if n != HAND_SIZE:
-        return None
     if dw == 0:
         return "gin"
     return "knock" if dw <= knock_limit(options) else None
 
 
 def deal_size(players: int, options: Options) -> int:
-    """Cards dealt to each player: always 10 in Gin Rummy."""
+    """Cards dealt to each player: always 10 in Gin Rummy.
+
+    >>> deal_size(2, make_options())
+    10
+    """
     if players not in PLAYERS:
         raise ValueError(f"Gin Rummy is for 2 players, not {players}")
     return HAND_SIZE
