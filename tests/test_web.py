@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,7 @@ def join(page: Page, server: Server) -> None:
     expect(page.locator("#conn")).to_have_attribute("data-state", "online")
 
 
-def new_game(page: Page, variant: str, players: list[str], preset: str | None = None) -> str:
+def new_game(page: Page, variant: str, players: list[str], preset: str | None = None, shot_name: str = "") -> str:
     page.click("#nav a[data-nav='new']")
     page.click(f"#new-form .seg[aria-label='variant'] button[data-value='{variant}']")
     if len(players) != 2 or variant == "ginski":
@@ -88,6 +89,9 @@ def new_game(page: Page, variant: str, players: list[str], preset: str | None = 
         page.select_option("#preset", preset)
     for i, name in enumerate(players):
         page.fill(f"#player-{i}", name)
+    if shot_name:
+        page.click("#new-form details.options summary")
+        shot(page, shot_name, full=True)
     page.click("#start-game")
     expect(page).to_have_url(re.compile(r"#/game/"))
     return page.url.rsplit("/", 1)[-1]
@@ -115,6 +119,16 @@ def score_deadwood(page: Page, ender: int, deadwood: list[int]) -> None:
     for seat, d in enumerate(deadwood):
         page.fill(f"#deadwood-{seat}", str(d))
     confirm_preview(page)
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 3.0) -> bool:
+    """Poll ``check`` until it holds (the service debounces the simulated sensors)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
 
 
 def cell(page: Page, selector: str) -> str:
@@ -152,6 +166,14 @@ def test_join_with_the_pairing_code(page: Page, server: Server) -> None:
     for sel in ("#new-game", "#nav a[data-nav='board']", "#theme"):
         box = page.locator(sel).bounding_box()
         assert box is not None and box["height"] >= 44 and box["width"] >= 44, sel
+    # The simulated board: a tap puts a side 1 chip, the next side 2, the next lifts it.
+    page.click("#nav a[data-nav='board']")
+    expect(page.locator("#sim-note")).to_contain_text("Simulated board")
+    space = page.locator("#board-box .space[data-space='5']")
+    for chip in ("1", "2", "."):
+        space.click()
+        expect(space).to_have_attribute("data-chip", chip)
+        assert wait_for(lambda: server.get("/api/v1/board")["sensed"][5] == chip)  # type: ignore[index]
 
 
 def test_whole_gin_match_to_100(page: Page, server: Server) -> None:
@@ -279,7 +301,7 @@ def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> N
 
 def test_ginski_three_players_on_the_five_colour_grid(page: Page, server: Server) -> None:
     join(page, server)
-    new_game(page, "ginski", ["Kim", "Lou", "Max"])
+    new_game(page, "ginski", ["Kim", "Lou", "Max"], shot_name="new-game")
     hands = [["R1", "R2", "R3", "B5", "G5", "Y5", "P9", "P10", "W1", "B13"],
              ["R4", "R5", "R6", "G7", "G8", "G9", "Y1", "Y2", "B2", "P3"],
              ["B7", "B8", "B9", "Y10", "Y11", "Y12", "G1", "G2", "P12", "R13"]]

@@ -4,7 +4,7 @@
 import * as api from "./js/api.js";
 import { Live } from "./js/live.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, VARIANT_LABELS, seg } from "./js/ui.js";
-import { boardView, linkedSides, nextSimChip, withSensed } from "./js/board.js";
+import { boardView, linkedSides, nextSimChip, noteSimTap, withPending } from "./js/board.js";
 import { mountRummy } from "./js/rummy.js";
 import { mountGingo } from "./js/gingo.js";
 
@@ -382,6 +382,7 @@ async function mountBoard(main) {
   main.append(h("section", { class: "panel" }, h("h1", null, "Board"), note, box, err));
   let latest = null;
   function draw(board) {
+    board = withPending(board);
     latest = board;
     const sim = isSim();
     note.textContent = sim ? "Simulated board: tap a space to put a side 1 chip, tap again for side 2, again to lift it."
@@ -400,8 +401,8 @@ async function mountBoard(main) {
     try {
       await write("POST", "/api/v1/board/sim", { space, side: next }, { clientId: false });
       showError(err, "");
-      draw(withSensed(latest, space, next));
-      refreshCurrent();
+      noteSimTap(space, next);
+      draw(latest);
     } catch (e) { showError(err, e.message); }
   }
   ctx.current = { update };

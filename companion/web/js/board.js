@@ -100,9 +100,22 @@ export function nextSimChip(board, space) {
   return now === "." ? 1 : now === "1" ? 2 : null;
 }
 
-// The board with one sensed space changed (shown at once, before the server's echo).
-export function withSensed(board, space, side) {
+// Simulator taps not yet seen in the sensed board (the service debounces like real
+// sensors, so its echo lags a little): they are overlaid for up to 3 seconds, so a
+// quick second tap on a space cycles from what the player sees.
+const simPending = new Map();
+
+export function noteSimTap(space, side) {
+  simPending.set(space, { chip: side === null ? "." : String(side), until: Date.now() + 3000 });
+}
+
+export function withPending(board) {
+  if (!board || !simPending.size) return board;
   const base = (board.sensed || ".".repeat(52)).split("");
-  base[space] = side === null ? "." : String(side);
+  const now = Date.now();
+  for (const [space, p] of simPending) {
+    if (now > p.until || base[space] === p.chip) simPending.delete(space);
+    else base[space] = p.chip;
+  }
   return Object.assign({}, board, { sensed: base.join("") });
 }

@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, seg } from "./ui.js";
 import { deckFor, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
-import { boardView, nextSimChip, withSensed } from "./board.js";
+import { boardView, nextSimChip, noteSimTap, withPending } from "./board.js";
 import { namesOf } from "./rummy.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -58,6 +58,7 @@ export async function mountGingo(main, game, ctx) {
 
   let latest = null;
   function paintBoard(board) {
+    if (board.sensed !== null) board = withPending(board);
     latest = board;
     const sim = ctx.isSim();
     boardBox.replaceChildren(...[h("h2", null, "Board"), boardView(board, { names: sides, sim, onTap: tap }), boardErr,
@@ -78,8 +79,8 @@ export async function mountGingo(main, game, ctx) {
     try {
       await ctx.write("POST", "/api/v1/board/sim", { space, side: next }, { clientId: false });
       showError(boardErr, "");
-      paintBoard(withSensed(latest, space, next));
-      await drawBoard();
+      noteSimTap(space, next);
+      paintBoard(latest);
     } catch (e) { showError(boardErr, e.message); }
   }
 
