@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import importlib
+import logging
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -42,6 +43,8 @@ from types import ModuleType
 from typing import Any
 
 from companion.store import EventStore, NewEvent, StoredEvent
+
+log = logging.getLogger(__name__)
 
 RUMMY_VARIANTS: tuple[str, ...] = ("gin", "color_gin", "ginski")
 #: variants whose hand score depends on the hands before it (closed suits)
@@ -438,7 +441,8 @@ class Table:
         for gid, evs in by_game.items():
             try:
                 self._games[gid] = fold_game(evs)
-            except (ValueError, KeyError, TypeError) as exc:
+            except Exception as exc:  # one bad game must not stop the others
+                log.exception("game %s does not replay", gid)
                 self.replay_errors.append(f"game {gid}: {exc}")
 
     # -- subscribers -------------------------------------------------------------------
@@ -534,7 +538,13 @@ class Table:
         except TableError:
             raise
         except (ValueError, KeyError, TypeError) as exc:
+            if fast and not isinstance(exc, ValueError):  # only a refusal is promised to change nothing
+                self._games[g.id] = fold_game(g.events)
             raise TableError("illegal", str(exc), 422) from None
+        except Exception as exc:
+            if fast:
+                self._games[g.id] = fold_game(g.events)
+            raise _engine_failure(exc) from None
         try:
             body = make_body(new_state)
             ev = self.store.append(g.id, etype, payload, client_id=client_id, result=body, at=now)
@@ -615,6 +625,8 @@ class Table:
                 raise
             except (ValueError, KeyError, TypeError) as exc:
                 raise TableError("invalid_options", str(exc)) from None
+            except Exception as exc:
+                raise _engine_failure(exc) from None
             ev = self.store.append(gid, "game_created", payload, client_id=client_id, result=state.as_dict(), at=now)
             state = fold_game([ev])
             self._games[gid] = state
@@ -651,6 +663,8 @@ class Table:
                 raise
             except (ValueError, TypeError, KeyError) as exc:
                 raise TableError("invalid_hand", str(exc), 422) from None
+            except Exception as exc:
+                raise _engine_failure(exc) from None
             return payload
         if ender is None:
             raise TableError("invalid_hand", "a void hand (no ender) is entered with the cards, not deadwood")
@@ -859,6 +873,13 @@ class Table:
             for ev in stored:
                 self._notify(ev, st)
             return st.as_dict()
+
+
+def _engine_failure(exc: Exception) -> TableError:
+    """A rules engine broke on this input (a bug there): refuse it, write nothing, log it."""
+    log.error("rules engine failed: %r", exc, exc_info=exc)
+    return TableError("engine_error", f"the rules engine could not handle this input ({type(exc).__name__}: {exc}); "
+                      "nothing was written", 422)
 
 
 def _hand_input(payload: dict[str, Any]) -> HandInput:
