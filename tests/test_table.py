@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.store import StoredEvent, open_store
 from companion.table import HandInput, Table, TableError, fold_game
@@ -273,3 +275,39 @@ def test_deadwood_entry_agrees_with_the_engine_on_cards(table: Table) -> None:
     strict = table.create_game("gin", players=["Ann", "Bob"], preset="gin_002")["id"]  # knock below 10
     with pytest.raises(TableError, match="limit is 9"):
         table.score_hand(strict, HandInput(0, deadwood=[10, 30]))
+
+_COMMANDS = st.lists(
+    st.one_of(
+        st.tuples(st.just("hand"), st.integers(0, 1), st.integers(0, 12), st.integers(0, 40)),
+        st.tuples(st.just("fix"), st.integers(1, 6), st.integers(0, 12), st.integers(0, 40)),
+        st.tuples(st.just("undo"), st.just(0), st.just(0), st.just(0)),
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(commands=_COMMANDS)
+def test_any_command_sequence_equals_its_replay(tmp_path_factory: pytest.TempPathFactory,
+                                                commands: list[tuple[str, int, int, int]]) -> None:
+    folder = tmp_path_factory.mktemp("seq")
+    table = Table(open_store(folder))
+    gid = table.create_game("gin", players=["A", "B"])["id"]
+    for kind, a, b, c in commands:
+        before = table.store.count()
+        try:
+            if kind == "hand":
+                table.score_hand(gid, HandInput(a, deadwood=[b, c] if a == 0 else [c, b]))
+            elif kind == "fix":
+                table.correct_hand(gid, a, HandInput(0, deadwood=[b, c]))
+            else:
+                table.undo(gid)
+        except TableError:
+            assert table.store.count() == before  # refused: nothing written
+        else:
+            assert table.store.count() == before + 1
+    g = table.game(gid)
+    assert g["version"] == table.store.count()
+    assert Table(open_store(folder)).game(gid) == g
+    # the running score is the fold of the hands that stand
+    assert g["scores"] == [sum(h["result"]["points"][s] for h in g["hands"]) for s in (0, 1)]
