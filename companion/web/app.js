@@ -221,6 +221,11 @@ export function winnerName(game, names) {
   return typeof w === "number" ? (names[w] || `Player ${w + 1}`) : String(w);
 }
 
+function optionLabel(name) {
+  const t = name.replace(/_/g, " ");
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
 // ---- new game ----------------------------------------------------------------------------
 const PLAYER_COUNTS = { gin: [2], color_gin: [2], ginski: [3, 2, 4], gingo: [2, 4] };
 
@@ -309,7 +314,7 @@ async function mountNew(main, arg) {
         const cur = o.name in draft.options ? draft.options[o.name] : def;
         let input;
         if (o.choices && o.choices.length) {
-          input = h("select", { id }, ...o.choices.map(c => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(cur) }, String(c))));
+          input = h("select", { id }, ...o.choices.map(c => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(cur) }, typeof c === "string" ? c.replace(/_/g, " ") : String(c))));
         } else if (typeof def === "boolean") {
           input = h("input", { id, type: "checkbox", checked: !!cur });
         } else if (typeof def === "number" || o.type === "int" || o.type === "number") {
@@ -326,9 +331,11 @@ async function mountNew(main, arg) {
           if (JSON.stringify(val) === JSON.stringify(def)) delete draft.options[o.name]; else draft.options[o.name] = val;
           saveDraft("new", draft);
         });
+        const help = (o.help || "").trim();
+        const defText = typeof def === "boolean" ? (def ? "on" : "off") : String(def);
         det.append(h("div", { class: "option" + (input.type === "checkbox" ? " check" : "") },
-          h("label", { for: id }, o.label || o.name), input,
-          h("p", { class: "help" }, (o.help || "") + ` Default: ${JSON.stringify(def)}.`)));
+          h("label", { for: id }, o.label || optionLabel(o.name)), input,
+          h("p", { class: "help" }, help + (help && !/[.!?)]$/.test(help) ? "." : "") + ` Default: ${defText}.`)));
       }
       kids.push(det);
     }

@@ -164,7 +164,7 @@ export function mountRummy(main, game, ctx) {
     kids.push(h("p", { class: "label", id: "ender-label" }, enderWord),
       seg(names.map((n, s) => [s, n]), draft.ender, (s) => { draft.ender = Number(s); save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
       enderErr);
-    kids.push(seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
+    kids.push(h("p", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
     if (draft.mode === "deadwood") {
       names.forEach((n, s) => {
         const id = `deadwood-${s}`;
