@@ -44,10 +44,7 @@ test: $(TEST_STAMP) chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/solver.py
-	@for b in pipeline service; do \
-		if [ -f benchmarks/$$b.py ]; then $(BIN)/python benchmarks/$$b.py; fi; \
-	done
+	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
