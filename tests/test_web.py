@@ -337,7 +337,7 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     expect(page.locator("#melds li[data-meld]")).to_have_count(1)
     pending = page.locator("#gingo-board .space.pending")
     expect(pending).to_have_count(7)
-    # Fox hits nothing yet; Eve lays the 8 to the K of spades off onto her meld.
+    # Eve lays the 8 to the K of spades off onto her meld.
     page.click("#gingo-form .seg[aria-label='action'] button[data-value='hit']")
     page.select_option("#hit-meld", "1")
     page.fill("#action-cards", "8S 9S 10S JS QS KS")
@@ -383,6 +383,59 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     page.click("#send-action")
     expect(page.locator("#winner")).to_contain_text("Eve wins the game")
     expect(page.locator("#history li")).to_have_count(1)
+
+
+def test_a_second_phone_follows_live(page: Page, browser: Browser, server: Server) -> None:
+    join(page, server)
+    new_game(page, "gin", ["Ned", "Ola"])
+    other = browser.new_context(viewport=PHONE).new_page()
+    other.set_default_timeout(TIMEOUT_MS)
+    try:
+        join(other, server)
+        other.goto(page.url)
+        expect(other.locator("#score-table")).to_be_visible()
+        score_deadwood(page, 0, [0, 20])        # Ned gin: 45, entered on the first phone
+        expect(other.locator("#history li[data-hand]")).to_have_count(1)
+        expect(other.locator("#score-table tr.total td[data-total-seat='0']")).to_have_text("45")
+    finally:
+        other.context.close()
+
+
+def test_gingo_four_players_play_as_two_teams(page: Page, server: Server) -> None:
+    join(page, server)
+    new_game(page, "gingo", ["Pam", "Quin", "Rae", "Sol"])
+    expect(page.locator("#gingo-board .side-line[data-side='1']")).to_contain_text("Pam & Rae")
+    expect(page.locator("#gingo-board .side-line[data-side='2']")).to_contain_text("Quin & Sol")
+    page.click("#gingo-form .seg[aria-label='set-up'] button[data-value='direct']")
+    page.fill("#rows-1", "SHDC")
+    page.fill("#rows-2", "SHSC")
+    page.click("#setup-btn")
+    expect(page.locator("#setup-error")).to_contain_text("four suits")
+    page.fill("#rows-2", "CDHS")
+    page.click("#setup-btn")
+    expect(page.locator("#action-cards")).to_be_visible()
+    expect(page.locator("#gingo-form .seg[aria-label='who plays'] button")).to_have_count(4)
+
+
+def test_export_json_and_csv_then_import(page: Page, server: Server, tmp_path: Path) -> None:
+    join(page, server)
+    gid = new_game(page, "gin", ["Kai", "Lea"])
+    score_deadwood(page, 0, [3, 30])          # Kai knocks: 27
+    score_deadwood(page, 1, [25, 0])          # Lea gin: 50
+    with page.expect_download() as dl:
+        page.click("#tools a[href$='export.csv']")
+    csv_text = Path(dl.value.path()).read_text()
+    assert "Kai" in csv_text and "Lea" in csv_text and "27" in csv_text and "50" in csv_text
+    with page.expect_download() as dl:
+        page.click("#tools a[href$='export.json']")
+    saved = tmp_path / "game.json"
+    dl.value.save_as(saved)
+    page.click("#nav a[data-nav='games']")
+    page.set_input_files("#import-file", str(saved))
+    expect(page).to_have_url(re.compile(r"#/game/"))
+    expect(page).not_to_have_url(re.compile(gid))
+    expect(page.locator("#history li[data-hand]")).to_have_count(2)
+    assert sheet_numbers(page, "total", 2) == [27, 50]
 
 
 def test_errors_show_next_to_their_field_and_nothing_is_sent(page: Page, server: Server) -> None:
