@@ -390,8 +390,13 @@ class MockMCP3208(MockSPIDevice):
 
 
 @pytest.fixture
-def adc_board() -> tuple[MockFactory, list[MockMCP3208]]:
+def adc_board(monkeypatch: pytest.MonkeyPatch) -> tuple[MockFactory, list[MockMCP3208]]:
+    from gpiozero import Device
+
     factory = MockFactory()
+    # gpiozero's software SPI builds some inner devices on the default factory: give each
+    # test its own, so pins a failed start-up left reserved cannot leak into the next test
+    monkeypatch.setattr(Device, "pin_factory", factory)
     chips = [
         MockMCP3208([2048] * 8, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=sel, pin_factory=factory)
         for sel in SELECT
@@ -452,3 +457,27 @@ def test_adc_backend_that_cannot_start_says_what_to_do(adc_board: tuple[MockFact
     factory, _ = adc_board
     with pytest.raises(SensorBackendError, match="cannot open the MCP3208 ADC chips.*gingo doctor"):
         AdcSensors(select=(8, 7, 5, 6, 12, 13, 99), pin_factory=factory)
+
+
+def test_adc_pins_from_a_pin_map(tmp_path: Path, adc_board: tuple[MockFactory, list[MockMCP3208]]) -> None:
+    from companion.hardware.sensors.adc import load_adc_pins
+
+    factory, chips = adc_board
+    pinmap = tmp_path / "pinmap.toml"
+    pinmap.write_text('[pi.adc]\nchip = "MCP3208"\nclock = 11\nmosi = 10\nmiso = 9\n'
+                      'select = [8, 7, 5, 6, 12, 13, 19]\nrate = 500\n')
+    options = load_adc_pins(pinmap)
+    assert options["select"] == list(SELECT)
+    chips[0].levels[3] = 4095
+    adc = AdcSensors(pin_factory=factory, **options)
+    try:
+        r = adc.read(1.0)
+        assert r is not None and r.values[3] == 65535
+    finally:
+        adc.close()
+    pinmap.write_text("[pi.adc]\nspeed = 3\n")
+    with pytest.raises(ValueError, match="unknown key\\(s\\) speed in \\[pi.adc\\]"):
+        load_adc_pins(pinmap)
+    pinmap.write_text("[pi.leds]\nspi = 10\n")
+    with pytest.raises(ValueError, match="no \\[pi.adc\\] table"):
+        load_adc_pins(pinmap)

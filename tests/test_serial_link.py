@@ -327,3 +327,20 @@ def test_gingo_sensors_takes_the_port_from_the_config_file(
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0]["status"] == "online"
     assert lines[1] == {"board": "." * 50 + "2.", "changed": [50], "seq": 5}
+
+
+def test_usb_id_is_looked_up_among_the_ports(pty: Pty, monkeypatch: pytest.MonkeyPatch) -> None:
+    import serial.tools.list_ports
+    from serial.tools.list_ports_common import ListPortInfo
+
+    info = ListPortInfo(str(pty.link), skip_link_detection=True)
+    info.vid, info.pid = 0x2E8A, 0x0005
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [info])
+    assert resolve_port("usb:2e8a:0005") == str(pty.link)
+    s = SerialSensors("usb:2E8A:0005")
+    try:
+        pty.write(readings_frame(3))
+        r = s.read(2.0)
+        assert r is not None and r.seq == 3
+    finally:
+        s.close()

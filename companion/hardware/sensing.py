@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -138,8 +139,6 @@ class SensingPipeline:
 
     def run_for(self, *, frames: int | None = None, seconds: float | None = None) -> None:
         """Process scans on the calling thread until ``frames`` scans or ``seconds`` pass."""
-        import time
-
         deadline = None if seconds is None else time.monotonic() + seconds
         count = 0
         while not self._stop.is_set():

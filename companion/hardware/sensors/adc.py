@@ -16,6 +16,9 @@ the config file)::
     # channels[space] = [chip, channel]; default: chip = space // 8, channel = space % 8
     rate = 100                       # scans per second
 
+The same keys may sit in a ``[pi.adc]`` table of ``hardware/pinmap.toml``;
+:func:`load_adc_pins` reads them.
+
 With gpiozero's mock pins (``GPIOZERO_PIN_FACTORY=mock``) it runs on any machine; the
 tests attach mock MCP3208 chips to the mock SPI lines.
 """
@@ -23,8 +26,10 @@ tests attach mock MCP3208 chips to the mock SPI lines.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
+import tomllib
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,6 +52,29 @@ def scale_to_u16(raw: int, bits: int) -> int:
     """
     shift = 16 - bits
     return (raw << shift) | (raw >> (bits - shift))
+
+
+ADC_KEYS = ("chip", "clock", "mosi", "miso", "select", "channels", "rate")
+
+
+def load_adc_pins(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The ``[pi.adc]`` table of a pin map file as :class:`AdcSensors` keyword arguments.
+
+    Raises ``ValueError`` naming the file and key when the table is missing or has an
+    unknown key.
+    """
+    with open(path, "rb") as fh:
+        try:
+            data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{path}: not valid TOML ({exc})") from None
+    table = data.get("pi", {}).get("adc")
+    if not isinstance(table, dict):
+        raise ValueError(f"{path} has no [pi.adc] table; add one with the ADC chips' pins (docs/sensing.md)")
+    unknown = sorted(set(table) - set(ADC_KEYS))
+    if unknown:
+        raise ValueError(f"{path}: unknown key(s) {', '.join(unknown)} in [pi.adc]; known: {', '.join(ADC_KEYS)}")
+    return dict(table)
 
 
 def default_channels(per_chip: int = 8) -> list[tuple[int, int]]:
@@ -94,6 +122,11 @@ class AdcSensors(SensorBackend):
         cls = getattr(gpiozero, class_name)
         self._devices: list[Any] = []
         try:
+            # Check every pin name first: gpiozero leaves the shared SPI clock reserved
+            # when a device fails half-way through its construction.
+            factory = pin_factory or gpiozero.Device.ensure_pin_factory()
+            for pin in (clock, mosi, miso, *select):
+                factory.pin(pin)
             for chip_index, channel in mapping:
                 self._devices.append(
                     cls(
