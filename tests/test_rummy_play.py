@@ -558,3 +558,38 @@ def gin_limit(g: RummyGame) -> int:
     from companion.rules import gin
 
     return gin.knock_limit(g.hand_options)
+
+
+# ---------------------------------------------------------------- views and action data
+
+
+def test_action_dicts_round_trip_and_reject_bad_input() -> None:
+    g = RummyGame(seed=5)
+    while not g.over and g.actions < 80:
+        for act in g.legal_actions():
+            assert rummy.action_from_dict(rummy.action_to_dict(act)) == act
+        g.apply(bot.choose_action(g))
+    for bad, words in (([], "an action is an object"), ({"type": "fly"}, "unknown action type"),
+                       ({"type": "draw"}, "a draw's source"),
+                       ({"type": "knock"}, "a knock names its card"),
+                       ({"type": "discard", "card": "ZZ"}, "not a card: 'ZZ'")):
+        with pytest.raises(ValueError, match=words):
+            rummy.action_from_dict(bad)
+    with pytest.raises(ValueError, match="not a rummy action"):
+        rummy.action_to_dict("pass")  # type: ignore[arg-type]
+
+
+def test_view_shows_only_what_the_seat_may_see() -> None:
+    g = RummyGame(seed=5, dealer=0)
+    table = g.view()
+    assert "hand" not in table and table["stock"] == 31 and table["hand_sizes"] == [10, 10]
+    assert table["discard_top"] == C.card_name(g.discard[-1])
+    mine = g.view(1)
+    assert mine["hand"] == C.mask_names(g.hands[1]) and mine["legal"]
+    assert g.view(0)["legal"] == [] and g.view(0)["hand"] == C.mask_names(g.hands[0])
+    g.apply(Draw("discard"))
+    assert g.view()["picked_up"] == [None, table["discard_top"]]
+    with pytest.raises(ValueError, match="seat must be 0..1"):
+        g.view(2)
+    import json
+    json.dumps(g.view(1))  # JSON-ready

@@ -435,6 +435,40 @@ class RummyGame:
         self._deal()
         return result
 
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What a player may see, as JSON-ready data: the table (phase, turn, dealer,
+        stock size, the discard pile's top, hand sizes, the cards each seat took from
+        the discard pile, the match) and, for ``seat``, that player's cards and, on
+        their turn, their legal actions (see :func:`action_to_dict`). With ``seat``
+        None nobody's cards are shown.
+
+        >>> v = RummyGame("gin", seed=7, dealer=0).view(1)
+        >>> v["phase"], v["turn"], v["stock"], len(v["hand"]), v["legal"]
+        ('upcard', 1, 31, 10, [{'type': 'draw', 'source': 'discard'}, {'type': 'pass'}])
+        """
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+        top = self.top_discard
+        out: dict[str, Any] = {
+            "variant": self.variant,
+            "players": self.players,
+            "hand_number": self.hand_number,
+            "phase": self.phase,
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "stock": len(self.stock),
+            "discard_top": None if top is None else C.card_name(top),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "picked_up": [None if c is None else C.card_name(c) for c in self.last_taken],
+            "match": self.match.as_dict(),
+        }
+        if seat is not None:
+            out["seat"] = seat
+            out["hand"] = C.mask_names(self.hands[seat])
+            out["legal"] = ([action_to_dict(a) for a in self.legal_actions()]
+                            if seat == self.turn else [])
+        return out
+
     # ------------------------------------------------------------------ checks
 
     def check(self) -> None:
@@ -482,6 +516,60 @@ class RummyGame:
             self._checked = key
         if len(self.results) > MAX_HANDS:
             raise AssertionError(f"the match has not ended after {MAX_HANDS} hands")
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """An action as JSON-ready data: ``{"type": "pass" | "draw" | "discard" | "knock" |
+    "big_gin"}`` with ``"source"`` for a draw and ``"card"`` (a name) for a discard
+    or knock.
+
+    >>> action_to_dict(Knock(C.parse_card("KD")))
+    {'type': 'knock', 'card': 'KD'}
+    """
+    if isinstance(action, Pass):
+        return {"type": "pass"}
+    if isinstance(action, Draw):
+        return {"type": "draw", "source": action.source}
+    if isinstance(action, Discard):
+        return {"type": "discard", "card": C.card_name(action.card)}
+    if isinstance(action, Knock):
+        return {"type": "knock", "card": C.card_name(action.card)}
+    if isinstance(action, BigGin):
+        return {"type": "big_gin"}
+    raise ValueError(f"not a rummy action: {action!r}")
+
+
+def action_from_dict(data: Any) -> Action:
+    """The action written as :func:`action_to_dict` writes it; ``ValueError`` naming
+    what is wrong otherwise.
+
+    >>> action_from_dict({"type": "discard", "card": "10h"})
+    Discard(card=22)
+    >>> action_from_dict({"type": "draw", "source": "deck"})
+    Traceback (most recent call last):
+    ...
+    ValueError: a draw's source is 'stock' or 'discard', not 'deck'
+    """
+    if not isinstance(data, dict):
+        raise ValueError(f"an action is an object with a 'type', not {type(data).__name__}")
+    kind = data.get("type")
+    if kind == "pass":
+        return Pass()
+    if kind == "big_gin":
+        return BigGin()
+    if kind == "draw":
+        source = data.get("source")
+        if source not in ("stock", "discard"):
+            raise ValueError(f"a draw's source is 'stock' or 'discard', not {source!r}")
+        return Draw(source)
+    if kind in ("discard", "knock"):
+        card = data.get("card")
+        if not isinstance(card, str):
+            raise ValueError(f"a {kind} names its card, like {{'card': '5H'}}")
+        c = C.parse_card(card)
+        return Discard(c) if kind == "discard" else Knock(c)
+    raise ValueError(
+        f"unknown action type {kind!r} (pass, draw, discard, knock or big_gin)")
 
 
 def _name(card: object) -> str:
@@ -535,5 +623,6 @@ def selfplay_match(seed: int, variant: str = "gin", players: int | None = None,
 
 __all__ = [
     "Pass", "Draw", "Discard", "Knock", "BigGin", "Action", "RummyGame", "load_rules",
+    "action_to_dict", "action_from_dict",
     "selfplay_match", "RULE_MODULES", "STOCK_END_AT", "MAX_HANDS",
 ]
