@@ -179,3 +179,14 @@ def test_truncated_frame_costs_only_itself() -> None:
     out = list(FrameSplitter().feed(a[:9] + b))
     assert [x for x in out if isinstance(x, Frame)] == [Frame(PONG, 2, b"")]
     assert len([x for x in out if isinstance(x, FrameError)]) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=200), st.sampled_from([b"\x00", encode_frame(PING, 1)])), max_size=20))
+def test_splitter_never_raises_on_any_bytes(chunks: list[bytes]) -> None:
+    s = FrameSplitter()
+    for chunk in chunks:
+        for item in s.feed(chunk):
+            assert isinstance(item, (Frame, FrameError))
+            if isinstance(item, Frame):  # anything accepted is a frame that re-encodes to valid bytes
+                assert decode_frame(encode_frame(item.type, item.seq, item.payload)[1:-1]) == item
