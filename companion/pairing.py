@@ -26,12 +26,11 @@ import hashlib
 import hmac
 import os
 import secrets
-import time
+import threading
 
 from companion.store import EventStore, TokenRecord
 
 MAX_NAME = 60
-TOUCH_EVERY = 60.0  # seconds between "last used" updates of one token
 
 
 class PairingError(ValueError):
@@ -63,7 +62,9 @@ class Pairing:
         self.store = store
         self.code = code or os.environ.get("GINGO_PAIRING_CODE") or new_code()
         self.host_code = host_code or os.environ.get("GINGO_HOST_CODE") or secrets.token_hex(4)
-        self._touched: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self._known: dict[str, TokenRecord] = store.token_table()
+        self._used: dict[str, float] = {}
 
     def pair(self, code: str, name: str) -> str:
         """Trade the pairing code for a new token (returned once, stored hashed)."""
@@ -72,29 +73,44 @@ class Pairing:
         clean = (name or "").strip()[:MAX_NAME] or "phone"
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
-        self.store.add_token(digest, digest[:10], clean)
+        rec = self.store.add_token(digest, digest[:10], clean)
+        with self._lock:
+            self._known[digest] = rec
         return token
 
     def check(self, token: str | None) -> TokenRecord | None:
-        """The paired phone a token belongs to, or None."""
+        """The paired phone a token belongs to, or None (memory only: never waits on the disk)."""
         if not token:
             return None
         digest = hash_token(token)
-        rec = self.store.token_by_hash(digest)
-        if rec is not None:
-            now = time.monotonic()
-            if now - self._touched.get(digest, -TOUCH_EVERY) >= TOUCH_EVERY:
-                self._touched[digest] = now  # "last used" to the minute, not a disk write per request
-                self.store.touch_token(digest)
+        with self._lock:
+            rec = self._known.get(digest)
+            if rec is not None:
+                self._used[digest] = self.store.now()
         return rec
 
     def is_host(self, code: str | None) -> bool:
         """True when ``code`` is the host code."""
         return bool(code) and hmac.compare_digest(str(code).encode(), self.host_code.encode())
 
+    def flush(self) -> None:
+        """Write the "last used" times kept in memory to the store."""
+        with self._lock:
+            used, self._used = self._used, {}
+        for digest, at in used.items():
+            self.store.touch_token(digest, at)
+
     def tokens(self) -> list[TokenRecord]:
+        """Every paired phone, with when it last wrote."""
+        self.flush()
         return self.store.tokens()
 
     def revoke(self, token_id: str) -> bool:
         """Forget a paired phone; False when no token has that id."""
-        return self.store.revoke_token(token_id)
+        gone = self.store.revoke_token(token_id)
+        with self._lock:
+            for digest, rec in list(self._known.items()):
+                if rec.id == token_id:
+                    del self._known[digest]
+                    self._used.pop(digest, None)
+        return gone

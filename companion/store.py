@@ -322,9 +322,16 @@ class EventStore:
             ).fetchone()
         return None if r is None else TokenRecord(r[0], r[1], r[2], r[3])
 
-    def touch_token(self, token_hash: str) -> None:
+    def touch_token(self, token_hash: str, at: float | None = None) -> None:
+        when = float(self._clock()) if at is None else float(at)
         with self._lock:
-            self._conn.execute("UPDATE tokens SET last_used = ? WHERE hash = ?", (float(self._clock()), token_hash))
+            self._conn.execute("UPDATE tokens SET last_used = ? WHERE hash = ?", (when, token_hash))
+
+    def token_table(self) -> dict[str, TokenRecord]:
+        """Every paired token by its hash (the service keeps this in memory)."""
+        with self._lock:
+            rows = self._conn.execute("SELECT hash, id, name, created, last_used FROM tokens").fetchall()
+        return {r[0]: TokenRecord(r[1], r[2], r[3], r[4]) for r in rows}
 
     def tokens(self) -> list[TokenRecord]:
         with self._lock:

@@ -104,8 +104,9 @@ def test_pairing_and_auth(env: Env) -> None:
     assert env.get("/api/v1/tokens").status_code == 401
     r = env.client.get("/api/v1/tokens", headers={"X-Host-Code": "nope"})
     assert r.status_code == 401
+    assert env.post("/api/v1/games", body).status_code == 201  # a write marks the token used
     toks = env.client.get("/api/v1/tokens", headers={"X-Host-Code": HOST}).json()["tokens"]
-    assert [t["name"] for t in toks] == ["test phone"]
+    assert [t["name"] for t in toks] == ["test phone"] and toks[0]["last_used"] is not None
     assert env.token not in str(toks)
     r = env.client.delete(f"/api/v1/tokens/{toks[0]['id']}", headers={"X-Host-Code": HOST})
     assert r.status_code == 200

@@ -187,5 +187,8 @@ def test_sigterm_is_a_clean_shutdown(tmp_path: Path) -> None:
     again.start()
     try:
         assert httpx.get(f"{again.url}/api/v1/games/{gid}").json()["scores"] == [83, 0]
+        # the phone stays paired across a restart (its token is stored, hashed)
+        r = httpx.post(f"{again.url}/api/v1/games/{gid}/undo", json={}, headers=auth)
+        assert r.status_code == 200 and r.json()["game"]["scores"] == [0, 0]
     finally:
         again.kill()

@@ -22,7 +22,7 @@ def bearer(request: Request) -> str | None:
     return value.strip()
 
 
-def require_token(request: Request) -> TokenRecord:
+async def require_token(request: Request) -> TokenRecord:
     """Dependency for every write: a valid bearer token, else 401."""
     token = bearer(request)
     if token is None:
@@ -34,7 +34,7 @@ def require_token(request: Request) -> TokenRecord:
     return rec
 
 
-def require_host(request: Request) -> None:
+async def require_host(request: Request) -> None:
     """Dependency for destructive and settings calls: the host code in ``X-Host-Code``."""
     code = request.headers.get("x-host-code")
     if not code:

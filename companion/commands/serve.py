@@ -54,7 +54,10 @@ class Service:
             except Exception:
                 pass
         self.sync.stop()
-        self.store.close()
+        try:
+            self.pairing.flush()
+        finally:
+            self.store.close()
 
 
 def build_service(data: str | os.PathLike[str] | None, config: str | None = None,
