@@ -327,7 +327,7 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     # Set-up: a joker before the fourth suit lets the dealer choose suit for suit.
     page.fill("#reveal", "5H JK 2S KC 9D")
     page.click("#gingo-form .seg[aria-label='format'] button[data-value='suit_for_suit']")
-    shot(page, "gingo-setup")
+    shot(page, "gingo-setup", full=True)
     page.click("#setup-btn")
     expect(page.locator("#action-cards")).to_be_visible()
     # Eve melds A-7 of spades with a joker for the 4; the chips are pending on the board.
@@ -337,6 +337,8 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     expect(page.locator("#melds li[data-meld]")).to_have_count(1)
     pending = page.locator("#gingo-board .space.pending")
     expect(pending).to_have_count(7)
+    page.locator("#gingo-board").scroll_into_view_if_needed()
+    shot(page, "gingo-pending")
     # Eve lays the 8 to the K of spades off onto her meld.
     page.click("#gingo-form .seg[aria-label='action'] button[data-value='hit']")
     page.select_option("#hit-meld", "1")

@@ -415,7 +415,6 @@ async function mountBoard(main) {
   ctx.current = { update };
   await update();
 }
-ctx.boardTap = null;
 
 // ---- start -------------------------------------------------------------------------------
 updateOutbox();

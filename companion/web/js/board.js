@@ -85,8 +85,16 @@ export function boardView(board, { names, sim, onTap }) {
     n.textContent = notes.join(" · ");
     legend.appendChild(n);
   }
+  legend.appendChild(h2p("board-key", "Faded pulsing chip: place it · orange edge: bump the chip there · red square: unexpected chip · gold outline: link"));
   wrap.appendChild(legend);
   return wrap;
+}
+
+function h2p(cls, text) {
+  const p = document.createElement("p");
+  p.className = "help " + cls;
+  p.textContent = text;
+  return p;
 }
 
 export function linkedSides(board) {

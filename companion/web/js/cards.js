@@ -50,7 +50,7 @@ export function parseCard(raw, deck) {
     let m = /^W([1-5])?$/.exec(t);
     if (m) return "W" + (m[1] || "1");
     m = /^([RBGYP])(\d{1,2})$/.exec(t);
-    if (m && parseRank(m[2]) && !/^[A]/.test(m[2])) return m[1] + parseRank(m[2]);
+    if (m && parseRank(m[2])) return m[1] + parseRank(m[2]);
     throw new Error(`“${raw}” is not a Ginski card (colour R B G Y P then 1-13, or W for a wild)`);
   }
   let suit = null, rank = null;

@@ -147,6 +147,8 @@ export async function mountGingo(main, game, ctx) {
   }
 
   function drawForm() {
+    // Set-up comes before the (still empty) board; during play the board comes first.
+    if (g.phase === "setup") boardBox.before(form); else boardBox.after(form);
     if (g.phase === "game_over" || (g.winner !== null && g.winner !== undefined)) {
       form.replaceChildren(h("h2", null, "The game is over"), h("p", { class: "muted" }, "Start a new game, or a rematch below."));
       return;
@@ -244,7 +246,7 @@ export async function mountGingo(main, game, ctx) {
       h("label", { for: "dealer" }, "Dealer of the first hand")];
     const dsel = h("select", { id: "dealer" }, ...names.map((n, s) => h("option", { value: s, selected: s === draft.dealer }, n)));
     dsel.addEventListener("change", () => { draft.dealer = Number(dsel.value); save(); });
-    kids.push(dsel, seg([["reveal", "Cards turned up"], ["direct", "Set rows directly"]], draft.setupMode, (m) => { draft.setupMode = m; save(); drawForm(); }, "set-up"));
+    kids.push(dsel, h("p", { class: "label" }, "How are the rows set?"), seg([["reveal", "Cards turned up"], ["direct", "Set rows directly"]], draft.setupMode, (m) => { draft.setupMode = m; save(); drawForm(); }, "set-up"));
     const letters = (id, label, val, set) => {
       const inp = h("input", { id, value: val, maxlength: 4, autocapitalize: "characters", placeholder: "SHDC", "aria-describedby": "setup-error" });
       inp.addEventListener("input", () => { set(inp.value.toUpperCase()); save(); });
