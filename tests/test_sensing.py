@@ -180,8 +180,9 @@ def corrupt_stream(frames: list[bytes], rng: random.Random) -> bytes:
     return bytes(out)
 
 
-def test_corrupt_truncated_interleaved_frames_never_move_a_chip() -> None:
-    rng = random.Random(2024)
+@pytest.mark.parametrize("seed", [2024, 7, 99, 12345])
+def test_corrupt_truncated_interleaved_frames_never_move_a_chip(seed: int) -> None:
+    rng = random.Random(seed)
     truth_at: dict[int, str] = {}
     frames: list[bytes] = []
     plan = [EMPTY] * 60 + [board_with(s4="1")] * 60 + [board_with(s4="1", s40="2")] * 60 + [board_with(s40="2")] * 60
@@ -481,3 +482,17 @@ def test_adc_pins_from_a_pin_map(tmp_path: Path, adc_board: tuple[MockFactory, l
     pinmap.write_text("[pi.leds]\nspi = 10\n")
     with pytest.raises(ValueError, match="no \\[pi.adc\\] table"):
         load_adc_pins(pinmap)
+
+
+def test_gingo_sensors_plain_text_on_the_sim(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sensors", "--sim", "--seconds", "0.3", "--data", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["sensors online (sim)"]
+    assert "default thresholds" in captured.err
+
+
+def test_describe_names_rows_and_columns() -> None:
+    from companion.commands.sensors import describe
+
+    text = describe(BoardChange(board_with(s6="2"), [6, 7], 42))
+    assert text == "seq 42: row 2 col 3 (space 6): side 2 chip; row 2 col 4 (space 7): empty"
