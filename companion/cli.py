@@ -66,4 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # Run the imported module's main, so commands raising companion.cli.CommandError
+    # are caught here too (under -m this file is also loaded as __main__).
+    from companion.cli import main as _main
+
+    sys.exit(_main())
