@@ -277,7 +277,7 @@ def test_gingo_sensors_json_lines(pty: Pty, tmp_path: Path, capsys: pytest.Captu
     writer = threading.Thread(target=pico)
     writer.start()
     try:
-        rc = main(["sensors", "--port", str(pty.link), "--json", "--seconds", "1.2", "--data", str(tmp_path)])
+        rc = main(["sensors", "--port", str(pty.link), "--json", "--seconds", "2.0", "--data", str(tmp_path)])
     finally:
         writer.join()
     assert rc == 0
