@@ -162,6 +162,19 @@ def test_join_with_the_pairing_code(page: Page, server: Server) -> None:
     page.reload()
     expect(page.locator("#game-list")).to_be_attached()
     expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+    # The theme follows the phone, and the toggle goes auto -> light -> dark.
+    page.emulate_media(color_scheme="dark")
+    bg = "getComputedStyle(document.body).backgroundColor"
+    auto_dark = page.evaluate(bg)
+    page.click("#theme")
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    assert page.evaluate(bg) != auto_dark
+    page.click("#theme")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    assert page.evaluate(bg) == auto_dark
+    page.click("#theme")
+    expect(page.locator("html")).to_have_attribute("data-theme", "auto")
+    page.emulate_media(color_scheme="light")
     # Touch targets are at least 44 px.
     for sel in ("#new-game", "#nav a[data-nav='board']", "#theme"):
         box = page.locator(sel).bounding_box()
@@ -240,6 +253,11 @@ def test_whole_gin_match_to_100(page: Page, server: Server) -> None:
     assert final == match["final"]
     assert final[0] == totals[0] + 100 + 25 * won[0]
     shot(page, "gin-sheet", full=True)
+    page.emulate_media(media="print")
+    expect(page.locator("#score-table")).to_be_visible()
+    expect(page.locator("#tools")).to_be_hidden()
+    expect(page.locator("#nav")).to_be_hidden()
+    page.emulate_media(media="screen")
     page.emulate_media(color_scheme="dark")
     page.locator("#sheet").scroll_into_view_if_needed()
     shot(page, "gin-sheet-dark")
@@ -417,6 +435,19 @@ def test_gingo_four_players_play_as_two_teams(page: Page, server: Server) -> Non
     page.click("#setup-btn")
     expect(page.locator("#action-cards")).to_be_visible()
     expect(page.locator("#gingo-form .seg[aria-label='who plays'] button")).to_have_count(4)
+    # Quin goes out at once; the captured cards give no link, so the next hand is dealt.
+    page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
+    page.click("#gingo-form .seg[aria-label='who plays'] button[data-value='1']")
+    page.fill("#captured-0", "2H 3H")
+    page.fill("#captured-2", "2H")
+    page.click("#send-action")
+    expect(page.locator("#captured-error-2")).to_contain_text("entered for two players")
+    page.fill("#captured-2", "9C")
+    page.click("#send-action")
+    expect(page.locator("#new-hand-btn")).to_be_visible()
+    expect(page.locator("#history li")).to_have_count(1)
+    page.click("#new-hand-btn")
+    expect(page.locator("h1 small")).to_contain_text("Hand 2")
 
 
 def test_export_json_and_csv_then_import(page: Page, server: Server, tmp_path: Path) -> None:
