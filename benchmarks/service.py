@@ -86,6 +86,13 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss_mb(pid: int) -> float:
     with open(f"/proc/{pid}/status") as fh:
         for line in fh:
@@ -229,7 +236,13 @@ def main() -> int:
         proc, _ = start_server(Path(tmp) / "main", port)
         base = f"http://127.0.0.1:{port}"
         try:
+            cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
             write_ms, fan_ms = fanout_run(base, args.writes, args.clients)
+            cpu_ms = (cpu_seconds(proc.pid) - cpu0) * 1000
+            wall_ms = (time.monotonic() - wall0) * 1000
+            cpu_idle0 = cpu_seconds(proc.pid)
+            time.sleep(2.0)
+            idle_per_s = (cpu_seconds(proc.pid) - cpu_idle0) / 2.0
             asyncio.run(fill(base, max(0, args.events - args.writes - args.writes // HANDS_PER_GAME)))
             rss = peak_rss_mb(proc.pid)
             count = httpx.get(base + "/api/v1/health").json()["seq"]
@@ -243,6 +256,9 @@ def main() -> int:
                  f"{pct(fan_ms, 50):.1f} ms" if fan_ms else "n/a", "", ""))
     rows.append((f"fan-out to the last of {args.clients} clients: p99", f"{p99f:.1f} ms", "<= 50 ms",
                  "ok" if p99f <= 50 else "MISSED"))
+    busy = max(0.0, cpu_ms - idle_per_s * wall_ms) / max(1, len(write_ms))
+    rows.append((f"server CPU per write incl. fan-out to {args.clients} (all threads)", f"{busy:.1f} ms", "", ""))
+    rows.append(("server CPU while idle (sensing 200 Hz + LEDs 25 fps)", f"{idle_per_s * 100:.0f} %", "", ""))
     tb = table_bench(args.writes)
     rows.append(("the same write on the table, no HTTP: p50", f"{pct(tb, 50):.1f} ms", "", ""))
     rows.append(("the same write on the table, no HTTP: p99", f"{pct(tb, 99):.1f} ms", "", ""))
