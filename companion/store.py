@@ -344,6 +344,37 @@ class EventStore:
         return cur.rowcount > 0
 
 
-def open_store(data: str | os.PathLike[str] | Path) -> EventStore:
-    """Open (or create) the event log in the data directory ``data``."""
-    return EventStore(Path(data) / FILENAME)
+class StoreBusy(StoreError):
+    """Another process (a second ``gingo serve``) holds the data directory."""
+
+
+def open_store(data: str | os.PathLike[str] | Path, *, exclusive: bool = False) -> EventStore:
+    """Open (or create) the event log in the data directory ``data``.
+
+    ``exclusive`` takes a lock on the folder for as long as this process lives, so two
+    services never write one log (each keeps its own idempotency and versions in memory).
+    """
+    folder = Path(data)
+    if exclusive:
+        _lock_folder(folder)
+    return EventStore(folder / FILENAME)
+
+
+_HELD: dict[Path, int] = {}
+
+
+def _lock_folder(folder: Path) -> None:
+    import fcntl
+
+    path = (folder / (FILENAME + ".lock")).resolve()
+    if path in _HELD:
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreBusy(
+            f"another gingo serve is already using {folder}: stop it first, or pass --data with another folder"
+        ) from None
+    _HELD[path] = fd

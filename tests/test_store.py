@@ -103,3 +103,18 @@ def test_tokens_hash_list_revoke(tmp_path: Path) -> None:
     assert store.token_by_hash("h" * 64) is None
     raw = sqlite3.connect(tmp_path / "events.sqlite3").execute("SELECT * FROM tokens").fetchall()
     assert raw == []
+
+
+def test_second_service_on_one_folder_is_refused(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from companion.store import StoreBusy
+
+    open_store(tmp_path, exclusive=True)
+    open_store(tmp_path, exclusive=True)  # the same process may open it again
+    code = ("import sys; from companion.store import open_store, StoreBusy\n"
+            "try:\n    open_store(sys.argv[1], exclusive=True)\nexcept StoreBusy as e:\n    print(e); sys.exit(3)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 3 and "already using" in r.stdout
+    assert issubclass(StoreBusy, ValueError)

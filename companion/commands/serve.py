@@ -78,7 +78,7 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
             warn(msg)
 
     folder = data_dir(data)
-    store = open_store(folder)
+    store = open_store(folder, exclusive=True)
     if store.damage is not None:
         say(store.damage.message())
     table = Table(store)
