@@ -97,7 +97,7 @@ def new_game(page: Page, variant: str, players: list[str], preset: str | None = 
     return page.url.rsplit("/", 1)[-1]
 
 
-def pick_ender(page: Page, seat: int) -> None:
+def pick_ender(page: Page, seat: int | str) -> None:
     page.click(f"#entry .seg[aria-label='who ended the hand'] button[data-value='{seat}']")
 
 
@@ -282,6 +282,15 @@ def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> N
         page.click(f"#entry .seat-block[data-seat='0'] .cell[data-card='{c}']")
     expect(page.locator("#count-0")).to_have_text("10 cards")
     page.fill("#hand-1", " ".join(di))
+    # The knocker may declare the arrangement; a wrong one is refused next to the field.
+    page.fill("#declared", "8S 8D 8H")
+    page.click("#preview-btn")
+    expect(page.locator("#declared-error")).to_contain_text("8♥ is not in Cy's hand")
+    page.fill("#declared", "3H 4H 5H 6H 8S / 8D 8C")
+    page.click("#preview-btn")
+    expect(page.locator("#declared-error")).to_contain_text("declared meld 1")
+    expect(page.locator("#preview")).to_be_hidden()
+    page.fill("#declared", "3H 4H 5H 6H / 8S 8D 8C / JD QD KD")
     page.click("#preview-btn")
     expect(page.locator("#preview-spoiled")).to_have_text("Spoiled suits: " + " ".join(SYMBOLS[s] for s in spoiled))
     page.click("#confirm-btn")
@@ -455,6 +464,15 @@ def test_export_json_and_csv_then_import(page: Page, server: Server, tmp_path: P
     gid = new_game(page, "gin", ["Kai", "Lea"])
     score_deadwood(page, 0, [3, 30])          # Kai knocks: 27
     score_deadwood(page, 1, [25, 0])          # Lea gin: 50
+    # The stock ran down to two cards: a void hand, entered with the cards, scores nothing.
+    pick_ender(page, "void")
+    expect(page.locator("#hand-0")).to_be_visible()
+    page.fill("#hand-0", "AS 3S 5S 7S 9S JS KS 2H 4H 6H")
+    page.fill("#hand-1", "AD 3D 5D 7D 9D JD KD 2C 4C 6C")
+    page.click("#preview-btn")
+    expect(page.locator("#preview-verdict")).to_have_text("Nobody: no game. No score.")
+    page.click("#confirm-btn")
+    expect(page.locator("#history li[data-hand]")).to_have_count(3)
     with page.expect_download() as dl:
         page.click("#tools a[href$='export.csv']")
     csv_text = Path(dl.value.path()).read_text()
@@ -467,7 +485,7 @@ def test_export_json_and_csv_then_import(page: Page, server: Server, tmp_path: P
     page.set_input_files("#import-file", str(saved))
     expect(page).to_have_url(re.compile(r"#/game/"))
     expect(page).not_to_have_url(re.compile(gid))
-    expect(page.locator("#history li[data-hand]")).to_have_count(2)
+    expect(page.locator("#history li[data-hand]")).to_have_count(3)
     assert sheet_numbers(page, "total", 2) == [27, 50]
 
 

@@ -17,7 +17,7 @@ export function namesOf(game) {
 export function handsOf(game) {
   return (game.hands || []).map((item, i) => {
     const result = item.result || item;
-    const input = item.input || (item.hands || item.deadwood ? { ender: item.ender, hands: item.hands, deadwood: item.deadwood } : null);
+    const input = item.input || (item.hands || item.deadwood ? { ender: item.ender, hands: item.hands, deadwood: item.deadwood, declared: item.declared } : null);
     const n = item.n ?? item.number ?? item.hand ?? i + 1;
     return { n, result, input, raw: item };
   });
@@ -42,9 +42,13 @@ function bonusLabel(b) {
   return map[k] || k.replace(/_/g, " ");
 }
 
-function handSize(variant, seat, ender) {
-  if (variant === "color_gin") return [10];
-  return seat === ender ? [10, 11] : [10];
+// Cards each seat holds after the discard: the deal (Ginski with two players deals
+// 12), one more for the ender of a big gin (none in Color Gin).
+function handSize(game, seat, ender, players) {
+  const o = game.options || {};
+  const deal = (players === 2 && o.deal_two_players) || o.deal || 10;
+  if (game.variant === "color_gin") return [deal];
+  return seat === ender ? [deal, deal + 1] : [deal];
 }
 
 export function mountRummy(main, game, ctx) {
@@ -141,6 +145,7 @@ export function mountRummy(main, game, ctx) {
   // ---- hand entry ---------------------------------------------------------------------------
   const errs = names.map((_, s) => fieldError(`hand-error-${s}`));
   const enderErr = fieldError("ender-error");
+  const declaredErr = fieldError("declared-error");
   const formErr = fieldError("entry-error");
 
   function takenBy(seat) {
@@ -162,7 +167,8 @@ export function mountRummy(main, game, ctx) {
     const kids = [h("h2", null, draft.editing !== null ? `Correct hand ${draft.editing}` : `Score hand ${handsOf(g).length + 1}`)];
     const enderWord = g.variant === "ginski" ? "Who ended the hand (knocked or went Ginski)?" : "Who knocked or went gin?";
     kids.push(h("p", { class: "label", id: "ender-label" }, enderWord),
-      seg(names.map((n, s) => [s, n]), draft.ender, (s) => { draft.ender = Number(s); save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
+      seg(names.map((n, s) => [s, n]).concat([["void", "Nobody: the stock ran out"]]), draft.ender,
+        (s) => { draft.ender = s === "void" ? "void" : Number(s); if (s === "void") draft.mode = "cards"; save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
       enderErr);
     kids.push(h("p", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
     if (draft.mode === "deadwood") {
@@ -193,6 +199,14 @@ export function mountRummy(main, game, ctx) {
           h("div", { class: "row-between" }, h("label", { for: id }, `${n}${s === draft.ender ? " (ended)" : ""}`), count),
           inp, errs[s]);
         if (parsed.error) showError(errs[s], parsed.error);
+        if (g.variant === "color_gin" && s === draft.ender) {
+          // The knocker may declare their own arrangement: it decides the spoiled suits.
+          const dec = h("input", { id: "declared", class: "hand-text", value: draft.declared || "", autocomplete: "off", autocapitalize: "characters",
+            spellcheck: "false", placeholder: "e.g. 7S 7H 7D / 3C 4C 5C", "aria-describedby": "declared-error" });
+          dec.addEventListener("input", () => { draft.declared = dec.value; save(); showError(declaredErr, ""); });
+          block.append(h("label", { for: "declared" }, `Melds ${n} declares (optional; groups split by /)`), dec, declaredErr,
+            h("p", { class: "help" }, "Leave empty to let the companion choose the arrangement that leaves the most open suits unspoiled."));
+        }
         if (draft.active === s) {
           drawGrid(parsed.cards);
           block.append(gridBox);
@@ -227,7 +241,12 @@ export function mountRummy(main, game, ctx) {
     names.forEach((_, s) => showError(errs[s], ""));
     showError(formErr, "");
     if (draft.ender === null || draft.ender === undefined) { showError(enderErr, "Choose who ended the hand."); ok = false; }
-    const body = { ender: draft.ender };
+    const isVoid = draft.ender === "void";
+    const body = { ender: isVoid ? null : draft.ender };
+    if (isVoid && draft.mode === "deadwood") {
+      showError(enderErr, "When nobody ended the hand (the stock ran down to two cards), enter the cards, not deadwood: the rules may still score a showdown.");
+      ok = false;
+    }
     if (draft.mode === "deadwood") {
       const dw = names.map((n, s) => {
         const v = String(draft.deadwood[s] ?? "").trim();
@@ -244,7 +263,7 @@ export function mountRummy(main, game, ctx) {
           if (seen.has(c)) { showError(errs[s], `${pretty(c)} is also in ${names[seen.get(c)]}'s hand: a card can be in one hand only`); ok = false; }
           else seen.set(c, s);
         }
-        const sizes = handSize(g.variant, s, draft.ender);
+        const sizes = handSize(g, s, draft.ender, names.length);
         if (ok && !sizes.includes(p.cards.length)) {
           const want = sizes.length > 1 ? `${sizes[0]} cards (${sizes[1]} for a big ${g.variant === "ginski" ? "Ginski" : "gin"})` : `${sizes[0]} cards`;
           showError(errs[s], `${n}'s hand has ${p.cards.length} card${p.cards.length === 1 ? "" : "s"}; a hand is ${want} after the discard.`);
@@ -252,6 +271,19 @@ export function mountRummy(main, game, ctx) {
         }
         return p.cards;
       });
+    }
+    const decText = (draft.declared || "").trim();
+    if (ok && g.variant === "color_gin" && draft.mode === "cards" && decText && typeof draft.ender === "number") {
+      const own = body.hands[draft.ender];
+      const groups = [];
+      for (const [i, part] of decText.split(/[\/|]/).map(x => x.trim()).filter(Boolean).entries()) {
+        const p = parseHand(part, deck);
+        if (p.error) { showError(declaredErr, `meld ${i + 1}: ${p.error}`); ok = false; break; }
+        const stray = p.cards.filter(c => !own.includes(c));
+        if (stray.length) { showError(declaredErr, `meld ${i + 1}: ${stray.map(pretty).join(" ")} is not in ${names[draft.ender]}'s hand`); ok = false; break; }
+        groups.push(p.cards);
+      }
+      if (ok) body.declared = groups;
     }
     if (g.version !== undefined) body.expected_version = g.version;
     return ok ? body : null;
@@ -268,6 +300,7 @@ export function mountRummy(main, game, ctx) {
     if (Array.isArray(e.detail)) {
       for (const d of e.detail) if (d.loc && d.loc.includes("hands")) seat = Number(d.loc[d.loc.indexOf("hands") + 1]);
     }
+    if (/declared/i.test(msg) && declaredErr.isConnected) { showError(declaredErr, msg); return; }
     if (seat < 0) {
       const mm = /(?:seat|hands?\[?)\s*(\d+)/i.exec(msg);
       if (mm && Number(mm[1]) < names.length) seat = Number(mm[1]);
@@ -290,7 +323,7 @@ export function mountRummy(main, game, ctx) {
     const kids = [h("h2", null, "Preview")];
     const kind = KIND_LABEL[r.kind] || r.kind;
     const winner = r.winner !== null && r.winner !== undefined ? names[r.winner] : null;
-    kids.push(h("p", { class: "verdict", id: "preview-verdict" }, `${names[r.ender] ?? "Nobody"}: ${kind}.`, winner ? ` ${winner} scores.` : ""));
+    kids.push(h("p", { class: "verdict", id: "preview-verdict" }, `${r.ender === null || r.ender === undefined ? "Nobody" : names[r.ender]}: ${kind}.`, winner ? ` ${winner} scores.` : " No score."));
     if (r.extra && r.extra.spoiled) kids.push(h("p", { id: "preview-spoiled" }, "Spoiled suits: ", r.extra.spoiled.length ? r.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") : "none"));
     if (r.extra && r.extra.undercutter !== undefined && r.extra.undercutter !== null) kids.push(h("p", null, `Undercut by ${names[r.extra.undercutter]}`));
     names.forEach((n, s) => {
@@ -321,7 +354,7 @@ export function mountRummy(main, game, ctx) {
     try {
       const res = await ctx.write(editing !== null ? "PUT" : "POST", path, body, { queue: true, label: `hand for game ${g.id}` });
       clearDraft(key);
-      Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0 });
+      Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "" });
       preview.hidden = true;
       if (res && res.game) g = res.game;
       else await reload();
@@ -362,8 +395,10 @@ export function mountRummy(main, game, ctx) {
   function startCorrection(n, input, result) {
     draft.editing = n;
     draft.ender = input && input.ender !== undefined ? input.ender : result.ender;
+    if (draft.ender === null || draft.ender === undefined) draft.ender = "void";
     draft.text = {};
     draft.deadwood = {};
+    draft.declared = input && input.declared ? input.declared.map(m => m.join(" ")).join(" / ") : "";
     if (input && input.hands) { draft.mode = "cards"; input.hands.forEach((cs, s) => { draft.text[s] = cs.join(" "); }); }
     else if (input && input.deadwood) { draft.mode = "deadwood"; input.deadwood.forEach((d, s) => { draft.deadwood[s] = String(d); }); }
     else if (result.deadwood) { draft.mode = "deadwood"; result.deadwood.forEach((d, s) => { draft.deadwood[s] = String(d); }); }
