@@ -124,7 +124,9 @@ class BoardSync:
     """Sensors + expected board -> board view, link news and LED frames.
 
     ``sensors`` is a sensor backend (or None: no sensors at all, shown as offline);
-    ``leds`` an LED backend (or None); ``publish`` receives live messages.
+    ``reopen`` opens the configured backend again (tried every ``reopen_every`` seconds
+    while ``sensors`` is None, so a Pico plugged in later comes online); ``leds`` an LED
+    backend (or None); ``publish`` receives live messages.
     """
 
     def __init__(
@@ -138,6 +140,8 @@ class BoardSync:
         publish: Publish | None = None,
         colors: Any = None,
         gin_seconds: float = 5.0,
+        reopen: Callable[[], Any] | None = None,
+        reopen_every: float = 5.0,
     ) -> None:
         self.table = table
         self.sensors = sensors
@@ -145,6 +149,9 @@ class BoardSync:
         self.layout = layout
         self.fps = fps
         self.gin_seconds = gin_seconds
+        self.reopen = reopen
+        self.reopen_every = reopen_every
+        self._reopener: threading.Thread | None = None
         self.publish: Publish = publish or (lambda msg: None)
         self._lock = threading.Lock()
         self._news_lock = threading.Lock()
@@ -242,28 +249,53 @@ class BoardSync:
 
     def start(self) -> None:
         """Start sensing, table listening and the LED thread."""
+        self._stop.clear()
         self._unsubscribe = self.table.subscribe(self._on_table)
         if self.sensors is not None:
-            try:
-                from companion.hardware.sensing import SensingPipeline
-
-                self._pipeline = SensingPipeline(
-                    self.sensors,
-                    on_change=lambda ch: self.sensed(ch.board),
-                    on_status=self._on_status,
-                )
-                self._pipeline.start()
-            except ImportError as exc:
-                log.warning("sensing pipeline unavailable (%s); sensors read as offline", exc)
+            self._start_pipeline()
+        elif self.reopen is not None:  # configured sensors that could not start: keep trying
+            self._reopener = threading.Thread(target=self._reopen_loop, name="gingo-sensors-retry", daemon=True)
+            self._reopener.start()
         if self.leds is not None:
-            self._stop.clear()
             self._thread = threading.Thread(target=self._led_loop, name="gingo-leds", daemon=True)
             self._thread.start()
+
+    def _start_pipeline(self) -> None:
+        try:
+            from companion.hardware.sensing import SensingPipeline
+        except ImportError as exc:
+            log.warning("sensing pipeline unavailable (%s); sensors read as offline", exc)
+            return
+        self._pipeline = SensingPipeline(
+            self.sensors,
+            on_change=lambda ch: self.sensed(ch.board),
+            on_status=self._on_status,
+        )
+        self._pipeline.start()
+
+    def _reopen_loop(self) -> None:
+        """Try to open the configured sensors every ``reopen_every`` seconds until they start."""
+        assert self.reopen is not None
+        while not self._stop.wait(self.reopen_every):
+            try:
+                backend = self.reopen()
+            except Exception as exc:
+                log.info("sensors still unavailable: %s", exc)
+                continue
+            if self._stop.is_set():
+                backend.close()
+                return
+            self.sensors = backend
+            self._start_pipeline()
+            self.publish({"type": "sensors", "online": False, "found": str(getattr(backend, "name", "sensors"))})
+            return
 
     def stop(self) -> None:
         self._stop.set()
         if self._unsubscribe is not None:
             self._unsubscribe()
+        if self._reopener is not None:
+            self._reopener.join(timeout=2.0)
         if self._pipeline is not None:
             self._pipeline.stop()
         elif self.sensors is not None:

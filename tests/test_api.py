@@ -340,3 +340,25 @@ def test_damaged_log_is_reported_loudly_at_start_up(tmp_path: Path) -> None:
         assert any("DAMAGED" in w for w in warnings)
     finally:
         svc.stop()
+
+
+def test_sensors_that_fail_at_start_are_retried(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    table = Table(store)
+    tries: list[int] = []
+
+    def reopen() -> SimSensors:
+        tries.append(1)
+        if len(tries) < 3:
+            raise OSError("no USB serial device found")  # the Pico is not plugged in yet
+        return SimSensors(rate=400)
+
+    sync = BoardSync(table, None, None, reopen=reopen, reopen_every=0.05)
+    sync.start()
+    try:
+        assert sync.state()["sensed"] is None and sync.sensors_name == "offline"
+        assert sync.wait_sensed(lambda b: b == "." * 52, timeout=5)
+        assert len(tries) == 3 and sync.sensors_name == "sim"
+    finally:
+        sync.stop()
+        store.close()

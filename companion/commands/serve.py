@@ -106,7 +106,16 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
         link = sensors if cfg.leds == "pico" else None
         leds = cfg.open_leds(say, link)
         buttons_pins = cfg.buttons
-    sync = BoardSync(table, sensors, leds, layout=layout, colors=colors)
+    reopen = None
+    if cfg is not None and sensors is None:
+        hw = cfg
+
+        def reopen() -> Any:
+            from companion.hardware.sensors import open_sensor_backend
+
+            return open_sensor_backend(hw.sensors, **_sensor_options(hw))
+
+    sync = BoardSync(table, sensors, leds, layout=layout, colors=colors, reopen=reopen)
     app = create_app(table, pairing=pairing, sync=sync, warnings=warnings)
     svc = Service(app, table, store, pairing, sync, warnings)
     if buttons_pins:
@@ -119,19 +128,23 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
     return svc
 
 
-def _open_sensors(cfg: Any, say: Any) -> Any:
-    from companion.hardware.sensors import open_sensor_backend
-
+def _sensor_options(cfg: Any) -> dict[str, Any]:
     options = dict(cfg.sensor_options)
     if cfg.sensors == "sim":
         options.setdefault("rate", 200.0)
     if cfg.sensor_port and cfg.sensors == "serial":
         options.setdefault("port", cfg.sensor_port)
+    return options
+
+
+def _open_sensors(cfg: Any, say: Any) -> Any:
+    from companion.hardware.sensors import open_sensor_backend
+
     try:
-        return open_sensor_backend(cfg.sensors, **options)
+        return open_sensor_backend(cfg.sensors, **_sensor_options(cfg))
     except Exception as exc:
-        say(f"SENSORS OFFLINE: the {cfg.sensors} sensors cannot start ({exc}); the board shows 'offline' "
-            "and nothing is guessed")
+        say(f"SENSORS OFFLINE: the {cfg.sensors} sensors cannot start ({exc}); the board shows 'offline', "
+            "nothing is guessed, and the companion keeps trying every 5 seconds")
         return None
 
 
