@@ -39,6 +39,9 @@ class Pty:
         os.replace(tmp, self.link)
 
     def unplug(self) -> None:
+        """Close the Pico's end; like udev, remove the by-id link (a stale /dev/pts
+        number could be reused by another pty meanwhile)."""
+        self.link.unlink(missing_ok=True)
         os.close(self.master)
         self.master = -1
 
@@ -74,6 +77,17 @@ def pty(tmp_path: Path) -> Iterator[Pty]:
 
 def readings_frame(seq: int, values: list[int] = EMPTY) -> bytes:
     return encode_frame(READINGS, seq, pack_readings(values))
+
+
+def feed_until(pty: Pty, values: list[int], cond: Callable[[], bool], seq: int = 0, timeout: float = 3.0) -> int:
+    """Play the Pico: a READINGS frame every 10 ms until ``cond()``; return the next seq."""
+    deadline = time.monotonic() + timeout
+    while not cond() and time.monotonic() < deadline:
+        pty.write(readings_frame(seq & 0xFFFF, values))
+        seq += 1
+        time.sleep(0.01)
+    assert cond(), "condition not met while feeding frames"
+    return seq
 
 
 def wait_for(cond: Callable[[], bool], timeout: float = 2.0) -> bool:
@@ -165,10 +179,7 @@ def test_unplug_goes_offline_and_replug_recovers(pty: Pty) -> None:
     try:
         board = list(EMPTY)
         board[7] = 45000
-        for seq in range(10):
-            pty.write(readings_frame(seq, board))
-            time.sleep(0.01)
-        assert wait_for(lambda: pipe.snapshot() is not None)
+        feed_until(pty, board, lambda: pipe.snapshot() is not None)
         assert pipe.snapshot() == "." * 7 + "1" + "." * 44
         pty.unplug()
         t0 = time.monotonic()
@@ -180,11 +191,8 @@ def test_unplug_goes_offline_and_replug_recovers(pty: Pty) -> None:
         assert pty.read_frames(want=1)[0].type == HELLO  # asks the firmware who it is again
         board[7] = 32768
         board[8] = 20000
-        for seq in range(20):
-            pty.write(readings_frame(seq, board))
-            time.sleep(0.01)
-        assert wait_for(lambda: statuses == [True, False, True])
-        assert wait_for(lambda: pipe.snapshot() == "." * 8 + "2" + "." * 43)
+        feed_until(pty, board, lambda: pipe.snapshot() == "." * 8 + "2" + "." * 43)
+        assert statuses == [True, False, True]
         assert changes[-1].changed == [7, 8]
         assert backend.link.stats["disconnects"] == 1 and backend.link.stats["connects"] == 2
     finally:
@@ -197,15 +205,13 @@ def test_silence_goes_offline_after_500_ms(pty: Pty) -> None:
     pipe = SensingPipeline(backend, on_status=lambda up: statuses.append((up, time.monotonic())))
     pipe.start()
     try:
-        for seq in range(8):
-            pty.write(readings_frame(seq))
-            time.sleep(0.01)
+        seq = feed_until(pty, EMPTY, lambda: bool(statuses))
         last = time.monotonic()
         assert wait_for(lambda: len(statuses) == 2, timeout=2.0)
         assert [up for up, _ in statuses] == [True, False]
         assert 0.45 <= statuses[1][1] - last < 1.5  # 500 ms, plus polling and a busy CI machine
         assert backend.link.connected and not backend.online
-        pty.write(b"\x00\x13garbage that is not a frame\x00" + readings_frame(8))
+        pty.write(b"\x00\x13garbage that is not a frame\x00" + readings_frame(seq))
         time.sleep(0.05)
         assert len(statuses) == 2  # bad bytes and one scan do not bring back a board yet
     finally:
@@ -266,7 +272,7 @@ def test_gingo_sensors_json_lines(pty: Pty, tmp_path: Path, capsys: pytest.Captu
                 board[12] = 45000
             if phase == 2:
                 board[12], board[13] = 32768, 20000
-            for _ in range(12):
+            for _ in range(20):
                 try:
                     pty.write(readings_frame(seq, board))
                 except OSError:
@@ -286,7 +292,7 @@ def test_gingo_sensors_json_lines(pty: Pty, tmp_path: Path, capsys: pytest.Captu
     changes = [x for x in lines if "board" in x]
     assert [(c["changed"], c["board"][12:14]) for c in changes] == [([12], "1."), ([12, 13], ".2")]
     assert all(set(c) == {"board", "changed", "seq"} and len(c["board"]) == 52 for c in changes)
-    assert lines[-1]["status"] == "offline" and lines[-1]["stats"]["readings"] == 36
+    assert lines[-1]["status"] == "offline" and lines[-1]["stats"]["readings"] == 60
 
 
 def test_gingo_sensors_bad_port_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -313,21 +319,22 @@ def test_gingo_sensors_takes_the_port_from_the_config_file(
     def pico() -> None:
         wait_for(lambda: bool(SerialLink._registry), timeout=2.0)
         time.sleep(0.05)
-        for seq in range(10):
+        for seq in range(20):
             pty.write(readings_frame(seq, board))
             time.sleep(0.01)
 
     writer = threading.Thread(target=pico)
     writer.start()
     try:
-        rc = main(["sensors", "--config", str(cfg), "--json", "--frames", "10", "--data", str(tmp_path)])
+        rc = main(["sensors", "--config", str(cfg), "--json", "--frames", "20", "--data", str(tmp_path)])
     finally:
         writer.join()
     assert rc == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0]["status"] == "online"
-    # settled after 5 scans and 50 ms: frame 5 when they arrive 10 ms apart, later if bunched
-    assert lines[1]["board"] == "." * 50 + "2." and lines[1]["changed"] == [50] and 5 <= lines[1]["seq"] <= 9
+    # settled after 5 scans (frames 0..4) and 50 ms: frame 5 at exactly 10 ms apart, 4 if the
+    # writer ran late, later if frames arrive bunched
+    assert lines[1]["board"] == "." * 50 + "2." and lines[1]["changed"] == [50] and 4 <= lines[1]["seq"] <= 19
 
 
 def test_usb_id_is_looked_up_among_the_ports(pty: Pty, monkeypatch: pytest.MonkeyPatch) -> None:
