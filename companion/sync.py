@@ -152,6 +152,8 @@ class BoardSync:
         self.reopen = reopen
         self.reopen_every = reopen_every
         self._reopener: threading.Thread | None = None
+        self._news_thread: threading.Thread | None = None
+        self._dirty = threading.Event()
         self.publish: Publish = publish or (lambda msg: None)
         self._lock = threading.Lock()
         self._news_lock = threading.Lock()
@@ -207,16 +209,35 @@ class BoardSync:
         self._after_change()
 
     def _after_change(self) -> None:
-        view = self.state()
+        """Something changed: the news thread (when running) recomputes the board view
+        and announces links one change at a time, in order; without it, do it here."""
+        if self._news_thread is not None:
+            self._dirty.set()
+        else:
+            self._announce()
+
+    def _announce(self) -> None:
         with self._news_lock:
+            view = self.state()
             news = link_news(self._links, view["links"])
             self._links = view["links"]
+            for msg in news:
+                if msg["formed"]:
+                    self._gin_since = time.monotonic()
+                    self._gin = int(msg["side"])
         self.publish({"type": "board", "board": view})
         for msg in news:
-            if msg["formed"]:
-                self._gin_since = time.monotonic()
-                self._gin = int(msg["side"])
             self.publish(msg)
+
+    def _news_loop(self) -> None:
+        while not self._stop.is_set():
+            if not self._dirty.wait(0.5):
+                continue
+            self._dirty.clear()
+            try:
+                self._announce()
+            except Exception:  # a listener bug must not stop the announcements
+                log.exception("board news failed")
 
     def put_sim(self, space: int, side: int | None) -> dict[str, Any]:
         """Put (side 1 or 2) or lift (None) a chip on the simulated board."""
@@ -250,6 +271,8 @@ class BoardSync:
     def start(self) -> None:
         """Start sensing, table listening and the LED thread."""
         self._stop.clear()
+        self._news_thread = threading.Thread(target=self._news_loop, name="gingo-board-news", daemon=True)
+        self._news_thread.start()
         self._unsubscribe = self.table.subscribe(self._on_table)
         if self.sensors is not None:
             self._start_pipeline()
@@ -296,6 +319,9 @@ class BoardSync:
             self._unsubscribe()
         if self._reopener is not None:
             self._reopener.join(timeout=2.0)
+        if self._news_thread is not None:
+            self._news_thread.join(timeout=2.0)
+            self._news_thread = None
         if self._pipeline is not None:
             self._pipeline.stop()
         elif self.sensors is not None:
