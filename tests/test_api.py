@@ -362,3 +362,23 @@ def test_sensors_that_fail_at_start_are_retried(tmp_path: Path) -> None:
     finally:
         sync.stop()
         store.close()
+
+
+def test_mirror_mode_announces_links_and_leds_keep_refreshing(env: Env) -> None:
+    leds = env.sync.leds
+    assert isinstance(leds, SimLeds)
+    with env.client.websocket_connect("/api/v1/live") as ws:
+        assert ws.receive_json()["type"] == "snapshot"
+        # no Gin-Go game: a column of side 2 chips from row 1 to row 13 is a link
+        for space in range(3, 52, 4):
+            env.post("/api/v1/board/sim", {"space": space, "side": 2})
+        msg = ws.receive_json()
+        while msg["type"] != "link":
+            msg = ws.receive_json()
+        assert msg == {"type": "link", "side": 2, "formed": True, "path": list(range(3, 52, 4))}
+    b = env.get("/api/v1/board").json()
+    assert b["mode"] == "mirror" and b["links"]["2"] == list(range(3, 52, 4)) and b["link_distance"]["2"] == 0
+    # frames are sent again and again even when nothing changes (brown-out recovery)
+    before = leds.frame_count
+    time.sleep(0.3)
+    assert leds.frame_count - before >= 3
