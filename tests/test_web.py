@@ -414,6 +414,35 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     expect(page.locator("#history li")).to_have_count(1)
 
 
+def test_gingo_bump_shown_until_the_chip_is_turned(page: Page, server: Server) -> None:
+    join(page, server)
+    new_game(page, "gingo", ["Tia", "Uma"])
+    page.click("#gingo-form .seg[aria-label='set-up'] button[data-value='direct']")
+    page.fill("#rows-1", "HSDC")   # Tia's hearts: the first column from her seat
+    page.fill("#rows-2", "SHDC")   # Uma's clubs: the same column seen from the far end
+    page.click("#setup-btn")
+    page.fill("#action-cards", "AH 2H 3H")
+    page.click("#send-action")
+    hearts = [0, 4, 8]             # column 1, rows 1-3
+    for sp in hearts:
+        space = page.locator(f"#gingo-board .space[data-space='{sp}']")
+        expect(space).to_have_attribute("data-state", "pending")
+        space.click()
+        expect(space).to_have_attribute("data-state", "agreed")
+    # Uma's K, Q, J of clubs sit on rows 1-3 of the same column: Tia's chips must go.
+    page.click("#gingo-form .seg[aria-label='who plays'] button[data-value='1']")
+    page.fill("#action-cards", "JC QC KC")
+    page.click("#send-action")
+    expect(page.locator("#gingo-board .space.bump")).to_have_count(3)
+    expect(page.locator("#gingo-board .board-notes")).to_contain_text("3 to bump")
+    for sp in hearts:
+        space = page.locator(f"#gingo-board .space[data-space='{sp}']")
+        expect(space).to_have_attribute("data-state", "bump")
+        space.click()              # the chip is turned over to Uma's colour
+        expect(space).to_have_attribute("data-state", "agreed")
+        expect(space).to_have_attribute("data-chip", "2")
+
+
 def test_a_second_phone_follows_live(page: Page, browser: Browser, server: Server) -> None:
     join(page, server)
     new_game(page, "gin", ["Ned", "Ola"])
