@@ -108,8 +108,10 @@ def test_pairing_and_auth(env: Env) -> None:
     toks = env.client.get("/api/v1/tokens", headers={"X-Host-Code": HOST}).json()["tokens"]
     assert [t["name"] for t in toks] == ["test phone"] and toks[0]["last_used"] is not None
     assert env.token not in str(toks)
-    r = env.client.delete(f"/api/v1/tokens/{toks[0]['id']}", headers={"X-Host-Code": HOST})
+    r = env.client.delete(f"/api/v1/tokens?id={toks[0]['id']}", headers={"X-Host-Code": HOST})
     assert r.status_code == 200
+    r = env.client.delete(f"/api/v1/tokens/{toks[0]['id']}", headers={"X-Host-Code": HOST})
+    assert r.status_code == 404 and error_of(r)["code"] == "not_found"
     assert env.post("/api/v1/games", body).status_code == 401
 
 

@@ -225,6 +225,13 @@ def create_app(
             raise ApiError(404, "not_found", f"no token with id {token_id!r}")
         return {"deleted": token_id}
 
+    @app.delete("/api/v1/tokens", response_model=M.Deleted, responses=_ERRORS, tags=["pairing"],
+                dependencies=[Depends(require_host)])
+    def revoke_by_query(id: str = Query(..., max_length=64, description="the token id from GET /api/v1/tokens")
+                        ) -> dict[str, Any]:
+        """The same as ``DELETE /api/v1/tokens/{id}``."""
+        return revoke(id)
+
     # -- games --------------------------------------------------------------------------------
 
     @app.get("/api/v1/games", response_model=M.GameList, tags=["games"])
