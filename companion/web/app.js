@@ -113,7 +113,8 @@ async function render() {
     a.setAttribute("aria-current", a.dataset.nav === route ? "page" : "false");
   }
   view.replaceChildren();
-  if (!api.token() && route !== "board") {
+  // A scanned QR code (?code=...) always pairs again, so a stale key is replaced.
+  if ((!api.token() || new URLSearchParams(location.search).get("code")) && route !== "board") {
     return mountJoin(view);
   }
   try {
@@ -163,7 +164,7 @@ function mountJoin(main) {
       h("label", { for: "join-code" }, "Pairing code"), code, err,
       h("label", { for: "join-name" }, "Name for this phone (optional)"), name,
       h("button", { type: "submit", class: "btn primary", id: "join-btn" }, "Join"))));
-  if (params.get("code") && !api.token()) join();
+  if (params.get("code")) join();
 }
 
 // ---- game list ---------------------------------------------------------------------------

@@ -126,6 +126,7 @@ export function cardGrid({ deck, selected, taken, onToggle, label }) {
     b.className = "cell " + suitClass(name);
     b.dataset.card = name;
     b.textContent = text;
+    b.setAttribute("aria-label", pretty(name));
     const on = selected.includes(name);
     b.setAttribute("aria-pressed", on ? "true" : "false");
     if (taken && taken.has(name) && !on) {
