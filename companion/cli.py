@@ -60,7 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
-    except (CommandError, ValueError, OSError) as exc:
+    except (CommandError, ValueError, OSError, RuntimeError) as exc:
+        # RuntimeError: a backend that cannot start (its message says what to do)
         print(f"gingo {name}: error: {exc}", file=sys.stderr)
         return 2
 
