@@ -209,9 +209,12 @@ def _make_options(variant: str, preset: str | None, overrides: dict[str, Any], p
 
 
 def _hand_result(d: dict[str, Any]) -> Any:
+    """A stored result back as the engine's HandResult (keys it does not know are kept out,
+    so a log written by another version still folds)."""
     from companion.rules.base import HandResult
 
-    return HandResult(**d)
+    known = {f.name for f in dataclasses.fields(HandResult)}
+    return HandResult(**{k: v for k, v in d.items() if k in known})
 
 
 def _rescore(g: GameState, mod: ModuleType, payload: dict[str, Any], prior: list[Any]) -> dict[str, Any]:
