@@ -29,7 +29,7 @@ from companion.rules import color_gin, gin, ginski  # noqa: E402
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "docs" / "screenshots"
-TIMEOUT_MS = 8000
+TIMEOUT_MS = 10000
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -540,7 +540,7 @@ def test_errors_show_next_to_their_field_and_nothing_is_sent(page: Page, server:
     page.fill("#hand-1", "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H")
     page.click("#preview-btn")
     err = page.locator("#hand-error-0")
-    expect(err).to_contain_text("knock")
+    expect(err).to_contain_text("Gus may not knock")
     expect(page.locator("#preview")).to_be_hidden()
     shot(page, "error")
     game: dict[str, Any] = server.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]

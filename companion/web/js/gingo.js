@@ -95,7 +95,8 @@ export async function mountGingo(main, game, ctx) {
       if (res && res.game) g = stateOf(res.game); else await reload();
       return res || {};
     } catch (e) {
-      showError(errEl || formErr, e instanceof api.NetError ? "No connection: your entry is kept; send it again when online." : e.message);
+      const said = String(e.message).replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m);
+      showError(errEl || formErr, e instanceof api.NetError ? "No connection: your entry is kept; send it again when online." : said);
       if (e instanceof api.ApiError && e.status === 409) await reload();
       return null;
     }

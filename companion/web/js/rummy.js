@@ -300,23 +300,31 @@ export function mountRummy(main, game, ctx) {
     if (Array.isArray(e.detail)) {
       for (const d of e.detail) if (d.loc && d.loc.includes("hands")) seat = Number(d.loc[d.loc.indexOf("hands") + 1]);
     }
-    if (/declared/i.test(msg) && declaredErr.isConnected) { showError(declaredErr, msg); return; }
+    if (/declared/i.test(msg) && declaredErr.isConnected) { showError(declaredErr, msg.replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m)); return; }
     if (seat < 0) {
       const mm = /(?:seat|hands?\[?)\s*(\d+)/i.exec(msg);
       if (mm && Number(mm[1]) < names.length) seat = Number(mm[1]);
     }
     if (seat < 0) seat = names.findIndex(n => n && msg.includes(n));
-    if (seat >= 0 && errs[seat].isConnected) showError(errs[seat], msg);
-    else showError(formErr, msg);
+    // The engine counts seats from 0; the players see names.
+    const said = msg.replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m);
+    if (seat >= 0 && errs[seat].isConnected) showError(errs[seat], said);
+    else showError(formErr, said);
+  }
+
+  // Brings the first message into view, so a thumb at the bottom of the page sees it.
+  function revealError() {
+    const first = entry.querySelector(".field-error:not([hidden])");
+    if (first) first.scrollIntoView({ block: "center" });
   }
 
   async function doPreview() {
     const body = buildBody();
-    if (!body) { preview.hidden = true; return; }
+    if (!body) { preview.hidden = true; revealError(); return; }
     try {
       const res = await api.post(`/api/v1/games/${g.id}/hands/preview`, Object.assign({}, body, { expected_version: undefined }));
       showPreview(res.result || res, body);
-    } catch (e) { preview.hidden = true; showServerError(e); }
+    } catch (e) { preview.hidden = true; showServerError(e); revealError(); }
   }
 
   function showPreview(r, body) {
