@@ -167,6 +167,9 @@ def test_color_gin_and_ginski_over_http(env: Env) -> None:
         assert r.status_code == 200
     g = r.json()["game"]
     assert g["finished"] and g["scores"][0]["S"] == 114
+    sheet = env.get(f"/api/v1/games/{cg}/export.csv").text.splitlines()
+    assert sheet[1] == "1,A,gin,A,S:38 H:38 D:0 C:38,S:0 H:0 D:0 C:0"
+    assert sheet[-1] == "total,,,,S:114 H:114 D:0 C:114,S:0 H:0 D:0 C:0"
     gs = env.post("/api/v1/games", {"variant": "ginski", "players": ["A", "B", "C"]}).json()["id"]
     for _ in range(2):
         r = env.post(f"/api/v1/games/{gs}/hands", {"ender": 0, "hands": GINSKI_HANDS})
