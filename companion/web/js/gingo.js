@@ -53,7 +53,9 @@ export async function mountGingo(main, game, ctx) {
     const phase = { setup: "Set-up: suit rows", play: `Hand ${g.hand ?? 1}: in play`, hand_over: "Hand over", game_over: "Game over" }[g.phase] || g.phase || "";
     const rows = g.suit_rows ? ["1", "2"].map(s => h("p", { class: "suit-row side-" + s }, `${sides[s]}: `, h("span", { class: "suits" }, (g.suit_rows[s] || "").split("").map(x => SUIT_SYMBOL[x] || x).join(" ")))) : [];
     const winner = g.winner !== null && g.winner !== undefined ? h("div", { class: "winner", id: "winner" }, `${sides[String(g.winner)]} win${names.length === 4 ? "" : "s"} the game!${g.win_reason ? " (" + String(g.win_reason).replace(/_/g, " ") + ")" : ""}`) : null;
-    header.replaceChildren(...[h("h1", null, "Gin-Go ", h("small", null, `· ${phase}`)), winner, ...rows].filter(Boolean));
+    const won = Array.isArray(g.scores) && (g.hands || []).length
+      ? h("p", { class: "muted", id: "hands-won" }, `Hands won: ${sides["1"]} ${g.scores[0]} · ${sides["2"]} ${g.scores[1]}`) : null;
+    header.replaceChildren(...[h("h1", null, "Gin-Go ", h("small", null, `· ${phase}`)), winner, ...rows, won].filter(Boolean));
   }
 
   let latest = null;
