@@ -8,6 +8,7 @@ SIGTERM or Ctrl-C (uvicorn handles both signals).
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import os
 import sys
@@ -106,15 +107,7 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
         link = sensors if cfg.leds == "pico" else None
         leds = cfg.open_leds(say, link)
         buttons_pins = cfg.buttons
-    reopen = None
-    if cfg is not None and sensors is None:
-        hw = cfg
-
-        def reopen() -> Any:
-            from companion.hardware.sensors import open_sensor_backend
-
-            return open_sensor_backend(hw.sensors, **_sensor_options(hw))
-
+    reopen = functools.partial(_reopen_sensors, cfg) if cfg is not None and sensors is None else None
     sync = BoardSync(table, sensors, leds, layout=layout, colors=colors, reopen=reopen)
     app = create_app(table, pairing=pairing, sync=sync, warnings=warnings)
     svc = Service(app, table, store, pairing, sync, warnings)
@@ -135,6 +128,12 @@ def _sensor_options(cfg: Any) -> dict[str, Any]:
     if cfg.sensor_port and cfg.sensors == "serial":
         options.setdefault("port", cfg.sensor_port)
     return options
+
+
+def _reopen_sensors(cfg: Any) -> Any:
+    from companion.hardware.sensors import open_sensor_backend
+
+    return open_sensor_backend(cfg.sensors, **_sensor_options(cfg))
 
 
 def _open_sensors(cfg: Any, say: Any) -> Any:
