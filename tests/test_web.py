@@ -414,13 +414,16 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     expect(page.locator("#history li")).to_have_count(1)
 
 
-def test_gingo_bump_shown_until_the_chip_is_turned(page: Page, server: Server) -> None:
+def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page, server: Server) -> None:
     join(page, server)
     new_game(page, "gingo", ["Tia", "Uma"])
-    page.click("#gingo-form .seg[aria-label='set-up'] button[data-value='direct']")
-    page.fill("#rows-1", "HSDC")   # Tia's hearts: the first column from her seat
-    page.fill("#rows-2", "SHDC")   # Uma's clubs: the same column seen from the far end
+    # A joker came up: the dealer chose Secrecy, and each side set its own order.
+    page.fill("#reveal", "JK 5H 2S KC 9D")
+    page.click("#gingo-form .seg[aria-label='format'] button[data-value='secrecy']")
+    page.fill("#secret-1", "HSDC")   # Tia's hearts: the first column from her seat
+    page.fill("#secret-2", "SHDC")   # Uma's clubs: the same column seen from the far end
     page.click("#setup-btn")
+    expect(page.locator("#gingo-form .seg[aria-label='action']")).to_be_visible()
     page.fill("#action-cards", "AH 2H 3H")
     page.click("#send-action")
     hearts = [0, 4, 8]             # column 1, rows 1-3
