@@ -233,6 +233,8 @@ def _score_cards(variant: str, mod: ModuleType, payload: dict[str, Any], options
             kwargs["declared"] = payload["declared"]
         if payload.get("joker"):
             kwargs["joker"] = True
+    if payload.get("upcard") is not None:
+        kwargs["upcard"] = payload["upcard"]
     result = mod.score_hand(payload["hands"], payload.get("ender"), **kwargs).as_dict()
     return dict(result)
 
@@ -324,21 +326,26 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
 def _entry_of(payload: dict[str, Any]) -> dict[str, Any]:
     if "hands" in payload:
         out = {"hands": payload["hands"]}
-        for key in ("declared", "joker"):
+        for key in ("declared", "joker", "upcard"):
             if payload.get(key) is not None:
                 out[key] = payload[key]
         return out
-    return {"deadwood": payload["deadwood"]}
+    out = {"deadwood": payload["deadwood"]}
+    for key in ("big_gin", "upcard"):
+        if payload.get(key) is not None:
+            out[key] = payload[key]
+    return out
 
 
 # ---------------------------------------------------------------------------------
 # Deadwood-only entry
 
 
-def score_deadwood(variant: str, deadwood: Sequence[int], ender: int, options: Any) -> dict[str, Any]:
-    """Score a hand from deadwood counts only (no cards): the engine's own
-    ``score_deadwood`` when the variant module has one; otherwise plain gin arithmetic
-    for ``gin`` (gin bonus, knock difference, undercut bonus from the options).
+def score_deadwood(variant: str, deadwood: Sequence[int], ender: int, options: Any, *,
+                   big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
+    """Score a hand from deadwood counts only (no cards), with the variant engine's
+    ``score_from_deadwood`` (gin and Ginski have one; Color Gin needs the cards, since
+    the spoiled suits come from them). Every option of the game applies.
 
     >>> opts = rules_module("gin").make_options("gin_004")
     >>> r = score_deadwood("gin", [4, 20], 0, opts)
@@ -348,47 +355,18 @@ def score_deadwood(variant: str, deadwood: Sequence[int], ender: int, options: A
     [0, 28]
     """
     mod = rules_module(variant)
-    n = len(deadwood)
-    if hasattr(mod, "score_deadwood"):
-        res = mod.score_deadwood(list(deadwood), ender, options=options)
-        return res.as_dict() if hasattr(res, "as_dict") else dict(res)
-    if variant != "gin":
+    scorer = getattr(mod, "score_from_deadwood", None)
+    if scorer is None:
         raise TableError(
             "unsupported",
             f"deadwood-only entry is not available for {variant}: enter each player's cards (\"hands\")",
         )
-    if n != 2:
-        raise TableError("invalid_hand", f"gin deadwood entry needs 2 numbers, got {n}")
-    opts = _options_dict(options)
-    if opts.get("oklahoma"):
-        raise TableError("unsupported", "Oklahoma gin needs the cards (the upcard sets the limit): enter \"hands\"")
+    overrides: dict[str, Any] = {"upcard": upcard} if upcard is not None else {}
     try:
-        limit = int(mod.knock_limit(options)) if hasattr(mod, "knock_limit") else int(opts.get("knock_limit", 10))
-    except ValueError as exc:
-        raise TableError("invalid_hand", str(exc)) from None
-    gin_bonus = int(opts.get("gin_bonus", 25))
-    undercut_bonus = int(opts.get("undercut_bonus", 25))
-    me, other = int(deadwood[ender]), int(deadwood[1 - ender])
-    points = [0, 0]
-    if me == 0:
-        kind, winner = "gin", ender
-        points[ender] = gin_bonus + other
-    elif me > limit:
-        raise TableError("invalid_hand", f"seat {ender} may not knock with {me} deadwood (the limit is {limit})")
-    elif me < other:
-        kind, winner = "knock", ender
-        points[ender] = other - me
-    elif me == other and not opts.get("undercut_on_tie", True):
-        kind, winner = "knock", ender  # a tie that is not an undercut scores nothing
-    else:
-        kind, winner = "undercut", 1 - ender
-        points[winner] = me - other + undercut_bonus
-    return {
-        "variant": variant, "kind": kind, "ender": ender, "winner": winner, "points": points,
-        "deadwood": [me, other] if ender == 0 else [other, me], "layoffs": [[], []], "melds": [[], []],
-        "deadwood_cards": [[], []], "extra": {"entry": "deadwood"},
-        "notes": ["scored from deadwood counts only: lay-offs are not checked"],
-    }
+        res = scorer(list(deadwood), ender, options=options, big_gin=big_gin, **overrides)
+    except (ValueError, TypeError) as exc:
+        raise TableError("invalid_hand", str(exc), 422) from None
+    return dict(res.as_dict())
 
 
 # ---------------------------------------------------------------------------------
@@ -401,7 +379,9 @@ class HandInput:
 
     ``ender``: the seat that knocked or went gin (None: a void hand); ``hands``: each
     player's cards in seat order, or ``deadwood``: one number per seat (quick entry);
-    Color Gin only: ``declared`` (the ender's melds) and ``joker`` (co-op jokers).
+    Color Gin only: ``declared`` (the ender's melds) and ``joker`` (co-op jokers);
+    ``big_gin``: with ``deadwood``, the ender melded all eleven cards; ``upcard``: the
+    hand's upcard, for Oklahoma gin.
     """
 
     ender: int | None
@@ -409,6 +389,8 @@ class HandInput:
     deadwood: list[int] | None = None
     declared: list[list[str]] | None = None
     joker: bool = False
+    big_gin: bool = False
+    upcard: str | None = None
 
 
 @dataclass(frozen=True)
@@ -646,6 +628,11 @@ class Table:
             raise TableError("invalid_hand", f"ender must be a seat 0..{n - 1} (or null for a void hand), got {ender!r}")
         if (entry.hands is None) == (entry.deadwood is None):
             raise TableError("invalid_hand", "give either \"hands\" (each player's cards) or \"deadwood\" (numbers)")
+        if entry.big_gin and entry.hands is not None:
+            raise TableError("invalid_hand", "\"big_gin\" goes with \"deadwood\"; with the cards, "
+                             "give the ender's 11 cards for a big gin")
+        if entry.upcard is not None and g.variant != "gin":
+            raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only")
         if g.variant != "color_gin" and (entry.declared is not None or entry.joker):
             raise TableError("invalid_hand", "\"declared\" and \"joker\" are Color Gin entries only")
         mod = rules_module(g.variant)
@@ -659,6 +646,8 @@ class Table:
                 payload["declared"] = entry.declared
             if entry.joker:
                 payload["joker"] = True
+            if entry.upcard is not None:
+                payload["upcard"] = entry.upcard
             prior = [_hand_result(h.result) for h in g.hands[: len(g.hands) if upto is None else upto]]
             try:
                 payload["result"] = _rescore(g, mod, {**payload, "result": None}, prior)
@@ -669,15 +658,19 @@ class Table:
             except Exception as exc:
                 raise _engine_failure(exc) from None
             return payload
-        if ender is None:
-            raise TableError("invalid_hand", "a void hand (no ender) is entered with the cards, not deadwood")
         deadwood = entry.deadwood
         if not isinstance(deadwood, list) or len(deadwood) != n or not all(
             isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 500 for x in deadwood
         ):
             raise TableError("invalid_hand", f"\"deadwood\" needs {n} whole numbers from 0 to 500")
-        return {"ender": ender, "deadwood": deadwood,
-                "result": score_deadwood(g.variant, deadwood, ender, g.options)}
+        out: dict[str, Any] = {"ender": ender, "deadwood": deadwood}
+        if entry.big_gin:
+            out["big_gin"] = True
+        if entry.upcard is not None:
+            out["upcard"] = entry.upcard
+        out["result"] = score_deadwood(g.variant, deadwood, ender, g.options,
+                                       big_gin=entry.big_gin, upcard=entry.upcard)
+        return out
 
     def score_hand(self, game_id: str, entry: HandInput, *, client_id: str | None = None,
                    expected_version: int | None = None) -> dict[str, Any]:
@@ -887,7 +880,8 @@ def _engine_failure(exc: Exception) -> TableError:
 
 def _hand_input(payload: dict[str, Any]) -> HandInput:
     return HandInput(ender=payload.get("ender"), hands=payload.get("hands"), deadwood=payload.get("deadwood"),
-                     declared=payload.get("declared"), joker=bool(payload.get("joker", False)))
+                     declared=payload.get("declared"), joker=bool(payload.get("joker", False)),
+                     big_gin=bool(payload.get("big_gin", False)), upcard=payload.get("upcard"))
 
 
 def _game_id(client_id: str | None) -> str:

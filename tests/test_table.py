@@ -273,8 +273,46 @@ def test_deadwood_entry_agrees_with_the_engine_on_cards(table: Table) -> None:
     assert (by_numbers["kind"], by_numbers["points"]) == (by_cards["kind"], by_cards["points"])
     assert by_numbers["notes"]  # says that lay-offs were not checked
     strict = table.create_game("gin", players=["Ann", "Bob"], preset="gin_002")["id"]  # knock below 10
-    with pytest.raises(TableError, match="limit is 9"):
+    with pytest.raises(TableError, match="less than 10") as err:
         table.score_hand(strict, HandInput(0, deadwood=[10, 30]))
+    assert err.value.code == "invalid_hand"
+
+
+def test_deadwood_entry_follows_every_option_of_the_preset(table: Table) -> None:
+    # gin_002 counts a tie as an undercut like the others; a house option turns it off
+    plain = table.create_game("gin", players=["Ann", "Bob"], preset="gin_002",
+                              options={"undercut_on_tie": False})["id"]
+    tie = table.preview_hand(plain, HandInput(0, deadwood=[6, 6]))["result"]
+    assert tie["kind"] != "undercut" and tie["points"] == [0, 0]
+    # big gin from numbers, on a preset that has it
+    modern = table.create_game("gin", players=["Ann", "Bob"], preset="modern")["id"]
+    big = table.preview_hand(modern, HandInput(0, deadwood=[0, 12], big_gin=True))["result"]
+    assert big["kind"] == "big_gin" and big["points"][0] == 31 + 12
+    # the 002 showdown when the stock runs out: the lower count scores the difference
+    show = table.preview_hand(table.create_game("gin", players=["A", "B"], preset="gin_002")["id"],
+                              HandInput(None, deadwood=[7, 19]))["result"]
+    assert show["kind"] == "showdown" and show["points"] == [12, 0]
+
+
+def test_ginski_scores_from_deadwood_numbers(table: Table) -> None:
+    gid = table.create_game("ginski", players=["A", "B", "C"])["id"]
+    r = table.score_hand(gid, HandInput(0, deadwood=[8, 15, 20]))["result"]
+    assert r["points"] == [27, 0, 0]  # the seed's example: 15 + 20 - 8
+    before = table.store.count()
+    with pytest.raises(TableError) as err:
+        table.score_hand(gid, HandInput(0, deadwood=[14, 15, 20]))  # over 13: may not end
+    assert err.value.code == "invalid_hand" and table.store.count() == before
+
+
+def test_oklahoma_takes_the_hands_upcard(table: Table) -> None:
+    gid = table.create_game("gin", players=["Ann", "Bob"], options={"oklahoma": True})["id"]
+    with pytest.raises(TableError, match="upcard"):
+        table.preview_hand(gid, HandInput(0, deadwood=[5, 30]))
+    # upcard 4: knocking with 5 is over the limit, with 3 it scores
+    with pytest.raises(TableError):
+        table.preview_hand(gid, HandInput(0, deadwood=[5, 30], upcard="4D"))
+    ok = table.score_hand(gid, HandInput(0, deadwood=[3, 30], upcard="4D"))["result"]
+    assert ok["kind"] == "knock" and ok["points"] == [27, 0]
 
 _COMMANDS = st.lists(
     st.one_of(

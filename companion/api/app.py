@@ -377,7 +377,7 @@ def _json(body: Any, status: int = 200) -> JSONResponse:
 
 def _entry(body: M.HandRequest) -> HandInput:
     return HandInput(ender=body.ender, hands=body.hands, deadwood=body.deadwood, declared=body.declared,
-                     joker=body.joker)
+                     joker=body.joker, big_gin=body.big_gin, upcard=body.upcard)
 
 
 def _body_limit(limit: int) -> Any:

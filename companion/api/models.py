@@ -81,6 +81,8 @@ class HandRequest(_Strict):
     deadwood: Optional[list[int]] = Field(None, max_length=4, description="quick entry: deadwood per seat")
     declared: Optional[list[list[str]]] = Field(None, max_length=10, description="Color Gin: the ender's melds")
     joker: bool = Field(False, description="Color Gin co-op jokers: the ender drew a joker")
+    big_gin: bool = Field(False, description="with deadwood: the ender melded all 11 cards (big gin)")
+    upcard: Optional[str] = Field(None, max_length=8, description="Oklahoma gin: this hand's upcard")
     client_id: ClientId = Field(None, max_length=100)
     expected_version: Optional[int] = None
 
