@@ -27,6 +27,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.board import Board
+from companion.hardware import scene as scene_mod
+from companion.hardware.sensing import SensingPipeline
 from companion.table import Table, TableError
 
 log = logging.getLogger(__name__)
@@ -45,15 +48,10 @@ def check_board(board: str, what: str = "board") -> str:
 
 def links_of(board: str | None, adjacency: str = "king8") -> tuple[dict[str, list[int] | None], dict[str, int | None]]:
     """Each side's A-to-K link on ``board`` (a list of spaces or None) and how many
-    more chips it needs at least (0 when linked). All None when the board is unknown
-    or :mod:`companion.board` is not available."""
+    more chips it needs at least (0 when linked). All None when the board is unknown."""
     empty: dict[str, list[int] | None] = {"1": None, "2": None}
     nodist: dict[str, int | None] = {"1": None, "2": None}
     if board is None:
-        return empty, nodist
-    try:
-        from companion.board import Board
-    except ImportError:
         return empty, nodist
     b = Board.from_string52(board, chip_cap=None, adjacency=adjacency)
     links: dict[str, list[int] | None] = {}
@@ -284,11 +282,6 @@ class BoardSync:
             self._thread.start()
 
     def _start_pipeline(self) -> None:
-        try:
-            from companion.hardware.sensing import SensingPipeline
-        except ImportError as exc:
-            log.warning("sensing pipeline unavailable (%s); sensors read as offline", exc)
-            return
         self._pipeline = SensingPipeline(
             self.sensors,
             on_change=lambda ch: self.sensed(ch.board),
@@ -373,12 +366,7 @@ class BoardSync:
     def frame(self, t: float) -> list[tuple[int, int, int]]:
         """The LED frame for time ``t`` (the hardware scene renderer when installed)."""
         view = self.state()
-        scene_mod: Any
-        try:
-            from companion.hardware import scene as scene_mod
-        except ImportError:
-            scene_mod = None
-        if scene_mod is not None and self.layout is not None:
+        if self.layout is not None:
             try:
                 return list(scene_mod.render_scene(_scene_input(scene_mod, view, self._gin_side(), self.colors),
                                                    t, self.layout))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from companion.cli import CommandError
+from companion.hardware.config import load_config
 
 log = logging.getLogger("gingo")
 
@@ -87,27 +88,14 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
         say(f"a stored game could not be replayed and is hidden: {err}")
     pairing = Pairing(store)
 
-    sensors: Any = None
-    leds: Any = None
-    layout: Any = None
-    colors: Any = None
-    buttons_pins: Any = None
-    try:
-        from companion.hardware.config import load_config
-
-        cfg = load_config(config)
-    except ImportError:
-        cfg = None
-        if config is not None:
-            raise CommandError("the hardware package is missing; reinstall with 'make run'") from None
-    if cfg is not None:
-        colors = dict(cfg.colors)
-        layout = cfg.led_layout()
-        sensors = _open_sensors(cfg, say)
-        link = sensors if cfg.leds == "pico" else None
-        leds = cfg.open_leds(say, link)
-        buttons_pins = cfg.buttons
-    reopen = functools.partial(_reopen_sensors, cfg) if cfg is not None and sensors is None else None
+    cfg = load_config(config)
+    colors = dict(cfg.colors)
+    layout = cfg.led_layout()
+    sensors = _open_sensors(cfg, say)
+    link = sensors if cfg.leds == "pico" else None
+    leds = cfg.open_leds(say, link)
+    buttons_pins = cfg.buttons
+    reopen = functools.partial(_reopen_sensors, cfg) if sensors is None else None
     sync = BoardSync(table, sensors, leds, layout=layout, colors=colors, reopen=reopen)
     app = create_app(table, pairing=pairing, sync=sync, warnings=warnings)
     svc = Service(app, table, store, pairing, sync, warnings)
@@ -148,12 +136,10 @@ def _open_sensors(cfg: Any, say: Any) -> Any:
 
 
 def qr_text(url: str) -> str:
-    """The QR code of ``url`` as terminal text (empty if qrcode is missing)."""
-    try:
-        import qrcode
-    except ImportError:
-        return ""
+    """The QR code of ``url`` as terminal text."""
     import io
+
+    import qrcode
 
     qr = qrcode.QRCode(border=1)
     qr.add_data(url)
