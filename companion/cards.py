@@ -231,7 +231,9 @@ def cards_mask(cards: Iterable[int]) -> int:
 
 def to_mask(cards: int | str | Iterable[str | int]) -> int:
     """A card set from a bitmask (returned as is), a string, or a list of names/ints."""
-    if isinstance(cards, int) and not isinstance(cards, bool):
+    if isinstance(cards, bool):
+        raise ValueError(f"not a card set: {cards!r}")
+    if isinstance(cards, int):
         if cards < 0:
             raise ValueError("a card set bitmask cannot be negative")
         return cards

@@ -341,7 +341,7 @@ def _entry_of(payload: dict[str, Any]) -> dict[str, Any]:
 # Deadwood-only entry
 
 
-def score_deadwood(variant: str, deadwood: Sequence[int], ender: int, options: Any, *,
+def score_deadwood(variant: str, deadwood: Sequence[int], ender: int | None, options: Any, *,
                    big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
     """Score a hand from deadwood counts only (no cards), with the variant engine's
     ``score_from_deadwood`` (gin and Ginski have one; Color Gin needs the cards, since
