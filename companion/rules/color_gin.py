@@ -28,13 +28,21 @@ The module surface is the one of :mod:`companion.rules.base`. Seats are 0 and 1.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Final, Literal
 
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
+from companion.rules.common import (
+    check_option_fields,
+    option_field,
+    preset_options,
+    read_seat_hands,
+    resolve_options,
+    with_overrides,
+)
 
 VARIANT: Final = "color_gin"
 SUIT_LETTERS: Final = C.SUITS  # "SHDC"
@@ -48,58 +56,41 @@ StockEnd = Literal["void_at_2", "alternate_anyway"]
 AutoDeclare = Literal["least_deadwood", "most_open_suits"]
 
 
-def _choice(default: str, choices: tuple[str, ...], help_text: str) -> object:
-    return field(default=default, metadata={"help": help_text, "choices": choices})
-
-
-def _opt(default: object, help_text: str) -> object:
-    return field(default=default, metadata={"help": help_text})
-
-
 @dataclass(frozen=True)
 class Options:
     """Color Gin options; every field carries a one-line ``help`` for the new-game
     screen and enumerated fields their ``choices``."""
 
-    target: int = _opt(100, "points in a suit that close it; the first to reach it wins the suit")  # type: ignore[assignment]
-    knock_limit: int = _opt(10, "most deadwood a player may knock with")  # type: ignore[assignment]
-    gin_bonus: int = _opt(20, "bonus for gin, added to the opponent's deadwood")  # type: ignore[assignment]
-    undercut_bonus: int = _opt(10, "bonus to the defender who has less deadwood than the knocker")  # type: ignore[assignment]
-    tie: TieRule = _choice(  # type: ignore[assignment]
-        "undercut", ("undercut", "knocker_wins_zero", "no_score"),
+    target: int = option_field(100, "points in a suit that close it; the first to reach it wins the suit")
+    knock_limit: int = option_field(10, "most deadwood a player may knock with")
+    gin_bonus: int = option_field(20, "bonus for gin, added to the opponent's deadwood")
+    undercut_bonus: int = option_field(10, "bonus to the defender who has less deadwood than the knocker")
+    tie: TieRule = option_field(
+        "undercut",
         "equal deadwood after a knock: the defender undercuts (0 + bonus), the knocker wins 0, or nobody scores",
+        ("undercut", "knocker_wins_zero", "no_score"),
     )
-    tiebreak: Tiebreak = _choice(  # type: ignore[assignment]
-        "none", ("none", "total_points"),
+    tiebreak: Tiebreak = option_field(
+        "none",
         "a 2-2 game: stays a tie, or goes to the higher total over all four suits",
+        ("none", "total_points"),
     )
-    stock_end: StockEnd = _choice(  # type: ignore[assignment]
-        "void_at_2", ("void_at_2", "alternate_anyway"),
+    stock_end: StockEnd = option_field(
+        "void_at_2",
         "after a void hand (stock down to 2): the same dealer deals again, or the deal alternates anyway",
+        ("void_at_2", "alternate_anyway"),
     )
-    void_cap: int = _opt(3, "this many void hands in a row end the game as it stands (0: no cap)")  # type: ignore[assignment]
-    auto_declare: AutoDeclare = _choice(  # type: ignore[assignment]
-        "least_deadwood", ("least_deadwood", "most_open_suits"),
+    void_cap: int = option_field(3, "this many void hands in a row end the game as it stands (0: no cap)")
+    auto_declare: AutoDeclare = option_field(
+        "least_deadwood",
         "arrangement the engine declares for an ender who declares none: least deadwood first, or most open unspoiled suits first",
+        ("least_deadwood", "most_open_suits"),
     )
-    coop: bool = _opt(False, "co-op variant: both players aim for a 2-2 tie; the team score is all eight columns added up")  # type: ignore[assignment]
-    coop_jokers: bool = _opt(False, "co-op with jokers shuffled in: drawing one forces gin or a knock, even above the limit; the joker is the discard")  # type: ignore[assignment]
+    coop: bool = option_field(False, "co-op variant: both players aim for a 2-2 tie; the team score is all eight columns added up")
+    coop_jokers: bool = option_field(False, "co-op with jokers shuffled in: drawing one forces gin or a knock, even above the limit; the joker is the discard")
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            choices = f.metadata.get("choices")
-            if choices is not None and value not in choices:
-                raise ValueError(
-                    f"color_gin option {f.name}={value!r} is not one of {', '.join(choices)}"
-                )
-            if isinstance(f.default, bool):
-                if not isinstance(value, bool):
-                    raise ValueError(f"color_gin option {f.name} must be true or false, got {value!r}")
-            elif isinstance(f.default, int) and (
-                not isinstance(value, int) or isinstance(value, bool) or value < 0
-            ):
-                raise ValueError(f"color_gin option {f.name} must be a whole number >= 0, got {value!r}")
+        check_option_fields(self, VARIANT)
         if self.target < 1:
             raise ValueError("color_gin option target must be at least 1")
         if self.coop_jokers and not self.coop:
@@ -124,29 +115,13 @@ def make_options(preset: str | None = None, **overrides: object) -> Options:
     ...
     ValueError: unknown color_gin preset 'cutthroat' (one of sackson, coop, coop_jokers)
     """
-    name = DEFAULT_PRESET if preset is None else preset
-    if name not in PRESETS:
-        raise ValueError(f"unknown color_gin preset {name!r} (one of {', '.join(PRESETS)})")
-    known = {f.name for f in fields(Options)}
-    for key in overrides:
-        if key not in known:
-            raise ValueError(f"unknown color_gin option {key!r} (one of {', '.join(sorted(known))})")
-    return replace(PRESETS[name], **overrides)  # type: ignore[arg-type]
+    base = preset_options(PRESETS, preset, DEFAULT_PRESET, VARIANT)
+    return with_overrides(base, overrides, VARIANT)
 
 
 def _resolve(preset: str | None, options: Options | None, overrides: dict[str, object]) -> Options:
     """``options`` (with ``overrides`` on top) or the preset's options."""
-    if options is None:
-        return make_options(preset, **overrides)
-    if preset is not None:
-        raise ValueError("give either a preset or options, not both")
-    if not isinstance(options, Options):
-        raise ValueError(f"options must be color_gin.Options, not {type(options).__name__}")
-    known = {f.name for f in fields(Options)}
-    for key in overrides:
-        if key not in known:
-            raise ValueError(f"unknown color_gin option {key!r} (one of {', '.join(sorted(known))})")
-    return replace(options, **overrides)  # type: ignore[arg-type]
+    return resolve_options(preset, options, overrides, cls=Options, game=VARIANT, make=make_options)
 
 
 def deck(options: Options) -> int:
@@ -366,35 +341,18 @@ def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat:
 
 
 def _read_hands(hands: Sequence[object], allow_empty: bool) -> list[int]:
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-        raise ValueError("hands must be a list with each player's cards in seat order")
-    if len(hands) != 2:
-        raise ValueError(f"Color Gin has 2 players: expected 2 hands, got {len(hands)}")
-    masks: list[int] = []
-    seen = 0
-    for seat, hand in enumerate(hands):
-        try:
-            mask = C.to_mask(hand)  # type: ignore[arg-type]
-        except ValueError as exc:
-            raise ValueError(f"seat {seat}: {exc}") from None
-        foreign = mask & ~DECK
-        if foreign:
-            raise ValueError(
-                f"seat {seat}: {', '.join(C.mask_names(foreign))} is not a Color Gin card "
-                "(52 standard cards; a co-op joker is discarded when drawn, never held)"
-            )
-        dup = mask & seen
-        if dup:
-            raise ValueError(f"seat {seat}: {', '.join(C.mask_names(dup))} is already in another hand")
-        seen |= mask
-        n = mask.bit_count()
-        if n != HAND_SIZE and not (allow_empty and n == 0):
-            raise ValueError(
-                f"seat {seat} holds {n} cards; Color Gin hands are scored with 10 each "
-                "(the ender's 10 after the discard; there is no big gin)"
-            )
-        masks.append(mask)
-    return masks
+    def count_error(seat: int, n: int) -> str | None:
+        if n == HAND_SIZE or (allow_empty and n == 0):
+            return None
+        return ("Color Gin hands are scored with 10 each "
+                "(the ender's 10 after the discard; there is no big gin)")
+
+    return read_seat_hands(
+        hands, 2, DECK, players_text="Color Gin has 2 players",
+        not_in_deck="is not a Color Gin card "
+                    "(52 standard cards; a co-op joker is discarded when drawn, never held)",
+        count_error=count_error,
+    )
 
 
 def _read_declared(declared: Sequence[Iterable[str | int]], hand: int) -> M.Arrangement:

@@ -32,6 +32,7 @@ from typing import Any, Final
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandKind, HandResult, MatchScore
+from companion.rules.common import preset_options, resolve_options
 
 VARIANT: Final = "gin"
 MELD_VARIANT: Final = "gin"
@@ -160,12 +161,7 @@ def make_options(preset: str | None = None, **overrides: Any) -> Options:
     ...
     ValueError: unknown gin option 'knock_limt' (options: knock_limit, knock_compare, ...)
     """
-    name = DEFAULT_PRESET if preset is None else ALIASES.get(preset, preset)
-    if name not in PRESETS:
-        raise ValueError(
-            f"unknown gin preset {preset!r} (one of {', '.join(PRESETS)}, "
-            f"{', '.join(ALIASES)})")
-    return _apply(PRESETS[name], overrides)
+    return _apply(preset_options(PRESETS, preset, DEFAULT_PRESET, VARIANT, ALIASES), overrides)
 
 
 def _apply(base: Options, overrides: dict[str, Any]) -> Options:
@@ -178,13 +174,8 @@ def _apply(base: Options, overrides: dict[str, Any]) -> Options:
 
 
 def _resolve(preset: str | None, options: Options | None, overrides: dict[str, Any]) -> Options:
-    if options is None:
-        return make_options(preset, **overrides)
-    if preset is not None:
-        raise ValueError("give either a preset or options, not both")
-    if not isinstance(options, Options):
-        raise ValueError(f"options must be gin.Options, not {type(options).__name__}")
-    return _apply(options, overrides)
+    return resolve_options(preset, options, overrides, cls=Options, game=VARIANT,
+                           make=make_options, apply=_apply)
 
 
 # ---------------------------------------------------------------------------

@@ -24,12 +24,20 @@ The seed's first example, 15 + 20 - 8 = 27:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass
 from typing import Final, Literal
 
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
+from companion.rules.common import (
+    check_option_fields,
+    option_field,
+    preset_options,
+    read_seat_hands,
+    resolve_options,
+    with_overrides,
+)
 
 VARIANT: Final = "ginski"
 DECK: Final = C.RUMSKI_DECK
@@ -41,60 +49,40 @@ StockEnd = Literal["void_at_2", "pass_left"]
 AfterAllPass = Literal["must_draw_stock", "may_take_upcard"]
 
 
-def _opt(default: object, help_text: str, choices: tuple[object, ...] | None = None) -> object:
-    meta: dict[str, object] = {"help": help_text}
-    if choices is not None:
-        meta["choices"] = choices
-    return field(default=default, metadata=meta)
-
-
 @dataclass(frozen=True)
 class Options:
     """Ginski options; every field carries a one-line ``help`` for the new-game screen
     and enumerated fields their ``choices``."""
 
-    players: int = _opt(3, "number of players (3 is the game as written; 2 and 4 use the same formulas)", (2, 3, 4))  # type: ignore[assignment]
-    deal: int = _opt(10, "cards dealt to each player with 3 or 4 players")  # type: ignore[assignment]
-    deal_two_players: int = _opt(12, "cards dealt to each player in a 2-player game")  # type: ignore[assignment]
-    end_limit: int = _opt(13, "most deadwood a player may end the round with")  # type: ignore[assignment]
-    ginski_bonus: int = _opt(25, "bonus for a Ginski (every kept card melded)")  # type: ignore[assignment]
-    big_ginski_bonus: int = _opt(31, "bonus for a Big Ginski (all cards melded including the one drawn, no discard)")  # type: ignore[assignment]
-    undercut_bonus: int = _opt(25, "bonus for the opponent who undercuts the ender")  # type: ignore[assignment]
-    undercut_on_tie: bool = _opt(False, "an opponent with deadwood equal to the ender's also undercuts")  # type: ignore[assignment]
-    undercut_tie: UndercutTie = _opt(  # type: ignore[assignment]
+    players: int = option_field(3, "number of players (3 is the game as written; 2 and 4 use the same formulas)", (2, 3, 4))
+    deal: int = option_field(10, "cards dealt to each player with 3 or 4 players")
+    deal_two_players: int = option_field(12, "cards dealt to each player in a 2-player game")
+    end_limit: int = option_field(13, "most deadwood a player may end the round with")
+    ginski_bonus: int = option_field(25, "bonus for a Ginski (every kept card melded)")
+    big_ginski_bonus: int = option_field(31, "bonus for a Big Ginski (all cards melded including the one drawn, no discard)")
+    undercut_bonus: int = option_field(25, "bonus for the opponent who undercuts the ender")
+    undercut_on_tie: bool = option_field(False, "an opponent with deadwood equal to the ender's also undercuts")
+    undercut_tie: UndercutTie = option_field(
         "first_in_turn_order_after_ender",
         "two opponents tie for the lowest deadwood below the ender: the first after the ender takes it, they split it, or both score in full",
         ("first_in_turn_order_after_ender", "split", "both_full"),
     )
-    layoffs: Layoffs = _opt(  # type: ignore[assignment]
+    layoffs: Layoffs = option_field(
         "none", "opponents lay no cards off, or lay off onto the ender's melds (never after a Ginski)",
         ("none", "onto_ender_melds"),
     )
-    target: int = _opt(100, "the first to reach this many points wins the game")  # type: ignore[assignment]
-    stock_end: StockEnd = _opt(  # type: ignore[assignment]
+    target: int = option_field(100, "the first to reach this many points wins the game")
+    stock_end: StockEnd = option_field(
         "void_at_2", "after a void hand (stock down to 2): the same dealer deals again, or the deal passes left",
         ("void_at_2", "pass_left"),
     )
-    after_all_pass: AfterAllPass = _opt(  # type: ignore[assignment]
+    after_all_pass: AfterAllPass = option_field(
         "must_draw_stock", "when everyone passes the upcard, the first player must draw from the stock, or may take the upcard",
         ("must_draw_stock", "may_take_upcard"),
     )
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            choices = f.metadata.get("choices")
-            if choices is not None and value not in choices:
-                raise ValueError(
-                    f"ginski option {f.name}={value!r} is not one of {', '.join(map(str, choices))}"
-                )
-            if isinstance(f.default, bool):
-                if not isinstance(value, bool):
-                    raise ValueError(f"ginski option {f.name} must be true or false, got {value!r}")
-            elif isinstance(f.default, int) and (
-                not isinstance(value, int) or isinstance(value, bool) or value < 0
-            ):
-                raise ValueError(f"ginski option {f.name} must be a whole number >= 0, got {value!r}")
+        check_option_fields(self, VARIANT)
         for name in ("deal", "deal_two_players", "target"):
             if getattr(self, name) < 1:
                 raise ValueError(f"ginski option {name} must be at least 1")
@@ -123,28 +111,12 @@ def make_options(preset: str | None = None, **overrides: object) -> Options:
     ...
     ValueError: ginski option layoffs='always' is not one of none, onto_ender_melds
     """
-    name = DEFAULT_PRESET if preset is None else preset
-    if name not in PRESETS:
-        raise ValueError(f"unknown ginski preset {name!r} (one of {', '.join(PRESETS)})")
-    return _with(PRESETS[name], overrides)
-
-
-def _with(options: Options, overrides: dict[str, object]) -> Options:
-    known = {f.name for f in fields(Options)}
-    for key in overrides:
-        if key not in known:
-            raise ValueError(f"unknown ginski option {key!r} (one of {', '.join(sorted(known))})")
-    return replace(options, **overrides)  # type: ignore[arg-type]
+    base = preset_options(PRESETS, preset, DEFAULT_PRESET, VARIANT)
+    return with_overrides(base, overrides, VARIANT)
 
 
 def _resolve(preset: str | None, options: Options | None, overrides: dict[str, object]) -> Options:
-    if options is None:
-        return make_options(preset, **overrides)
-    if preset is not None:
-        raise ValueError("give either a preset or options, not both")
-    if not isinstance(options, Options):
-        raise ValueError(f"options must be ginski.Options, not {type(options).__name__}")
-    return _with(options, overrides)
+    return resolve_options(preset, options, overrides, cls=Options, game=VARIANT, make=make_options)
 
 
 def deal_size(players: int, options: Options) -> int:
@@ -193,43 +165,29 @@ def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat:
 
 def _read_hands(hands: Sequence[object], options: Options, ender: int | None) -> list[int]:
     n = options.players
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-        raise ValueError("hands must be a list with each player's cards in seat order")
-    if len(hands) != n:
-        raise ValueError(f"this Ginski game has {n} players: expected {n} hands, got {len(hands)}")
     deal = deal_size(n, options)
-    masks: list[int] = []
-    seen = 0
-    for seat, hand in enumerate(hands):
-        try:
-            mask = C.to_mask(hand)  # type: ignore[arg-type]
-        except ValueError as exc:
-            raise ValueError(f"seat {seat}: {exc}") from None
-        foreign = mask & ~DECK
-        if foreign:
-            raise ValueError(
-                f"seat {seat}: {', '.join(C.mask_names(foreign))} is not a Rumski card "
-                "(Ginski uses colours R B G Y P with ranks 1-13 and wilds W1-W5)"
-            )
-        dup = mask & seen
-        if dup:
-            raise ValueError(f"seat {seat}: {', '.join(C.mask_names(dup))} is already in another hand")
-        seen |= mask
-        count = mask.bit_count()
+
+    def count_error(seat: int, count: int) -> str | None:
         if ender is None:
             ok = count == deal or count == 0
         elif seat == ender:
             ok = count in (deal, deal + 1)
         else:
             ok = count == deal
-        if not ok:
-            what = (
-                f"{deal} kept after the discard, or {deal + 1} for a Big Ginski"
-                if seat == ender else f"{deal}"
-            )
-            raise ValueError(f"seat {seat} holds {count} cards; expected {what}")
-        masks.append(mask)
-    return masks
+        if ok:
+            return None
+        what = (
+            f"{deal} kept after the discard, or {deal + 1} for a Big Ginski"
+            if seat == ender else f"{deal}"
+        )
+        return f"expected {what}"
+
+    return read_seat_hands(
+        hands, n, DECK, players_text=f"this Ginski game has {n} players",
+        not_in_deck="is not a Rumski card "
+                    "(Ginski uses colours R B G Y P with ranks 1-13 and wilds W1-W5)",
+        count_error=count_error,
+    )
 
 
 def _extend(meld: M.Meld, cards: Sequence[int]) -> M.Meld:
