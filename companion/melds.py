@@ -856,7 +856,7 @@ def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
         best = _BIG
         which = 0
         for c in _bits(mask):
-            v = f(mask ^ c)  # type: ignore[operator]
+            v = f(mask ^ c)
             if v < best:
                 best, which = v, c
             elif v == best:
@@ -1174,7 +1174,7 @@ def _dw_held(mask: int, held: int, rules: MeldRules, taken: int = 0) -> int:
         if _block_ok(rules) and (mask & rules.wild_mask).bit_count() <= 2:
             return _block_min(mask, rules, held, taken)
         return _wild_min(mask, rules, held, taken)
-    return _solver(rules)(mask)  # type: ignore[operator]
+    return _solver(rules)(mask)
 
 
 def best_arrangement(
@@ -1358,7 +1358,7 @@ def best_layoffs(
     def rec(i: int, used: int, chosen: list[int]) -> None:
         nonlocal best
         if i == len(opts):
-            v = _solver(rules)(hand & ~used)  # type: ignore[operator]
+            v = _solver(rules)(hand & ~used)
             if best is None or v < best[0] or (
                 v == best[0] and sum(x.bit_count() for x in chosen) < sum(
                     x.bit_count() for x in best[1])
