@@ -37,6 +37,7 @@ from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.common import (
     check_option_fields,
+    check_result,
     option_field,
     preset_options,
     read_seat_hands,
@@ -555,10 +556,7 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     for i, res in enumerate(results):
         if finished:
             raise ValueError(f"hand {i + 1} comes after the end of the game ({end_reason})")
-        if res.variant != VARIANT:
-            raise ValueError(f"hand {i + 1} is a {res.variant} result, not Color Gin")
-        if len(res.points) != players:
-            raise ValueError(f"hand {i + 1} has points for {len(res.points)} seats, not {players}")
+        check_result(res, i + 1, players, VARIANT, "Color Gin")
         if res.kind == "void":
             void_streak += 1
             if options.void_cap and void_streak >= options.void_cap:

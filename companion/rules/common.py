@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion import cards as C
+from companion.rules.base import HandResult
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -184,7 +185,28 @@ def read_seat_hands(
     return masks
 
 
+def check_result(
+    result: HandResult, number: int, players: int, variant: str, game_title: str,
+    noun: str = "hand",
+) -> None:
+    """Check that ``result``, the ``number``-th (from 1) of a match, is a ``variant``
+    result with points for ``players`` seats; messages call it ``"<noun> <number>"``
+    and the game ``game_title``.
+
+    >>> check_result(HandResult("gin", "void", None, None, [0, 0], [0, 0]), 3, 2,
+    ...              "ginski", "Ginski", "round")
+    Traceback (most recent call last):
+    ...
+    ValueError: round 3 is a gin result, not Ginski
+    """
+    if result.variant != variant:
+        raise ValueError(f"{noun} {number} is a {result.variant} result, not {game_title}")
+    if len(result.points) != players:
+        raise ValueError(
+            f"{noun} {number} has points for {len(result.points)} seats, not {players}")
+
+
 __all__ = [
     "option_field", "check_option_fields", "with_overrides", "preset_options",
-    "resolve_options", "read_seat_hands",
+    "resolve_options", "read_seat_hands", "check_result",
 ]

@@ -32,6 +32,7 @@ from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.common import (
     check_option_fields,
+    check_result,
     option_field,
     preset_options,
     read_seat_hands,
@@ -430,10 +431,7 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     for i, res in enumerate(results):
         if finished:
             raise ValueError(f"round {i + 1} comes after the end of the game")
-        if res.variant != VARIANT:
-            raise ValueError(f"round {i + 1} is a {res.variant} result, not Ginski")
-        if len(res.points) != players:
-            raise ValueError(f"round {i + 1} has points for {len(res.points)} seats, not {players}")
+        check_result(res, i + 1, players, VARIANT, "Ginski", "round")
         for seat, p in enumerate(res.points):
             if isinstance(p, bool) or not isinstance(p, int):
                 raise ValueError(f"round {i + 1}: Ginski points are whole numbers per seat")
