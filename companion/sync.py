@@ -140,8 +140,10 @@ class BoardSync:
         gin_seconds: float = 5.0,
         reopen: Callable[[], Any] | None = None,
         reopen_every: float = 5.0,
+        shutdown: Callable[[], str | None] | None = None,
     ) -> None:
         self.table = table
+        self.shutdown = shutdown
         self.sensors = sensors
         self.leds = leds
         self.layout = layout
@@ -345,7 +347,16 @@ class BoardSync:
     def button(self, name: str) -> None:
         """A board button: ``undo`` undoes the last event of the active Gin-Go game,
         ``next_hand`` deals the next hand, ``confirm`` tells the phones the board is
-        set. Errors are published, never raised into the button thread."""
+        set; ``shutdown`` (a long hold) tells the phones and powers the Pi off through
+        the ``shutdown`` callback, which returns an error text or None. Errors are
+        published, never raised into the button thread."""
+        if name == "shutdown":
+            self.publish({"type": "shutdown", "board": None})
+            failed = self.shutdown() if self.shutdown is not None else (
+                "shutting down is not set up on this board: unplug it, or run 'sudo poweroff'")
+            if failed:
+                self.publish({"type": "button", "name": name, "error": failed})
+            return
         active = self.table.active_gingo()
         try:
             if name == "confirm":

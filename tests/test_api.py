@@ -108,8 +108,20 @@ def test_pairing_and_auth(env: Env) -> None:
     toks = env.client.get("/api/v1/tokens", headers={"X-Host-Code": HOST}).json()["tokens"]
     assert [t["name"] for t in toks] == ["test phone"] and toks[0]["last_used"] is not None
     assert env.token not in str(toks)
-    r = env.client.delete(f"/api/v1/tokens?id={toks[0]['id']}", headers={"X-Host-Code": HOST})
-    assert r.status_code == 200
+    # a phone can check its own token (the phone page does on reconnect)
+    me = env.client.get("/api/v1/tokens/me", headers=env.auth)
+    assert me.status_code == 200 and me.json()["id"] == toks[0]["id"] and me.json()["name"] == "test phone"
+    assert env.get("/api/v1/tokens/me").status_code == 401
+    with env.client.websocket_connect("/api/v1/live") as ws:
+        assert ws.receive_json()["type"] == "snapshot"
+        r = env.client.delete(f"/api/v1/tokens?id={toks[0]['id']}", headers={"X-Host-Code": HOST})
+        assert r.status_code == 200
+        msg = ws.receive_json()
+        while msg["type"] != "token_revoked":
+            msg = ws.receive_json()
+        assert msg == {"type": "token_revoked", "id": toks[0]["id"]}
+    r = env.client.get("/api/v1/tokens/me", headers=env.auth)
+    assert r.status_code == 401 and error_of(r)["code"] == "unauthorized"
     r = env.client.delete(f"/api/v1/tokens/{toks[0]['id']}", headers={"X-Host-Code": HOST})
     assert r.status_code == 404 and error_of(r)["code"] == "not_found"
     assert env.post("/api/v1/games", body).status_code == 401
@@ -313,6 +325,39 @@ def test_board_buttons_drive_the_table(env: Env) -> None:
         g = env.get(f"/api/v1/games/{gid}").json()
         assert g["version"] == 4 and g["board"] == "." * 52  # the meld was undone by the button
         assert env.table.events(gid)[-1]["type"] == "undo"
+    finally:
+        buttons.close()
+        Device.pin_factory = None
+
+
+def test_long_hold_shuts_down_and_tells_the_phones(env: Env) -> None:
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.commands.serve import power_off
+    from companion.hardware.buttons import Buttons
+
+    told: list[dict[str, Any]] = []
+    env.sync.publish = told.append
+    calls: list[str] = []
+    env.sync.shutdown = lambda: calls.append("off") or None
+    Device.pin_factory = MockFactory()
+    buttons = Buttons({"confirm": 17, "undo": 27, "next_hand": 22, "shutdown": 23}, env.sync.button,
+                      hold_seconds=0.2)
+    try:
+        pin = Device.pin_factory.pin(23)
+        pin.drive_low()
+        end = time.monotonic() + 3
+        while not calls and time.monotonic() < end:
+            time.sleep(0.02)
+        pin.drive_high()
+        assert calls == ["off"]
+        assert {"type": "shutdown", "board": None} in told
+        # a failing command is reported to the phones, and the service keeps running
+        env.sync.shutdown = lambda: power_off(["false"])
+        env.sync.button("shutdown")
+        assert told[-1]["type"] == "button" and "shutting down failed" in told[-1]["error"]
+        assert env.get("/api/v1/health").json()["status"] == "ok"
     finally:
         buttons.close()
         Device.pin_factory = None

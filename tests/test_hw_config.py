@@ -191,3 +191,13 @@ def test_config_options_match_the_backend_signatures() -> None:
         params = inspect.signature(getattr(importlib.import_module(module), cls_name)).parameters
         for key in [*options, "count", "brightness", "brightness_cap"]:
             assert key in params, f"leds.{name}.{key} is not an option of {cls_name}"
+
+
+def test_shutdown_command_is_a_list_of_words():
+    from companion.hardware.config import ConfigError, parse_config
+
+    cfg = parse_config({"buttons": {"shutdown_command": ["sudo", "poweroff"]}})
+    assert cfg.shutdown_command == ("sudo", "poweroff")
+    assert parse_config({"buttons": {}}).shutdown_command == ("systemctl", "poweroff")
+    with pytest.raises(ConfigError, match="buttons.shutdown_command"):
+        parse_config({"buttons": {"shutdown_command": "poweroff"}})

@@ -23,6 +23,8 @@ def test_writes_a_restarting_unit_for_a_dedicated_user(tmp_path):
     assert "StateDirectory=gingo" in unit
     assert "--port 8123" in unit
     assert (tmp_path / "etc/gingo/gingo.toml").is_file()
+    rule = (tmp_path / "etc/polkit-1/rules.d/50-gingo-poweroff.rules").read_text()
+    assert "org.freedesktop.login1.power-off" in rule and 'subject.user == "gingo"' in rule
 
 
 def test_running_again_keeps_the_owners_settings(tmp_path):

@@ -11,7 +11,9 @@ import argparse
 import functools
 import logging
 import os
+import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from typing import Any, TextIO
@@ -96,17 +98,39 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
     leds = cfg.open_leds(say, link)
     buttons_pins = cfg.buttons
     reopen = functools.partial(_reopen_sensors, cfg) if sensors is None else None
-    sync = BoardSync(table, sensors, leds, layout=layout, colors=colors, reopen=reopen)
+    shutdown = functools.partial(power_off, cfg.shutdown_command) if buttons_pins else None
+    sync = BoardSync(table, sensors, leds, layout=layout, colors=colors, reopen=reopen, shutdown=shutdown)
     app = create_app(table, pairing=pairing, sync=sync, warnings=warnings)
     svc = Service(app, table, store, pairing, sync, warnings)
     if buttons_pins:
         try:
             from companion.hardware.buttons import Buttons
 
-            svc.buttons = Buttons(dict(buttons_pins), sync.button)
+            svc.buttons = Buttons(dict(buttons_pins), sync.button, hold_seconds=cfg.hold_seconds)
         except Exception as exc:  # no GPIO here: the board works without buttons
             say(f"buttons not available ({exc}); use the phones instead")
     return svc
+
+
+def power_off(command: Sequence[str]) -> str | None:
+    """Run the shutdown command of the board's long-hold button; the error text if it
+    failed (the service keeps running and tells the phones), else None.
+
+    >>> power_off(["true"]) is None
+    True
+    >>> power_off(["false"])
+    "shutting down failed: 'false' exited with 1 (the installer allows 'systemctl poweroff' for the service user)"
+    """
+    try:
+        done = subprocess.run(list(command), capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"shutting down failed: cannot run {' '.join(command)!r} ({exc})"
+    if done.returncode != 0:
+        why = (done.stderr or "").strip().splitlines()
+        return (f"shutting down failed: {' '.join(command)!r} exited with {done.returncode}"
+                + (f": {why[-1]}" if why else "")
+                + " (the installer allows 'systemctl poweroff' for the service user)")
+    return None
 
 
 def _sensor_options(cfg: Any) -> dict[str, Any]:

@@ -84,6 +84,7 @@ class HardwareConfig:
     sensor_options: Mapping[str, Any] = field(default_factory=dict)
     buttons: Mapping[str, int] | None = None
     hold_seconds: float = 3.0
+    shutdown_command: tuple[str, ...] = ("systemctl", "poweroff")
     colors: Mapping[int, Color] = field(default_factory=lambda: dict(DEFAULT_COLORS))
     source: str | None = None
 
@@ -224,10 +225,17 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
     buttons_t = data.get("buttons")
     buttons: dict[str, int] | None = None
     hold = 3.0
+    shutdown_command: tuple[str, ...] = ("systemctl", "poweroff")
     if buttons_t is not None:
         if not isinstance(buttons_t, Mapping):
             raise ConfigError(f"{where}: buttons must be a table ([buttons])")
-        _unknown(buttons_t, {"enabled", "hold_seconds", *BUTTON_NAMES}, "buttons.", where)
+        _unknown(buttons_t, {"enabled", "hold_seconds", "shutdown_command", *BUTTON_NAMES}, "buttons.", where)
+        command = buttons_t.get("shutdown_command", ["systemctl", "poweroff"])
+        if (not isinstance(command, list) or not command
+                or not all(isinstance(x, str) and x for x in command)):
+            raise ConfigError(f"{where}: buttons.shutdown_command must be a list of words such as "
+                              f"[\"systemctl\", \"poweroff\"], got {command!r}")
+        shutdown_command = tuple(command)
         enabled = buttons_t.get("enabled", True)
         if not isinstance(enabled, bool):
             raise ConfigError(f"{where}: buttons.enabled must be true or false, got {enabled!r}")
@@ -274,6 +282,7 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
         sensor_options=sensor_options,
         buttons=buttons,
         hold_seconds=hold,
+        shutdown_command=shutdown_command,
         colors=colors,
         source=None if where == "config" else where,
     )

@@ -74,6 +74,19 @@ for f in pinmap.toml led_layout.toml; do
     [ -f "$SRC/hardware/$f" ] && cp "$SRC/hardware/$f" "$ETC/$f.default"
 done
 
+# The board's long-hold button runs 'systemctl poweroff' as the service user.
+mkdir -p "$ROOT/etc/polkit-1/rules.d"
+cat > "$ROOT/etc/polkit-1/rules.d/50-gingo-poweroff.rules" <<RULE
+// Gin-Go Companion: the service user may power the Pi off (the board's shutdown button).
+polkit.addRule(function(action, subject) {
+    if ((action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions") &&
+        subject.user == "$GINGO_USER") {
+        return polkit.Result.YES;
+    }
+});
+RULE
+
 cat > "$UNIT.tmp" <<UNIT
 [Unit]
 Description=Gin-Go Companion (board lights, chip sensing, scorekeeping)
