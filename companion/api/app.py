@@ -42,6 +42,7 @@ from companion.api.errors import ApiError, error_response, install
 from companion.api.live import MAX_REPLAY, LiveHub
 from companion.api.variants import describe_variants
 from companion.pairing import Pairing
+from companion.store import TokenRecord
 from companion.table import HandInput, Table
 
 DEFAULT_MAX_BODY = 1_000_000
@@ -217,12 +218,18 @@ def create_app(
         """Paired phones (host code)."""
         return {"tokens": [t.as_dict() for t in pairing.tokens()]}
 
+    @app.get("/api/v1/tokens/me", response_model=M.TokenInfo, responses=_ERRORS, tags=["pairing"])
+    def token_me(rec: TokenRecord = Depends(require_token)) -> dict[str, Any]:
+        """This phone's own token (its bearer token): 401 once it is revoked."""
+        return dict(rec.as_dict())
+
     @app.delete("/api/v1/tokens/{token_id}", response_model=M.Deleted, responses=_ERRORS, tags=["pairing"],
                 dependencies=[Depends(require_host)])
     def revoke(token_id: str) -> dict[str, Any]:
-        """Revoke a paired phone's token (host code)."""
+        """Revoke a paired phone's token (host code); the live channel says so."""
         if not pairing.revoke(token_id):
             raise ApiError(404, "not_found", f"no token with id {token_id!r}")
+        hub.publish({"type": "token_revoked", "id": token_id})
         return {"deleted": token_id}
 
     @app.delete("/api/v1/tokens", response_model=M.Deleted, responses=_ERRORS, tags=["pairing"],
