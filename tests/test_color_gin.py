@@ -505,3 +505,15 @@ def test_match_fold_properties(results):
         assert max(won) >= 3 or len(m.extra["closed"]) == 4
     if m.winner is not None:
         assert won[m.winner] > won[1 - m.winner]
+
+
+def test_end_kind_refuses_cards_outside_the_52_card_deck():
+    # a co-op joker is discarded when drawn, never kept; other decks' cards never
+    # belong to a Color Gin hand: end_kind answers None rather than raising
+    opts = G.Options(coop=True, coop_jokers=True, knock_limit=90)
+    nine = C.to_mask(SEED_GINNER.replace(" 6D", ""))
+    assert G.end_kind(nine | 1 << C.JOKER1, opts) is None
+    assert G.end_kind(nine | 1 << C.JOKER1, G.Options()) is None
+    assert G.end_kind(nine | C.to_mask("R6"), G.Options()) is None
+    assert G.end_kind(-C.to_mask(SEED_GINNER), G.Options()) is None
+    assert G.end_kind(C.to_mask(SEED_GINNER), opts) == "gin"

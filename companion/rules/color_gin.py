@@ -318,13 +318,14 @@ def choose_arrangement(
 def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat: int = 0) -> str | None:
     """``"gin"``, ``"knock"`` or None: how a player keeping the 10 cards ``kept`` may
     end the hand, given the suits ``match`` has closed (a hand that could score
-    nothing may not end it).
+    nothing may not end it). Cards outside the 52-card deck (a co-op joker is never
+    kept) never end a hand.
 
     >>> end_kind(C.to_mask("QH QS QC 10D JD QD 3D 4D 5D 6D"), Options())
     'gin'
     """
     closed = closed_mask(match)
-    if kept.bit_count() != HAND_SIZE:
+    if kept < 0 or kept & ~DECK or kept.bit_count() != HAND_SIZE:
         return None
     if M.deadwood_of_mask(kept, "color_gin") > options.knock_limit:
         return None
