@@ -428,3 +428,11 @@ def test_end_kind_refuses_foreign_cards_and_deal_size() -> None:
     assert gin.deal_size(2, o) == 10
     with pytest.raises(ValueError, match="2 players, not 3"):
         gin.deal_size(3, o)
+
+
+def test_match_refuses_another_games_result():
+    from companion.rules.base import HandResult
+
+    stray = HandResult("ginski", "knock", 0, 0, [12, 0], [3, 15])
+    with pytest.raises(ValueError, match="hand 1 is a ginski result, not Gin Rummy"):
+        gin.score_match([stray], 2, gin.make_options())

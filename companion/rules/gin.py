@@ -508,6 +508,8 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     for i, r in enumerate(results):
         if finished:
             raise ValueError(f"hand {i + 1} comes after the match ended at hand {i}")
+        if r.variant != VARIANT:
+            raise ValueError(f"hand {i + 1} is a {r.variant} result, not Gin Rummy")
         pts = r.points
         if len(pts) != 2 or not all(isinstance(p, int) for p in pts):
             raise ValueError(f"hand {i + 1}: points must be one number per seat")
