@@ -17,14 +17,15 @@ from typing import Any
 
 import pytest
 
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, PHONE, ROOT, Server, free_port
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, PHONE, ROOT, Server, free_port
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
-from companion.rules import color_gin, gin, ginski  # noqa: E402
+from companion import cards as C  # noqa: E402
+from companion.rules import color_gin, gin, gingo, ginski  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -498,6 +499,7 @@ def test_export_json_and_csv_then_import(page: Page, server: Server, tmp_path: P
     score_deadwood(page, 1, [25, 0])          # Lea gin: 50
     # The stock ran down to two cards: a void hand, entered with the cards, scores nothing.
     pick_ender(page, "void")
+    page.click("#entry .seg[aria-label='entry mode'] button[data-value='cards']")
     expect(page.locator("#hand-0")).to_be_visible()
     page.fill("#hand-0", "AS 3S 5S 7S 9S JS KS 2H 4H 6H")
     page.fill("#hand-1", "AD 3D 5D 7D 9D JD KD 2C 4C 6C")
@@ -586,3 +588,160 @@ def test_connection_lost_and_regained_keeps_everything(page: Page, tmp_path: Pat
         assert len(game["hands"]) == 2 and game["scores"] == [58, 14]
     finally:
         srv.stop()
+
+
+def test_deadwood_entry_for_ginski_big_ginski_and_the_stock_end(page: Page, server: Server) -> None:
+    join(page, server)
+    new_game(page, "ginski", ["Kim", "Lou", "Max"])
+    score_deadwood(page, 0, [8, 15, 20])           # Kim knocks with 8: (15 - 8) + (20 - 8)
+    assert sheet_numbers(page, "total", 3) == [27, 0, 0]
+    # A Big Ginski by deadwood: the toggle sets Lou's deadwood to 0 and sends big_gin.
+    opts = ginski.make_options("ginski")
+    big = ginski.score_from_deadwood([10, 0, 5], 1, options=opts, big_gin=True)
+    pick_ender(page, 1)
+    page.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+    page.check("#big-gin")
+    expect(page.locator("#deadwood-1")).to_have_value("0")
+    page.fill("#deadwood-0", "10")
+    page.fill("#deadwood-2", "5")
+    page.click("#preview-btn")
+    expect(page.locator("#preview-verdict")).to_contain_text("Lou: big gin.")
+    shot(page, "deadwood-entry", full=True)
+    page.click("#confirm-btn")
+    expect(page.locator("#history li[data-hand]")).to_have_count(2)
+    assert sheet_numbers(page, "total", 3) == [27 + big.points[0], big.points[1], big.points[2]]
+    # Gin, rule set gin_002: the stock ran out and the deadwood decides (a showdown).
+    new_game(page, "gin", ["Nia", "Oto"], preset="gin_002")
+    expect(page.locator("#big-gin")).to_have_count(0)
+    pick_ender(page, "void")
+    page.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+    expect(page.locator("#void-help")).to_contain_text("showdown")
+    page.fill("#deadwood-0", "5")
+    page.fill("#deadwood-1", "20")
+    page.click("#preview-btn")
+    expect(page.locator("#preview-verdict")).to_contain_text("Nobody: showdown. Nia scores.")
+    page.click("#confirm-btn")
+    expect(page.locator("#history li[data-hand]")).to_have_count(1)
+    showdown = gin.score_from_deadwood([5, 20], None, options=gin.make_options("gin_002"))
+    assert sheet_numbers(page, "total", 2) == showdown.points
+
+
+def test_oklahoma_upcard_and_color_gin_joker(page: Page, server: Server) -> None:
+    join(page, server)
+    page.click("#nav a[data-nav='new']")
+    page.click("#new-form .seg[aria-label='variant'] button[data-value='gin']")
+    page.fill("#player-0", "Pia")
+    page.fill("#player-1", "Rex")
+    page.click("#new-form details.options summary")
+    page.check("#opt-oklahoma")
+    page.click("#start-game")
+    expect(page).to_have_url(re.compile(r"#/game/"))
+    gid = page.url.rsplit("/", 1)[-1]
+    pick_ender(page, 0)
+    page.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+    page.fill("#deadwood-0", "9")
+    page.fill("#deadwood-1", "20")
+    page.click("#preview-btn")
+    expect(page.locator("#upcard-error")).to_contain_text("upcard")    # asked for before sending
+    page.fill("#upcard", "7D")
+    page.click("#preview-btn")
+    err = page.locator("#upcard-error")
+    expect(err).to_contain_text("7 or less")                           # the engine's refusal
+    expect(err).to_contain_text("Pia")
+    expect(page.locator("#preview")).to_be_hidden()
+    shot(page, "upcard-error")
+    page.fill("#upcard", "10H")
+    confirm_preview(page)
+    assert sheet_numbers(page, "total", 2) == [11, 0]
+    game: dict[str, Any] = server.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]
+    assert game["hands"][0]["upcard"] == "10H"
+    # Color Gin with co-op jokers: a drawn joker forces a knock above the limit.
+    new_game(page, "color_gin", ["Sam", "Tom"], preset="coop_jokers")
+    cy = ["3H", "4H", "5H", "6H", "8S", "8D", "8C", "9D", "QD", "KD"]
+    di = ["AS", "2S", "9S", "4C", "5C", "9C", "JH", "10H", "7D", "2D"]
+    expected = color_gin.score_hand([cy, di], 0, options=color_gin.make_options("coop_jokers"), joker=True)
+    pick_ender(page, 0)
+    page.fill("#hand-0", " ".join(cy))
+    page.fill("#hand-1", " ".join(di))
+    page.click("#preview-btn")
+    expect(page.locator("#hand-error-0")).to_contain_text("may not knock")
+    page.check("#joker")
+    page.click("#preview-btn")
+    expect(page.locator("#preview-verdict")).to_contain_text("Sam: knock.")
+    page.click("#confirm-btn")
+    expect(page.locator("#history li[data-hand]")).to_have_count(1)
+    for s in "SHDC":
+        assert cell(page, f"#score-table tr.total td[data-total-seat='0'][data-suit='{s}']").lstrip("★") == \
+            str(expected.points[0][s])  # type: ignore[index]
+
+
+def test_gingo_short_chip_supply_lets_the_players_forfeit(page: Page, server: Server) -> None:
+    join(page, server)
+    token = str(server.post("/api/v1/pair", {"code": CODE, "name": "set-up script"})["token"])  # type: ignore[index]
+    game: dict[str, Any] = server.post("/api/v1/games", {"variant": "gingo", "players": ["Uli", "Vic"]}, token)  # type: ignore[assignment]
+    # Resumed from a recording form: side 1 has 48 chips down, 2 left; A-4 of hearts are free.
+    rows = {"1": "SHDC", "2": "SHDC"}
+    probe = gingo.new_game(["Uli", "Vic"], {})
+    probe.apply({"type": "setup", "suit_rows": rows})
+    free = [probe.space(1, C.parse_card(c)) for c in ("AH", "2H", "3H", "4H")]
+    board = "".join("." if i in free else "1" for i in range(52))
+    server.post(f"/api/v1/games/{game['id']}/actions", {"action": {"type": "setup", "suit_rows": rows, "board": board}}, token)
+    page.goto(f"{server.url}/#/game/{game['id']}")
+    page.fill("#action-cards", "AH 2H 3H")
+    page.click("#send-action")
+    box = page.locator("#forfeit-box")
+    expect(box).to_be_visible()
+    expect(page.locator("#forfeit-text")).to_contain_text("2 chips left, but this play needs 3")
+    page.click("#send-forfeit")
+    expect(page.locator("#forfeit-error")).to_contain_text("Choose 1 card")
+    page.click("#forfeit-box .cell[data-card='3H']")
+    shot(page, "gingo-forfeit")
+    page.click("#send-forfeit")
+    expect(page.locator("#melds li[data-meld]")).to_have_count(1)
+    expect(box).to_be_hidden()
+    after: dict[str, Any] = server.get(f"/api/v1/games/{game['id']}")  # type: ignore[assignment]
+    assert after["state"]["supply"]["1"] == 0
+    assert [after["board"][sp] for sp in free] == ["1", "1", ".", "."]
+
+
+def test_host_settings_revoke_a_phone_and_delete_a_game(page: Page, browser: Browser, server: Server) -> None:
+    join(page, server)
+    token = str(server.post("/api/v1/pair", {"code": CODE, "name": "scratch"})["token"])  # type: ignore[index]
+    doomed: dict[str, Any] = server.post("/api/v1/games", {"variant": "gin", "players": ["Zed", "Yul"]}, token)  # type: ignore[assignment]
+    other = browser.new_context(viewport=PHONE).new_page()
+    other.set_default_timeout(TIMEOUT_MS)
+    try:
+        other.goto(server.url + "/")
+        other.fill("#join-code", CODE)
+        other.fill("#join-name", "Wes's phone")
+        other.click("#join-btn")
+        expect(other.locator("#game-list")).to_be_attached()
+        expect(other.locator("#conn")).to_have_attribute("data-state", "online")
+        page.click("#nav a[data-nav='host']")
+        page.fill("#host-code", "wrong")
+        page.click("#host-open")
+        expect(page.locator("#host-code-error")).to_contain_text("not the host code")
+        expect(page.locator("#token-list")).to_have_count(0)
+        page.fill("#host-code", HOST_CODE)
+        page.click("#host-open")
+        wes = page.locator("#token-list li").filter(has_text="Wes's phone")
+        expect(wes).to_have_count(1)
+        expect(page.locator("#token-list li").filter(has_text="this phone")).to_have_count(1)
+        shot(page, "host", full=True)
+        wes.locator("button").click()
+        expect(wes.locator("button")).to_have_text("Yes, remove")
+        wes.locator("button").click()
+        expect(wes).to_have_count(0)
+        # The removed phone is told at once and asks for the pairing code again.
+        expect(other.locator("#join-code")).to_be_visible()
+        assert other.evaluate("localStorage.getItem('gingo.token')") is None
+        # A game is deleted from the host screen.
+        row = page.locator(f"#host-games li[data-game='{doomed['id']}']")
+        row.locator("button").click()
+        expect(row.locator("button")).to_have_text("Yes, delete")
+        row.locator("button").click()
+        expect(row).to_have_count(0)
+        games: dict[str, Any] = server.get("/api/v1/games")  # type: ignore[assignment]
+        assert doomed["id"] not in [g["id"] for g in games["games"]]
+    finally:
+        other.context.close()

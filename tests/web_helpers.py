@@ -25,6 +25,7 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 CODE = "1234"
+HOST_CODE = "host-5678"
 
 
 def free_port() -> int:
@@ -47,7 +48,8 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0) -> "Server":
-        env = dict(os.environ, GINGO_PAIRING_CODE=CODE, GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
+        env = dict(os.environ, GINGO_PAIRING_CODE=CODE, GINGO_HOST_CODE=HOST_CODE, GPIOZERO_PIN_FACTORY="mock",
+                   PYTHONUNBUFFERED="1")
         exe = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--data", str(self.data)]
         self.data.mkdir(parents=True, exist_ok=True)

@@ -43,6 +43,7 @@ function setConn(state) {
   connEl.dataset.state = state;
   connEl.textContent = state;
   if (state === "online") {
+    checkToken();
     api.flushOutbox((w, err) => toast(`Not saved: ${w.label || "entry"}: ${err.message}`, "error"))
       .then(n => { updateOutbox(); if (n) toast(`${n} waiting entr${n === 1 ? "y" : "ies"} sent`); refreshCurrent(); });
     refreshCurrent();
@@ -58,7 +59,23 @@ function refreshCurrent(msg) {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => { if (ctx.current && ctx.current.update) ctx.current.update(msg); }, 60);
 }
-const live = new Live({ onMessage: refreshCurrent, onState: setConn });
+function onLive(msg) {
+  if (msg && msg.type === "token_revoked" && (!api.tokenId() || msg.id === api.tokenId())) checkToken();
+  refreshCurrent(msg);
+}
+const live = new Live({ onMessage: onLive, onState: setConn });
+
+// A phone the host removed learns it at once (live message) or when it reconnects.
+function notPaired() {
+  api.setToken("");
+  toast("This phone is not paired any more: enter the pairing code again", "error");
+  if (location.hash === "#/join") render(); else location.hash = "#/join";
+}
+async function checkToken() {
+  if (!api.token()) return;
+  try { await api.get("/api/v1/tokens/me"); }
+  catch (err) { if (err instanceof api.ApiError && err.status === 401) notPaired(); }
+}
 ctx.live = live;
 
 async function write(method, path, body, opts = {}) {
@@ -73,11 +90,7 @@ async function write(method, path, body, opts = {}) {
       toast("Offline: kept on this phone, it will be sent when the connection returns", "warn");
       return null;
     }
-    if (err instanceof api.ApiError && err.status === 401) {
-      api.setToken("");
-      toast("This phone is not paired any more: enter the pairing code again", "error");
-      location.hash = "#/join";
-    }
+    if (err instanceof api.ApiError && err.status === 401) notPaired();
     throw err;
   }
 }
@@ -114,13 +127,14 @@ async function render() {
   }
   view.replaceChildren();
   // A scanned QR code (?code=...) always pairs again, so a stale key is replaced.
-  if ((!api.token() || new URLSearchParams(location.search).get("code")) && route !== "board") {
+  if ((!api.token() || new URLSearchParams(location.search).get("code")) && route !== "board" && route !== "host") {
     return mountJoin(view);
   }
   try {
     if (route === "join") return mountJoin(view);
     if (route === "new") return await mountNew(view, arg);
     if (route === "board") return await mountBoard(view);
+    if (route === "host") return await mountHost(view);
     if (route === "game" && arg) return await mountGame(view, decodeURIComponent(arg));
     return await mountGames(view);
   } catch (err) {
@@ -148,7 +162,7 @@ function mountJoin(main) {
     if (!c) { showError(err, "Type the pairing code shown on the companion's screen or terminal."); code.focus(); return; }
     try {
       const res = await api.post("/api/v1/pair", { code: c, name: name.value.trim() || "phone" });
-      api.setToken(res.token);
+      api.setToken(res.token, res.id);
       localStorage.setItem("gingo.name", name.value.trim());
       clearDraft("join");
       if (params.get("code")) history.replaceState(null, "", location.pathname + "#/games");
@@ -415,6 +429,96 @@ async function mountBoard(main) {
   }
   ctx.current = { update };
   await update();
+}
+
+// ---- host settings: paired phones and games, behind the host code ----------------------------
+function when(t) {
+  if (!t) return "never";
+  const d = new Date(t * 1000);
+  return d.toLocaleDateString(undefined, { day: "numeric", month: "short" }) + " " + d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+// A button that asks once more before it acts: the first tap arms it, the second acts.
+// `armed` (a Set of keys) keeps the first tap when the list is redrawn meanwhile.
+function armedButton(text, confirmText, attrs, armed, key, act) {
+  const on = armed.has(key);
+  const b = h("button", Object.assign({ type: "button", class: "btn small danger", dataset: { armed: on ? "1" : "0" } }, attrs), on ? confirmText : text);
+  b.addEventListener("click", async () => {
+    if (!armed.has(key)) { armed.add(key); b.dataset.armed = "1"; b.textContent = confirmText; return; }
+    armed.delete(key);
+    b.disabled = true;
+    try { await act(); } finally { b.disabled = false; }
+  });
+  return b;
+}
+
+async function mountHost(main) {
+  const code = h("input", { id: "host-code", type: "password", autocomplete: "off", inputmode: "text",
+    value: sessionStorage.getItem("gingo.host") || "", "aria-describedby": "host-code-error" });
+  const codeErr = fieldError("host-code-error");
+  const body = h("div", { id: "host-body" });
+  const armed = new Set();
+  const hostReq = (method, path) => api.request(method, path, undefined, { headers: { "X-Host-Code": code.value.trim() } });
+  async function open(ev) {
+    if (ev) ev.preventDefault();
+    showError(codeErr, "");
+    if (!code.value.trim()) { showError(codeErr, "Type the host code: gingo serve prints it when it starts (or set GINGO_HOST_CODE)."); return; }
+    try { await hostReq("GET", "/api/v1/tokens"); }
+    catch (e) {
+      body.replaceChildren();
+      sessionStorage.removeItem("gingo.host");
+      showError(codeErr, e instanceof api.NetError ? "No connection to the companion." :
+        e.status === 401 ? "That is not the host code. It is printed by gingo serve when it starts, next to the pairing code." : e.message);
+      return;
+    }
+    sessionStorage.setItem("gingo.host", code.value.trim());
+    await update();
+  }
+  async function update() {
+    if (!sessionStorage.getItem("gingo.host")) return;
+    let tokens, games;
+    try {
+      tokens = (await hostReq("GET", "/api/v1/tokens")).tokens || [];
+      games = gamesOf(await api.get("/api/v1/games"));
+    } catch (e) { if (!(e instanceof api.NetError)) showError(codeErr, e.message); return; }
+    const err = fieldError("host-error");
+    const mine = api.tokenId();
+    const phones = h("ul", { class: "game-list", id: "token-list" }, ...(tokens.length ? tokens.map(t => h("li", { dataset: { token: t.id }, class: "row-between" },
+      h("span", null, h("strong", null, t.name || "phone"), t.id === mine ? h("small", { class: "muted" }, " (this phone)") : null,
+        h("br"), h("small", { class: "muted" }, `paired ${when(t.created)} · last used ${when(t.last_used)}`)),
+      armedButton("Remove", "Yes, remove", { "aria-label": `Remove ${t.name || "phone"}` }, armed, "t:" + t.id, async () => {
+        try { await hostReq("DELETE", `/api/v1/tokens/${encodeURIComponent(t.id)}`); toast(`${t.name || "phone"} removed: it must pair again`); }
+        catch (e) { showError(err, e.message); }
+        if (t.id === mine) { api.setToken(""); }
+        await update();
+      }))) : [h("li", { class: "muted" }, "No phones paired.")]));
+    const gameItems = games.slice().reverse().map(g => h("li", { dataset: { game: g.id }, class: "row-between" },
+      h("span", null, h("strong", null, VARIANT_LABELS[g.variant] || g.variant), " ", playerNames(g).join(" · "),
+        h("br"), h("small", { class: "muted" }, g.finished ? "finished" : "in play")),
+      armedButton("Delete", "Yes, delete", { "aria-label": `Delete game ${playerNames(g).join(" · ")}` }, armed, "g:" + g.id, async () => {
+        try { await hostReq("DELETE", `/api/v1/games/${encodeURIComponent(g.id)}`); toast("Game deleted"); }
+        catch (e) { showError(err, e.message); }
+        await update();
+      })));
+    body.replaceChildren(
+      h("h2", null, "Paired phones"),
+      h("p", { class: "help" }, "A removed phone can no longer enter anything; it must type the pairing code again."),
+      phones,
+      h("h2", null, "Games"),
+      h("p", { class: "help" }, "A deleted game leaves the list; its entries stay in the companion's log."),
+      h("ul", { class: "game-list", id: "host-games" }, ...(gameItems.length ? gameItems : [h("li", { class: "muted" }, "No games.")])),
+      err,
+      h("button", { type: "button", class: "btn", id: "host-lock", onclick: () => { sessionStorage.removeItem("gingo.host"); code.value = ""; body.replaceChildren(); } }, "Lock the host settings"));
+  }
+  main.append(h("section", { class: "panel" },
+    h("h1", null, "Host settings"),
+    h("p", { class: "muted" }, "For whoever runs the companion: the host code is printed by gingo serve when it starts."),
+    h("form", { onsubmit: open, novalidate: true },
+      h("label", { for: "host-code" }, "Host code"), code, codeErr,
+      h("button", { type: "submit", class: "btn primary", id: "host-open" }, "Open the settings")),
+    body));
+  ctx.current = { update };
+  if (sessionStorage.getItem("gingo.host")) await update();
 }
 
 // ---- start -------------------------------------------------------------------------------

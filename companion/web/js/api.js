@@ -15,7 +15,11 @@ export class NetError extends Error {}
 const store = window.localStorage;
 
 export function token() { return store.getItem("gingo.token") || ""; }
-export function setToken(t) { if (t) store.setItem("gingo.token", t); else store.removeItem("gingo.token"); }
+export function setToken(t, id) {
+  if (t) store.setItem("gingo.token", t); else store.removeItem("gingo.token");
+  if (t && id) store.setItem("gingo.tokenId", id); else store.removeItem("gingo.tokenId");
+}
+export function tokenId() { return store.getItem("gingo.tokenId") || ""; }
 
 export function newClientId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -39,7 +43,7 @@ function messageOf(body, status) {
 }
 
 export async function request(method, path, body, opts = {}) {
-  const headers = { "Accept": "application/json" };
+  const headers = Object.assign({ "Accept": "application/json" }, opts.headers || {});
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const t = token();
   if (t) headers["Authorization"] = "Bearer " + t;

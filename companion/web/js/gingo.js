@@ -88,8 +88,54 @@ export async function mountGingo(main, game, ctx) {
 
   // ---- forms ---------------------------------------------------------------------------------
   const formErr = fieldError("action-error");
+  // Chip cap: when a side has fewer chips than a play needs, the engine refuses it and
+  // the players choose which cards' chips are forfeited (sent again with "skip").
+  const forfeitBox = h("div", { id: "forfeit-box", class: "forfeit", hidden: true });
+  let forfeit = null;   // {action, errEl, cards, supply, need, chosen: Set}
 
-  async function send(action, errEl) {
+  function chipCards(action) {
+    // The cards whose chips this play puts down: naturals, and what each joker stands for.
+    const out = [];
+    const add = (c) => { if (c && !out.includes(c)) out.push(c); };
+    if (action.type === "go_out") {
+      for (const cs of Object.values(action.captured || {})) for (const c of cs) if (!c.startsWith("JK")) add(c);
+      for (const j of Object.values(action.jokers || {})) add(j.as);
+    } else {
+      for (const c of action.cards || []) add(c.startsWith("JK") ? (action.designations || {})[c] : c);
+    }
+    return out;
+  }
+
+  function drawForfeit() {
+    if (!forfeit) { forfeitBox.hidden = true; forfeitBox.replaceChildren(); return; }
+    const f = forfeit;
+    const short = f.need - f.supply;
+    const side = sides[String(f.side)] || `Side ${f.side}`;
+    const err = fieldError("forfeit-error");
+    const buttons = f.cards.map(c => h("button", { type: "button", class: "cell " + (c.match(/[SHDC]$/) ? "suit-" + c.slice(-1) : ""),
+      "aria-pressed": f.chosen.has(c) ? "true" : "false", dataset: { card: c }, "aria-label": `forfeit ${pretty(c)}`,
+      onclick: () => { if (f.chosen.has(c)) f.chosen.delete(c); else f.chosen.add(c); drawForfeit(); } }, pretty(c)));
+    forfeitBox.replaceChildren(
+      h("h3", null, "Not enough chips"),
+      h("p", { id: "forfeit-text" }, `${side}: ${f.supply === 1 ? "1 chip" : `${f.supply} chips`} left, but this play needs ${f.need}. ` +
+        `Choose ${short === 1 ? "the card" : `${short} cards`} whose chip${short === 1 ? " is" : "s are"} forfeited (not placed):`),
+      h("div", { class: "forfeit-cards", role: "group", "aria-label": "cards to forfeit" }, ...buttons),
+      err,
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "btn primary", id: "send-forfeit", onclick: async () => {
+          if (f.chosen.size < short) { showError(err, `Choose ${short} card${short === 1 ? "" : "s"}; ${f.chosen.size} chosen.`); return; }
+          const action = Object.assign({}, f.action, { skip: f.cards.filter(c => f.chosen.has(c)) });
+          forfeit = null; drawForfeit();
+          const res = await send(action, f.errEl);
+          if (res) { f.done(); drawAll(); }
+        } }, `Send, forfeiting ${short === 1 ? "1 chip" : `${short} chips`}`),
+        h("button", { type: "button", class: "btn", onclick: () => { forfeit = null; drawForfeit(); } }, "Cancel")));
+    forfeitBox.hidden = false;
+    forfeitBox.scrollIntoView({ block: "center" });
+  }
+
+  async function send(action, errEl, done) {
+    forfeit = null; drawForfeit();
     try {
       const body = { action };
       if (g.version !== undefined) body.expected_version = g.version;
@@ -97,6 +143,13 @@ export async function mountGingo(main, game, ctx) {
       if (res && res.game) g = stateOf(res.game); else await reload();
       return res || {};
     } catch (e) {
+      const short = e instanceof api.ApiError && !action.skip ? /side (\d) has (\d+) chips left but this play needs (\d+)/.exec(e.message) : null;
+      if (short && done) {
+        forfeit = { action, errEl, done, side: Number(short[1]), supply: Number(short[2]), need: Number(short[3]), cards: chipCards(action), chosen: new Set() };
+        showError(errEl || formErr, "");
+        drawForfeit();
+        return null;
+      }
       const said = String(e.message).replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m);
       showError(errEl || formErr, e instanceof api.NetError ? "No connection: your entry is kept; send it again when online." : said);
       if (e instanceof api.ApiError && e.status === 409) await reload();
@@ -163,7 +216,7 @@ export async function mountGingo(main, game, ctx) {
       return;
     }
     const kids = [h("h2", null, "What happened?"),
-      seg([["meld", "Meld"], ["hit", "Hit"], ["go_out", "Go out"], ["stock", "Stock ran out"]], draft.tab, (t) => { draft.tab = t; save(); drawForm(); }, "action")];
+      seg([["meld", "Meld"], ["hit", "Hit"], ["go_out", "Go out"], ["stock", "Stock ran out"]], draft.tab, (t) => { draft.tab = t; forfeit = null; drawForfeit(); save(); drawForm(); }, "action")];
     if (draft.tab !== "stock") kids.push(h("p", { class: "label" }, "Who?"), seatSeg());
     const err = fieldError("cards-error");
     if (draft.tab === "meld" || draft.tab === "hit") {
@@ -187,9 +240,10 @@ export async function mountGingo(main, game, ctx) {
         if (!desig) return;
         const action = { type: draft.tab, seat: draft.seat, cards: p.cards, designations: desig };
         if (draft.tab === "hit") action.meld = Number(draft.meld);
-        const res = await send(action, err);
-        if (res) { draft.cards = ""; draft.desig = {}; save(); drawAll(); }
-      } }, draft.tab === "meld" ? "Meld" : "Hit"));
+        const done = () => { draft.cards = ""; draft.desig = {}; save(); };
+        const res = await send(action, err, done);
+        if (res) { done(); drawAll(); }
+      } }, draft.tab === "meld" ? "Meld" : "Hit"), forfeitBox);
     } else if (draft.tab === "go_out") {
       kids.push(h("p", { class: "help" }, "Enter the cards every other player still holds; the chips go on the captured cards' spaces."));
       const jokerBox = h("div", { class: "joker-box" });
@@ -232,9 +286,10 @@ export async function mountGingo(main, game, ctx) {
           try { jokers[j] = { meld: Number(v.meld), as: parseCard(v.as, deckFor("gin")) }; }
           catch (e) { showError(formErr, `${j}: ${e.message}`); return; }
         }
-        const res = await send({ type: "go_out", seat: draft.seat, captured, jokers });
-        if (res) { draft.captured = {}; draft.jokers = {}; save(); drawAll(); }
-      } }, `${names[draft.seat]} goes out`));
+        const done = () => { draft.captured = {}; draft.jokers = {}; save(); };
+        const res = await send({ type: "go_out", seat: draft.seat, captured, jokers }, null, done);
+        if (res) { done(); drawAll(); }
+      } }, `${names[draft.seat]} goes out`), forfeitBox);
     } else {
       kids.push(h("p", { class: "help" }, "The stock is empty: the melds on the table become the new stock (their chips stay)."), formErr,
         h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => { if (await send({ type: "stock_exhausted" })) drawAll(); } }, "Stock ran out"));

@@ -2,7 +2,7 @@
 
 import * as api from "./api.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, VARIANT_LABELS, seg } from "./ui.js";
-import { deckFor, parseHand, pretty, cardChip, cardGrid } from "./cards.js";
+import { deckFor, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const KIND_LABEL = {
@@ -17,7 +17,7 @@ export function namesOf(game) {
 export function handsOf(game) {
   return (game.hands || []).map((item, i) => {
     const result = item.result || item;
-    const input = item.input || (item.hands || item.deadwood ? { ender: item.ender, hands: item.hands, deadwood: item.deadwood, declared: item.declared } : null);
+    const input = item.input || (item.hands || item.deadwood ? { ender: item.ender, hands: item.hands, deadwood: item.deadwood, declared: item.declared, big_gin: item.big_gin, upcard: item.upcard, joker: item.joker } : null);
     const n = item.n ?? item.number ?? item.hand ?? i + 1;
     return { n, result, input, raw: item };
   });
@@ -49,6 +49,22 @@ function handSize(game, seat, ender, players) {
   const deal = (players === 2 && o.deal_two_players) || o.deal || 10;
   if (game.variant === "color_gin") return [deal];
   return seat === ender ? [deal, deal + 1] : [deal];
+}
+
+// A checkbox with its words, the whole row a 44 px touch target.
+function toggleField(id, text, checked, onChange, help) {
+  const box = h("input", { id, type: "checkbox", checked: !!checked });
+  box.addEventListener("change", () => onChange(box.checked));
+  return h("div", { class: "toggle-row" }, h("label", { for: id, class: "toggle" }, box, h("span", null, text)),
+    help ? h("p", { class: "help" }, help) : null);
+}
+
+// The bonus for melding all eleven cards, when the rule set has one (0: no big gin).
+function bigGinBonus(game) {
+  const o = game.options || {};
+  if (game.variant === "gin") return Number(o.big_gin_bonus) || 0;
+  if (game.variant === "ginski") return Number(o.big_ginski_bonus) || 0;
+  return 0;
 }
 
 export function mountRummy(main, game, ctx) {
@@ -146,6 +162,10 @@ export function mountRummy(main, game, ctx) {
   const errs = names.map((_, s) => fieldError(`hand-error-${s}`));
   const enderErr = fieldError("ender-error");
   const declaredErr = fieldError("declared-error");
+  const upcardErr = fieldError("upcard-error");
+  const oklahoma = g.variant === "gin" && !!(g.options || {}).oklahoma;
+  const coopJokers = g.variant === "color_gin" && !!(g.options || {}).coop_jokers;
+  const bigWord = g.variant === "ginski" ? "Big Ginski" : "big gin";
   const formErr = fieldError("entry-error");
 
   function takenBy(seat) {
@@ -168,10 +188,32 @@ export function mountRummy(main, game, ctx) {
     const enderWord = g.variant === "ginski" ? "Who ended the hand (knocked or went Ginski)?" : "Who knocked or went gin?";
     kids.push(h("p", { class: "label", id: "ender-label" }, enderWord),
       seg(names.map((n, s) => [s, n]).concat([["void", "Nobody: the stock ran out"]]), draft.ender,
-        (s) => { draft.ender = s === "void" ? "void" : Number(s); if (s === "void") draft.mode = "cards"; save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
+        (s) => { draft.ender = s === "void" ? "void" : Number(s); if (s === "void") draft.bigGin = false; save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
       enderErr);
-    kids.push(h("p", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
+    if (oklahoma) {
+      // Oklahoma gin: the upcard of this hand sets the knock limit.
+      const up = h("input", { id: "upcard", class: "hand-text", value: draft.upcard || "", autocomplete: "off", autocapitalize: "characters",
+        spellcheck: "false", placeholder: "e.g. 7D", "aria-describedby": "upcard-error" });
+      up.addEventListener("input", () => { draft.upcard = up.value; save(); showError(upcardErr, ""); });
+      kids.push(h("label", { for: "upcard" }, "Upcard of this hand (Oklahoma: its value is the knock limit; an ace means gin only)"), up, upcardErr);
+    }
+    if (coopJokers && typeof draft.ender === "number") {
+      kids.push(toggleField("joker", `${names[draft.ender]} drew a joker`, draft.joker, (v) => { draft.joker = v; save(); },
+        "A drawn joker forces gin or a knock, even above the knock limit."));
+    }
+    // Color Gin needs the cards: its spoiled suits come from them.
+    if (g.variant === "color_gin") draft.mode = "cards";
+    else kids.push(h("p", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
     if (draft.mode === "deadwood") {
+      if (draft.ender === "void") {
+        kids.push(h("p", { class: "help", id: "void-help" }, (g.options || {}).stock_end === "showdown_at_2"
+          ? "The stock ran out: in this rule set the lower deadwood wins the difference (a showdown)."
+          : "The stock ran out: in this rule set the hand is void and nobody scores."));
+      } else if (typeof draft.ender === "number" && bigGinBonus(g) > 0) {
+        kids.push(toggleField("big-gin", `${names[draft.ender]}: ${bigWord} (all 11 cards melded, no discard)`, draft.bigGin,
+          (v) => { draft.bigGin = v; if (v) draft.deadwood[draft.ender] = "0"; save(); drawEntry(); },
+          `Scores a bonus of ${bigGinBonus(g)} instead of the gin bonus.`));
+      }
       names.forEach((n, s) => {
         const id = `deadwood-${s}`;
         const inp = h("input", { id, type: "number", inputmode: "numeric", min: 0, value: draft.deadwood[s] ?? "", "aria-describedby": `hand-error-${s}` });
@@ -243,10 +285,14 @@ export function mountRummy(main, game, ctx) {
     if (draft.ender === null || draft.ender === undefined) { showError(enderErr, "Choose who ended the hand."); ok = false; }
     const isVoid = draft.ender === "void";
     const body = { ender: isVoid ? null : draft.ender };
-    if (isVoid && draft.mode === "deadwood") {
-      showError(enderErr, "When nobody ended the hand (the stock ran down to two cards), enter the cards, not deadwood: the rules may still score a showdown.");
-      ok = false;
+    if (oklahoma) {
+      const t = (draft.upcard || "").trim();
+      if (!t) { showError(upcardErr, "Type this hand's upcard (Oklahoma gin: it sets the knock limit), e.g. 7D."); ok = false; }
+      else {
+        try { body.upcard = parseCard(t, deck); } catch (e) { showError(upcardErr, e.message); ok = false; }
+      }
     }
+    if (coopJokers && draft.joker && !isVoid) body.joker = true;
     if (draft.mode === "deadwood") {
       const dw = names.map((n, s) => {
         const v = String(draft.deadwood[s] ?? "").trim();
@@ -254,6 +300,7 @@ export function mountRummy(main, game, ctx) {
         return Number(v);
       });
       body.deadwood = dw;
+      if (draft.bigGin && !isVoid && bigGinBonus(g) > 0) body.big_gin = true;
     } else {
       const seen = new Map();
       body.hands = names.map((n, s) => {
@@ -300,6 +347,7 @@ export function mountRummy(main, game, ctx) {
     if (Array.isArray(e.detail)) {
       for (const d of e.detail) if (d.loc && d.loc.includes("hands")) seat = Number(d.loc[d.loc.indexOf("hands") + 1]);
     }
+    if (/upcard/i.test(msg) && upcardErr.isConnected) { showError(upcardErr, msg.replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m)); return; }
     if (/declared/i.test(msg) && declaredErr.isConnected) { showError(declaredErr, msg.replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m)); return; }
     if (seat < 0) {
       const mm = /(?:seat|hands?\[?)\s*(\d+)/i.exec(msg);
@@ -362,7 +410,7 @@ export function mountRummy(main, game, ctx) {
     try {
       const res = await ctx.write(editing !== null ? "PUT" : "POST", path, body, { queue: true, label: `hand for game ${g.id}` });
       clearDraft(key);
-      Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "" });
+      Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "", bigGin: false, joker: false, upcard: "" });
       preview.hidden = true;
       if (res && res.game) g = res.game;
       else await reload();
@@ -407,6 +455,9 @@ export function mountRummy(main, game, ctx) {
     draft.text = {};
     draft.deadwood = {};
     draft.declared = input && input.declared ? input.declared.map(m => m.join(" ")).join(" / ") : "";
+    draft.bigGin = !!(input && input.big_gin);
+    draft.joker = !!(input && input.joker);
+    draft.upcard = input && input.upcard ? String(input.upcard) : "";
     if (input && input.hands) { draft.mode = "cards"; input.hands.forEach((cs, s) => { draft.text[s] = cs.join(" "); }); }
     else if (input && input.deadwood) { draft.mode = "deadwood"; input.deadwood.forEach((d, s) => { draft.deadwood[s] = String(d); }); }
     else if (result.deadwood) { draft.mode = "deadwood"; result.deadwood.forEach((d, s) => { draft.deadwood[s] = String(d); }); }
