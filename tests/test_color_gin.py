@@ -176,12 +176,25 @@ def test_default_declaration_prefers_a_suit_that_is_still_open():
 
 def test_auto_declare_option_trades_deadwood_for_open_suits():
     other = "5S 6S 7S 8D 9D 10D 4C 7C JC QS"  # 31 deadwood
-    least = G.score_hand([WIDER, other], 0)
+    least = G.score_hand([WIDER, other], 0, auto_declare="least_deadwood")
     wide = G.score_hand([WIDER, other], 0, auto_declare="most_open_suits")
     assert least.deadwood[0] == 7 and least.extra["spoiled"] == ["S", "H", "C"]
     assert wide.deadwood[0] == 10 and wide.extra["spoiled"] == ["H", "D"]
     assert least.points[0] == row(D=31 - 7)
     assert wide.points[0] == row(S=31 - 10, C=31 - 10)
+    # the default declares what scores the ender most: 21 in two suits beats 24 in one
+    assert G.score_hand([WIDER, other], 0).points == wide.points
+
+
+def test_best_score_declaration_also_limits_an_undercut():
+    # the defender (2 deadwood) undercuts whatever is declared; spoiling three suits
+    # leaves it 15 in diamonds instead of 18 in spades and clubs
+    defender = "4D 4S 4C 6C 7C 8C 9S 10S JS 2D"
+    best = G.score_hand([WIDER, defender], 0)
+    wide = G.score_hand([WIDER, defender], 0, auto_declare="most_open_suits")
+    assert best.kind == wide.kind == "undercut"
+    assert best.points[1] == row(D=7 - 2 + 10)
+    assert wide.points[1] == row(S=10 - 2 + 10, C=10 - 2 + 10)
 
 
 def test_closed_suits_from_a_match_score():

@@ -54,7 +54,7 @@ HAND_SIZE: Final = 10
 TieRule = Literal["undercut", "knocker_wins_zero", "no_score"]
 Tiebreak = Literal["none", "total_points"]
 StockEnd = Literal["void_at_2", "alternate_anyway"]
-AutoDeclare = Literal["least_deadwood", "most_open_suits"]
+AutoDeclare = Literal["best_score", "least_deadwood", "most_open_suits"]
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,10 @@ class Options:
     )
     void_cap: int = option_field(3, "this many void hands in a row end the game as it stands (0: no cap)")
     auto_declare: AutoDeclare = option_field(
-        "least_deadwood",
-        "arrangement the engine declares for an ender who declares none: least deadwood first, or most open unspoiled suits first",
-        ("least_deadwood", "most_open_suits"),
+        "best_score",
+        "arrangement the engine declares for an ender who declares none: the one that scores the ender most, "
+        "least deadwood first, or most open unspoiled suits first",
+        ("best_score", "least_deadwood", "most_open_suits"),
     )
     coop: bool = option_field(False, "co-op variant: both players aim for a 2-2 tie; the team score is all eight columns added up")
     coop_jokers: bool = option_field(False, "co-op with jokers shuffled in: drawing one forces gin or a knock, even above the limit; the joker is the discard")
@@ -277,11 +278,15 @@ def choose_arrangement(
     end the hand (deadwood above the limit, or nothing could score).
 
     Among arrangements within the knock limit that leave a suit open and unspoiled,
-    ``auto_declare=least_deadwood`` takes the least deadwood, then the most open
-    unspoiled suits; ``most_open_suits`` the other way round. Between arrangements
-    still equal, the one that leaves the ``defender`` (a card mask) the most deadwood
-    after lay-offs wins, then the first found. ``forced`` (a co-op joker) lifts the
-    limit and the scoring check: every arrangement is a candidate.
+    ``auto_declare=best_score`` (with the ``defender``'s cards known) takes the one
+    that scores the ender most against the defender this hand (points times the suits
+    that score, after the defender's best lay-offs), then the least deadwood;
+    ``least_deadwood`` takes the least deadwood, then the most open unspoiled suits;
+    ``most_open_suits`` the other way round. Without the defender's cards
+    ``best_score`` orders as ``least_deadwood``. Between arrangements still equal, the
+    one that leaves the ``defender`` (a card mask) the most deadwood after lay-offs
+    wins, then the first found. ``forced`` (a co-op joker) lifts the limit and the
+    scoring check: every arrangement is a candidate.
 
     >>> hand = C.to_mask("AS 2S 3S 9H 9D 9C KC QC JC 4D")
     >>> d = choose_arrangement(hand, Options())
@@ -290,18 +295,23 @@ def choose_arrangement(
     >>> choose_arrangement(hand, Options(), closed=closed_mask("H")) is None
     True
     """
-    best_key: tuple[int, int] | None = None
+    best_key: tuple[int, ...] | None = None
     tied: list[Declaration] = []
     limit = None if forced else options.knock_limit
+    by_score = options.auto_declare == "best_score" and defender is not None
     for arr in all_arrangements(cards, limit):
         d = _declare(arr, closed)
         if not d.open_unspoiled and not forced:
             continue
         nopen = d.open_unspoiled.bit_count()
-        if options.auto_declare == "least_deadwood":
-            key = (arr.value, -nopen)
-        else:
+        key: tuple[int, ...]
+        if by_score:
+            assert defender is not None
+            key = (-_net_score(d, defender, options), arr.value, -nopen)
+        elif options.auto_declare == "most_open_suits":
             key = (-nopen, arr.value)
+        else:
+            key = (arr.value, -nopen)
         if best_key is None or key < best_key:
             best_key, tied = key, [d]
         elif key == best_key:
@@ -313,6 +323,21 @@ def choose_arrangement(
     return max(
         tied, key=lambda d: M.best_layoffs(defender, d.arrangement.melds, "color_gin").deadwood
     )
+
+
+def _net_score(d: Declaration, defender: int, options: Options) -> int:
+    """What declaring ``d`` is worth to the ender this hand: the points the ender would
+    score minus the points the defender would score, over the open unspoiled suits."""
+    arr = d.arrangement
+    suits = d.open_unspoiled.bit_count()
+    if arr.value == 0:
+        return (options.gin_bonus + M.deadwood_of_mask(defender, "color_gin")) * suits
+    opp = M.best_layoffs(defender, arr.melds, "color_gin").deadwood
+    if arr.value < opp:
+        return (opp - arr.value) * suits
+    if arr.value > opp:
+        return -(arr.value - opp + options.undercut_bonus) * suits
+    return -options.undercut_bonus * suits if options.tie == "undercut" else 0
 
 
 def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat: int = 0) -> str | None:
