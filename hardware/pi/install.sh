@@ -33,6 +33,10 @@ if [ -z "${SKIP_APT:-}" ]; then
     say "installing system packages (python3-venv, build tools for rpi-ws281x)"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-dev gcc >/dev/null
+    # gpiozero's pin library on the Pi (buttons, MCP3208 ADCs): Raspberry Pi OS ships it
+    # as a system package; the venv below sees system packages for it.
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-lgpio >/dev/null 2>&1 \
+        || say "warning: python3-lgpio is not available; 'gingo doctor' will say if buttons can work"
     if command -v raspi-config >/dev/null 2>&1; then
         raspi-config nonint do_spi 0 || say "warning: could not enable SPI; enable it in raspi-config"
     fi
@@ -51,10 +55,10 @@ fi
 
 mkdir -p "$PREFIX" "$ETC" "$(dirname "$UNIT")"
 if [ -z "${SKIP_PIP:-}" ]; then
-    if [ ! -x "$PREFIX/venv/bin/python" ]; then
-        say "creating the virtual environment in $PREFIX/venv"
-        python3 -m venv "$PREFIX/venv"
-    fi
+    # --system-site-packages: the Pi's own python3-lgpio serves gpiozero (running this
+    # again on an existing venv only updates that setting)
+    say "preparing the virtual environment in $PREFIX/venv"
+    python3 -m venv --system-site-packages "$PREFIX/venv"
     say "installing the companion into $PREFIX/venv"
     "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade pip
     "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade "$SRC"
