@@ -285,6 +285,21 @@ def test_live_snapshot_events_and_resume(env: Env) -> None:
         assert [m["event"]["type"] for m in got] == ["hand", "undo"]
 
 
+def test_live_resume_replays_everything_missed_in_pages(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.api.app as app_mod
+
+    monkeypatch.setattr(app_mod, "MAX_REPLAY", 2)  # pages of two events
+    gid = env.post("/api/v1/games", {"variant": "gin", "players": ["A", "B"]}).json()["id"]
+    for _ in range(4):
+        env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [1, 5]})
+        env.post(f"/api/v1/games/{gid}/undo")
+    with env.client.websocket_connect("/api/v1/live?after=1") as ws:
+        snap = ws.receive_json()
+        assert snap["seq"] == 9
+        got = [ws.receive_json() for _ in range(8)]
+        assert [m["seq"] for m in got] == list(range(2, 10)) and all(m["replay"] for m in got)
+
+
 def test_sensors_offline_is_visible_never_guessed(env: Env) -> None:
     env.post("/api/v1/board/sim", {"space": 5, "side": 1})
     env.wait_board(lambda b: b["sensed"] is not None and b["sensed"][5] == "1")

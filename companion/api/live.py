@@ -83,10 +83,15 @@ class LiveHub:
             snap = await run_in_threadpool(self._snapshot)
             await ws.send_json(snap)
             last = int(snap["seq"])
-            if after is not None and after < last:
-                missed = await run_in_threadpool(self._missed, after, last)
+            cursor = after
+            while cursor is not None and cursor < last:
+                # what was missed, in pages of MAX_REPLAY events
+                missed = await run_in_threadpool(self._missed, cursor, last)
+                if not missed:
+                    break
                 for m in missed:
                     await ws.send_json(m)
+                cursor = int(missed[-1]["seq"])
             while True:
                 getter = asyncio.ensure_future(q.get())
                 done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
