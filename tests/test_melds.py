@@ -165,7 +165,7 @@ def test_layoffs_chain_and_compete_with_own_melds():
 def test_large_hands_rank_programme_matches_enumeration(monkeypatch):
     """The rank-by-rank programme used for large hands agrees with the set enumeration
     (itself checked against brute force above), pruning forced on."""
-    monkeypatch.setattr(M, "_PRUNE_AT", 0)
+    monkeypatch.setattr("companion.melds.block._PRUNE_AT", 0)
     rng = random.Random(11)
     tb = M._tables(M.GINGO)
     ace_heavy = [13 * s + r for s in range(4) for r in list(range(0, 4)) + list(range(8, 13))]
