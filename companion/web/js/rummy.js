@@ -102,7 +102,7 @@ export function mountRummy(main, game, ctx) {
   function plainSheet(hands, m) {
     const head = h("tr", null, h("th", { scope: "col" }, "#"), ...names.map(n => h("th", { scope: "col" }, n)));
     const rows = hands.map(({ n, result }) => h("tr", { dataset: { hand: n } },
-      h("th", { scope: "row", title: KIND_LABEL[result.kind] || result.kind }, `${n}`, h("small", null, " " + (KIND_LABEL[result.kind] || result.kind || ""))),
+      h("th", { scope: "row", title: kindLabel(result.kind) }, `${n}`, h("small", null, " " + (kindLabel(result.kind)))),
       ...names.map((_, s) => {
         const p = Array.isArray(result.points) ? result.points[s] : 0;
         return h("td", { class: p ? "pos" : "zero" }, p ? String(p) : "·");
@@ -166,6 +166,7 @@ export function mountRummy(main, game, ctx) {
   const oklahoma = g.variant === "gin" && !!(g.options || {}).oklahoma;
   const coopJokers = g.variant === "color_gin" && !!(g.options || {}).coop_jokers;
   const bigWord = g.variant === "ginski" ? "Big Ginski" : "big gin";
+  function kindLabel(k) { return k === "big_gin" ? bigWord : (KIND_LABEL[k] || k || ""); }
   const formErr = fieldError("entry-error");
 
   function takenBy(seat) {
@@ -377,7 +378,7 @@ export function mountRummy(main, game, ctx) {
 
   function showPreview(r, body) {
     const kids = [h("h2", null, "Preview")];
-    const kind = KIND_LABEL[r.kind] || r.kind;
+    const kind = kindLabel(r.kind);
     const winner = r.winner !== null && r.winner !== undefined ? names[r.winner] : null;
     kids.push(h("p", { class: "verdict", id: "preview-verdict" }, `${r.ender === null || r.ender === undefined ? "Nobody" : names[r.ender]}: ${kind}.`, winner ? ` ${winner} scores.` : " No score."));
     if (r.extra && r.extra.spoiled) kids.push(h("p", { id: "preview-spoiled" }, "Spoiled suits: ", r.extra.spoiled.length ? r.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") : "none"));
@@ -431,7 +432,7 @@ export function mountRummy(main, game, ctx) {
   function drawHistory() {
     const hands = handsOf(g);
     const items = hands.slice().reverse().map(({ n, result, input, raw }) => {
-      const kind = KIND_LABEL[result.kind] || result.kind;
+      const kind = kindLabel(result.kind);
       const ender = result.ender !== null && result.ender !== undefined ? names[result.ender] : "nobody";
       const winner = result.winner !== null && result.winner !== undefined ? names[result.winner] : null;
       let pts = "";
