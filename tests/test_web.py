@@ -655,6 +655,10 @@ def test_oklahoma_upcard_and_color_gin_joker(page: Page, server: Server) -> None
     assert sheet_numbers(page, "total", 2) == [11, 0]
     game: dict[str, Any] = server.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]
     assert game["hands"][0]["upcard"] == "10H"
+    page.click("#history li[data-hand='1'] button")                    # a correction keeps the upcard
+    expect(page.locator("#upcard")).to_have_value("10H")
+    expect(page.locator("#deadwood-0")).to_have_value("9")
+    page.click("#entry button:has-text('Cancel correction')")
     # Color Gin with co-op jokers: a drawn joker forces a knock above the limit.
     new_game(page, "color_gin", ["Sam", "Tom"], preset="coop_jokers")
     cy = ["3H", "4H", "5H", "6H", "8S", "8D", "8C", "9D", "QD", "KD"]
