@@ -22,7 +22,7 @@ from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, PHONE, R
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
 
 from companion import cards as C  # noqa: E402
 from companion.rules import color_gin, gin, gingo, ginski  # noqa: E402
@@ -30,6 +30,7 @@ from companion.rules import color_gin, gin, gingo, ginski  # noqa: E402
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "docs" / "screenshots"
+VIEWPORT: ViewportSize = {"width": PHONE["width"], "height": PHONE["height"]}
 TIMEOUT_MS = 10000
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -63,7 +64,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture()
 def page(browser: Browser) -> Iterator[Page]:
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True)
+    ctx = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, has_touch=True)
     pg = ctx.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
@@ -213,7 +214,7 @@ def test_whole_gin_match_to_100(page: Page, server: Server) -> None:
     shot(page, "preview")
     page.click("#confirm-btn")
     expect(page.locator("#history li[data-hand]")).to_have_count(1)
-    p1 = expected.points
+    p1 = [int(p) for p in expected.points]  # type: ignore[arg-type]  # gin points are ints
     # Three quick hands by deadwood: gin is 25 + the other's deadwood, a knock the difference.
     score_deadwood(page, 1, [40, 0])   # Ben gin: 65
     score_deadwood(page, 0, [0, 50])   # Ana gin: 75
@@ -276,7 +277,7 @@ def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> N
     cy = ["3H", "4H", "5H", "6H", "8S", "8D", "8C", "JD", "QD", "KD"]
     di = ["AS", "2S", "9S", "4C", "5C", "9C", "JH", "10H", "7D", "2D"]
     expected = color_gin.score_hand([cy, di], 0)
-    spoiled = list(expected.extra["spoiled"])  # type: ignore[arg-type]
+    spoiled = list(expected.extra["spoiled"])  # type: ignore[arg-type,call-overload]
     assert spoiled  # the example must spoil something to be a test
     pick_ender(page, 0)
     for c in cy:  # Cy's hand tapped on the grid
@@ -450,7 +451,7 @@ def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page
 def test_a_second_phone_follows_live(page: Page, browser: Browser, server: Server) -> None:
     join(page, server)
     new_game(page, "gin", ["Ned", "Ola"])
-    other = browser.new_context(viewport=PHONE).new_page()
+    other = browser.new_context(viewport=VIEWPORT).new_page()
     other.set_default_timeout(TIMEOUT_MS)
     try:
         join(other, server)
@@ -609,7 +610,8 @@ def test_deadwood_entry_for_ginski_big_ginski_and_the_stock_end(page: Page, serv
     shot(page, "deadwood-entry", full=True)
     page.click("#confirm-btn")
     expect(page.locator("#history li[data-hand]")).to_have_count(2)
-    assert sheet_numbers(page, "total", 3) == [27 + big.points[0], big.points[1], big.points[2]]
+    pts = [int(p) for p in big.points]  # type: ignore[arg-type]  # Ginski points are ints
+    assert sheet_numbers(page, "total", 3) == [27 + pts[0], pts[1], pts[2]]
     # Gin, rule set gin_002: the stock ran out and the deadwood decides (a showdown).
     new_game(page, "gin", ["Nia", "Oto"], preset="gin_002")
     expect(page.locator("#big-gin")).to_have_count(0)
@@ -712,7 +714,7 @@ def test_host_settings_revoke_a_phone_and_delete_a_game(page: Page, browser: Bro
     join(page, server)
     token = str(server.post("/api/v1/pair", {"code": CODE, "name": "scratch"})["token"])  # type: ignore[index]
     doomed: dict[str, Any] = server.post("/api/v1/games", {"variant": "gin", "players": ["Zed", "Yul"]}, token)  # type: ignore[assignment]
-    other = browser.new_context(viewport=PHONE).new_page()
+    other = browser.new_context(viewport=VIEWPORT).new_page()
     other.set_default_timeout(TIMEOUT_MS)
     try:
         other.goto(server.url + "/")
