@@ -147,6 +147,7 @@ def _row(r: sqlite3.Row | tuple[Any, ...]) -> StoredEvent:
 
 
 _COLS = "seq, game_id, type, payload, client_id, result, time"
+_MAX_SEQ = 2**63 - 1  # the largest SQLite INTEGER
 
 
 class EventStore:
@@ -271,9 +272,12 @@ class EventStore:
         return out
 
     def events(self, game_id: str | None = None, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        """Events with ``seq > after`` in order, for one game or all of them."""
+        """Events with ``seq > after`` in order, for one game or all of them.
+
+        ``after`` beyond SQLite's 64-bit range is clamped (no event lies past it), so
+        ``?after=<huge>`` reads nothing instead of failing."""
         sql = f"SELECT {_COLS} FROM events WHERE seq > ?"
-        args: list[Any] = [after]
+        args: list[Any] = [max(-1, min(int(after), _MAX_SEQ))]
         if game_id is not None:
             sql += " AND game_id = ?"
             args.append(game_id)

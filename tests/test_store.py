@@ -118,3 +118,13 @@ def test_second_service_on_one_folder_is_refused(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=30)
     assert r.returncode == 3 and "already using" in r.stdout
     assert issubclass(StoreBusy, ValueError)
+
+
+def test_events_after_beyond_sqlite_integer_range_reads_nothing(tmp_path: Path) -> None:
+    # ?after=<a number past 2**63> used to raise OverflowError inside sqlite3 (a 500)
+    store = open_store(tmp_path)
+    store.append("g", "hand", {"i": 0})
+    assert store.events("g", after=10**30) == []
+    assert store.events(after=2**63) == []
+    assert [e.payload for e in store.events("g", after=-10**30)] == [{"i": 0}]
+    store.close()

@@ -358,8 +358,15 @@ def create_app(
     # -- live -----------------------------------------------------------------------------------
 
     @app.websocket("/api/v1/live")
-    async def live(ws: WebSocket, after: int | None = None) -> None:
-        await hub.serve(ws, after)
+    async def live(ws: WebSocket, after: str | None = None) -> None:
+        cursor = None if after is None else _after_param(after)
+        if isinstance(cursor, str):
+            # a bad ?after= used to be a bare 403 handshake refusal: say what is wrong instead
+            await ws.accept()
+            await ws.send_json({"type": "error", "error": {"code": "invalid_request", "message": cursor}})
+            await ws.close(code=1008, reason="bad ?after=")
+            return
+        await hub.serve(ws, cursor)
 
     # -- the phone page -------------------------------------------------------------------------
 
@@ -431,3 +438,10 @@ def score_sheet_csv(game: dict[str, Any]) -> str:
     w.writerow(["total", "", "", "", *[_cell(s) for s in scores]])
     return buf.getvalue()
 
+
+def _after_param(raw: str) -> int | str:
+    """The live channel's ``?after=N``: a whole number >= 0, or the error message."""
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()):
+        return f"after must be a whole number >= 0 (the last seq you saw), got {raw!r}"
+    return int(text)
