@@ -1,0 +1,203 @@
+"""The public numbers: minimum deadwood and best discard, each game's solver choosing
+the no-wild fast path, the wild-card search or the rank-by-rank programme."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
+from companion import cards as C
+from companion.melds.block import _block_min, _block_ok
+from companion.melds.natural import _bits, _min_sets, _natural_min, _rank_bits_3plus, _suits
+from companion.melds.rules import MeldRules, _hand_mask, get_rules
+from companion.melds.tables import _BIG, _Tables, _tables
+from companion.melds.wild import _wild_min
+
+# Enumerating set choices costs about 2^(ranks held 3+ times); past this many such
+# ranks the rank-by-rank programme is faster (measured in benchmarks/solver.py).
+_SETS_ENUM_MAX = 5
+
+
+def _make_gin_fast(tb: _Tables, rules: MeldRules) -> Callable[[int], int]:
+    T = tb.T
+
+    def fast(mask: int) -> int:
+        a = mask & 8191
+        b = mask >> 13 & 8191
+        c = mask >> 26 & 8191
+        d = mask >> 39 & 8191
+        trip = (a & b & (c | d)) | (c & d & (a | b))
+        if trip:
+            ranks = _bits(trip)
+            if len(ranks) > _SETS_ENUM_MAX:
+                return _block_min(mask, rules)
+            return _min_sets([a, b, c, d], ranks, 0, tb)
+        return T[a] + T[b] + T[c] + T[d]
+
+    return fast
+
+
+Solver = Callable[[int], int]
+
+
+@lru_cache(maxsize=None)
+def _build_solver(rules: MeldRules) -> Solver:
+    tb = _tables(rules)
+    wm = rules.wild_mask
+    if rules.base == 0 and rules.nsuits == 4:
+        nat_fast = _make_gin_fast(tb, rules)
+    else:
+        def nat_fast(mask: int) -> int:
+            return _natural_min(mask, rules, tb)
+    if not wm:
+        return nat_fast
+
+    block = _block_ok(rules)
+
+    def solve(mask: int) -> int:
+        if mask & wm:
+            if block and (mask & wm).bit_count() <= 2:
+                return _block_min(mask, rules)
+            return _wild_min(mask, rules)
+        return nat_fast(mask)
+
+    return solve
+
+
+# variant name -> (solver, allowed card bits); filled on first use of each variant
+_FAST: dict[object, tuple[Solver, int]] = {}
+
+
+def _fast_entry(variant: str | MeldRules) -> tuple[Solver, int]:
+    rules = get_rules(variant)
+    entry = (_build_solver(rules), rules.natural_mask | rules.wild_mask)
+    _FAST[variant] = entry
+    return entry
+
+
+def _solver(rules: MeldRules) -> Solver:
+    return _build_solver(rules)
+
+
+def deadwood_of_mask(mask: int, variant: str | MeldRules = "gin") -> int:
+    """Minimum deadwood of a card bitmask (no validation; the fast entry point)."""
+    entry = _FAST.get(variant) or _fast_entry(variant)
+    return entry[0](mask)
+
+
+def min_deadwood(cards: int | str | Iterable[str | int], variant: str | MeldRules = "gin") -> int:
+    """Least deadwood value over every arrangement of ``cards`` into melds.
+
+    ``cards`` is a bitmask, a string (``"5H 6H 7H"``) or a list of names or ints.
+
+    >>> min_deadwood(["AS", "2S", "3S", "KD"])
+    10
+    >>> min_deadwood("QS KS AS", "gingo"), min_deadwood("QS KS AS", "gin")
+    (0, 21)
+    """
+    entry = _FAST.get(variant) or _fast_entry(variant)
+    if type(cards) is int:
+        if cards & ~entry[1] or cards < 0:
+            _hand_mask(cards, get_rules(variant))
+        return entry[0](cards)
+    return entry[0](_hand_mask(cards, get_rules(variant)))
+
+
+def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
+    """(least deadwood after one discard, mask of every discard reaching it)."""
+    if not mask:
+        raise ValueError("no card to discard")
+    tb = _tables(rules)
+    s = _suits(mask, rules)
+    trip = _rank_bits_3plus(s)
+    if mask & rules.wild_mask or (
+        trip.bit_count() > _SETS_ENUM_MAX and _block_ok(rules)
+    ):
+        # Wild cards, or a large hand with many set ranks (enumerating set choices
+        # grows as 6^ranks): solve once per discard with the exact solver.
+        f = _solver(rules)
+        best = _BIG
+        which = 0
+        for c in _bits(mask):
+            v = f(mask ^ c)
+            if v < best:
+                best, which = v, c
+            elif v == best:
+                which |= c
+        return best, which
+    T, D, DS = tb.T, tb.D, tb.DS
+    base = rules.base
+    if not trip:
+        total = 0
+        imp = -_BIG
+        for x in s:
+            total += T[x]
+            if x:
+                g = T[x] - D[x]
+                if g > imp:
+                    imp = g
+        which = 0
+        for j, x in enumerate(s):
+            if x and T[x] - D[x] == imp:
+                which |= DS[x] << (base + 13 * j)
+        return total - imp, which
+    state = [_BIG, 0]
+    ranks = _bits(trip)
+
+    def rec(i: int) -> None:
+        if i == len(ranks):
+            total = 0
+            imp = -_BIG
+            for x in s:
+                total += T[x]
+                if x:
+                    g = T[x] - D[x]
+                    if g > imp:
+                        imp = g
+            if imp == -_BIG:
+                return
+            v = total - imp
+            if v <= state[0]:
+                which = 0
+                for j, x in enumerate(s):
+                    if x and T[x] - D[x] == imp:
+                        which |= DS[x] << (base + 13 * j)
+                if v < state[0]:
+                    state[0], state[1] = v, which
+                else:
+                    state[1] |= which
+            return
+        bit = ranks[i]
+        pat = 0
+        for j, x in enumerate(s):
+            if x & bit:
+                pat |= 1 << j
+        rec(i + 1)
+        for choice in tb.SUB[pat]:
+            for j in choice:
+                s[j] ^= bit
+            rec(i + 1)
+            for j in choice:
+                s[j] ^= bit
+
+    rec(0)
+    return state[0], state[1]
+
+
+def best_discard_mask(mask: int, variant: str | MeldRules = "gin") -> tuple[int, int]:
+    """Fast entry point: ``(deadwood, discards mask)`` for a card bitmask."""
+    return _best_discard_mask(mask, get_rules(variant))
+
+
+def best_discard(
+    cards: int | str | Iterable[str | int], variant: str | MeldRules = "gin"
+) -> tuple[int, list[str]]:
+    """The least deadwood after discarding one card, and every discard that reaches it.
+
+    >>> best_discard("AS 2S 3S 4S 9D 9H 9C KH QH JH 5C")
+    (0, ['5C'])
+    """
+    rules = get_rules(variant)
+    mask = _hand_mask(cards, rules)
+    v, which = _best_discard_mask(mask, rules)
+    return v, C.mask_names(which)

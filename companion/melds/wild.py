@@ -1,0 +1,232 @@
+"""Wild cards: an exact search that spends wilds on sets and, suit by suit, on runs
+(memoised per suit pattern), then charges unused wilds as deadwood."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from companion.melds.natural import _bits, _natural_min, _suits
+from companion.melds.rules import MeldRules
+from companion.melds.tables import _BIG, _tables
+
+
+class _RunWild:
+    """Least deadwood of one suit's naturals and ``k`` wilds given to its runs."""
+
+    def __init__(self, rules: MeldRules) -> None:
+        self.rules = rules
+        self.memo: dict[tuple[int, int, int, int], int] = {}
+        v = rules.values
+        self.low_vals = v
+        self.high_vals = tuple(v[1:]) + (v[0],)
+
+    def __call__(self, m: int, k: int, forbid: int) -> int:
+        """``m``: naturals of the suit; ``forbid``: ranks wilds may not stand for."""
+        key = (m, k, forbid, 0)
+        r = self.memo.get(key)
+        if r is not None:
+            return r
+        if self.rules.wild_may_duplicate_hand:
+            r = self._f_dup(m, k, forbid, self.low_vals)
+        else:
+            r = self._f(m, k, 0, forbid, self.low_vals)
+        if self.rules.ace_high:
+            mh = (m >> 1) | ((m & 1) << 12)
+            # The ace's own rank may not be stood for twice: forbid position 12 (ace high)
+            # if the ace is held, and the low ace does not exist in this frame.
+            fh = (forbid >> 1) | ((forbid & 1) << 12)
+            r = min(r, self._f(mh, k, 0, fh, self.high_vals))
+        self.memo[key] = r
+        return r
+
+    @lru_cache(maxsize=None)  # noqa: B019 - the instance lives as long as its rules
+    def _f(self, m: int, k: int, lo: int, forbid: int, vals: tuple[int, ...]) -> int:
+        """Least deadwood of naturals ``m`` (13 positions) given ``k`` wilds, a wild
+        not used in a run counting as deadwood; runs may not start below ``lo``; wilds
+        may not stand on ``forbid`` positions."""
+        if not m:
+            return k * self.rules.wild_value
+        low = m & -m
+        p = low.bit_length() - 1
+        # p is deadwood
+        best = vals[p] + self._f(m ^ low, k, p + 1, forbid, vals)
+        rules = self.rules
+        fixed_limit = not rules.wilds_fewer_than_naturals
+        max_w = min(k, rules.max_wilds_per_meld if fixed_limit else k)
+        blocked = forbid | ((1 << lo) - 1)
+        # a run whose lowest natural is p: positions s..p-1 are wilds
+        for s in range(p, p - max_w - 1, -1):
+            if s < 0:
+                break
+            if s < p and blocked >> s & 1:
+                break
+            wilds = p - s
+            nat = 0
+            used = 0
+            for q in range(p, 13):
+                if m >> q & 1:
+                    nat += 1
+                    used |= 1 << q
+                else:
+                    if blocked >> q & 1:
+                        break
+                    wilds += 1
+                    if wilds > max_w:
+                        break
+                if q - s >= 2 and wilds <= rules.run_wild_limit(nat):
+                    v = self._f(m & ~used, k - wilds, q + 1, forbid, vals)
+                    if v < best:
+                        best = v
+        return best
+
+
+    @lru_cache(maxsize=None)  # noqa: B019 - the instance lives as long as its rules
+    def _f_dup(self, m: int, k: int, blocked: int, vals: tuple[int, ...]) -> int:
+        """As :meth:`_f` for games where a wild may stand for a card the hand holds
+        (Ginski): two runs may then share a position, one with the natural card and
+        one with a wild standing for it (``1 2 W=3`` beside ``3 4 W=5``). ``blocked``:
+        positions no wild may stand for (already stood for, or set designations)."""
+        if not m:
+            return k * self.rules.wild_value
+        low = m & -m
+        p = low.bit_length() - 1
+        best = vals[p] + self._f_dup(m ^ low, k, blocked, vals)
+        rules = self.rules
+        if k == 0:
+            # no wilds left: plain runs of consecutive naturals from p
+            run = low
+            q = p + 1
+            while q < 13 and m >> q & 1:
+                run |= 1 << q
+                if q - p >= 2:
+                    v = self._f_dup(m ^ run, 0, blocked, vals)
+                    if v < best:
+                        best = v
+                q += 1
+            return best
+        limit_fixed = not rules.wilds_fewer_than_naturals
+        max_w = min(k, rules.max_wilds_per_meld if limit_fixed else k)
+        # runs whose lowest natural is p; positions s..p-1 are wilds
+        stack: list[tuple[int, int, int, int, int]] = []
+        for s in range(p, p - max_w - 1, -1):
+            if s < 0:
+                break
+            wl = 0
+            ok = True
+            for x in range(s, p):
+                if blocked >> x & 1:
+                    ok = False
+                    break
+                wl |= 1 << x
+            if not ok:
+                break
+            stack.append((s, p, low, wl, 1))
+        while stack:
+            s, q, used, wl, nat = stack.pop()
+            nw = wl.bit_count()
+            if q - s >= 2 and nw <= rules.run_wild_limit(nat):
+                v = self._f_dup(m & ~used, k - nw, blocked | wl, vals)
+                if v < best:
+                    best = v
+            nq = q + 1
+            if nq >= 13:
+                continue
+            if m >> nq & 1:
+                stack.append((s, nq, used | 1 << nq, wl, nat + 1))
+            if nw < max_w and not blocked >> nq & 1:
+                # a wild at nq (standing for a card the hand may also hold)
+                stack.append((s, nq, used, wl | 1 << nq, nat))
+        return best
+
+
+@lru_cache(maxsize=None)
+def _run_wild(rules: MeldRules) -> _RunWild:
+    return _RunWild(rules)
+
+
+def _wild_min(mask: int, rules: MeldRules, held: int | None = None, taken: int = 0) -> int:
+    """Exact minimum deadwood of a hand that holds wild cards.
+
+    ``held``: cards a Gin-Go joker may not stand for (the whole hand by default);
+    ``taken``: cards some wild already stands for.
+    """
+    tb = _tables(rules)
+    w = (mask & rules.wild_mask).bit_count()
+    nat = mask & rules.natural_mask
+    if w == 0 or rules.max_wilds_per_meld == 0:
+        return _natural_min(nat, rules, tb) + w * rules.wild_value
+    if held is None:
+        held = nat
+    s = _suits(nat, rules)
+    dup = rules.wild_may_duplicate_hand
+    # ranks a wild may not stand for, per suit: designations so far (and, in Gin-Go,
+    # every card the hand holds)
+    forbids = _suits(taken, rules)
+    if not dup:
+        for j, x in enumerate(_suits(held, rules)):
+            forbids[j] |= x
+    rw = _run_wild(rules)
+    c1 = c2 = 0
+    for x in s:
+        c2 |= c1 & x
+        c1 |= x
+    ranks = _bits(c2)
+    nsuits = rules.nsuits
+    wv = rules.wild_value
+    best = _BIG
+
+    def leaf(ws: int) -> int:
+        left = w - ws
+        cur = [0] + [_BIG] * left
+        for j in range(nsuits):
+            x = s[j]
+            if not x:
+                continue
+            nxt = [_BIG] * (left + 1)
+            fj = forbids[j]
+            for used in range(left + 1):
+                cu = cur[used]
+                if cu >= _BIG:
+                    continue
+                for kk in range(left - used + 1):
+                    v = cu + rw(x, kk, fj)
+                    if v < nxt[used + kk]:
+                        nxt[used + kk] = v
+            cur = nxt
+        return min(cur[u] + wv * (left - u) for u in range(left + 1))
+
+    def rec(i: int, ws: int) -> None:
+        nonlocal best
+        if i == len(ranks):
+            v = leaf(ws)
+            if v < best:
+                best = v
+            return
+        bit = ranks[i]
+        pat = 0
+        for j in range(nsuits):
+            if s[j] & bit:
+                pat |= 1 << j
+        rec(i + 1, ws)
+        # one more set at this rank (a 5-colour deck can hold two), then look again
+        for choice in tb.SUB[pat]:
+            for j in choice:
+                s[j] ^= bit
+            rec(i, ws)
+            for j in choice:
+                s[j] ^= bit
+        if ws < w:
+            for choice in tb.SUBW[pat]:
+                for d in range(nsuits):
+                    if d in choice or forbids[d] & bit:
+                        continue
+                    for j in choice:
+                        s[j] ^= bit
+                    forbids[d] |= bit
+                    rec(i, ws + 1)
+                    forbids[d] ^= bit
+                    for j in choice:
+                        s[j] ^= bit
+
+    rec(0, 0)
+    return best
