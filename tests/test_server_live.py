@@ -192,3 +192,31 @@ def test_sigterm_is_a_clean_shutdown(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.json()["game"]["scores"] == [0, 0]
     finally:
         again.kill()
+
+
+def test_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
+    # uvicorn used to log its bind error and exit with status 3, skipping our advice
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--data", str(tmp_path / "d"), "--no-qr", "--no-mdns"],
+            cwd=ROOT, capture_output=True, text=True, timeout=30,
+            env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+    assert done.returncode == 2
+    assert f"gingo serve: error: could not listen on 127.0.0.1:{port}" in done.stderr
+    assert "--port" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
+    srv = Server(tmp_path / "d")
+    srv.start()
+    assert srv.proc is not None
+    srv.proc.send_signal(signal.SIGINT)
+    try:
+        assert srv.proc.wait(timeout=20) == 130
+    finally:
+        srv.kill()
+    assert "Traceback" not in srv.output()

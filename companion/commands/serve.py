@@ -11,6 +11,7 @@ import argparse
 import functools
 import logging
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -202,9 +203,13 @@ def _server_class() -> Any:
 
     class CleanServer(uvicorn.Server):
         """uvicorn re-raises SIGTERM after its shutdown, which would skip ours (LEDs off,
-        sensors closed, log closed); here a signal just means "stop", exit status 0."""
+        sensors closed, log closed); here a signal just means "stop": exit status 0 after
+        SIGTERM (systemd), 130 after Ctrl-C (SIGINT), like every other command."""
+
+        exit_signal: int | None = None
 
         def handle_exit(self, sig: int, frame: Any) -> None:
+            self.exit_signal = sig
             super().handle_exit(sig, frame)
             self._captured_signals.clear()
 
@@ -229,6 +234,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     addresses = local_addresses()
     advert = None
+    server: Any = None
     try:
         svc.start()
         banner(svc, args.host, args.port, addresses, qr=not args.no_qr, out=sys.stdout)
@@ -238,14 +244,21 @@ def run(args: argparse.Namespace) -> int:
         config = uvicorn.Config(svc.app, host=args.host, port=args.port, workers=1,
                                 log_level=args.log_level, lifespan="on", ws="websockets-sansio")
         server = _Server(config)
-        server.run()
+        try:
+            server.run()
+        except SystemExit:
+            # uvicorn logs the bind error and exits with status 3 when it cannot listen;
+            # say what to do instead (a signal after start-up is not a SystemExit here)
+            if server.started:
+                raise
         if not server.started:
-            raise CommandError(f"could not listen on {args.host}:{args.port} (in use? try --port)")
+            raise CommandError(f"could not listen on {args.host}:{args.port} (port in use or address not "
+                               "on this machine?); pass another --port or --host")
     finally:
         if advert is not None:
             advert.close()
         svc.stop()
-    return 0
+    return 130 if getattr(server, "exit_signal", None) == signal.SIGINT else 0
 
 
 __all__ = ["Service", "build_service", "configure", "run", "qr_text", "banner"]
