@@ -219,3 +219,15 @@ def test_led_test_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["doctor", "--root", str(root), "--config", str(cfg), "--led-test", "--led-hold", "0"]) == 1
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("FAIL  LED test: LEDs:") and "leds0 does not exist" in last
+
+
+def test_config_not_utf8_is_a_fail_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # used to stop doctor with "gingo doctor: error: 'utf-8' codec can't decode ..." (no file name)
+    root = make_root(tmp_path, model=None)
+    cfg = tmp_path / "gingo.toml"
+    cfg.write_bytes(b"\xff\xfe[leds]\n")
+    assert main(["doctor", "--root", str(root), "--config", str(cfg)]) == 1
+    captured = capsys.readouterr()
+    first = captured.out.splitlines()[0]
+    assert first.startswith("FAIL  config:") and str(cfg) in first and "UTF-8" in first
+    assert captured.err == ""

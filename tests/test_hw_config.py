@@ -201,3 +201,18 @@ def test_shutdown_command_is_a_list_of_words():
     assert parse_config({"buttons": {}}).shutdown_command == ("systemctl", "poweroff")
     with pytest.raises(ConfigError, match="buttons.shutdown_command"):
         parse_config({"buttons": {"shutdown_command": "poweroff"}})
+
+
+def test_config_or_layout_not_utf8_names_the_file(tmp_path: Path) -> None:
+    # a binary or Latin-1 file used to surface as a bare UnicodeDecodeError (no file name),
+    # and made `gingo doctor` stop instead of printing its FAIL line
+    from companion.hardware.layout import LayoutError, load_layout
+
+    raw = tmp_path / "latin1.toml"
+    raw.write_bytes(b"[colors]\nside1 = \"r\xe9d\"\n")
+    with pytest.raises(ConfigError, match=f"^{raw}: not valid TOML \\(not UTF-8 text\\)"):
+        load_config(str(raw))
+    with pytest.raises(LayoutError, match=f"^{raw}: not valid TOML \\(not UTF-8 text\\)"):
+        load_layout(str(raw))
+    with pytest.raises(LayoutError, match="cannot read LED layout file"):
+        load_layout(str(tmp_path))

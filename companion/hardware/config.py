@@ -307,4 +307,8 @@ def load_config(path: str | None) -> HardwareConfig:
         raise ConfigError(f"config file {file} is a folder; pass the .toml file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{file}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{file}: not valid TOML (not UTF-8 text); save it as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {file}: {exc.strerror or exc}") from None
     return parse_config(data, str(file), file.resolve().parent)

@@ -201,4 +201,8 @@ def load_layout(path: str | None = None) -> LedLayout:
         raise LayoutError(f"LED layout file {file} not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise LayoutError(f"{file}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError:
+        raise LayoutError(f"{file}: not valid TOML (not UTF-8 text); save it as UTF-8") from None
+    except OSError as exc:
+        raise LayoutError(f"cannot read LED layout file {file}: {exc.strerror or exc}") from None
     return parse_layout(data, str(file))
