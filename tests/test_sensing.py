@@ -362,6 +362,16 @@ def test_calibrate_command_stops_cleanly_at_end_of_input(
     assert "--spaces" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-1"])
+def test_sensors_command_refuses_seconds_that_never_run_out(
+    seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --seconds nan passed the "< 0" check and then read the board forever
+    assert main(["sensors", "--sim", "--seconds", seconds]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gingo sensors: error: --seconds must be") and err.count("\n") == 1
+
+
 # ---- the adc backend: real gpiozero MCP3208 devices on mock SPI chips ----
 
 from gpiozero.pins.mock import MockFactory, MockSPIDevice  # noqa: E402

@@ -74,8 +74,9 @@ def describe(change: BoardChange) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.frames is not None and args.frames < 0:
         raise CommandError("--frames must be 0 or more")
-    if args.seconds is not None and args.seconds < 0:
-        raise CommandError("--seconds must be 0 or more")
+    if args.seconds is not None and not 0 <= args.seconds < float("inf"):
+        # NaN passed the old "< 0" check and then never ran out
+        raise CommandError("--seconds must be a number of seconds, 0 or more (leave it out to run until Ctrl-C)")
     calibration = load_calibration(data_dir(args.data))
     classifier = Classifier(calibration.thresholds if calibration else None)
     debouncer = Debouncer(args.scans, args.settle_ms / 1000.0)
