@@ -462,3 +462,23 @@ def test_huge_or_bad_after_is_a_clear_error_not_a_crash(env: Env) -> None:
             msg = ws.receive_json()
             assert msg["type"] == "error" and msg["error"]["code"] == "invalid_request"
             assert "after must be a whole number" in msg["error"]["message"]
+
+
+def test_true_false_is_not_a_seat_or_a_count(env: Env) -> None:
+    # pydantic's lax mode read "ender": true as seat 1 and "deadwood": [true, 2] as [1, 2]
+    gid = env.post("/api/v1/games", {"variant": "gin", "players": ["A", "B"]}).json()["id"]
+    before = env.get(f"/api/v1/games/{gid}").json()["version"]
+    for body in ({"ender": True, "deadwood": [0, 20]}, {"ender": 0, "deadwood": [True, 20]},
+                 {"ender": 0, "deadwood": [1, 20], "expected_version": True}):
+        for path in (f"/api/v1/games/{gid}/hands", f"/api/v1/games/{gid}/hands/preview"):
+            r = env.post(path, body)
+            assert r.status_code == 422, (body, r.text)
+            err = error_of(r)
+            assert err["code"] == "invalid_request" and "not true/false" in err["message"]
+    r = env.post("/api/v1/games", {"variant": "gin", "players": ["A", "B"], "dealer": False})
+    assert r.status_code == 422 and "dealer" in error_of(r)["message"]
+    r = env.post("/api/v1/board/sim", {"space": True, "side": 1})
+    assert r.status_code == 422 and "space" in error_of(r)["message"]
+    assert env.get(f"/api/v1/games/{gid}").json()["version"] == before
+    # plain numbers still work
+    assert env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [1, 20]}).status_code == 200

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ClientId = Optional[str]
+
+
+def _not_bool(value: Any) -> Any:
+    """JSON true/false is not a number here (pydantic would read true as seat 1)."""
+    if isinstance(value, bool) or (isinstance(value, list) and any(isinstance(v, bool) for v in value)):
+        raise ValueError("expected whole numbers, not true/false")
+    return value
 
 
 class _Strict(BaseModel):
@@ -55,6 +62,8 @@ class CreateGame(_Strict):
     dealer: int = Field(0, ge=0, le=3)
     client_id: ClientId = Field(None, max_length=100)
 
+    _no_bools = field_validator('dealer', mode="before")(_not_bool)
+
 
 class Game(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -86,6 +95,8 @@ class HandRequest(_Strict):
     client_id: ClientId = Field(None, max_length=100)
     expected_version: Optional[int] = None
 
+    _no_bools = field_validator('ender', 'deadwood', 'expected_version', mode="before")(_not_bool)
+
 
 class HandResponse(BaseModel):
     result: dict[str, Any]
@@ -98,6 +109,8 @@ class ActionRequest(_Strict):
     client_id: ClientId = Field(None, max_length=100)
     expected_version: Optional[int] = None
 
+    _no_bools = field_validator('expected_version', mode="before")(_not_bool)
+
 
 class ActionResponse(BaseModel):
     events: list[dict[str, Any]]
@@ -107,6 +120,8 @@ class ActionResponse(BaseModel):
 class UndoRequest(_Strict):
     client_id: ClientId = Field(None, max_length=100)
     expected_version: Optional[int] = None
+
+    _no_bools = field_validator('expected_version', mode="before")(_not_bool)
 
 
 class UndoResponse(BaseModel):
@@ -134,6 +149,8 @@ class Board(BaseModel):
 class SimPut(_Strict):
     space: int = Field(ge=0, le=51)
     side: Optional[int] = Field(None, ge=1, le=2)
+
+    _no_bools = field_validator('space', 'side', mode="before")(_not_bool)
 
 
 class TokenInfo(BaseModel):
