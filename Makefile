@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make run   - create .venv, install, start the service with the simulated board
-#   make test  - create .venv, install what tests need (including Debian's chromium), run the tests
+#   make test  - create .venv, install what tests need (including Debian's chromium),
+#                check the types of the package (mypy --strict) and run the tests
 
 PYTHON ?= python3
 VENV := .venv
@@ -41,6 +42,7 @@ chromium:
 	fi
 
 test: $(TEST_STAMP) chromium
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
