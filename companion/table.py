@@ -633,6 +633,10 @@ class Table:
                              "give the ender's 11 cards for a big gin")
         if entry.upcard is not None and g.variant != "gin":
             raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only")
+        if entry.upcard is not None and not getattr(g.options, "oklahoma", False):
+            # it used to be accepted and silently ignored
+            raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only, and this game's "
+                             "option oklahoma is off: leave the upcard out")
         if g.variant != "color_gin" and (entry.declared is not None or entry.joker):
             raise TableError("invalid_hand", "\"declared\" and \"joker\" are Color Gin entries only")
         mod = rules_module(g.variant)
@@ -853,6 +857,7 @@ class Table:
                     imported_from = data["game"].get("id") if isinstance(data.get("game"), dict) else None
                     payload = {k: payload.get(k) for k in ("variant", "preset", "options", "players", "dealer")}
                     payload["imported_from"] = imported_from
+                    _check_created(payload)
                 probes.append(StoredEvent(first_seq + i, gid, e["type"], payload, client_id if i == 0 else None, now))
             try:
                 probes = self._rescored(probes)
@@ -888,6 +893,23 @@ def _game_id(client_id: str | None) -> str:
     if client_id:
         return "g" + hashlib.sha256(client_id.encode("utf-8")).hexdigest()[:11]
     return "g" + uuid.uuid4().hex[:11]
+
+
+def _check_created(payload: dict[str, Any]) -> None:
+    """An imported game_created payload passes the checks a new game passes (players,
+    dealer, preset); an edited file used to slip a blank name or dealer -1 through."""
+    try:
+        payload["players"] = _check_players(payload.get("players"))
+    except TableError as exc:
+        raise TableError("invalid_import", f"event 0: {exc.message}") from None
+    n = len(payload["players"])
+    dealer = 0 if payload.get("dealer") is None else payload["dealer"]
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise TableError("invalid_import", f"event 0: dealer must be a seat 0..{n - 1}, got {dealer!r}")
+    payload["dealer"] = dealer
+    preset = payload.get("preset")
+    if preset is not None and not isinstance(preset, str):
+        raise TableError("invalid_import", f"event 0: preset must be a preset name or null, got {preset!r}")
 
 
 def _check_players(players: Iterable[Any]) -> list[str]:

@@ -349,3 +349,37 @@ def test_any_command_sequence_equals_its_replay(tmp_path_factory: pytest.TempPat
     assert Table(open_store(folder)).game(gid) == g
     # the running score is the fold of the hands that stand
     assert g["scores"] == [sum(h["result"]["points"][s] for h in g["hands"]) for s in (0, 1)]
+
+
+def test_import_checks_the_created_game_like_a_new_game(table: Table) -> None:
+    # an edited export used to slip through a blank or null player name, a dealer of -1,
+    # 10**30 or true (folded as seat 0 or 1 but stored as given), or a preset list
+    gid = table.create_game("gin", players=["Ann", "Bob"])["id"]
+    table.score_hand(gid, HandInput(0, deadwood=[3, 9]))
+    data = json.loads(json.dumps(table.export(gid)))
+    count = table.store.count()
+    for key, value, words in (("players", ["Ann", None], "player name"), ("players", ["", "Bob"], "player name"),
+                              ("players", ["A" * 500, "Bob"], "longer than"), ("players", None, "list of names"),
+                              ("dealer", -1, "dealer"), ("dealer", 10**30, "dealer"), ("dealer", True, "dealer"),
+                              ("dealer", 2, "dealer"), ("preset", ["pagat"], "preset")):
+        bad = json.loads(json.dumps(data))
+        bad["events"][0]["payload"][key] = value
+        with pytest.raises(TableError) as err:
+            table.import_game(bad)
+        assert err.value.code == "invalid_import" and words in err.value.message, (key, value, err.value.message)
+    assert table.store.count() == count
+    fine = json.loads(json.dumps(data))
+    del fine["events"][0]["payload"]["dealer"]
+    assert table.import_game(fine)["dealer"] == table.game(gid)["dealer"]
+
+
+def test_upcard_outside_oklahoma_is_refused_not_ignored(table: Table) -> None:
+    gid = table.create_game("gin", players=["Ann", "Bob"])["id"]
+    with pytest.raises(TableError) as err:
+        table.score_hand(gid, HandInput(0, deadwood=[3, 9], upcard="7D"))
+    assert err.value.code == "invalid_hand" and "oklahoma" in err.value.message
+    with pytest.raises(TableError):
+        table.score_hand(gid, HandInput(0, hands=GIN_HANDS, upcard="7D"))
+    assert table.game(gid)["version"] == 1
+    ok = table.create_game("gin", players=["Ann", "Bob"], options={"oklahoma": True})["id"]
+    assert table.score_hand(ok, HandInput(0, deadwood=[3, 9], upcard="7D"))["result"]["kind"] == "knock"
