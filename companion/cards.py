@@ -31,7 +31,7 @@ Text forms accepted by :func:`parse_card`:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Final
 
 SUITS: Final = "SHDC"
@@ -201,6 +201,8 @@ def parse_cards(cards: str | Iterable[str | int]) -> list[int]:
         tokens: list[str | int] = [t for t in cards.replace(",", " ").split() if t]
     elif isinstance(cards, int):
         raise ValueError("expected a list of cards, got a single number (use mask_cards for a bitmask)")
+    elif isinstance(cards, (bytes, Mapping)) or not isinstance(cards, Iterable):
+        raise ValueError(f"expected a list of cards, got {cards!r}")
     else:
         tokens = list(cards)
     out: list[int] = []

@@ -61,3 +61,12 @@ def test_suit_slices_and_values():
     assert C.ginski_value(C.parse_card("G13")) == 13
     assert C.ginski_value(C.parse_card("W2")) == 20
     assert C.rank(C.parse_card("QD")) == 12 and C.suit(C.parse_card("QD")) == 2
+
+
+@pytest.mark.parametrize("junk", [None, 1.5, object(), b"AS 2S", {"AS": 1}])
+def test_parse_cards_of_a_non_list_is_a_value_error(junk):
+    # None or a float used to raise TypeError ("'NoneType' object is not iterable")
+    with pytest.raises(ValueError, match="expected a list of cards"):
+        C.parse_cards(junk)
+    with pytest.raises(ValueError, match="expected a list of cards"):
+        C.to_mask(junk)

@@ -436,3 +436,25 @@ def test_match_refuses_another_games_result():
     stray = HandResult("ginski", "knock", 0, 0, [12, 0], [3, 15])
     with pytest.raises(ValueError, match="hand 1 is a ginski result, not Gin Rummy"):
         gin.score_match([stray], 2, gin.make_options())
+
+
+@pytest.mark.parametrize("preset", [["gin_pagat"], {}, 5])
+def test_preset_that_is_not_a_name_is_a_value_error(preset: object) -> None:
+    # a list or dict preset used to raise TypeError("unhashable type: 'list'")
+    from companion.rules import color_gin, ginski
+
+    for make in (gin.make_options, color_gin.make_options, ginski.make_options):
+        with pytest.raises(ValueError, match="preset is a name"):
+            make(preset)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="preset is a name"):
+        gin.score_hand(GIN_HANDS_TEXT, 0, preset)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("hands", [None, 1.5, object(), [None, "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"]])
+def test_hands_of_the_wrong_type_are_a_value_error(hands: object) -> None:
+    # used to raise TypeError ("object of type 'NoneType' has no len()")
+    with pytest.raises(ValueError):
+        gin.score_hand(hands, 0)  # type: ignore[arg-type]
+
+
+GIN_HANDS_TEXT = ["AS 2S 3S 4S 9D 9H 9C KH QH JH", "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"]

@@ -631,3 +631,13 @@ def test_second_exhaustion_with_both_linked_goes_to_the_first_gin() -> None:
     g.apply({"type": "stock_exhausted"})
     ev = g.apply({"type": "stock_exhausted"})
     assert (ev[1]["winner"], ev[1]["reason"]) == (2, "gin_first")
+
+
+@pytest.mark.parametrize("options", [True, 1, 1.5, "deal=7", [("deal", 7)], b"x"])
+def test_options_that_are_not_a_mapping_are_a_gingo_error(options: Any) -> None:
+    # used to raise TypeError ("'bool' object is not iterable") or, for a list of
+    # pairs, to be quietly accepted as a dict
+    with pytest.raises(GingoError, match="mapping of option names"):
+        make_options(2, options)
+    with pytest.raises(GingoError, match="mapping of option names"):
+        GingoGame(["A", "B"], options)

@@ -98,6 +98,8 @@ def preset_options(
     ValueError: unknown demo preset 'c' (one of a)
     """
     aliases = aliases or {}
+    if preset is not None and not isinstance(preset, str):
+        raise ValueError(f"a {game} preset is a name (one of {', '.join([*presets, *aliases])}), not {preset!r}")
     name = default if preset is None else aliases.get(preset, preset)
     if name not in presets:
         names = ", ".join([*presets, *aliases])

@@ -241,7 +241,7 @@ def deal_size(players: int, options: Options) -> int:
 
 
 def _hand_masks(hands: Sequence[Any]) -> list[int]:
-    if isinstance(hands, (str, int)) or len(hands) != 2:
+    if isinstance(hands, (str, bytes, int)) or not isinstance(hands, Sequence) or len(hands) != 2:
         raise ValueError("give the cards of both players, in seat order (2 hands)")
     masks = []
     seen = 0

@@ -207,6 +207,8 @@ def make_options(players: int, options: Mapping[str, Any] | None = None) -> Opti
     ...
     companion.rules.gingo.GingoError: unknown Gin-Go option 'colour' (known: players, deal, jokers, max_jokers_per_meld, rank_axis, suit_rows, adjacency, chip_cap, second_exhaustion)
     """
+    if options is not None and not isinstance(options, Mapping):
+        raise GingoError(f"Gin-Go options are a mapping of option names to values, not {options!r}")
     opts = dict(options or {})
     if players not in (2, 4):
         raise GingoError(f"Gin-Go is played by 2 players or 4 (two teams), not {players}")
