@@ -180,3 +180,29 @@ def test_deadwood_doctest() -> None:
 
     failures, tried = doctest.testmod(deadwood)
     assert tried >= 2 and failures == 0
+
+
+def test_deadwood_of_no_cards_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    # `gingo deadwood ""` used to print "0 cards ... least deadwood: 0"
+    assert main(["deadwood", ""]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gingo deadwood: error: no cards given") and err.count("\n") == 1
+
+
+def test_ctrl_c_during_selfplay_exits_130_quietly(tmp_path: object) -> None:
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "selfplay", "--games", "100000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(2.0)
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    assert proc.returncode == 130 and err == b""

@@ -40,7 +40,11 @@ def analyse(cards: list[str], variant: str = "gin", discard: bool | None = None)
     """
     rules = M.get_rules(variant)
     text = " ".join(cards)
-    mask = M._hand_mask(C.cards_mask(C.parse_cards(text)), rules)
+    parsed = C.parse_cards(text)
+    if not parsed:
+        # `gingo deadwood ""` used to report "0 cards ... deadwood 0"
+        raise ValueError("no cards given: list the hand's cards, like: gingo deadwood AS 2S 3S 10H")
+    mask = M._hand_mask(C.cards_mask(parsed), rules)
     arrs = M.arrangements(mask, rules, limit=SHOW_MAX + 1)
     out: dict[str, object] = {
         "variant": rules.name,
