@@ -57,7 +57,14 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        code, message = validation_message(list(exc.errors()))
+        errors = list(exc.errors())
+        ctype = request.headers.get("content-type", "")
+        if ctype and "json" not in ctype.lower() and any(tuple(e.get("loc", ())) == ("body",) for e in errors):
+            # FastAPI ignores a body sent as text/plain or a form, then says "Input should be a
+            # valid dictionary" about JSON that is fine: name the real problem
+            return error_response(400, "malformed_json", f"send the body as JSON with 'Content-Type: "
+                                  f"application/json' (it came as {ctype.split(';')[0].strip()!r})")
+        code, message = validation_message(errors)
         return error_response(400 if code == "malformed_json" else 422, code, message)
 
     @app.exception_handler(StarletteHTTPException)
@@ -66,6 +73,10 @@ def install(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"no such path: {request.url.path}"
+        if exc.status_code == 400 and detail == "There was an error parsing the body":
+            # FastAPI's answer when the JSON parser itself fails (e.g. nesting too deep)
+            return error_response(400, "malformed_json", "the body is not JSON the companion can read "
+                                  "(nested too deeply or not text)")
         return error_response(exc.status_code, codes.get(exc.status_code, "http_error"), detail,
                               dict(exc.headers) if exc.headers else None)
 
