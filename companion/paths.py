@@ -8,11 +8,14 @@ Under systemd the unit sets ``GINGO_DATA`` to its ``StateDirectory``.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 
-def data_dir(override: str | os.PathLike[str] | None = None, *, create: bool = True) -> Path:
-    """The data directory, created if missing.
+def data_dir(override: str | os.PathLike[str] | None = None, *, create: bool = True,
+             writable: bool = False) -> Path:
+    """The data directory, created if missing; with ``writable``, checked by writing a
+    scratch file in it (a read-only folder is refused up front, not at the first save).
 
     >>> import tempfile
     >>> d = data_dir(tempfile.mkdtemp() + "/x")
@@ -34,6 +37,15 @@ def data_dir(override: str | os.PathLike[str] | None = None, *, create: bool = T
         except OSError as exc:
             raise OSError(
                 f"cannot create the data directory {path}: {exc.strerror}; "
+                "pass --data DIR or set GINGO_DATA to a writable folder"
+            ) from None
+    if writable:
+        try:
+            with tempfile.TemporaryFile(dir=path):
+                pass
+        except OSError as exc:
+            raise OSError(
+                f"cannot write in the data directory {path}: {exc.strerror or exc}; "
                 "pass --data DIR or set GINGO_DATA to a writable folder"
             ) from None
     return path

@@ -372,6 +372,24 @@ def test_sensors_command_refuses_seconds_that_never_run_out(
     assert err.startswith("gingo sensors: error: --seconds must be") and err.count("\n") == 1
 
 
+def test_calibrate_refuses_a_read_only_data_folder_before_the_walk_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a read-only folder used to fail only at the very end, after every step was done
+    import companion.paths as paths_mod
+
+    def refuse(*_a: object, **_k: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(paths_mod.tempfile, "TemporaryFile", refuse)
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 5))
+    assert main(["calibrate", "--sim", "--data", str(tmp_path), "--samples", "5"]) == 2
+    captured = capsys.readouterr()
+    assert "Step 1" not in captured.out
+    assert captured.err == (f"gingo calibrate: error: cannot write in the data directory {tmp_path}: "
+                            "Permission denied; pass --data DIR or set GINGO_DATA to a writable folder\n")
+
+
 # ---- the adc backend: real gpiozero MCP3208 devices on mock SPI chips ----
 
 from gpiozero.pins.mock import MockFactory, MockSPIDevice  # noqa: E402

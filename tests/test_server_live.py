@@ -220,3 +220,20 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
     finally:
         srv.kill()
     assert "Traceback" not in srv.output()
+
+
+def test_read_only_data_folder_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # used to be "[Errno 13] Permission denied: '.../events.sqlite3.lock'" with no advice
+    import companion.paths as paths_mod
+    from companion.cli import main
+
+    def refuse(*_a: object, **_k: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(paths_mod.tempfile, "TemporaryFile", refuse)
+    assert main(["serve", "--host", "127.0.0.1", "--port", str(free_port()), "--data", str(tmp_path),
+                 "--no-qr", "--no-mdns"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gingo serve: error: cannot write in the data directory {tmp_path}")
+    assert "GINGO_DATA" in err and not (tmp_path / "events.sqlite3").exists()

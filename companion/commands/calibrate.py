@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--samples must be at least 5")
     spaces = parse_spaces(args.spaces)
     # a dry run on the simulator never overwrites the real board's calibration
-    folder = data_dir(args.data) if (args.data or not args.sim) else None
+    folder = data_dir(args.data, writable=True) if (args.data or not args.sim) else None
     if args.sim and folder is not None:
         print("Note: --sim with --data saves the simulator's thresholds into that folder.")
     backend, _name = open_backend(args, rate=200, spread=1500, noise=300, seed=7)

@@ -82,7 +82,7 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
         if warn is not None:
             warn(msg)
 
-    folder = data_dir(data)
+    folder = data_dir(data, writable=True)
     store = open_store(folder, exclusive=True)
     if store.damage is not None:
         say(store.damage.message())
