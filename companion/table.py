@@ -802,7 +802,10 @@ class Table:
         """Imported hands are scored again by the engines; stored results are not trusted."""
         out = [probes[0]]
         st = fold_game(out)
-        for p in probes[1:]:
+        for i, p in enumerate(probes[1:], start=1):
+            if p.type == "undo" and not _effective(out):
+                # the live API answers 409 nothing_to_undo here; an edited file used to slip it in
+                raise TableError("invalid_import", f"event {i} is an undo with nothing left to undo")
             if p.type in ("hand", "hand_corrected"):
                 payload = dict(p.payload)
                 n = payload.get("hand")

@@ -383,3 +383,17 @@ def test_upcard_outside_oklahoma_is_refused_not_ignored(table: Table) -> None:
     assert table.game(gid)["version"] == 1
     ok = table.create_game("gin", players=["Ann", "Bob"], options={"oklahoma": True})["id"]
     assert table.score_hand(ok, HandInput(0, deadwood=[3, 9], upcard="7D"))["result"]["kind"] == "knock"
+
+
+def test_import_refuses_an_undo_with_nothing_to_undo(table: Table) -> None:
+    gid = table.create_game("gin", players=["Ann", "Bob"])["id"]
+    table.score_hand(gid, HandInput(0, deadwood=[3, 9]))
+    table.undo(gid)
+    data = json.loads(json.dumps(table.export(gid)))
+    assert table.import_game(json.loads(json.dumps(data)))["version"] == 3
+    data["events"].append({"type": "undo", "payload": {}})
+    count = table.store.count()
+    with pytest.raises(TableError) as err:
+        table.import_game(data)
+    assert err.value.code == "invalid_import" and "event 3 is an undo with nothing left" in err.value.message
+    assert table.store.count() == count
