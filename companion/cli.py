@@ -8,7 +8,9 @@ run is imported, so ``gingo deadwood`` starts fast even on a Pi Zero.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -60,6 +62,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`gingo doctor | head -1`): stop quietly, like other tools,
+        # instead of "error: [Errno 32] Broken pipe"; point stdout at /dev/null so the
+        # interpreter's final flush does not complain either
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (CommandError, ValueError, OSError, RuntimeError) as exc:
         # RuntimeError: a backend that cannot start (its message says what to do)
         print(f"gingo {name}: error: {exc}", file=sys.stderr)

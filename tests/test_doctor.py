@@ -231,3 +231,19 @@ def test_config_not_utf8_is_a_fail_line(tmp_path: Path, capsys: pytest.CaptureFi
     first = captured.out.splitlines()[0]
     assert first.startswith("FAIL  config:") and str(cfg) in first and "UTF-8" in first
     assert captured.err == ""
+
+
+def test_closed_stdout_is_a_quiet_stop(tmp_path: Path) -> None:
+    # `gingo doctor | head -1` used to end with "gingo doctor: error: [Errno 32] Broken pipe"
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "companion.cli", "doctor"], stdout=write_end,
+                              stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141 and done.stderr == b""
