@@ -335,6 +335,17 @@ def test_calibration_file_round_trip_and_bad_files(tmp_path: Path) -> None:
         load_calibration(tmp_path)
 
 
+@pytest.mark.parametrize("deltas", [None, [], "x", 5])
+def test_calibration_with_deltas_not_an_object_is_malformed(tmp_path: Path, deltas: object) -> None:
+    # used to escape as AttributeError ("'NoneType' object has no attribute 'items'"): a traceback
+    cal = compute_calibration([[32768] * 52] * 5, {1: {0: [45000] * 5}, 2: {0: [20000] * 5}})
+    data = cal.to_json()
+    data["deltas"] = deltas
+    calibration_path(tmp_path).write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="malformed"):
+        load_calibration(tmp_path)
+
+
 # ---- the calibrate command, scripted ----
 
 def test_calibrate_command_with_sim_and_scripted_stdin(

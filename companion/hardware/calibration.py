@@ -83,7 +83,8 @@ class Calibration:
             deltas = {int(k): int(v) for k, v in data.get("deltas", {}).items()}
         except CalibrationError:
             raise
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # AttributeError: "deltas" that is not an object (it used to escape as a traceback)
             raise CalibrationError(f"calibration file is malformed ({exc}); run 'gingo calibrate' again") from None
         return cls(thresholds, baseline, noise, deltas, str(data.get("created", "")))
 
