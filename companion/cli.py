@@ -73,6 +73,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # RuntimeError: a backend that cannot start (its message says what to do)
         print(f"gingo {name}: error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # a bug: still one line, never a traceback (GINGO_DEBUG=1 shows it)
+        if os.environ.get("GINGO_DEBUG"):
+            raise
+        print(f"gingo {name}: internal error ({type(exc).__name__}: {exc}); this is a bug: please report it "
+              "with the command you ran (GINGO_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -247,3 +247,23 @@ def test_closed_stdout_is_a_quiet_stop(tmp_path: Path) -> None:
     finally:
         os.close(write_end)
     assert done.returncode == 141 and done.stderr == b""
+
+
+def test_an_unexpected_exception_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # anything outside ValueError/OSError/RuntimeError (e.g. an AttributeError from a
+    # malformed file a check did not expect) used to print a traceback
+    import companion.commands.doctor as doctor_mod
+
+    def broken(args: object) -> int:
+        raise AttributeError("'NoneType' object has no attribute 'items'")
+
+    monkeypatch.setattr(doctor_mod, "run", broken)
+    monkeypatch.delenv("GINGO_DEBUG", raising=False)
+    assert main(["doctor"]) == 70
+    err = capsys.readouterr().err
+    assert err.startswith("gingo doctor: internal error (AttributeError: ") and err.count("\n") == 1
+    assert "Traceback" not in err
+    monkeypatch.setenv("GINGO_DEBUG", "1")
+    with pytest.raises(AttributeError):
+        main(["doctor"])
