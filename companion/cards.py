@@ -31,6 +31,7 @@ Text forms accepted by :func:`parse_card`:
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Final
 
@@ -57,7 +58,8 @@ WILD_MASK: Final = 0x1F << WILD_BASE
 RUMSKI_DECK: Final = RUMSKI_NATURALS | WILD_MASK
 ANY_WILD: Final = JOKER_MASK | WILD_MASK
 
-_SYMBOL_SUIT = {"♠": 0, "♤": 0, "♥": 1, "♡": 1, "♦": 2, "♢": 2, "♣": 3, "♧": 3}
+_SYMBOL_SUIT = {"♠": 0, "♤": 0, "♥": 1, "♡": 1, "❤": 1, "♦": 2, "♢": 2, "♣": 3, "♧": 3}
+_INVISIBLE = {ord(c): None for c in "\ufe0e\ufe0f\u200b\u200c\u200d\u2060\ufeff"}
 _LETTER_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3}
 _COLOUR = {c: i for i, c in enumerate(COLOURS)}
 _RANKS = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13, "1": 1}
@@ -144,7 +146,9 @@ def parse_card(text: str | int) -> int:
         return text
     if not isinstance(text, str):
         raise ValueError(f"not a card: {text!r}")
-    token = text.strip().upper()
+    # phones type "♥️" (heart + emoji variation selector) and may add zero-width or
+    # full-width characters: read the card they show, not the bytes behind it
+    token = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).strip().upper()
     if not token:
         raise ValueError(f"not a card: {text!r} (empty)")
     if token in _JOKER_WORDS:

@@ -70,3 +70,18 @@ def test_parse_cards_of_a_non_list_is_a_value_error(junk):
         C.parse_cards(junk)
     with pytest.raises(ValueError, match="expected a list of cards"):
         C.to_mask(junk)
+
+
+@pytest.mark.parametrize("typed, name", [
+    ("10♥\ufe0f", "10H"), ("♥\ufe0f10", "10H"), ("A♠\ufe0f", "AS"), ("Q♣\ufe0f", "QC"),
+    ("10❤", "10H"), ("10❤\ufe0f", "10H"), ("ＡＳ", "AS"), ("\u200bKD", "KD"), ("\ufeff7C", "7C"),
+])
+def test_cards_as_phones_type_them(typed, name):
+    # an emoji keyboard's "♥️" (with U+FE0F) used to be refused with a message that
+    # showed exactly what the player meant: "not a card: '10♥️'"
+    assert C.card_name(C.parse_card(typed)) == name
+
+
+def test_invisible_characters_alone_are_still_not_a_card():
+    with pytest.raises(ValueError, match="empty"):
+        C.parse_card("\ufe0f\u200b")
