@@ -206,8 +206,14 @@ def test_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
             cwd=ROOT, capture_output=True, text=True, timeout=30,
             env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     assert done.returncode == 2
-    assert f"gingo serve: error: could not listen on 127.0.0.1:{port}" in done.stderr
-    assert "--port" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"gingo serve: error: could not listen on 127.0.0.1:{port}: ")
+    assert "--port" in done.stderr and done.stderr.count("\n") == 1
+    assert "is running" not in done.stdout and not (tmp_path / "d").exists()
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "nonexistent.invalid", "--port", str(port),
+         "--data", str(tmp_path / "d"), "--no-qr", "--no-mdns"],
+        cwd=ROOT, capture_output=True, text=True, timeout=30, env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--host" in done.stderr
 
 
 def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:

@@ -216,6 +216,27 @@ def _server_class() -> Any:
     return CleanServer
 
 
+def _check_can_listen(host: str, port: int) -> None:
+    """Bind ``host:port`` once before anything starts, so a port in use or an address that
+    is not this machine's is one clear line (uvicorn would log it and exit with status 3,
+    after the banner said the companion is running)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise CommandError(f"could not listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}; "
+                           "pass --host with an address of this machine (0.0.0.0 for the whole LAN)") from None
+    family, kind, proto, _name, addr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(addr)
+        except OSError as exc:
+            raise CommandError(f"could not listen on {host}:{port}: {exc.strerror or exc}; "
+                               "pass another --port or --host (or stop what is using it)") from None
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -228,6 +249,7 @@ def run(args: argparse.Namespace) -> int:
     def warn(msg: str) -> None:
         print(f"gingo serve: WARNING: {msg}", file=sys.stderr, flush=True)
 
+    _check_can_listen(args.host, args.port)
     try:
         svc = build_service(args.data, args.config, warn)
     except ValueError as exc:
