@@ -47,7 +47,8 @@ def validation_message(errors: list[dict[str, Any]]) -> tuple[str, str]:
         return "malformed_json", f"the body is not valid JSON ({ctx.get('error', 'parse error')})"
     lines = []
     for e in errors[:5]:
-        lines.append(f"{_loc(e.get('loc', ()))}: {e.get('msg', 'invalid')}")
+        msg = str(e.get("msg", "invalid")).removeprefix("Value error, ")  # our own validators' words
+        lines.append(f"{_loc(e.get('loc', ()))}: {msg}")
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
     return "invalid_request", "; ".join(lines) + more
 
