@@ -267,3 +267,15 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(monkeypatch: pytest
     monkeypatch.setenv("GINGO_DEBUG", "1")
     with pytest.raises(AttributeError):
         main(["doctor"])
+
+
+@pytest.mark.parametrize("flag, value", [("--led-step", "nan"), ("--led-step", "inf"), ("--led-step", "-1"),
+                                         ("--led-hold", "1e300"), ("--led-hold", "nan")])
+def test_led_test_times_must_be_sane(tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str,
+                                     value: str) -> None:
+    # inf or 1e300 reached time.sleep: OverflowError traceback; nan said only "Invalid value NaN"
+    root = make_root(tmp_path, model=None)
+    assert main(["doctor", "--root", str(root), "--led-test", flag, value]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"gingo doctor: error: {flag} must be a number of seconds")

@@ -388,6 +388,10 @@ def _config(args: argparse.Namespace) -> tuple[HardwareConfig, Check]:
 
 
 def run(args: argparse.Namespace) -> int:
+    for flag, value, top in (("--led-step", args.led_step, 10.0), ("--led-hold", args.led_hold, 3600.0)):
+        # checked before any output; NaN, inf and 1e300 used to reach time.sleep (a traceback)
+        if not 0 <= value <= top:
+            raise ValueError(f"{flag} must be a number of seconds from 0 to {top:g}, got {value}")
     cfg, config_check = _config(args)
     env = Environment.current(args.root)
     checks = [config_check, *run_checks(cfg, env)]
@@ -404,8 +408,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_led_test(cfg: HardwareConfig, args: argparse.Namespace) -> int:
     """Run the LED test on the configured backend; 1 if it could not run."""
-    if args.led_step < 0 or args.led_hold < 0:
-        raise ValueError("--led-step and --led-hold must not be negative")
     warnings: list[str] = []
     try:
         layout = cfg.led_layout()
