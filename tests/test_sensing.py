@@ -401,6 +401,13 @@ def test_calibrate_refuses_a_read_only_data_folder_before_the_walk_through(
                             "Permission denied; pass --data DIR or set GINGO_DATA to a writable folder\n")
 
 
+@pytest.mark.parametrize("settle", [float("nan"), float("inf"), -0.001])
+def test_debounce_settle_time_must_be_finite(settle: float) -> None:
+    # NaN or inf passed the "< 0" check; then no board change was ever accepted
+    with pytest.raises(ValueError, match="settle time must be a finite number"):
+        Debouncer(scans=3, settle=settle)
+
+
 # ---- the adc backend: real gpiozero MCP3208 devices on mock SPI chips ----
 
 from gpiozero.pins.mock import MockFactory, MockSPIDevice  # noqa: E402

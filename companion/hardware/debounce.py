@@ -25,8 +25,9 @@ class Debouncer:
     def __init__(self, scans: int = 5, settle: float = 0.05) -> None:
         if not isinstance(scans, int) or scans < 1:
             raise ValueError(f"debounce scans must be an integer >= 1, got {scans!r}")
-        if settle < 0:
-            raise ValueError(f"debounce settle time must be >= 0 seconds, got {settle!r}")
+        if not 0 <= settle < float("inf"):
+            # NaN or inf passed "< 0" and then no change was ever accepted, silently
+            raise ValueError(f"debounce settle time must be a finite number >= 0 seconds, got {settle!r}")
         self.scans = scans
         self.settle = settle
         self._stable: list[str | None] = [None] * SPACES
