@@ -216,3 +216,14 @@ def test_config_or_layout_not_utf8_names_the_file(tmp_path: Path) -> None:
         load_layout(str(raw))
     with pytest.raises(LayoutError, match="cannot read LED layout file"):
         load_layout(str(tmp_path))
+
+
+@pytest.mark.parametrize("table, key, value", [("leds", "brightness", "nan"), ("leds", "supply_amps", "nan"),
+                                               ("leds", "supply_amps", "inf"), ("buttons", "hold_seconds", "nan")])
+def test_toml_nan_and_inf_are_refused(tmp_path: Path, table: str, key: str, value: str) -> None:
+    # TOML allows nan and inf: nan passed "< lo" (brightness nan, hold_seconds nan were
+    # accepted; supply_amps nan stopped doctor with an error naming no file)
+    cfg = tmp_path / "gingo.toml"
+    cfg.write_text(f"[{table}]\n{key} = {value}\n")
+    with pytest.raises(ConfigError, match=f"^{cfg}: {table}.{key} must be .*got {value}"):
+        load_config(str(cfg))

@@ -140,8 +140,9 @@ def _unknown(table: Mapping[str, Any], known: set[str], prefix: str, where: str)
 def _number(value: Any, key: str, where: str, lo: float, hi: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(f"{where}: {key} must be a number, got {value!r}")
-    if value < lo or (hi is not None and value > hi):
-        span = f"{lo:g}..{hi:g}" if hi is not None else f"at least {lo:g}"
+    # "not lo <= value": TOML's nan passed "value < lo" and reached the LEDs and buttons
+    if not lo <= value < float("inf") or (hi is not None and value > hi):
+        span = f"{lo:g}..{hi:g}" if hi is not None else f"a finite number, at least {lo:g}"
         raise ConfigError(f"{where}: {key} must be {span}, got {value!r}")
     return float(value)
 
