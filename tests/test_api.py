@@ -499,4 +499,7 @@ def test_body_that_is_not_json_says_so(env: Env) -> None:
     deep = b"[" * 5000 + b"]" * 5000
     r = env.client.post("/api/v1/games", content=deep, headers={**env.auth, "content-type": "application/json"})
     assert r.status_code == 400 and error_of(r)["code"] == "malformed_json"
+    huge = b'{"variant": "gin", "players": ["A", "B"], "options": {"gin_bonus": ' + b"9" * 5000 + b"}}"
+    r = env.client.post("/api/v1/games", content=huge, headers={**env.auth, "content-type": "application/json"})
+    assert r.status_code == 400 and "digits" in error_of(r)["message"]
     assert env.table.store.count() == count

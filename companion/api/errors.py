@@ -77,7 +77,7 @@ def install(app: FastAPI) -> None:
         if exc.status_code == 400 and detail == "There was an error parsing the body":
             # FastAPI's answer when the JSON parser itself fails (e.g. nesting too deep)
             return error_response(400, "malformed_json", "the body is not JSON the companion can read "
-                                  "(nested too deeply or not text)")
+                                  "(nested too deeply, a number with thousands of digits, or not text)")
         return error_response(exc.status_code, codes.get(exc.status_code, "http_error"), detail,
                               dict(exc.headers) if exc.headers else None)
 
