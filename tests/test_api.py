@@ -503,3 +503,27 @@ def test_body_that_is_not_json_says_so(env: Env) -> None:
     r = env.client.post("/api/v1/games", content=huge, headers={**env.auth, "content-type": "application/json"})
     assert r.status_code == 400 and "digits" in error_of(r)["message"]
     assert env.table.store.count() == count
+
+
+def test_lone_surrogate_is_refused_and_cannot_poison_the_game_list(env: Env) -> None:
+    # "players": ["\ud800", "B"] used to be written, then every GET /api/v1/games and the
+    # live snapshot failed with a 500 (the name cannot be encoded as UTF-8)
+    count = env.table.store.count()
+    gid = env.post("/api/v1/games", {"variant": "gingo", "players": ["A", "B"]}).json()["id"]
+    count = env.table.store.count()
+    bodies = [
+        ("/api/v1/games", b'{"variant": "gin", "players": ["\\ud800", "B"]}'),
+        ("/api/v1/games", b'{"variant": "gin", "players": ["A", "B"], "options": {"\\udc00": 1}}'),
+        (f"/api/v1/games/{gid}/actions", b'{"action": {"type": "setup", "\\uD800x": 1}}'),
+        ("/api/v1/pair", b'{"code": "246810", "name": "\\udfff"}'),
+    ]
+    for path, raw in bodies:
+        r = env.client.post(path, content=raw, headers={**env.auth, "content-type": "application/json"})
+        assert r.status_code == 400, (path, r.text)
+        assert error_of(r)["code"] == "malformed_json" and "surrogate" in error_of(r)["message"]
+    assert env.table.store.count() == count
+    assert env.get("/api/v1/games").status_code == 200
+    # a proper pair (an emoji written as escapes) is text and still welcome
+    r = env.client.post("/api/v1/games", content=b'{"variant": "gin", "players": ["\\ud83c\\udccf", "B"]}',
+                        headers={**env.auth, "content-type": "application/json"})
+    assert r.status_code == 201 and r.json()["players"][0] == "\U0001f0cf"

@@ -26,6 +26,8 @@ import contextlib
 import csv
 import functools
 import io
+import json
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -87,6 +89,12 @@ class BodyLimit:
             chunks.append(body)
             more = bool(msg.get("more_body", False))
         data = b"".join(chunks)
+        if _SURROGATE_ESCAPE.search(data) and _has_lone_surrogate(data):
+            # "\ud800" alone is valid JSON but not text: stored in a player name it made every
+            # later GET /api/v1/games and the live snapshot fail with a 500
+            await error_response(400, "malformed_json", "the body holds a lone UTF-16 surrogate escape "
+                                 "(like \\ud800), which is not a character: send real text")(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -97,6 +105,20 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(data: bytes) -> bool:
+    """True when ``data`` is JSON whose strings hold a surrogate that is not half of a pair."""
+    try:
+        json.dumps(json.loads(data), ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    except (ValueError, RecursionError):
+        return False  # not JSON at all: the route says so
+    return False
 
 
 class PairThrottle:
