@@ -901,8 +901,9 @@ def _game_id(client_id: str | None) -> str:
 def _check_created(payload: dict[str, Any]) -> None:
     """An imported game_created payload passes the checks a new game passes (players,
     dealer, preset); an edited file used to slip a blank name or dealer -1 through."""
+    players: Any = payload.get("players")
     try:
-        payload["players"] = _check_players(payload.get("players"))
+        payload["players"] = _check_players(players)
     except TableError as exc:
         raise TableError("invalid_import", f"event 0: {exc.message}") from None
     n = len(payload["players"])
