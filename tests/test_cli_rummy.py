@@ -206,3 +206,15 @@ def test_ctrl_c_during_selfplay_exits_130_quietly(tmp_path: object) -> None:
             proc.kill()
             proc.wait(5)
     assert proc.returncode == 130 and err == b""
+
+
+def test_deadwood_of_a_whole_deck_is_refused_not_a_long_wait(capsys: pytest.CaptureFixture[str]) -> None:
+    # 34 Rumski cards (or the 54 Gin-Go ones with fewer-than-naturals jokers) kept the
+    # solver busy for minutes; one hand is at most 13 cards
+    from companion import cards as C
+
+    many = C.mask_names(C.RUMSKI_DECK)[:34]
+    assert main(["deadwood", "--variant", "ginski", *many]) == 2
+    err = capsys.readouterr().err
+    assert err == f"gingo deadwood: error: 34 cards: gingo deadwood looks at one hand, give at most {deadwood.MAX_CARDS} cards\n"
+    assert main(["deadwood", *[C.card_name(c) for c in range(20)]]) == 0

@@ -18,6 +18,7 @@ from companion import cards as C
 from companion import melds as M
 
 SHOW_MAX = 12  # arrangements printed (JSON carries up to this many too)
+MAX_CARDS = 20  # one hand (Ginski's 13 at most); 34 Rumski cards took minutes, 54 Gin-Go ones too
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +45,8 @@ def analyse(cards: list[str], variant: str = "gin", discard: bool | None = None)
     if not parsed:
         # `gingo deadwood ""` used to report "0 cards ... deadwood 0"
         raise ValueError("no cards given: list the hand's cards, like: gingo deadwood AS 2S 3S 10H")
+    if len(parsed) > MAX_CARDS:
+        raise ValueError(f"{len(parsed)} cards: gingo deadwood looks at one hand, give at most {MAX_CARDS} cards")
     mask = M._hand_mask(C.cards_mask(parsed), rules)
     arrs = M.arrangements(mask, rules, limit=SHOW_MAX + 1)
     out: dict[str, object] = {
