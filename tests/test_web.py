@@ -751,3 +751,19 @@ def test_host_settings_revoke_a_phone_and_delete_a_game(page: Page, browser: Bro
         assert doomed["id"] not in [g["id"] for g in games["games"]]
     finally:
         other.context.close()
+
+
+def test_a_stale_or_garbled_sequence_number_still_connects_and_resyncs(page: Page, server: Server) -> None:
+    join(page, server)
+    current = int(page.evaluate("localStorage.getItem('gingo.seq')") or 0)
+    # garbage left in storage: the phone still connects (after=NaN is refused)
+    page.evaluate("localStorage.setItem('gingo.seq', 'abc')")
+    page.reload()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+    # a number from a longer log (the service now runs on a new data folder): the phone
+    # counts again from the service's snapshot, so later reconnects miss nothing
+    page.evaluate("localStorage.setItem('gingo.seq', '999999')")
+    page.reload()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+    page.wait_for_function("Number(localStorage.getItem('gingo.seq')) < 999999")
+    assert int(page.evaluate("localStorage.getItem('gingo.seq')")) >= current

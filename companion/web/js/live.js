@@ -6,7 +6,8 @@ export class Live {
   constructor({ onMessage, onState }) {
     this.onMessage = onMessage;
     this.onState = onState;
-    this.seq = Number(localStorage.getItem("gingo.seq") || 0);
+    const stored = Number(localStorage.getItem("gingo.seq") || 0);
+    this.seq = Number.isSafeInteger(stored) && stored >= 0 ? stored : 0;
     this.failures = 0;
     this.ws = null;
     this.timer = null;
@@ -43,6 +44,12 @@ export class Live {
       try { msg = JSON.parse(ev.data); } catch { return; }
       const seq = typeof msg.seq === "number" ? msg.seq
         : (msg.event && typeof msg.event.seq === "number" ? msg.event.seq : null);
+      if (msg.type === "snapshot" && typeof msg.seq === "number" && msg.seq < this.seq) {
+        // the service's log is shorter than what this phone saw: a new data folder,
+        // so count from its snapshot (or a reconnect would skip its new events)
+        this.seq = msg.seq;
+        localStorage.setItem("gingo.seq", String(msg.seq));
+      }
       if (seq !== null && seq > this.seq) {
         this.seq = seq;
         localStorage.setItem("gingo.seq", String(seq));
