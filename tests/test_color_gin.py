@@ -296,6 +296,7 @@ def test_hands_as_masks_and_ints():
         ([SEED_GINNER, SEED_LOSER], 0, {"colour": "red"}, "unknown color_gin option 'colour'"),
         ([SEED_GINNER, SEED_LOSER], 0, {"coop_jokers": True}, "coop_jokers needs coop"),
         ([SEED_GINNER, SEED_LOSER], 0, {"target": -5}, "target must be a whole number"),
+        ([SEED_GINNER, SEED_LOSER], 0, {"gin_bonus": 10 ** 400}, "gin_bonus must be a whole number from 0 to 100000"),
     ],
 )
 def test_bad_input_raises_value_error_naming_it(hands, ender, kwargs, message):

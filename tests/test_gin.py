@@ -61,6 +61,7 @@ def test_aliases_and_overrides() -> None:
     ({"stock_end": "void"}, "option stock_end: 'void' is not one of"),
     ({"gin_bonus": "25"}, "option gin_bonus: expected a whole number"),
     ({"gin_bonus": -1}, "option gin_bonus: expected a whole number"),
+    ({"gin_bonus": 10 ** 400}, "option gin_bonus: expected a whole number from 0 to 100000"),
     ({"undercut_on_tie": 1}, "option undercut_on_tie: expected true or false"),
     ({"upcard": "1X"}, "not a card"),
 ])

@@ -42,10 +42,16 @@ def option_field(default: T, help_text: str, choices: tuple[T, ...] | None = Non
     return dataclasses.field(default=default, metadata=meta)
 
 
+#: The largest number any option takes (bonuses, targets, limits): far above any real
+#: game, small enough for a phone to show.
+OPTION_INT_MAX = 100_000
+
+
 def check_option_fields(options: DataclassInstance, game: str) -> None:
     """Check every field of the dataclass ``options`` against its declaration: one of
     the field's ``choices`` where it has some, then true or false where the default is
-    a bool, a whole number >= 0 where the default is an int. Messages start with
+    a bool, a whole number from 0 to :data:`OPTION_INT_MAX` where the default is an
+    int. Messages start with
     ``"<game> option <name>"``.
 
     >>> @dataclasses.dataclass(frozen=True)
@@ -67,9 +73,10 @@ def check_option_fields(options: DataclassInstance, game: str) -> None:
             if not isinstance(value, bool):
                 raise ValueError(f"{game} option {f.name} must be true or false, got {value!r}")
         elif isinstance(f.default, int) and (
-            not isinstance(value, int) or isinstance(value, bool) or value < 0
+            not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= OPTION_INT_MAX
         ):
-            raise ValueError(f"{game} option {f.name} must be a whole number >= 0, got {value!r}")
+            raise ValueError(
+                f"{game} option {f.name} must be a whole number from 0 to {OPTION_INT_MAX}, got {value!r}")
 
 
 def with_overrides(options: OptionsT, overrides: Mapping[str, object], game: str) -> OptionsT:
@@ -209,6 +216,6 @@ def check_result(
 
 
 __all__ = [
-    "option_field", "check_option_fields", "with_overrides", "preset_options",
+    "OPTION_INT_MAX", "option_field", "check_option_fields", "with_overrides", "preset_options",
     "resolve_options", "read_seat_hands", "check_result",
 ]

@@ -32,7 +32,7 @@ from typing import Any, Final
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandKind, HandResult, MatchScore
-from companion.rules.common import preset_options, resolve_options
+from companion.rules.common import OPTION_INT_MAX, preset_options, resolve_options
 
 VARIANT: Final = "gin"
 MELD_VARIANT: Final = "gin"
@@ -124,8 +124,9 @@ def _check_value(name: str, value: Any) -> Any:
             raise ValueError(f"option {name}: expected true or false, got {value!r}")
         return value
     if isinstance(default, int):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"option {name}: expected a whole number >= 0, got {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= OPTION_INT_MAX:
+            raise ValueError(
+                f"option {name}: expected a whole number from 0 to {OPTION_INT_MAX}, got {value!r}")
         return value
     if choices is not None and value not in choices:
         raise ValueError(
