@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 
@@ -13,8 +12,6 @@ from companion.cli import main
 from companion.commands import deadwood
 from companion.play import rummy
 
-HAS_GINSKI = importlib.util.find_spec("companion.rules.ginski") is not None
-HAS_GINGO = importlib.util.find_spec("companion.play.gingo") is not None
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -68,11 +65,10 @@ def test_deadwood_discard_flag_and_variants(capsys: pytest.CaptureFixture[str]) 
     rc, out, _ = run(capsys, "deadwood", "--discard", "--variant", "gingo", "QS", "KS", "AS",
                      "5D", "9C")
     assert rc == 0 and "least deadwood: 14" in out and "best discard: 9C -> deadwood 5" in out
-    if HAS_GINSKI:
-        rc, out, _ = run(capsys, "deadwood", "--json", "--variant", "ginski", "R1", "R2", "W",
-                         "B5", "G5", "Y5")
-        data = json.loads(out)
-        assert rc == 0 and data["deadwood"] == 0 and data["variant"] == "ginski"
+    rc, out, _ = run(capsys, "deadwood", "--json", "--variant", "ginski", "R1", "R2", "W",
+                     "B5", "G5", "Y5")
+    data = json.loads(out)
+    assert rc == 0 and data["deadwood"] == 0 and data["variant"] == "ginski"
 
 
 @pytest.mark.parametrize(("cards", "words"), [
@@ -125,7 +121,6 @@ def test_selfplay_table(capsys: pytest.CaptureFixture[str]) -> None:
         assert label in out
 
 
-@pytest.mark.skipif(not HAS_GINSKI, reason="companion.rules.ginski is not written yet")
 def test_selfplay_ginski_three_players(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, _ = run(capsys, "selfplay", "--variant", "ginski", "--games", "2", "--json")
     assert rc == 0 and json.loads(out)["players"] == 3
@@ -160,7 +155,6 @@ def test_selfplay_gingo_missing(capsys: pytest.CaptureFixture[str],
     assert "Gin-Go self-play is not installed" in err and err.count("\n") == 1
 
 
-@pytest.mark.skipif(not HAS_GINGO, reason="companion.play.gingo is not written yet")
 def test_selfplay_gingo_runs(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, _ = run(capsys, "selfplay", "--variant", "gingo", "--games", "2", "--json")
     data = json.loads(out)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import time
 
 import pytest
@@ -12,8 +11,6 @@ from companion import cards as C
 from companion import melds as M
 from companion.play import bot, rummy
 from companion.play.rummy import BigGin, Discard, Draw, Knock, Pass, RummyGame, selfplay_match
-
-HAS_GINSKI = importlib.util.find_spec("companion.rules.ginski") is not None
 
 
 def snapshot(g: RummyGame) -> tuple:
@@ -449,14 +446,13 @@ def test_selfplay_color_gin() -> None:
         assert set(r["kinds"]) <= {"gin", "knock", "undercut", "void"}
 
 
-@pytest.mark.skipif(not HAS_GINSKI, reason="companion.rules.ginski is not written yet")
 def test_selfplay_ginski() -> None:
     for seed in range(12):
         r = selfplay_match(seed, "ginski")
         assert r["finished"] and r["players"] == 3
 
 
-@pytest.mark.parametrize("variant", ["gin", "color_gin"] + (["ginski"] if HAS_GINSKI else []))
+@pytest.mark.parametrize("variant", ["gin", "color_gin", "ginski"])
 def test_bot_action_is_always_among_the_legal_actions(variant: str) -> None:
     seen_knock = False
     for seed in range(4):
@@ -473,7 +469,7 @@ def test_bot_action_is_always_among_the_legal_actions(variant: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["color_gin"] + (["ginski"] if HAS_GINSKI else []))
+@pytest.mark.parametrize("variant", ["color_gin", "ginski"])
 def test_selfplay_200_matches_of_the_other_rummy_games(variant: str) -> None:
     """The issue's 200 matches per game (about 20-35 s each on 2 cores)."""
     wins: dict[object, int] = {}
@@ -489,7 +485,6 @@ def test_selfplay_200_matches_of_the_other_rummy_games(variant: str) -> None:
 # ---------------------------------------------------------------- more than two players
 
 
-@pytest.mark.skipif(not HAS_GINSKI, reason="companion.rules.ginski is not written yet")
 def test_ginski_upcard_goes_round_three_players() -> None:
     g = RummyGame("ginski", seed=3, dealer=2)
     assert g.players == 3 and [h.bit_count() for h in g.hands] == [10, 10, 10]
@@ -506,7 +501,6 @@ def test_ginski_upcard_goes_round_three_players() -> None:
     assert Draw("discard") in free.legal_actions()
 
 
-@pytest.mark.skipif(not HAS_GINSKI, reason="companion.rules.ginski is not written yet")
 def test_ginski_two_players_deal_twelve() -> None:
     g = RummyGame("ginski", players=2, seed=5)
     assert g.options.players == 2 and [h.bit_count() for h in g.hands] == [12, 12]
@@ -516,7 +510,7 @@ def test_ginski_two_players_deal_twelve() -> None:
 # ---------------------------------------------------------------- random legal play
 
 
-@pytest.mark.parametrize("variant", ["gin", "color_gin"] + (["ginski"] if HAS_GINSKI else []))
+@pytest.mark.parametrize("variant", ["gin", "color_gin", "ginski"])
 def test_random_legal_play_keeps_every_invariant(variant: str) -> None:
     """Players who pick any legal action at random reach states the bot never does
     (taking discards, passing rescues); the invariants hold after every action, and
