@@ -440,8 +440,9 @@ def test_pico_payload_and_dropped_frames() -> None:
 
 
 def test_pico_frames_through_the_real_serial_link_on_a_pty() -> None:
-    serial_mod = pytest.importorskip("companion.hardware.sensors.serial")
-    framing = pytest.importorskip("companion.hardware.framing")
+    from companion.hardware import framing
+    from companion.hardware.sensors import serial as serial_mod
+
     assert framing.LEDS == LEDS_FRAME
     master, slave = os.openpty()
     link = serial_mod.SerialLink(os.ttyname(slave))
