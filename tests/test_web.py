@@ -710,6 +710,122 @@ def test_gingo_short_chip_supply_lets_the_players_forfeit(page: Page, server: Se
     assert [after["board"][sp] for sp in free] == ["1", "1", ".", "."]
 
 
+def gingo_resumed(server: Server, players: list[str], board_of: Callable[[gingo.GingoGame], str],
+                  actions: tuple[dict[str, Any], ...] = ()) -> tuple[str, str, gingo.GingoGame]:
+    """A Gin-Go game set up through the API from a recording form (``board_of`` gives its
+    52 chips), then ``actions``; returns the game id, a token and the same game in the engine."""
+    token = str(server.post("/api/v1/pair", {"code": CODE, "name": "set-up script"})["token"])  # type: ignore[index]
+    game: dict[str, Any] = server.post("/api/v1/games", {"variant": "gingo", "players": players}, token)  # type: ignore[assignment]
+    rows = {"1": "SHDC", "2": "SHDC"}
+    probe = gingo.new_game(players, {})
+    probe.apply({"type": "setup", "suit_rows": rows})
+    board = board_of(probe)
+    probe = gingo.new_game(players, {})
+    for action in [{"type": "setup", "suit_rows": rows, "board": board}, *actions]:
+        probe.apply(action)
+        server.post(f"/api/v1/games/{game['id']}/actions", {"action": action}, token)
+    return str(game["id"]), token, probe
+
+
+def shown_board(page: Page) -> str:
+    """The chips the page says belong on the board (a chip to bump shows the one wanted)."""
+    out = []
+    for sp in range(52):
+        el = page.locator(f"#gingo-board .space[data-space='{sp}']")
+        state, chip = el.get_attribute("data-state"), el.get_attribute("data-chip")
+        if state == "bump":
+            m = re.search(r"bump: side (\d)", el.get_attribute("aria-label") or "")
+            chip = m.group(1) if m else "?"
+        elif state == "unexpected":
+            chip = "."
+        out.append(chip or "?")
+    return "".join(out)
+
+
+def test_gingo_going_out_with_too_few_chips_forfeits_the_chosen_captures(page: Page, server: Server) -> None:
+    join(page, server)
+    # Side 1 (Wes) has 48 chips down and 2 left; Xan's four chips fill the 7 row, so no link.
+    seven_row = {24, 25, 26, 27}
+    gid, _, probe = gingo_resumed(server, ["Wes", "Xan"],
+                                  lambda _: "".join("2" if i in seven_row else "1" for i in range(52)))
+    assert probe.as_dict()["supply"]["1"] == 2 and probe.as_dict()["links"] == {"1": None, "2": None}
+    page.goto(f"{server.url}/#/game/{gid}")
+    assert wait_for(lambda: shown_board(page) == probe.as_dict()["board"])
+    # Wes goes out; Xan still holds three 7s (on Xan's chips) and the 2S (a space Wes holds already).
+    page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
+    page.fill("#captured-1", "7S 7H 7D 2S")
+    page.click("#send-action")
+    box = page.locator("#forfeit-box")
+    expect(box).to_be_visible()
+    expect(page.locator("#forfeit-text")).to_contain_text("2 chips left, but this play needs 3")
+    # Only the cards whose chip would be new can be given up: the 2S needs none.
+    cards = box.locator(".cell")
+    assert cards.evaluate_all("els => els.map(e => e.dataset.card)") == ["7S", "7H", "7D"]
+    expect(page.locator("#winner")).to_have_count(0)
+    page.click("#forfeit-box .cell[data-card='7H']")
+    page.click("#send-forfeit")
+    expect(box).to_be_hidden()
+    # The two 7s placed bump Xan's chips and open the 7 row: the capture completes Wes's link.
+    probe.apply({"type": "go_out", "seat": 0, "captured": {"1": ["7S", "7H", "7D", "2S"]}, "jokers": {},
+                 "skip": ["7H"]})
+    want = probe.as_dict()
+    assert want["winner"] == 1 and want["win_reason"] == "capture_link"
+    expect(page.locator("#winner")).to_contain_text("Wes wins the game! (capture link)")
+    expect(page.locator("#history li")).to_have_count(1)
+    expect(page.locator("#history li")).to_contain_text("Wes went out")
+    after: dict[str, Any] = server.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]
+    assert after["state"]["board"] == want["board"]
+    assert after["state"]["supply"] == want["supply"] == {"1": 0, "2": 48}
+    assert [want["board"][sp] for sp in sorted(seven_row)] == ["1", "2", "1", "2"]
+    assert wait_for(lambda: shown_board(page) == want["board"])
+    expect(page.locator("#gingo-board .space.link")).to_have_count(len(want["links"]["1"]))
+    assert sorted(int(s) for s in page.locator("#gingo-board .space.link").evaluate_all(
+        "els => els.map(e => e.dataset.space)")) == sorted(want["links"]["1"])
+
+
+def test_gingo_hit_with_too_few_chips_forfeits_the_chosen_cards(page: Page, server: Server) -> None:
+    join(page, server)
+    # Side 1 (Yul) has 46 chips down and 4 left; the A-6 of hearts are free. Yul melds 2H 3H 4H.
+    hearts = ("AH", "2H", "3H", "4H", "5H", "6H")
+    gid, _, probe = gingo_resumed(
+        server, ["Yul", "Zed"],
+        lambda p: "".join("." if i in {p.space(1, C.parse_card(c)) for c in hearts} else "1" for i in range(52)),
+        ({"type": "meld", "seat": 0, "cards": ["2H", "3H", "4H"], "designations": {}},))
+    assert probe.as_dict()["supply"]["1"] == 1
+    page.goto(f"{server.url}/#/game/{gid}")
+    expect(page.locator("#melds li[data-meld]")).to_have_count(1)
+    # Yul lays off the AH, the 5H and a joker for the 6H: three chips, one left.
+    page.click("#gingo-form .seg[aria-label='action'] button[data-value='hit']")
+    page.select_option("#hit-meld", "1")
+    page.fill("#action-cards", "AH 5H JK")
+    page.fill("#desig-JK1", "6H")
+    page.click("#send-action")
+    box = page.locator("#forfeit-box")
+    expect(box).to_be_visible()
+    expect(page.locator("#forfeit-text")).to_contain_text("1 chip left, but this play needs 3")
+    expect(page.locator("#forfeit-text")).to_contain_text("Choose 2 cards")
+    assert box.locator(".cell").evaluate_all("els => els.map(e => e.dataset.card)") == ["AH", "5H", "6H"]
+    page.click("#forfeit-box .cell[data-card='AH']")
+    page.click("#send-forfeit")
+    expect(page.locator("#forfeit-error")).to_contain_text("Choose 2 cards; 1 chosen")
+    expect(page.locator("#melds li[data-meld] .card")).to_have_count(3)   # nothing was sent
+    page.click("#forfeit-box .cell[data-card='6H']")
+    page.click("#send-forfeit")
+    expect(box).to_be_hidden()
+    expect(page.locator("#melds li[data-meld='1']")).to_contain_text("JK1=")
+    probe.apply({"type": "hit", "seat": 0, "meld": 1, "cards": ["AH", "5H", "JK1"],
+                 "designations": {"JK1": "6H"}, "skip": ["AH", "6H"]})
+    want = probe.as_dict()
+    after: dict[str, Any] = server.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]
+    assert after["state"]["board"] == want["board"]
+    assert after["state"]["melds"] == want["melds"]
+    assert want["supply"]["1"] == 0
+    assert [want["board"][probe.space(1, C.parse_card(c))] for c in hearts] == [".", "1", "1", "1", "1", "."]
+    assert wait_for(lambda: shown_board(page) == want["board"])
+    # The cards typed are cleared once the hit is in.
+    expect(page.locator("#action-cards")).to_have_value("")
+
+
 def test_host_settings_revoke_a_phone_and_delete_a_game(page: Page, browser: Browser, server: Server) -> None:
     join(page, server)
     token = str(server.post("/api/v1/pair", {"code": CODE, "name": "scratch"})["token"])  # type: ignore[index]
