@@ -277,7 +277,7 @@ def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> N
     cy = ["3H", "4H", "5H", "6H", "8S", "8D", "8C", "JD", "QD", "KD"]
     di = ["AS", "2S", "9S", "4C", "5C", "9C", "JH", "10H", "7D", "2D"]
     expected = color_gin.score_hand([cy, di], 0)
-    spoiled = list(expected.extra["spoiled"])  # type: ignore[arg-type,call-overload]
+    spoiled = list(expected.extra["spoiled"])  # type: ignore[call-overload]
     assert spoiled  # the example must spoil something to be a test
     pick_ender(page, 0)
     for c in cy:  # Cy's hand tapped on the grid
