@@ -587,3 +587,162 @@ def test_view_shows_only_what_the_seat_may_see() -> None:
         g.view(2)
     import json
     json.dumps(g.view(1))  # JSON-ready
+
+
+# ---------------------------------------------------------------- Color Gin co-op jokers
+
+
+def coop_jokers_game(seed: int = 4, dealer: int = 0) -> RummyGame:
+    return RummyGame("color_gin", seed=seed, dealer=dealer, preset="coop_jokers")
+
+
+def joker_drawn_by_seat_1(held: str, joker: str = "JK1") -> RummyGame:
+    """Seat 1 (the non-dealer) holds ``held``; both pass the upcard and seat 1 draws
+    ``joker`` from the stock."""
+    g = coop_jokers_game()
+    place(g, 1, held)
+    set_next_stock(g, joker)
+    g.apply(Pass())
+    g.apply(Pass())
+    g.apply(Draw("stock"))
+    g.check()
+    return g
+
+
+def test_coop_jokers_deal_puts_both_jokers_in_the_stock() -> None:
+    for seed in range(40):
+        g = coop_jokers_game(seed=seed)
+        assert g.deck.bit_count() == 54 and g.deck & C.JOKER_MASK == C.JOKER_MASK
+        assert [h.bit_count() for h in g.hands] == [10, 10] and len(g.stock) == 33
+        assert not (g.hands[0] | g.hands[1] | C.cards_mask(g.discard)) & C.JOKER_MASK
+        assert C.cards_mask(g.stock) & C.JOKER_MASK == C.JOKER_MASK
+        g.check()
+    # the plain co-op variant and Sackson's rules keep the 52 cards
+    assert RummyGame("color_gin", seed=1, preset="coop").deck.bit_count() == 52
+    assert RummyGame("color_gin", seed=1).joker_drawn is None
+
+
+def test_drawn_joker_forces_the_end_and_everything_else_is_refused() -> None:
+    heavy = "AS 2S 3S 4S 9H 9D 9C 5D 6C 2H"  # 13 deadwood: above the knock limit
+    g = joker_drawn_by_seat_1(heavy)
+    jk = C.parse_card("JK1")
+    assert g.joker_drawn == jk and g.phase == "discard" and g.turn == 1
+    assert g.legal_actions() == [Knock(jk)]
+    before = snapshot(g)
+    for bad in (Discard(jk), Discard(C.parse_card("5D")), Knock(C.parse_card("5D")),
+                Knock(C.parse_card("2H")), BigGin()):
+        with pytest.raises(ValueError, match="co-op joker rule you must end the hand"):
+            g.apply(bad)
+        assert snapshot(g) == before
+    with pytest.raises(ValueError, match="you have drawn already"):
+        g.apply(Draw("stock"))
+    with pytest.raises(ValueError, match="nothing to pass"):
+        g.apply(Pass())
+    with pytest.raises(ValueError, match="not in your hand"):
+        g.apply(Knock(C.parse_card("JK2")))
+    assert snapshot(g) == before
+    g.check()
+    assert bot.choose_action(g) == Knock(jk)
+    r = g.apply(Knock(jk))
+    assert r is not None and r.ender == 1 and r.extra["joker"] is True
+    assert r.deadwood[1] == 13 and r.kind in ("knock", "undercut")
+    assert C.to_mask(heavy) == C.to_mask(
+        [c for m in r.melds[1] for c in m] + r.deadwood_cards[1])
+    # the next hand is dealt: the joker is back in the stock, 54 cards in play
+    assert g.hand_number == 2 and g.phase == "upcard" and g.joker_drawn is None
+    assert C.cards_mask(g.stock) & C.JOKER_MASK == C.JOKER_MASK
+    g.check()
+
+
+def test_drawn_joker_with_a_meldable_hand_is_gin() -> None:
+    g = joker_drawn_by_seat_1("QH QS QC 10D JD QD 3D 4D 5D 6D", joker="JK2")
+    jk = C.parse_card("JK2")
+    assert g.legal_actions() == [Knock(jk)]
+    r = g.apply(Knock(jk))
+    assert r is not None and r.kind == "gin" and r.winner == 1 and r.deadwood[1] == 0
+    assert r.extra["joker"] is True and r.extra["spoiled"] == ["D"]
+    assert r.points[1]["S"] == 20 + r.deadwood[0] and r.points[1]["D"] == 0
+
+
+def test_drawn_joker_ends_the_hand_even_when_nothing_can_score() -> None:
+    # runs in three suits and AC deadwood spoil every suit: no knock is legal without
+    # the joker, but the joker forces the end anyway
+    g = joker_drawn_by_seat_1("AS 2S 3S 4H 5H 6H 7D 8D 9D AC")
+    assert g.end_kind(C.to_mask("AS 2S 3S 4H 5H 6H 7D 8D 9D AC"), 1) is None
+    r = g.apply(Knock(C.parse_card("JK1")))
+    assert r is not None and r.extra["spoiled"] == ["S", "H", "D", "C"]
+    assert all(v == 0 for row in r.points for v in row.values())
+    g.check()
+
+
+def test_check_catches_a_joker_kept_in_a_hand_or_on_the_pile() -> None:
+    g = coop_jokers_game()
+    jk = C.parse_card("JK1")
+    swap_cards_unchecked(g, jk, C.mask_cards(g.hands[0])[0])
+    with pytest.raises(AssertionError, match="never stays in a hand"):
+        g.check()
+    g = coop_jokers_game()
+    swap_cards_unchecked(g, jk, g.discard[-1])
+    with pytest.raises(AssertionError, match="joker is in the discard pile"):
+        g.check()
+
+
+def swap_cards_unchecked(g: RummyGame, joker: int, other: int) -> None:
+    """Put ``joker`` (in the stock) where ``other`` is, and ``other`` in its place."""
+    i = g.stock.index(joker)
+    g.stock[i] = other
+    for s, h in enumerate(g.hands):
+        if h >> other & 1:
+            g.hands[s] = h & ~(1 << other) | (1 << joker)
+            return
+    g.discard[g.discard.index(other)] = joker
+
+
+def test_selfplay_30_coop_joker_matches_with_invariants_checked() -> None:
+    from companion.rules import color_gin
+
+    start = time.perf_counter()
+    kinds: dict[str, int] = {}
+    for seed in range(30):
+        if seed % 2:
+            r = selfplay_match(seed, "color_gin", preset="coop_jokers")
+        else:
+            r = selfplay_match(seed, "color_gin", options=color_gin.make_options("coop_jokers"))
+        assert r["finished"] and r["winner"] is None  # co-op: no individual winner
+        for k, n in r["kinds"].items():
+            kinds[k] = kinds.get(k, 0) + n
+    assert set(kinds) <= {"gin", "knock", "undercut", "void"} and kinds.get("gin")
+    assert time.perf_counter() - start < 15
+    # jokers do end hands in play, and each end goes through score_hand(joker=True)
+    g = coop_jokers_game(seed=3)
+    while not g.over:
+        act = bot.choose_action(g)
+        assert act in g.legal_actions()
+        if g.joker_drawn is not None:
+            assert g.legal_actions() == [act]
+        g.apply(act)
+        g.check()
+    forced = [res for res in g.results if res.extra.get("joker")]
+    assert forced and any(res.deadwood[res.ender] > 10 for res in forced
+                          if res.ender is not None)
+    assert g.match.extra["end_reason"] is not None
+
+
+def test_random_legal_play_with_coop_jokers() -> None:
+    import random
+
+    joker_ends = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        g = coop_jokers_game(seed=seed)
+        for _ in range(600):
+            if g.over:
+                break
+            acts = g.legal_actions()
+            assert acts
+            if g.joker_drawn is not None:
+                assert acts == [Knock(g.joker_drawn)]
+            g.apply(rng.choice(acts))
+            g.check()
+        joker_ends += sum(1 for res in g.results if res.extra.get("joker"))
+    assert joker_ends

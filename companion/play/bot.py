@@ -13,7 +13,9 @@ match score. Its policy:
 * go big gin or gin whenever the rules allow it;
 * knock when allowed and it is not behind in the match, or the deadwood is already
   low (3 or less), or the stock is running short; the rule module decides legality,
-  so Color Gin's "no knock when nothing would score" is respected.
+  so Color Gin's "no knock when nothing would score" is respected;
+* with Color Gin's co-op jokers, a drawn joker is discarded at once to end the hand
+  (the only legal action; the engine declares gin when the other ten cards meld).
 
 >>> from companion.play.rummy import RummyGame
 >>> g = RummyGame("gin", seed=11)
@@ -124,6 +126,9 @@ def choose_action(game: RummyGame) -> Action:
             if after < now:
                 return Draw("discard")
         return Pass() if phase in ("upcard", "rescue") else Draw("stock")
+    joker = game.joker_drawn
+    if joker is not None:
+        return Knock(joker)  # co-op jokers: the drawn joker ends the hand at once
     if game.end_kind(hand, seat) == "big_gin":
         return BigGin()
     taken = game.taken

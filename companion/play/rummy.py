@@ -20,12 +20,23 @@ A hand goes through these phases (``RummyGame.phase``):
     ``Knock(card)`` discards face down and ends the hand (a knock, or gin when the
     kept cards all meld); ``BigGin()`` ends it with no discard. The card just taken
     from the discard pile may not be discarded (nor knocked with).
+    With Color Gin's co-op jokers (``coop_jokers``), a player who draws a joker from
+    the stock must end the hand at once with ``Knock(joker)``, the only legal action:
+    gin when the ten other cards all meld (a gin arrangement is declared), otherwise a
+    knock whatever the deadwood (``score_hand(..., joker=True)``). The joker is the
+    discard, so it never stays in a hand.
 ``"rescue"``
     Only with Gin Rummy's ``last_discard_rescue``: the stock is down to two cards and
     the next player may take the last discard only to end the hand with it;
     ``Pass()`` gives up and the hand is void.
 ``"over"``
     The match is over (``score_match`` says finished).
+
+Co-op jokers are dealt only into the stock: the dealer shuffles the 52 cards, deals the
+hands and the upcard from them, and shuffles both jokers into the rest (as if the deal
+were redone until both jokers were in the stock). So a joker is never dealt, never the
+upcard, and never offered on the discard pile: the only joker that reaches the pile is
+the one discarded face down as the hand ends, and it goes back into the next shuffle.
 
 When a discard leaves two cards in the stock, nobody ending the hand, the hand ends at
 the stock (``score_hand(..., ender=None)``: void or, in ``gin_002``, a showdown). After
@@ -160,8 +171,6 @@ class RummyGame:
         elif overrides or preset is not None:
             raise ValueError("give options, or a preset and overrides, not both")
         self.options = options
-        if getattr(options, "coop_jokers", False):
-            raise ValueError("full play does not support the co-op joker variant yet")
         default_players = getattr(options, "players", None)
         n = players if players is not None else (
             default_players if isinstance(default_players, int) else self.rules.PLAYERS[0])
@@ -181,6 +190,8 @@ class RummyGame:
             raise ValueError(f"{n} hands of {self.deal_size} leave no stock")
         params = inspect.signature(self.rules.score_hand).parameters
         self._pass_closed = "closed" in params
+        self.jokers: int = self.deck & C.JOKER_MASK if getattr(options, "coop_jokers", False) \
+            else 0  # co-op jokers: drawing one ends the hand
         self.seed = seed
         self.rng = random.Random(seed)
         self.dealer: int = self.rng.randrange(n) if dealer is None else dealer
@@ -211,6 +222,11 @@ class RummyGame:
     def _deal(self) -> None:
         cards = C.mask_cards(self.deck)
         self.rng.shuffle(cards)
+        jokers: list[int] = []
+        if self.jokers:
+            # co-op jokers go only into the stock (see the module notes)
+            jokers = [c for c in cards if self.jokers >> c & 1]
+            cards = [c for c in cards if not self.jokers >> c & 1]
         n, k = self.players, self.deal_size
         first = (self.dealer + 1) % n
         self.hands = [0] * n
@@ -221,6 +237,9 @@ class RummyGame:
         up = cards[n * k]
         self.discard = [up]
         self.stock = cards[n * k + 1:]
+        if jokers:
+            self.stock += jokers
+            self.rng.shuffle(self.stock)
         self.phase = "upcard"
         self.turn = first
         self.passes = 0
@@ -243,6 +262,15 @@ class RummyGame:
     @property
     def top_discard(self) -> int | None:
         return self.discard[-1] if self.discard else None
+
+    @property
+    def joker_drawn(self) -> int | None:
+        """The co-op joker the player to move has just drawn (they must end the hand by
+        discarding it), else None. A joker is held only in that moment."""
+        if self.phase != "discard" or not self.jokers:
+            return None
+        held = self.hands[self.turn] & self.jokers
+        return held.bit_length() - 1 if held else None
 
     def hand(self, seat: int) -> int:
         """The cards (a mask) ``seat`` holds."""
@@ -287,6 +315,9 @@ class RummyGame:
             if self.must_stock:
                 return [Draw("stock")]
             return [Draw("stock"), Draw("discard")]
+        joker = self.joker_drawn
+        if joker is not None:
+            return [Knock(joker)]
         hand = self.hands[self.turn]
         acts: list[Action] = []
         if self.end_kind(hand, self.turn) == "big_gin":
@@ -366,10 +397,18 @@ class RummyGame:
             if not isinstance(card, int) or isinstance(card, bool) or card < 0 \
                     or not hand >> card & 1:
                 raise ValueError(f"you cannot discard {_name(card)}: it is not in your hand")
+            joker = self.joker_drawn
+            if joker is not None and (card != joker or isinstance(action, Discard)):
+                raise ValueError(self._joker_words(joker))
             if card == self.taken:
                 raise ValueError(f"you may not discard {C.card_name(card)}: you took it from "
                                  "the discard pile this turn")
             kept = hand & ~(1 << card)
+            if joker is not None:
+                self.actions += 1
+                self.hands[seat] = kept
+                self.discard.append(card)  # face down; back into the next shuffle
+                return self._end_hand(seat, joker=True)
             if isinstance(action, Knock):
                 kind = self.end_kind(kept, seat)
                 if kind not in ("gin", "knock"):
@@ -388,6 +427,9 @@ class RummyGame:
         if isinstance(action, BigGin):
             if ph != "discard":
                 raise ValueError(f"{self._phase_words()}: big gin needs the drawn card")
+            joker = self.joker_drawn
+            if joker is not None:
+                raise ValueError(self._joker_words(joker))
             if self.end_kind(self.hands[seat], seat) != "big_gin":
                 raise ValueError("big gin needs every card held to meld, and the rules in "
                                  "play to allow it")
@@ -399,6 +441,13 @@ class RummyGame:
         dw = M.deadwood_of_mask(kept, self.meld_variant)
         return (f"you may not knock keeping these cards ({dw} deadwood): the rules in play "
                 "do not allow ending the hand with them")
+
+    @staticmethod
+    def _joker_words(joker: int) -> str:
+        name = C.card_name(joker)
+        return (f"you drew a joker ({name}): under the co-op joker rule you must end the "
+                f"hand at once with the joker as the discard, gin if you can, else a knock "
+                f"whatever your deadwood (Knock({name}))")
 
     def _phase_words(self) -> str:
         return {"upcard": "the upcard phase", "draw": "it is time to draw",
@@ -419,11 +468,17 @@ class RummyGame:
         self.turn = self._next(seat)
         return None
 
-    def _end_hand(self, ender: int | None) -> HandResult:
+    def _end_hand(self, ender: int | None, joker: bool = False) -> HandResult:
         hands = [C.mask_cards(h) for h in self.hands]
         kwargs: dict[str, Any] = {"options": self.hand_options}
         if self._pass_closed:
             kwargs["closed"] = self.match
+        if joker:
+            assert ender is not None
+            kwargs["joker"] = True
+            gin = self._joker_gin(ender)
+            if gin is not None:
+                kwargs["declared"] = gin
         result: HandResult = self.rules.score_hand(hands, ender, **kwargs)
         self.results.append(result)
         self.match = self.rules.score_match(self.results, self.players, self.options)
@@ -434,6 +489,22 @@ class RummyGame:
         self.dealer = self.rules.next_dealer(result, self.dealer, self.players, self.options)
         self._deal()
         return result
+
+    def _joker_gin(self, ender: int) -> list[list[str]] | None:
+        """The melds to declare when ``ender`` drew a co-op joker and the ten cards
+        kept all meld ("gin if you can"): the gin arrangement the engine would declare,
+        or any gin arrangement when none can score. None when gin is impossible (the
+        engine then declares a knock, whatever the deadwood)."""
+        kept = self.hands[ender]
+        if M.deadwood_of_mask(kept, self.meld_variant) != 0:
+            return None
+        rules = self.rules
+        closed = rules.closed_mask(self.match)
+        gin_only = dataclasses.replace(self.hand_options, knock_limit=0)
+        d = rules.choose_arrangement(kept, gin_only, closed,
+                                     defender=self.hands[1 - ender])
+        arr = d.arrangement if d is not None else next(iter(rules.all_arrangements(kept, 0)))
+        return [m.names() for m in arr.melds]
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What a player may see, as JSON-ready data: the table (phase, turn, dealer,
@@ -495,6 +566,19 @@ class RummyGame:
             raise AssertionError(
                 f"hand {self.hand_number}: cards lost {C.mask_names(lost)} "
                 f"or foreign {C.mask_names(extra)}")
+        for s, h in enumerate(self.hands):
+            held = h & C.JOKER_MASK
+            if held and (self.over or s != self.turn or self.phase != "discard"
+                         or held & (held - 1) or not held & self.jokers):
+                raise AssertionError(
+                    f"hand {self.hand_number}: seat {s} holds {', '.join(C.mask_names(held))}"
+                    " outside the moment of drawing it (a co-op joker never stays in a hand)")
+        # a discarded joker ends the hand, so it lies on the pile only once the match is
+        # over (as its last discard)
+        in_pile = discard_mask & C.JOKER_MASK
+        if in_pile and (not self.over or in_pile != 1 << self.discard[-1]):
+            raise AssertionError(f"hand {self.hand_number}: a joker is in the discard pile "
+                                 "during play")
         if not self.over:
             for s, h in enumerate(self.hands):
                 want = self.deal_size + (1 if self.phase == "discard" and s == self.turn else 0)
