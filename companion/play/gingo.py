@@ -448,22 +448,19 @@ class GingoPlay:
         return events
 
     def _do_meld(self, st: _PState, a: Mapping[str, Any]) -> list[dict[str, Any]]:
-        seat = self._turn(st, a, "play", "meld")
-        hand = st.hands[seat]
-        cards = self._from_hand(hand, a.get("cards"), "meld")
-        self._check_keeps_discard(st, hand, cards, "meld")
-        self._check_not_held(hand, cards, a, "meld")
-        events = self._table_action(st, seat, a, cards, "meld")
-        st.hands[seat] = [c for c in hand if c not in cards]
-        return events
+        return self._lay_down(st, a, "meld")
 
     def _do_hit(self, st: _PState, a: Mapping[str, Any]) -> list[dict[str, Any]]:
-        seat = self._turn(st, a, "play", "hit")
+        return self._lay_down(st, a, "hit")
+
+    def _lay_down(self, st: _PState, a: Mapping[str, Any], kind: str) -> list[dict[str, Any]]:
+        """A meld or a hit from the hand of the player to move."""
+        seat = self._turn(st, a, "play", kind)
         hand = st.hands[seat]
-        cards = self._from_hand(hand, a.get("cards"), "hit")
-        self._check_keeps_discard(st, hand, cards, "hit")
-        self._check_not_held(hand, cards, a, "hit")
-        events = self._table_action(st, seat, a, cards, "hit")
+        cards = self._from_hand(hand, a.get("cards"), kind)
+        self._check_keeps_discard(st, hand, cards, kind)
+        self._check_not_held(hand, cards, a, kind)
+        events = self._table_action(st, seat, a, cards, kind)
         st.hands[seat] = [c for c in hand if c not in cards]
         return events
 
