@@ -20,16 +20,11 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.test_table import GIN_HANDS, GINGO_ACTIONS
+from tests.web_helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = "135790"
 HOST_CODE = "live-host"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:
