@@ -1,0 +1,58 @@
+"""The table: the one entry point for every command (phones, buttons, tests).
+
+A command is checked through the rules engines, written to the event log
+(:mod:`companion.store`) and only then applied; the state of every game is a pure fold
+over its events (:func:`fold_game`), so a restart, an undo or a correction to a hand two
+rounds back all come out of the same code. Bad input raises :class:`TableError` (a
+``ValueError`` with a ``code`` and an HTTP-style ``status``) and writes nothing.
+
+The package, one job per module (each imports only the ones above it):
+
+* :mod:`~companion.table.errors`: :class:`TableError`
+* :mod:`~companion.table.engines`: which rules engine serves each variant; options
+* :mod:`~companion.table.fold`: :class:`GameState` and :func:`fold_game`
+* :mod:`~companion.table.hands`: :class:`HandInput`, checked and scored
+* :mod:`~companion.table.checks`: players and seats of a new game
+* :mod:`~companion.table.transfer`: export and import
+* :mod:`~companion.table.subscriptions`: who hears about each commit
+* :mod:`~companion.table.service`: :class:`Table`, the commands
+
+Event types (payloads are JSON):
+
+* ``game_created`` ``{"variant", "preset", "options", "players", "dealer", "rematch_of"?}``
+* ``hand`` ``{"ender", "hands" | "deadwood", "result"}`` (rummy variants; the result is
+  the engine's :class:`~companion.rules.base.HandResult` as a dict)
+* ``hand_corrected`` ``{"hand": n (1-based), "ender", "hands" | "deadwood", "result"}``
+* ``action`` ``{"action": {...}}`` (Gin-Go, see :mod:`companion.rules.gingo`)
+* ``undo`` ``{"undone": seq}``: cancels the latest event not yet undone
+* ``game_deleted`` ``{}``
+
+>>> import tempfile, pathlib
+>>> from companion.store import open_store
+>>> table = Table(open_store(pathlib.Path(tempfile.mkdtemp())))
+>>> g = table.create_game("gingo", players=["Ann", "Bob"], client_id="new-1")
+>>> g["variant"], g["version"], g["players"]
+('gingo', 1, ['Ann', 'Bob'])
+>>> out = table.action(g["id"], {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}})
+>>> table.game(g["id"])["version"]
+2
+>>> table.undo(g["id"])["game"]["version"]
+3
+"""
+
+from __future__ import annotations
+
+from companion.table.checks import MAX_PLAYER_NAME
+from companion.table.engines import CONTEXT_VARIANTS, RUMMY_VARIANTS, VARIANTS, rules_module
+from companion.table.errors import TableError
+from companion.table.fold import GameState, HandEntry, fold_game
+from companion.table.hands import HandInput, score_deadwood
+from companion.table.service import Outcome, Table
+from companion.table.subscriptions import Subscriber
+from companion.table.transfer import EXPORT_FORMAT
+
+__all__ = [
+    "CONTEXT_VARIANTS", "EXPORT_FORMAT", "MAX_PLAYER_NAME", "RUMMY_VARIANTS", "VARIANTS", "GameState",
+    "HandEntry", "HandInput", "Outcome", "Subscriber", "Table", "TableError", "fold_game", "rules_module",
+    "score_deadwood",
+]

@@ -1,0 +1,129 @@
+"""Hand input: the end of a rummy hand as a player enters it, checked and scored.
+
+:func:`hand_payload` turns a :class:`HandInput` into the payload of a ``hand`` event
+(the input plus the engine's score), or raises :class:`TableError` naming what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.table.engines import RUMMY_VARIANTS, rules_module
+from companion.table.errors import TableError, engine_failure
+from companion.table.fold import GameState, hand_result, rescore
+
+
+def score_deadwood(variant: str, deadwood: Sequence[int], ender: int | None, options: Any, *,
+                   big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
+    """Score a hand from deadwood counts only (no cards), with the variant engine's
+    ``score_from_deadwood`` (gin and Ginski have one; Color Gin needs the cards, since
+    the spoiled suits come from them). Every option of the game applies.
+
+    >>> opts = rules_module("gin").make_options("gin_004")
+    >>> r = score_deadwood("gin", [4, 20], 0, opts)
+    >>> r["kind"], r["points"]
+    ('knock', [16, 0])
+    >>> score_deadwood("gin", [9, 6], 0, opts)["points"]
+    [0, 28]
+    """
+    mod = rules_module(variant)
+    scorer = getattr(mod, "score_from_deadwood", None)
+    if scorer is None:
+        raise TableError(
+            "unsupported",
+            f"deadwood-only entry is not available for {variant}: enter each player's cards (\"hands\")",
+        )
+    overrides: dict[str, Any] = {"upcard": upcard} if upcard is not None else {}
+    try:
+        res = scorer(list(deadwood), ender, options=options, big_gin=big_gin, **overrides)
+    except (ValueError, TypeError) as exc:
+        raise TableError("invalid_hand", str(exc), 422) from None
+    return dict(res.as_dict())
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """The end of a rummy hand as a player enters it.
+
+    ``ender``: the seat that knocked or went gin (None: a void hand); ``hands``: each
+    player's cards in seat order, or ``deadwood``: one number per seat (quick entry);
+    Color Gin only: ``declared`` (the ender's melds) and ``joker`` (co-op jokers);
+    ``big_gin``: with ``deadwood``, the ender melded all eleven cards; ``upcard``: the
+    hand's upcard, for Oklahoma gin.
+    """
+
+    ender: int | None
+    hands: list[list[str]] | None = None
+    deadwood: list[int] | None = None
+    declared: list[list[str]] | None = None
+    joker: bool = False
+    big_gin: bool = False
+    upcard: str | None = None
+
+
+def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dict[str, Any]:
+    """Check and score one hand's input; ``upto`` = hands before it (corrections)."""
+    if g.variant not in RUMMY_VARIANTS:
+        raise TableError("wrong_variant", f"{g.variant} hands are played with actions, not scored hands")
+    n = len(g.players)
+    ender = entry.ender
+    if ender is not None and (not isinstance(ender, int) or isinstance(ender, bool) or not 0 <= ender < n):
+        raise TableError("invalid_hand", f"ender must be a seat 0..{n - 1} (or null for a void hand), got {ender!r}")
+    if (entry.hands is None) == (entry.deadwood is None):
+        raise TableError("invalid_hand", "give either \"hands\" (each player's cards) or \"deadwood\" (numbers)")
+    if entry.big_gin and entry.hands is not None:
+        raise TableError("invalid_hand", "\"big_gin\" goes with \"deadwood\"; with the cards, "
+                         "give the ender's 11 cards for a big gin")
+    if entry.upcard is not None and g.variant != "gin":
+        raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only")
+    if entry.upcard is not None and not getattr(g.options, "oklahoma", False):
+        # it used to be accepted and silently ignored
+        raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only, and this game's "
+                         "option oklahoma is off: leave the upcard out")
+    if g.variant != "color_gin" and (entry.declared is not None or entry.joker):
+        raise TableError("invalid_hand", "\"declared\" and \"joker\" are Color Gin entries only")
+    mod = rules_module(g.variant)
+    if entry.hands is not None:
+        hands = entry.hands
+        if not isinstance(hands, list) or len(hands) != n:
+            got = len(hands) if isinstance(hands, list) else type(hands).__name__
+            raise TableError("invalid_hand", f"\"hands\" needs one list of cards per player ({n}), got {got}")
+        payload: dict[str, Any] = {"ender": ender, "hands": hands}
+        if entry.declared is not None:
+            payload["declared"] = entry.declared
+        if entry.joker:
+            payload["joker"] = True
+        if entry.upcard is not None:
+            payload["upcard"] = entry.upcard
+        prior = [hand_result(h.result) for h in g.hands[: len(g.hands) if upto is None else upto]]
+        try:
+            payload["result"] = rescore(g, mod, {**payload, "result": None}, prior)
+        except TableError:
+            raise
+        except (ValueError, TypeError, KeyError) as exc:
+            raise TableError("invalid_hand", str(exc), 422) from None
+        except Exception as exc:
+            raise engine_failure(exc) from None
+        return payload
+    deadwood = entry.deadwood
+    if not isinstance(deadwood, list) or len(deadwood) != n or not all(
+        isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 500 for x in deadwood
+    ):
+        raise TableError("invalid_hand", f"\"deadwood\" needs {n} whole numbers from 0 to 500")
+    out: dict[str, Any] = {"ender": ender, "deadwood": deadwood}
+    if entry.big_gin:
+        out["big_gin"] = True
+    if entry.upcard is not None:
+        out["upcard"] = entry.upcard
+    out["result"] = score_deadwood(g.variant, deadwood, ender, g.options,
+                                   big_gin=entry.big_gin, upcard=entry.upcard)
+    return out
+
+
+def hand_input(payload: dict[str, Any]) -> HandInput:
+    return HandInput(ender=payload.get("ender"), hands=payload.get("hands"), deadwood=payload.get("deadwood"),
+                     declared=payload.get("declared"), joker=bool(payload.get("joker", False)),
+                     big_gin=bool(payload.get("big_gin", False)), upcard=payload.get("upcard"))
+
