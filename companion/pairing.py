@@ -1,7 +1,11 @@
 """Pairing phones and checking who may write.
 
 A phone pairs by sending the pairing code (printed at start-up with a QR code, or set
-with ``GINGO_PAIRING_CODE``) and gets a bearer token. Only the sha256 of each token is
+with ``GINGO_PAIRING_CODE``) and gets a bearer token. A code is good for a window
+(:data:`DEFAULT_WINDOW`, 10 minutes, or ``GINGO_PAIRING_WINDOW`` seconds) after it was
+made: at start-up, by the host (``POST /api/v1/pair/rotate``), by a paired phone
+(``POST /api/v1/pair/code``) or by a long press of the board's confirm button. Each of
+those makes a new code; phones already paired keep their tokens. Only the sha256 of each token is
 stored (in the event log's ``tokens`` table), so a copy of the data directory does not
 hand out access. Deleting games, listing and revoking tokens need the host code
 (``GINGO_HOST_CODE``, or generated and printed at start-up).
@@ -18,23 +22,66 @@ True
 Traceback (most recent call last):
 ...
 companion.pairing.PairingError: wrong pairing code: read it from the companion's screen or start-up output
+>>> old = p.code; p.rotate("a test") != old and p.code_status()["valid"]
+True
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import math
 import os
 import secrets
 import threading
+import time
+from collections.abc import Callable
+from typing import Any
 
 from companion.store import EventStore, TokenRecord
 
 MAX_NAME = 60
+#: How long a pairing code is good for, in seconds (``GINGO_PAIRING_WINDOW`` overrides).
+DEFAULT_WINDOW = 600.0
+MAX_WINDOW = 7 * 24 * 3600.0
+
+log = logging.getLogger("gingo.pairing")
 
 
 class PairingError(ValueError):
-    """A wrong pairing code, host code or token (the API answers 401)."""
+    """A wrong pairing code, host code or token (the API answers 401 with ``code``)."""
+
+    code = "unauthorized"
+
+
+class CodeExpired(PairingError):
+    """The pairing code's window is over: a new code must be shown first."""
+
+    code = "pairing_code_expired"
+
+
+def pairing_window(value: str | float | None = None) -> float:
+    """The code window in seconds: ``value``, else ``GINGO_PAIRING_WINDOW``, else 600.
+
+    >>> pairing_window("90"), pairing_window(None) > 0
+    (90.0, True)
+    >>> pairing_window("0")
+    Traceback (most recent call last):
+    ...
+    ValueError: GINGO_PAIRING_WINDOW must be a number of seconds from 10 to 604800, got '0'
+    """
+    raw = value if value is not None else os.environ.get("GINGO_PAIRING_WINDOW")
+    if raw is None or raw == "":
+        return DEFAULT_WINDOW
+    try:
+        seconds = float(raw)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not 10 <= seconds <= MAX_WINDOW:
+        raise ValueError(f"GINGO_PAIRING_WINDOW must be a number of seconds from 10 to {int(MAX_WINDOW)}, "
+                         f"got {raw!r}")
+    return seconds
 
 
 def hash_token(token: str) -> str:
@@ -58,16 +105,62 @@ def new_code(digits: int = 6) -> str:
 class Pairing:
     """Pairing code, host code and the paired tokens."""
 
-    def __init__(self, store: EventStore, *, code: str | None = None, host_code: str | None = None) -> None:
+    def __init__(self, store: EventStore, *, code: str | None = None, host_code: str | None = None,
+                 window: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.code = code or os.environ.get("GINGO_PAIRING_CODE") or new_code()
         self.host_code = host_code or os.environ.get("GINGO_HOST_CODE") or secrets.token_hex(4)
+        self.window = pairing_window(window)
+        self._clock = clock
+        self._made = clock()
         self._lock = threading.Lock()
         self._known: dict[str, TokenRecord] = store.token_table()
         self._used: dict[str, float] = {}
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+
+    # -- the pairing code ----------------------------------------------------------------
+
+    def expires_in(self) -> float:
+        """Seconds the current code is still good for (0 once it has expired)."""
+        return max(0.0, self._made + self.window - self._clock())
+
+    def code_status(self, *, with_code: bool = True) -> dict[str, Any]:
+        """``{"code", "valid", "expires_in", "window"}`` (``code`` None once expired)."""
+        left = self.expires_in()
+        return {"code": self.code if with_code and left > 0 else None, "valid": left > 0,
+                "expires_in": int(math.ceil(left)), "window": int(self.window)}
+
+    def rotate(self, by: str) -> str:
+        """Make a new pairing code, good for a whole window; the old one stops working at
+        once. ``by`` says who asked (it goes to the log). Returns the new code."""
+        with self._lock:
+            fresh = new_code()
+            while fresh == self.code:
+                fresh = new_code()
+            self.code = fresh
+            self._made = self._clock()
+        log.warning("new pairing code %s from %s, good for %d minutes", fresh, by, round(self.window / 60))
+        news = {"type": "pairing_code", "by": by, **self.code_status(with_code=False)}
+        del news["code"]
+        for listener in list(self._listeners):
+            try:
+                listener(news)
+            except Exception:  # a listener never stops the rotation
+                log.exception("pairing listener failed")
+        return fresh
+
+    def subscribe(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``listener`` with ``{"type": "pairing_code", "by", "valid", "expires_in",
+        "window"}`` (never the code itself) whenever the code changes."""
+        self._listeners.append(listener)
 
     def pair(self, code: str, name: str) -> str:
         """Trade the pairing code for a new token (returned once, stored hashed)."""
+        if self.expires_in() <= 0:
+            raise CodeExpired(f"the pairing code has expired (a code is good for {round(self.window / 60)} "
+                              "minutes): ask a paired phone for a new one (Host, then 'New pairing code'), "
+                              "or hold the board's confirm button for about 2 seconds (a long press, "
+                              "shorter than the shutdown hold)")
         if not isinstance(code, str) or not hmac.compare_digest(code.strip().encode(), self.code.encode()):
             raise PairingError("wrong pairing code: read it from the companion's screen or start-up output")
         clean = (name or "").strip()[:MAX_NAME] or "phone"

@@ -172,6 +172,7 @@ class EventStore:
     # -- opening ---------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
+        _private_file(self.path)  # SQLite gives its -wal and -shm files the same mode
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
@@ -373,7 +374,7 @@ def _lock_folder(folder: Path) -> None:
     path = (folder / (FILENAME + ".lock")).resolve()
     if path in _HELD:
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -382,3 +383,20 @@ def _lock_folder(folder: Path) -> None:
             f"another gingo serve is already using {folder}: stop it first, or pass --data with another folder"
         ) from None
     _HELD[path] = fd
+
+
+def _private_file(path: Path) -> None:
+    """Create ``path`` readable and writable by its owner only (0600), or take group and
+    other permissions off it: it holds the token hashes and every game."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return  # sqlite3.connect says what is wrong
+    try:
+        st = os.fstat(fd)
+        if st.st_uid == os.getuid() and st.st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -25,7 +25,7 @@ _STORE = open_store(_DIR)
 _TABLE = Table(_STORE)
 _PAIRING = Pairing(_STORE, code="111111", host_code="fuzz-host")
 _SYNC = BoardSync(_TABLE, SimSensors(rate=100), SimLeds(), layout=default_layout())
-APP = create_app(_TABLE, pairing=_PAIRING, sync=_SYNC, max_body=50_000)
+APP = create_app(_TABLE, pairing=_PAIRING, sync=_SYNC, max_body=50_000, names=("testserver",))
 TOKEN = _PAIRING.pair("111111", "fuzzer")
 HEADERS = {"Authorization": f"Bearer {TOKEN}", "X-Host-Code": "fuzz-host"}
 

@@ -8,10 +8,10 @@ test drive the same code. Reads are open on the LAN; writes need a bearer token 
 >>> from fastapi.testclient import TestClient
 >>> from companion.store import open_store
 >>> from companion.table import HandInput, Table
->>> from companion.pairing import Pairing
+>>> from companion.pairing import Pairing, PairingError
 >>> store = open_store(pathlib.Path(tempfile.mkdtemp()))
 >>> app = create_app(Table(store), pairing=Pairing(store, code="4242", host_code="h"))
->>> with TestClient(app) as client:
+>>> with TestClient(app, base_url="http://localhost") as client:
 ...     token = client.post("/api/v1/pair", json={"code": "4242", "name": "Ann"}).json()["token"]
 ...     r = client.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Bob"]},
 ...                     headers={"Authorization": f"Bearer {token}"})
@@ -28,22 +28,23 @@ import functools
 import io
 import json
 import re
-import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
-from fastapi import Body, Depends, FastAPI, Query, WebSocket
+from fastapi import Body, Depends, FastAPI, Query, Request, WebSocket
 from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from companion import __version__
 from companion.api import models as M
-from companion.api.auth import require_host, require_token
+from companion.api.auth import client_address, require_host, require_token
 from companion.api.errors import ApiError, error_response, install
 from companion.api.live import MAX_REPLAY, LiveHub
+from companion.api.security import WebGuard
+from companion.api.throttle import AddressThrottle, refuse_if_locked
 from companion.api.variants import describe_variants
-from companion.pairing import Pairing
+from companion.pairing import Pairing, PairingError
 from companion.store import TokenRecord
 from companion.table import HandInput, Table
 
@@ -52,6 +53,11 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": M.ErrorBody} for code in (400, 401, 404, 409, 413, 422)
 }
+_RETRY = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
+_PAIR_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS, 429: {"model": M.ErrorBody, "headers": _RETRY,
+                     "description": "too many wrong codes from this address: wait Retry-After seconds"}}
+_HOST_ERRORS = _PAIR_ERRORS
 
 
 class BodyLimit:
@@ -121,23 +127,6 @@ def _has_lone_surrogate(data: bytes) -> bool:
     return False
 
 
-class PairThrottle:
-    """At most ``per_minute`` wrong pairing codes a minute (guessing a 6-digit code)."""
-
-    def __init__(self, per_minute: int = 20) -> None:
-        self.per_minute = per_minute
-        self._fails: list[float] = []
-
-    def check(self) -> None:
-        now = time.monotonic()
-        self._fails = [t for t in self._fails if now - t < 60]
-        if len(self._fails) >= self.per_minute:
-            raise ApiError(429, "too_many_attempts", "too many wrong pairing codes: wait a minute")
-
-    def failed(self) -> None:
-        self._fails.append(time.monotonic())
-
-
 def create_app(
     table: Table,
     *,
@@ -146,9 +135,12 @@ def create_app(
     web_dir: Path | None = WEB_DIR,
     max_body: int = DEFAULT_MAX_BODY,
     warnings: list[str] | None = None,
+    names: Iterable[str] = (),
 ) -> FastAPI:
     """The ASGI app. ``sync`` is a :class:`~companion.sync.BoardSync` (None: no board);
-    ``web_dir`` the phone page served at ``/`` when the folder exists."""
+    ``web_dir`` the phone page served at ``/`` when the folder exists; ``names`` more host
+    names the companion answers to (besides localhost, gingo.local, the hostname and IP
+    addresses, see :mod:`companion.api.security`)."""
     hub_box: list[LiveHub] = []
 
     @contextlib.asynccontextmanager
@@ -165,14 +157,16 @@ def create_app(
         version=__version__,
         description="API contract v1: games, scores, Gin-Go actions, the board and the live channel. "
         "Writes need 'Authorization: Bearer <token>' from POST /api/v1/pair.",
-        docs_url="/docs",
+        docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN onto the token's origin
+        redoc_url=None,
         openapi_url="/openapi.json",
     )
     app.state.table = table
     app.state.pairing = pairing
     app.state.sync = sync
     install(app)
-    throttle = PairThrottle()
+    pair_throttle = app.state.pair_throttle = AddressThrottle(limit=10, window=60.0)
+    app.state.host_throttle = AddressThrottle(limit=10, window=60.0)
 
     def snapshot() -> dict[str, Any]:
         seq = table.last_seq()
@@ -188,6 +182,7 @@ def create_app(
     hub_box.append(hub)
     app.state.hub = hub
     unsubscribe = table.subscribe(lambda ev, msg: hub.publish(msg))
+    pairing.subscribe(hub.publish)
     if sync is not None:
         previous = sync.publish
 
@@ -221,18 +216,39 @@ def create_app(
         """Every variant with its presets and options (default, help, choices)."""
         return variants_cache()
 
-    @app.post("/api/v1/pair", response_model=M.PairResponse, responses=_ERRORS, tags=["pairing"])
-    def pair(body: M.PairRequest) -> dict[str, Any]:
-        """Trade the pairing code for a bearer token."""
-        throttle.check()
+    @app.post("/api/v1/pair", response_model=M.PairResponse, responses=_PAIR_ERRORS, tags=["pairing"])
+    def pair(body: M.PairRequest, request: Request) -> dict[str, Any]:
+        """Trade the pairing code for a bearer token. Ten wrong codes from one address in a
+        minute and that address waits (429 with Retry-After); other addresses do not."""
+        address = client_address(request)
+        refuse_if_locked(pair_throttle, address, "pairing codes")
         try:
             token = pairing.pair(body.code, body.name)
-        except ValueError:
-            throttle.failed()
+        except PairingError:
+            pair_throttle.failed(address)
             raise
         rec = pairing.check(token)
         assert rec is not None
         return {"token": token, "id": rec.id, "name": rec.name}
+
+    @app.get("/api/v1/pair/code", response_model=M.PairCode, responses=_ERRORS, tags=["pairing"],
+             dependencies=[Depends(require_token)])
+    def pair_code() -> dict[str, Any]:
+        """The pairing code for a paired phone to show a new one (``code`` null once expired)."""
+        return pairing.code_status()
+
+    @app.post("/api/v1/pair/code", response_model=M.PairCode, responses=_ERRORS, tags=["pairing"])
+    def new_pair_code(rec: TokenRecord = Depends(require_token)) -> dict[str, Any]:
+        """A new pairing code, good for the whole window, shown on this paired phone."""
+        pairing.rotate(f"the paired phone {rec.name!r}")
+        return pairing.code_status()
+
+    @app.post("/api/v1/pair/rotate", response_model=M.PairCode, responses=_HOST_ERRORS, tags=["pairing"],
+              dependencies=[Depends(require_host)])
+    def rotate_pair_code() -> dict[str, Any]:
+        """A new pairing code (host code): the old one stops working; paired phones keep working."""
+        pairing.rotate("the host (POST /api/v1/pair/rotate)")
+        return pairing.code_status()
 
     @app.get("/api/v1/tokens", response_model=M.TokenList, responses=_ERRORS, tags=["pairing"],
              dependencies=[Depends(require_host)])
@@ -400,9 +416,10 @@ def create_app(
 
         @app.get("/", include_in_schema=False)
         def root() -> RedirectResponse:
-            return RedirectResponse("/docs")
+            return RedirectResponse("/openapi.json")
 
     app.add_middleware(_body_limit(max_body))
+    app.add_middleware(WebGuard, extra_names=tuple(names))
     return app
 
 

@@ -23,11 +23,12 @@ log = logging.getLogger(__name__)
 class ApiError(Exception):
     """An error raised by a route: HTTP ``status``, ``code`` and ``message``."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -83,8 +84,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api(request: Request, exc: ApiError) -> JSONResponse:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-        return error_response(exc.status, exc.code, exc.message, headers)
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else {}
+        headers.update(exc.headers or {})
+        return error_response(exc.status, exc.code, exc.message, headers or None)
 
     @app.exception_handler(TableError)
     async def _table(request: Request, exc: TableError) -> JSONResponse:
@@ -92,4 +94,4 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(PairingError)
     async def _pairing(request: Request, exc: PairingError) -> JSONResponse:
-        return error_response(401, "unauthorized", str(exc), {"WWW-Authenticate": "Bearer"})
+        return error_response(401, exc.code, str(exc), {"WWW-Authenticate": "Bearer"})

@@ -54,6 +54,13 @@ class PairResponse(BaseModel):
     name: str
 
 
+class PairCode(BaseModel):
+    code: Optional[str] = Field(description="the pairing code to show a new phone (null once it has expired)")
+    valid: bool = Field(description="false once the code's window is over")
+    expires_in: int = Field(ge=0, description="seconds the code is still good for")
+    window: int = Field(ge=0, description="how long each new code is good for, in seconds")
+
+
 class CreateGame(_Strict):
     variant: str = Field(description="gin | color_gin | ginski | gingo", max_length=20)
     preset: Optional[str] = Field(None, max_length=40)

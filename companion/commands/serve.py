@@ -66,7 +66,7 @@ class Service:
 
 
 def build_service(data: str | os.PathLike[str] | None, config: str | None = None,
-                  warn: Any = None) -> Service:
+                  warn: Any = None, names: Sequence[str] = ()) -> Service:
     """Open the store, fold the games, pick the backends and build the app."""
     from companion.api import create_app
     from companion.pairing import Pairing
@@ -89,7 +89,11 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
     table = Table(store)
     for err in table.replay_errors:
         say(f"a stored game could not be replayed and is hidden: {err}")
-    pairing = Pairing(store)
+    try:
+        pairing = Pairing(store)
+    except ValueError:  # a bad GINGO_PAIRING_WINDOW: say so before anything runs
+        store.close()
+        raise
 
     cfg = load_config(config)
     colors = dict(cfg.colors)
@@ -101,16 +105,28 @@ def build_service(data: str | os.PathLike[str] | None, config: str | None = None
     reopen = functools.partial(_reopen_sensors, cfg) if sensors is None else None
     shutdown = functools.partial(power_off, cfg.shutdown_command) if buttons_pins else None
     sync = BoardSync(table, sensors, leds, layout=layout, colors=colors, reopen=reopen, shutdown=shutdown)
-    app = create_app(table, pairing=pairing, sync=sync, warnings=warnings)
+    # GINGO_HOSTNAMES: more names to answer to, comma separated (a name your router gives the Pi)
+    extra = [n.strip() for n in os.environ.get("GINGO_HOSTNAMES", "").split(",") if n.strip()]
+    app = create_app(table, pairing=pairing, sync=sync, warnings=warnings, names=[*names, *extra])
     svc = Service(app, table, store, pairing, sync, warnings)
     if buttons_pins:
         try:
             from companion.hardware.buttons import Buttons
 
-            svc.buttons = Buttons(dict(buttons_pins), sync.button, hold_seconds=cfg.hold_seconds)
+            svc.buttons = Buttons(dict(buttons_pins), functools.partial(board_button, pairing, sync),
+                                  hold_seconds=cfg.hold_seconds)
         except Exception as exc:  # no GPIO here: the board works without buttons
             say(f"buttons not available ({exc}); use the phones instead")
     return svc
+
+
+def board_button(pairing: Any, sync: Any, name: str) -> None:
+    """A board button: a long press of confirm (``pair_code``) makes a new pairing code
+    (logged, and announced to the paired phones, which show it); the rest go to the board."""
+    if name == "pair_code":
+        pairing.rotate("the board's confirm button (long press)")
+        return
+    sync.button(name)
 
 
 def power_off(command: Sequence[str]) -> str | None:
@@ -184,7 +200,8 @@ def banner(svc: Service, host: str, port: int, addresses: list[str], *, qr: bool
     print("Gin-Go Companion is running.", file=out)
     for a in shown:
         print(f"  open   {url_for(a, port)}", file=out)
-    print(f"  pairing code: {svc.pairing.code}", file=out)
+    print(f"  pairing code: {svc.pairing.code}  (good for {round(svc.pairing.window / 60)} minutes; "
+          "a long press of the board's confirm button or a paired phone makes a new one)", file=out)
     print(f"  host code (delete games, manage phones): {svc.pairing.host_code}", file=out)
     print(f"  LEDs: {svc.sync.leds_name}   sensors: {getattr(svc.sync.sensors, 'name', 'offline')}", file=out)
     for w in svc.warnings:
@@ -237,6 +254,17 @@ def _check_can_listen(host: str, port: int) -> None:
                                "pass another --port or --host (or stop what is using it)") from None
 
 
+def _host_names(host: str) -> list[str]:
+    """``--host`` given as a name (not an address) is a name the companion answers to."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return [host] if host else []
+    return []
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -251,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
 
     _check_can_listen(args.host, args.port)
     try:
-        svc = build_service(args.data, args.config, warn)
+        svc = build_service(args.data, args.config, warn, names=_host_names(args.host))
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     addresses = local_addresses()
@@ -263,7 +291,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_mdns and args.host not in ("127.0.0.1", "localhost"):
             advert = advertise(args.port, addresses, warn=warn)
         _Server = _server_class()
-        config = uvicorn.Config(svc.app, host=args.host, port=args.port, workers=1,
+        # proxy_headers off: the per-address limits must count the real peer, never an
+        # X-Forwarded-For a client made up
+        config = uvicorn.Config(svc.app, host=args.host, port=args.port, workers=1, proxy_headers=False,
                                 log_level=args.log_level, lifespan="on", ws="websockets-sansio")
         server = _Server(config)
         try:

@@ -5,7 +5,9 @@ ground (internal pull-up). A press is reported when the button is released, as
 ``on_press(name)`` with the name ``"confirm"``, ``"undo"`` or ``"next_hand"``.
 Holding the ``shutdown`` button (or, on a board with only three buttons, the
 ``confirm`` button) for ``hold_seconds`` reports ``"shutdown"`` instead, and its
-release then reports nothing. Contact bounce is filtered twice: gpiozero's
+release then reports nothing. A long press of ``confirm`` (at least ``code_seconds``,
+1.5 s by default, and released before any shutdown hold) reports ``"pair_code"``: the
+companion makes a new pairing code, shows it on the paired phones and logs it. Contact bounce is filtered twice: gpiozero's
 ``bounce_time`` on real pins, and here a press must last ``min_press`` seconds
 (20 ms by default) to count, so the few-millisecond blips of a bouncing contact are
 ignored.
@@ -58,6 +60,7 @@ class Buttons:
         *,
         bounce_time: float | None = 0.01,
         min_press: float = 0.02,
+        code_seconds: float = 1.5,
         pin_factory: Any = None,
     ) -> None:
         unknown = sorted(set(pins) - set(NAMES))
@@ -86,6 +89,8 @@ class Buttons:
         self._held: set[str] = set()
         self._down_at: dict[str, float] = {}
         self._min_press = min_press
+        # the long press that makes a new pairing code must end before a shutdown hold
+        self._code_seconds = min(code_seconds, hold_seconds / 2) if self._hold_name == "confirm" else code_seconds
         self._lock = threading.Lock()
         self._buttons: dict[str, Any] = {}
         try:
@@ -148,6 +153,9 @@ class Buttons:
             if down_at is None or now - down_at < self._min_press:
                 return  # a bounce blip, or a release we never saw pressed
             if name == "shutdown" or was_held:
+                return
+            if name == "confirm" and now - down_at >= self._code_seconds:
+                self._emit("pair_code")
                 return
             self._emit(name)
 

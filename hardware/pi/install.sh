@@ -103,6 +103,8 @@ User=$GINGO_USER
 Group=$GINGO_USER
 SupplementaryGroups=gpio spi dialout
 StateDirectory=gingo
+StateDirectoryMode=0700
+UMask=0077
 Environment=GINGO_DATA=/var/lib/gingo
 Environment=PYTHONUNBUFFERED=1
 ExecStart=/opt/gingo/venv/bin/gingo serve --host 0.0.0.0 --port $GINGO_PORT --config /etc/gingo/gingo.toml
