@@ -883,3 +883,40 @@ def test_a_stale_or_garbled_sequence_number_still_connects_and_resyncs(page: Pag
     expect(page.locator("#conn")).to_have_attribute("data-state", "online")
     page.wait_for_function("Number(localStorage.getItem('gingo.seq')) < 999999")
     assert int(page.evaluate("localStorage.getItem('gingo.seq')")) >= current
+
+
+def test_a_new_pairing_code_shows_on_the_paired_phones(page: Page, browser: Browser, tmp_path: Path) -> None:
+    """Its own server: the code changes. The page runs under the companion's CSP."""
+    import httpx
+
+    srv = Server(tmp_path / "data", port=free_port()).start()
+    try:
+        join(page, srv)
+        csp = httpx.get(srv.url + "/").headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        # the host rotates the code (as a long press of the confirm button does): the paired
+        # phone is told live and shows the new code, which pairs a new phone
+        r = httpx.post(srv.url + "/api/v1/pair/rotate", headers={"X-Host-Code": HOST_CODE})
+        code = r.json()["code"]
+        expect(page.locator("#pair-code-value")).to_have_text(code)
+        expect(page.locator("#pair-code")).to_contain_text("good for 10 min")
+        page.click("#pair-code-hide")
+        expect(page.locator("#pair-code")).to_be_hidden()
+        other = browser.new_context(viewport=VIEWPORT)
+        try:
+            second = other.new_page()
+            second.goto(f"{srv.url}/?code={CODE}")  # the old code no longer pairs
+            expect(second.locator("#join-code-error")).to_contain_text("wrong pairing code")
+            second.goto(f"{srv.url}/?code={code}")
+            expect(second.locator("#game-list")).to_be_attached()
+        finally:
+            other.close()
+        # a paired phone makes a new code itself (Host, then "New pairing code")
+        page.click("#nav a[data-nav='host']")
+        page.click("#new-pair-code")
+        expect(page.locator("#pair-code-value")).not_to_have_text(code)
+        shown = page.locator("#pair-code-value").inner_text()
+        assert re.fullmatch(r"\d{6}", shown)
+        assert httpx.post(srv.url + "/api/v1/pair", json={"code": shown, "name": "third"}).status_code == 200
+    finally:
+        srv.stop()

@@ -61,7 +61,35 @@ function refreshCurrent(msg) {
 }
 function onLive(msg) {
   if (msg && msg.type === "token_revoked" && (!api.tokenId() || msg.id === api.tokenId())) checkToken();
+  if (msg && msg.type === "pairing_code") fetchPairCode();  // the live channel never carries the code itself
   refreshCurrent(msg);
+}
+
+// ---- pairing another phone: a new code shows on the phones already paired -----------------
+// (made by a long press of the board's confirm button, by the host, or by "New pairing code")
+function showPairCode(s) {
+  let box = document.getElementById("pair-code");
+  if (!box) {
+    box = h("div", { id: "pair-code", class: "pair-code", role: "status", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  if (!s || !s.code) { box.hidden = true; return; }
+  const mins = Math.max(1, Math.round(s.expires_in / 60));
+  box.replaceChildren(
+    h("span", null, "Pairing code for a new phone: "), h("strong", { id: "pair-code-value" }, s.code),
+    h("small", null, ` (good for ${mins} min)`),
+    h("button", { type: "button", class: "btn small", id: "pair-code-hide", onclick: () => { box.hidden = true; } }, "Hide"));
+  box.hidden = false;
+}
+async function fetchPairCode() {
+  if (!api.token()) return;
+  try { showPairCode(await api.get("/api/v1/pair/code")); }
+  catch { /* not paired (any more): nothing to show */ }
+}
+async function newPairCode(err) {
+  showError(err, "");
+  try { showPairCode(await api.request("POST", "/api/v1/pair/code")); }
+  catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message); }
 }
 const live = new Live({ onMessage: onLive, onState: setConn });
 
@@ -510,6 +538,12 @@ async function mountHost(main) {
       err,
       h("button", { type: "button", class: "btn", id: "host-lock", onclick: () => { sessionStorage.removeItem("gingo.host"); code.value = ""; body.replaceChildren(); } }, "Lock the host settings"));
   }
+  const pairErr = fieldError("pair-code-error");
+  if (api.token()) main.append(h("section", { class: "panel" },
+    h("h1", null, "Pair another phone"),
+    h("p", { class: "help" }, "Shows a new pairing code here (the old one stops working). A long press of the board's confirm button does the same on every paired phone."),
+    h("button", { type: "button", class: "btn primary", id: "new-pair-code", onclick: () => newPairCode(pairErr) }, "New pairing code"),
+    pairErr));
   main.append(h("section", { class: "panel" },
     h("h1", null, "Host settings"),
     h("p", { class: "muted" }, "For whoever runs the companion: the host code is printed by gingo serve when it starts."),
