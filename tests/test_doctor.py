@@ -32,7 +32,8 @@ def make_root(tmp_path: Path, model: str | None = "Raspberry Pi 4 Model B Rev 1.
 
 def env_for(root: Path, *, groups: set[str] | None = None, listed: set[str] | None = None,
             modules: set[str] | None = None, usb: list[tuple[str, int | None, int | None]] | None = None,
-            writable: bool = True, environ: dict[str, str] | None = None) -> Environment:
+            writable: bool = True, environ: dict[str, str] | None = None,
+            probe: doctor.ProbeResult | None = None) -> Environment:
     active = {"gpio", "spi", "dialout"} if groups is None else groups
     mods = {"rpi_ws281x", "spidev", "serial", "gpiozero", "lgpio"} if modules is None else modules
     return Environment(
@@ -40,6 +41,7 @@ def env_for(root: Path, *, groups: set[str] | None = None, listed: set[str] | No
         system_groups={"gpio", "spi", "dialout"}, find_module=lambda m: m in mods,
         list_usb=lambda: list(usb or []), environ=environ or {},
         access=lambda path, mode: writable,
+        probe=lambda pin, workdir, lg_wd: probe or doctor.ProbeResult(True, "LGPIOFactory", None),
     )
 
 
@@ -279,3 +281,74 @@ def test_led_test_times_must_be_sane(tmp_path: Path, capsys: pytest.CaptureFixtu
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith(f"gingo doctor: error: {flag} must be a number of seconds")
+
+
+# ---- the GPIO chip opened as the service opens it ----------------------------------
+
+
+def test_gpio_probe_uses_the_units_working_directory_and_lg_wd(tmp_path: Path) -> None:
+    """The doctor reads WorkingDirectory and LG_WD from the installed unit and opens the
+    chip there (under --root), watching the confirm button's pin."""
+    import subprocess
+
+    root = make_root(tmp_path, "Raspberry Pi 5 Model B Rev 1.0", devices=("/dev/gpiomem0",))
+    script = Path(__file__).resolve().parent.parent / "hardware/pi/install.sh"
+    env = dict(os.environ, ROOT=str(root), SKIP_APT="1", SKIP_USER="1", SKIP_PIP="1", SKIP_BOOT="1")
+    subprocess.run(["bash", str(script)], env=env, check=True, capture_output=True, timeout=60)
+    (root / "var/lib/gingo").mkdir(parents=True)
+    calls: list[tuple[int | None, str | None, str | None]] = []
+
+    def probe(pin: int | None, workdir: str | None, lg_wd: str | None) -> doctor.ProbeResult:
+        calls.append((pin, workdir, lg_wd))
+        return doctor.probe_gpio(pin, workdir=workdir, lg_wd=lg_wd, environ={"GPIOZERO_PIN_FACTORY": "mock"})
+
+    e = env_for(root)
+    e.probe = probe
+    cfg = parse_config({"buttons": {"confirm": 5}})
+    got = by_name(run_checks(cfg, e))["gpio open"]
+    state = str(root / "var/lib/gingo")
+    assert calls == [(5, state, state)]
+    assert got.status == OK, got.line()
+    assert got.detail == "MockFactory opened the GPIO chip and watched GPIO5 for presses as gingo.service would " \
+        "(in /var/lib/gingo, LG_WD=/var/lib/gingo)"
+
+
+def test_gpio_probe_failures_name_the_fix(tmp_path: Path) -> None:
+    root = make_root(tmp_path, "Raspberry Pi 5 Model B Rev 1.0")
+    cfg = parse_config({"buttons": {}})
+    pipe = doctor.ProbeResult(False, None, "FileNotFoundError: [Errno 2] No such file or directory: '.lgd-nfy-3'")
+    got = by_name(run_checks(cfg, env_for(root, probe=pipe)))["gpio open"]
+    assert got.status == FAIL and "WorkingDirectory=/var/lib/gingo" in got.fix and ".lgd-nfy-3" in got.detail
+    busy = doctor.ProbeResult(False, "LGPIOFactory", "GPIOPinInUse: pin GPIO17 is already in use")
+    got = by_name(run_checks(cfg, env_for(root, probe=busy)))["gpio open"]
+    assert got.status == FAIL and "systemctl stop gingo" in got.fix and "GPIO17" in got.fix
+    nolib = doctor.ProbeResult(False, None, "BadPinFactory: Unable to load any default pin factory!",
+                               ("Falling back from lgpio: No module named 'lgpio'",))
+    got = by_name(run_checks(cfg, env_for(root, probe=nolib)))["gpio open"]
+    assert got.status == FAIL and "python3-lgpio" in got.fix and "No module named 'lgpio'" in got.detail
+    # a config without buttons or ADC on a Pi: the same failure is only a warning
+    got = by_name(run_checks(HardwareConfig(), env_for(root, probe=nolib)))["gpio open"]
+    assert got.status == WARN
+
+
+def test_an_old_unit_running_in_root_fails_before_probing(tmp_path: Path) -> None:
+    root = make_root(tmp_path, "Raspberry Pi 5 Model B Rev 1.0")
+    unit = root / "etc/systemd/system/gingo.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("[Service]\nUser=gingo\nEnvironment=GINGO_DATA=/var/lib/gingo\nExecStart=/x serve\n")
+    got = by_name(run_checks(parse_config({"buttons": {}}), env_for(root)))["gpio open"]
+    assert got.status == FAIL and "runs in / with no LG_WD" in got.detail and "install.sh" in got.fix
+
+
+def test_the_real_probe_reports_a_missing_pin_library_and_a_bad_lg_wd(tmp_path: Path) -> None:
+    """The child process really runs gpiozero's default factory selection: on this
+    machine (no lgpio, not a Pi) it fails, and says why for each library it tried."""
+    environ = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    r = doctor.probe_gpio(17, workdir=str(tmp_path), environ=environ)
+    if r.ok:  # pragma: no cover - only on a machine with working GPIO
+        pytest.skip("this machine has a working pin library")
+    assert "Unable to load any default pin factory" in (r.error or "")
+    assert any("lgpio" in f for f in r.fallbacks)
+    r = doctor.probe_gpio(17, lg_wd=str(tmp_path / "missing"), environ={"GPIOZERO_PIN_FACTORY": "mock"})
+    assert not r.ok and "LG_WD directory" in (r.error or "")
+    assert "install.sh" in doctor.advice(r.reason(), 17)

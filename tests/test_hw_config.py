@@ -32,7 +32,7 @@ def test_no_file_means_a_simulated_board() -> None:
 def test_example_file_loads() -> None:
     cfg = load_config(str(REPO / "hardware/gingo.example.toml"))
     assert cfg.leds == "spi"
-    assert cfg.led_options == {"bus": 0, "device": 0, "speed_hz": 2_400_000, "order": "GRB"}
+    assert cfg.led_options == {"bus": 0, "device": 0, "speed_hz": 2_850_000, "order": "GRB"}
     assert cfg.sensors == "serial" and cfg.sensor_port == "usb:2e8a:0005"
     assert cfg.buttons == {"confirm": 17, "undo": 27, "next_hand": 22, "shutdown": 23}
     assert cfg.hold_seconds == 3.0

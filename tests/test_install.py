@@ -37,3 +37,75 @@ def test_running_again_keeps_the_owners_settings(tmp_path):
     assert "keeping your" in r.stdout
     assert not list((tmp_path / "etc/systemd/system").glob("*.tmp"))
 
+
+
+def test_unit_gives_lgpio_a_writable_working_directory(tmp_path):
+    """lgpio makes its .lgd-nfy pipes in LG_WD or the working directory: "/" is not
+    writable for the service user (Pi 5 buttons were dead under systemd)."""
+    assert _run(tmp_path).returncode == 0
+    unit = (tmp_path / "etc/systemd/system/gingo.service").read_text()
+    assert "WorkingDirectory=/var/lib/gingo" in unit
+    assert "Environment=LG_WD=/var/lib/gingo" in unit
+    assert "StateDirectory=gingo" in unit  # systemd creates /var/lib/gingo owned by the user
+
+
+def test_udev_rule_for_the_pi5_led_device(tmp_path):
+    assert _run(tmp_path).returncode == 0
+    rule = (tmp_path / "etc/udev/rules.d/99-gingo-leds.rules").read_text()
+    assert 'KERNEL=="leds[0-9]*", GROUP="gpio", MODE="0660"' in rule
+
+
+def _pi(root: Path, model: str, config: str = "# stock\ndtparam=audio=on\n") -> Path:
+    (root / "proc/device-tree").mkdir(parents=True)
+    (root / "proc/device-tree/model").write_bytes(model.encode() + b"\x00")
+    cfg = root / "boot/firmware/config.txt"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(config)
+    return cfg
+
+
+def _block(cfg: Path) -> list[str]:
+    lines = cfg.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("# >>> gingo"))
+    end = lines.index("# <<< gingo")
+    return lines[start + 1:end]
+
+
+def test_core_clock_for_every_supported_pi(tmp_path):
+    cases = {
+        "Raspberry Pi 4 Model B Rev 1.4": "core_freq_min=500",
+        "Raspberry Pi 400 Rev 1.0": "core_freq_min=500",
+        "Raspberry Pi 3 Model B Plus Rev 1.3": "core_freq=250",
+        "Raspberry Pi Zero 2 W Rev 1.0": "core_freq=250",
+        "Raspberry Pi 5 Model B Rev 1.0": None,
+    }
+    for n, (model, want) in enumerate(cases.items()):
+        root = tmp_path / str(n)
+        cfg = _pi(root, model)
+        r = _run(root)
+        assert r.returncode == 0, r.stderr
+        block = _block(cfg)
+        assert "dtparam=spi=on" in block
+        assert [x for x in block if x.startswith("core_freq")] == ([want] if want else []), model
+        assert cfg.read_text().startswith("# stock\ndtparam=audio=on\n")  # the owner's lines stay
+        if want:
+            assert "reboot" in r.stdout
+
+
+def test_config_txt_block_is_rewritten_not_repeated(tmp_path):
+    cfg = _pi(tmp_path, "Raspberry Pi Zero 2 W Rev 1.0")
+    assert _run(tmp_path).returncode == 0
+    first = cfg.read_text()
+    r = _run(tmp_path)
+    assert cfg.read_text() == first and "keeping" in r.stdout
+    (tmp_path / "proc/device-tree/model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\x00")  # card moved
+    assert _run(tmp_path).returncode == 0
+    assert cfg.read_text().count("# >>> gingo") == 1
+    assert "core_freq_min=500" in _block(cfg) and "core_freq=250" not in _block(cfg)
+    assert _run(tmp_path, SKIP_BOOT="1").returncode == 0 and "core_freq_min=500" in cfg.read_text()
+
+
+def test_an_existing_core_clock_line_is_flagged(tmp_path):
+    _pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.4", "core_freq=400\n")
+    r = _run(tmp_path)
+    assert r.returncode == 0 and "already sets a core clock" in r.stdout

@@ -29,7 +29,16 @@ from companion.hardware.leds import LedBackendError, open_led_backend, open_led_
 from companion.hardware.leds.leds_dev import LedsDevLeds
 from companion.hardware.leds.pico import LEDS_FRAME, PicoLeds
 from companion.hardware.leds.sim import SimLeds
-from companion.hardware.leds.spi import RESET_BYTES, SpiLeds, encode_ws2812, spi_frame
+from companion.hardware.leds.spi import (
+    ENCODED,
+    LEAD_BYTES,
+    RESET_BYTES,
+    SPEED_HZ,
+    SPEED_RANGE,
+    SpiLeds,
+    encode_ws2812,
+    spi_frame,
+)
 from companion.hardware.leds.ws281x import Ws281xLeds
 from companion.hardware.power import PowerBudgetError, brightness_cap, frame_current_ma
 
@@ -311,7 +320,7 @@ def test_leds_dev_writes_one_frame_per_open(monkeypatch: pytest.MonkeyPatch) -> 
     leds.show()
     leds.show()
     leds.close()
-    assert fake.writes == [b"\xff", bytes([1, 2, 3, 0, 4, 5, 6, 0]), bytes([1, 2, 3, 0, 4, 5, 6, 0]), bytes(8)]
+    assert fake.writes == [b"\x00", bytes([1, 2, 3, 0, 4, 5, 6, 0]), bytes([1, 2, 3, 0, 4, 5, 6, 0]), bytes(8)]
     assert fake.open_fds == {}  # every open was closed
 
 
@@ -329,40 +338,130 @@ def test_leds_dev_missing_and_forbidden(tmp_path: Path) -> None:
 # ---- spi -------------------------------------------------------------------------
 
 
-def _decode_spi(data: bytes) -> bytes:
-    """Independent decoder: every 3 SPI bits must be 100 (a 0) or 110 (a 1)."""
-    bits = "".join(f"{b:08b}" for b in data)
-    assert len(bits) % 24 == 0
-    out = bytearray()
-    for i in range(0, len(bits), 24):
-        value = 0
-        for j in range(i, i + 24, 3):
-            triple = bits[j : j + 3]
-            assert triple in ("100", "110"), triple
-            value = (value << 1) | (triple == "110")
-        out.append(value)
-    return bytes(out)
+def _waveform(data: bytes, bit_ns: float, gaps: list[float] | None = None, hold: bool = False,
+              ) -> list[tuple[int, float]]:
+    """The MOSI line as (level, duration ns) runs; ``gaps[i]`` ns of pause after byte i
+    (the pause the Pi's SPI controller may insert between bytes), during which the line
+    goes low, or with ``hold`` keeps the byte's last level (both are modelled: the
+    encoding must survive either)."""
+    runs: list[tuple[int, float]] = []
+
+    def add(level: int, ns: float) -> None:
+        if runs and runs[-1][0] == level:
+            runs[-1] = (level, runs[-1][1] + ns)
+        else:
+            runs.append((level, ns))
+
+    for i, byte in enumerate(data):
+        for k in range(7, -1, -1):
+            add((byte >> k) & 1, bit_ns)
+        if gaps is not None and gaps[i]:
+            add(byte & 1 if hold else 0, gaps[i])
+    return runs
+
+
+# The windows of both LED parts (WS2812B: 400/800 ns +-150; WS2812B-V5: T0H 220..380,
+# T1H 580..1000): what the strip accepts as a 0 and as a 1.
+T0H = (250.0, 380.0)
+T1H = (650.0, 950.0)
+
+
+def _decode_spi(data: bytes, bit_ns: float = 352.0, gaps: list[float] | None = None, hold: bool = False) -> bytes:
+    """Decode SPI output as a WS2812 would: each high pulse is one LED bit, a 0 if it
+    lasts T0H, a 1 if it lasts T1H; a low run must stay below the 280 us reset inside a
+    frame. Independent of the encoder's tables."""
+    runs = _waveform(data, bit_ns, gaps, hold)
+    assert runs[0][0] == 0, "the line must start low (the lead byte)"
+    bits: list[int] = []
+    for level, ns in runs:
+        if level:
+            if T0H[0] <= ns <= T0H[1]:
+                bits.append(0)
+            elif T1H[0] <= ns <= T1H[1]:
+                bits.append(1)
+            else:
+                raise AssertionError(f"high pulse of {ns:.0f} ns is neither a 0 nor a 1")
+    for level, ns in runs[1:-1]:
+        assert level or ns < 50_000, f"low run of {ns:.0f} ns inside a frame would latch it"
+    assert runs[-1][0] == 0 and runs[-1][1] >= 280_000, "the frame must end with >= 280 us low"
+    assert len(bits) % 8 == 0
+    return bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+
+
+def _bit_ns(speed_hz: int, core_hz: int) -> float:
+    """SPI bit time the kernel's spi-bcm2835 gives: even divider, rounded up."""
+    cdiv = -(-core_hz // speed_hz)
+    cdiv += cdiv % 2
+    return 1e9 * cdiv / core_hz
 
 
 def test_spi_encoder_known_patterns() -> None:
-    assert encode_ws2812([(0, 0, 0)]) == bytes.fromhex("924924") * 3
-    assert encode_ws2812([(0, 255, 0)]) == bytes.fromhex("db6db6") + bytes.fromhex("924924") * 2
-    # 0x80 = 1 then seven 0s: 110 100 100 100 100 100 100 100
-    assert encode_ws2812([(0, 0x80, 0)])[:3] == bytes.fromhex("d24924")
+    assert encode_ws2812([(0, 0, 0)]) == bytes.fromhex("88888888") * 3
+    assert encode_ws2812([(0, 255, 0)]) == bytes.fromhex("cccccccc") + bytes.fromhex("88888888") * 2
+    # 0x80 = 1 then seven 0s: 1100 1000 | 1000 1000 | ...
+    assert encode_ws2812([(0, 0x80, 0)])[:4] == bytes.fromhex("c8888888")
     # 0x01: seven 0s then a 1
-    assert encode_ws2812([(0, 0x01, 0)])[:3] == bytes.fromhex("924926")
+    assert encode_ws2812([(0, 0x01, 0)])[:4] == bytes.fromhex("8888888c")
+    # every SPI byte ends low and holds whole LED bits: a pause between bytes is harmless
+    assert all(b & 1 == 0 and b & 0x10 == 0 for enc in ENCODED for b in enc)
+    frame = spi_frame([(1, 2, 3)])
+    assert frame[:LEAD_BYTES] == bytes(LEAD_BYTES) and frame[-RESET_BYTES:] == bytes(RESET_BYTES)
 
 
 def test_spi_encoder_round_trips_every_byte_and_order() -> None:
     frame = [(v, (v * 7) % 256, 255 - v) for v in range(256)]
-    grb = _decode_spi(encode_ws2812(frame, "GRB"))
+    grb = _decode_spi(spi_frame(frame, "GRB"))
     assert grb == bytes(c for r, g, b in frame for c in (g, r, b))
-    rgb = _decode_spi(encode_ws2812(frame, "RGB"))
+    rgb = _decode_spi(spi_frame(frame, "RGB"))
     assert rgb == bytes(c for rgb_ in frame for c in rgb_)
     with pytest.raises(ValueError, match="colour order"):
         encode_ws2812(frame, "RGBW")
-    assert spi_frame([(1, 2, 3)])[9:] == bytes(RESET_BYTES)
-    assert RESET_BYTES * 8 / 2.4e6 >= 280e-6  # latch at least 280 µs low
+
+
+@pytest.mark.parametrize("core_mhz", [200, 250, 400, 500])
+def test_spi_timing_holds_on_every_core_clock_and_with_inter_byte_gaps(core_mhz: int) -> None:
+    """At the default clock, on each Pi's core clock, the pulses fall in both parts'
+    windows, also when the controller pauses after every byte (1 idle clock, the
+    kernel driver) or at random for up to 5 us (DMA on a Pi 4)."""
+    import random
+
+    frame = [(v, 255 - v, (v * 37) % 256) for v in range(0, 256, 4)]
+    want = bytes(c for r, g, b in frame for c in (g, r, b))
+    data = spi_frame(frame)
+    bit = _bit_ns(SPEED_HZ, core_mhz * 1_000_000)
+    assert T0H[0] <= bit <= T0H[1] and T1H[0] <= 2 * bit <= T1H[1]
+    assert _decode_spi(data, bit) == want
+    assert _decode_spi(data, bit, [bit] * len(data)) == want
+    rng = random.Random(core_mhz)
+    gaps = [rng.choice([0.0, 0.0, bit, rng.uniform(0, 5000)]) for _ in data]
+    assert _decode_spi(data, bit, gaps) == want
+    assert _decode_spi(data, bit, gaps, hold=True) == want
+
+
+def test_the_old_three_bit_encoding_breaks_under_gaps() -> None:
+    """Why the encoding changed: with 3 SPI bits per LED bit, LED bits 2 and 5 of every
+    colour byte straddle a byte boundary, so a pause there splits or stretches a pulse
+    (the test bed can see the defect)."""
+    old = bytes.fromhex("924924")  # a colour byte of 0 in the old encoding: 100 100 10|0 ...
+    data = bytes(1) + old * 3 + bytes(700)
+    assert 1e9 / 2.4e6 > T0H[1]  # its 0 was 417 ns high at 2.4 MHz: too long for the V5
+    assert _decode_spi(data, 330.0) == bytes(3)  # even at a clock that fits both parts...
+    with pytest.raises(AssertionError):  # ...a pause that holds the level stretches a 0 to a 1
+        assert _decode_spi(data, 330.0, [330.0] * len(data), hold=True) == bytes(3)
+    four = bytes.fromhex("9249a4")  # 0x04: LED bit 5 is a 1 and splits as 1|10
+    data = bytes(1) + four + bytes(700)
+    assert _decode_spi(data, 330.0) == b"\x04"
+    with pytest.raises(AssertionError):  # a pause that drops the line cuts that 1 in two
+        assert _decode_spi(data, 330.0, [330.0] * len(data)) == b"\x04"
+
+
+def test_spi_speed_outside_the_timing_is_refused() -> None:
+    for hz in (SPEED_RANGE[0], SPEED_RANGE[1]):
+        for core in (200, 250, 400, 500):
+            bit = _bit_ns(hz, core * 1_000_000)
+            assert T0H[0] <= bit <= T0H[1] and T1H[0] <= 2 * bit <= T1H[1], (hz, core)
+    with pytest.raises(LedBackendError, match="speed_hz 2400000 gives LED pulses outside"):
+        SpiLeds(count=2, spi=_FakeSpi(), speed_hz=2_400_000)
 
 
 class _FakeSpi:
@@ -382,9 +481,9 @@ def test_spi_backend_on_a_fake_device() -> None:
     leds = SpiLeds(count=2, spi=dev, order="RGB", brightness=0.5)
     leds.set_pixels([(255, 0, 0), (0, 0, 64)])
     leds.show()
-    assert _decode_spi(dev.writes[-1][:-RESET_BYTES]) == bytes([128, 0, 0, 0, 0, 32])
+    assert _decode_spi(dev.writes[-1]) == bytes([128, 0, 0, 0, 0, 32])
     leds.close()
-    assert _decode_spi(dev.writes[-1][:-RESET_BYTES]) == bytes(6) and dev.closed
+    assert _decode_spi(dev.writes[-1]) == bytes(6) and dev.closed
     with pytest.raises(LedBackendError, match="order must be one of"):
         SpiLeds(count=2, spi=_FakeSpi(), order="XYZ")
 

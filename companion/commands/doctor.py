@@ -12,6 +12,8 @@ run them against a fake machine:
 >>> root = pathlib.Path(tempfile.mkdtemp())
 >>> env = Environment(root=root, user="pi", uid=1000, active_groups=set(), listed_groups=set(),
 ...                   system_groups=set(), find_module=lambda name: False, list_usb=list, environ={})
+>>> [c.detail for c in run_checks(HardwareConfig(), env) if c.name == "gpio open"]
+['not needed by this config (no buttons, no ADC chips)']
 >>> checks = run_checks(HardwareConfig(), env)
 >>> [c.status for c in checks if c.name == "board"]
 ['WARN']
@@ -34,6 +36,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from companion.hardware.config import ConfigError, HardwareConfig, load_config
+from companion.hardware.gpioprobe import ProbeResult, advice, probe_gpio, service_gpio_env
+
+__all__ = ["Check", "Environment", "ProbeResult", "advice", "probe_gpio", "run_checks"]
 from companion.hardware.layout import SLOT_NAMES, LayoutError, LedLayout, load_layout
 from companion.hardware.leds import LedBackend
 from companion.hardware.leds.leds_dev import OVERLAY_LINE
@@ -69,6 +74,10 @@ def _real_usb_ports() -> list[UsbPort]:
     return [(p.device, p.vid, p.pid) for p in list_ports.comports()]
 
 
+def _real_probe(pin: int | None, workdir: str | None, lg_wd: str | None) -> ProbeResult:
+    return probe_gpio(pin, workdir=workdir, lg_wd=lg_wd)
+
+
 def _find_module(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
@@ -90,6 +99,8 @@ class Environment:
     list_usb: Callable[[], list[UsbPort]] = _real_usb_ports
     environ: Mapping[str, str] = field(default_factory=dict)
     access: Callable[[Path, int], bool] = os.access
+    #: opens the GPIO chip through gpiozero's default factory: (pin, workdir, LG_WD)
+    probe: Callable[[int | None, str | None, str | None], ProbeResult] = _real_probe
 
     @classmethod
     def current(cls, root: str | Path = "/") -> Environment:
@@ -273,6 +284,30 @@ def check_libraries(env: Environment, cfg: HardwareConfig, needs: Mapping[str, s
     return out
 
 
+def check_gpio_open(env: Environment, cfg: HardwareConfig, needs: Mapping[str, str]) -> Check:
+    """Open the GPIO chip through gpiozero's default factory in the service's working
+    directory and with its LG_WD (read from the installed unit), and watch the confirm
+    button for presses: what the service does at start (lgpio's notification pipe)."""
+    name = "gpio open"
+    if "gpio" not in needs and not needs.get("_on_pi"):
+        return Check(name, OK, "not needed by this config (no buttons, no ADC chips)")
+    pin = cfg.buttons.get("confirm") if cfg.buttons else None
+    workdir, lg_wd = service_gpio_env(env.root)
+    if workdir is not None and lg_wd is None and workdir.rstrip("/") == "":
+        return Check(name, _missing("gpio", needs),
+                     "the installed gingo.service runs in / with no LG_WD: lgpio cannot create its pipes there, "
+                     "so the buttons stay dead under systemd",
+                     "run hardware/pi/install.sh again (it sets WorkingDirectory=/var/lib/gingo and LG_WD)")
+    where = ("as gingo.service would" + (f" (in {workdir}" if workdir else " (") + (f", LG_WD={lg_wd})" if lg_wd else ")")
+             if workdir is not None or lg_wd is not None else "in this directory (no gingo.service installed)")
+    result = env.probe(pin, str(env.path(workdir)) if workdir else None, str(env.path(lg_wd)) if lg_wd else None)
+    what = "opened the GPIO chip" + (f" and watched GPIO{pin} for presses" if pin is not None else "")
+    if result.ok:
+        return Check(name, OK, f"{result.factory} {what} {where}")
+    reason = result.reason()
+    return Check(name, _missing("gpio", needs), f"gpiozero could not start {where}: {reason}", advice(reason, pin))
+
+
 def check_power_and_layout(cfg: HardwareConfig) -> list[Check]:
     out: list[Check] = []
     try:
@@ -310,6 +345,7 @@ def run_checks(cfg: HardwareConfig, env: Environment) -> list[Check]:
     checks += check_groups(env, needs)
     checks += check_devices(env, cfg, needs)
     checks += check_libraries(env, cfg, needs)
+    checks.append(check_gpio_open(env, cfg, needs))
     checks += check_power_and_layout(cfg)
     return checks
 

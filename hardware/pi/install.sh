@@ -10,7 +10,8 @@
 #   ROOT=/some/dir      write every file under this folder instead of /
 #   GINGO_USER=gingo    the service account
 #   GINGO_PORT=8000     the port the service listens on
-#   SKIP_APT=1 SKIP_USER=1 SKIP_PIP=1 SKIP_SYSTEMD=1   leave out a step
+#   SKIP_APT=1 SKIP_USER=1 SKIP_PIP=1 SKIP_SYSTEMD=1 SKIP_BOOT=1   leave out a step
+#                       (SKIP_BOOT: leave /boot/firmware/config.txt alone)
 set -euo pipefail
 
 ROOT="${ROOT:-}"
@@ -78,6 +79,70 @@ for f in pinmap.toml led_layout.toml; do
     [ -f "$SRC/hardware/$f" ] && cp "$SRC/hardware/$f" "$ETC/$f.default"
 done
 
+# /dev/leds0 (the Pi 5 kernel LED driver, leds.backend = "leds_dev") belongs to root
+# alone; this rule lets the gpio group (the service user is in it) write it.
+mkdir -p "$ROOT/etc/udev/rules.d"
+cat > "$ROOT/etc/udev/rules.d/99-gingo-leds.rules" <<'RULE'
+# Gin-Go Companion: members of the gpio group may write the WS2812 LED device (Pi 5)
+KERNEL=="leds[0-9]*", GROUP="gpio", MODE="0660"
+RULE
+if [ -z "$ROOT" ] && command -v udevadm >/dev/null 2>&1; then
+    udevadm control --reload-rules >/dev/null 2>&1 || true
+    udevadm trigger --subsystem-match=ws2812-pio-rp1 >/dev/null 2>&1 || true
+fi
+say "wrote $ROOT/etc/udev/rules.d/99-gingo-leds.rules (write access to /dev/leds0 for the gpio group)"
+
+# The spi LED backend needs SPI on and a core clock that does not change while a frame
+# goes out (the SPI clock is divided from it). What each Pi needs (docs/hardware.md):
+#   Pi 4, Pi 400, CM4: core_freq_min=500     Pi 3, Zero 2 W, CM3: core_freq=250
+#   Pi 5 (and 500, CM5): nothing, its SPI clock comes from RP1 and does not scale
+BOOT_CHANGED=""
+boot_config() {
+    local cfg model want begin end tmp
+    for cfg in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt" ""; do
+        [ -z "$cfg" ] || [ -f "$cfg" ] && break
+    done
+    if [ -z "$cfg" ]; then
+        say "no /boot/firmware/config.txt here: set SPI and the core clock by hand (docs/hardware.md)"
+        return 0
+    fi
+    model="$(tr -d '\0' < "$ROOT/proc/device-tree/model" 2>/dev/null || true)"
+    case "$model" in
+        *"Raspberry Pi 5"*|*"Raspberry Pi 500"*|*"Compute Module 5"*) want="" ;;
+        *"Raspberry Pi 4"*|*"Raspberry Pi 400"*|*"Compute Module 4"*) want="core_freq_min=500" ;;
+        *"Raspberry Pi 3"*|*"Zero 2"*|*"Compute Module 3"*) want="core_freq=250" ;;
+        *)
+            say "warning: unknown board '${model:-none}': set the core clock for SPI by hand (docs/hardware.md)"
+            want="" ;;
+    esac
+    begin="# >>> gingo: SPI for the LED strip (hardware/pi/install.sh rewrites these lines on every run)"
+    end="# <<< gingo"
+    tmp="$cfg.gingo.tmp"
+    # drop our old block, keep everything else as it was
+    awk -v b="$begin" -v e="$end" '$0 == b {skip=1; next} skip && $0 == e {skip=0; next} !skip' "$cfg" > "$tmp"
+    if grep -Eq '^[[:space:]]*core_freq(_min)?=' "$tmp" && [ -n "$want" ]; then
+        say "warning: $cfg already sets a core clock; check it agrees with '$want' (docs/hardware.md)"
+    fi
+    {
+        printf '%s\n' "$begin"
+        printf '[all]\ndtparam=spi=on\n'
+        [ -n "$want" ] && printf '%s\n' "$want"
+        printf '%s\n' "$end"
+    } >> "$tmp"
+    if cmp -s "$tmp" "$cfg"; then
+        rm -f "$tmp"
+        say "keeping $cfg (SPI and core clock already set)"
+    else
+        cat "$tmp" > "$cfg"
+        rm -f "$tmp"
+        BOOT_CHANGED=1
+        say "set SPI on${want:+ and $want} in $cfg for ${model:-this board}: reboot for it to take effect"
+    fi
+}
+if [ -z "${SKIP_BOOT:-}" ]; then
+    boot_config
+fi
+
 # The board's long-hold button runs 'systemctl poweroff' as the service user.
 mkdir -p "$ROOT/etc/polkit-1/rules.d"
 cat > "$ROOT/etc/polkit-1/rules.d/50-gingo-poweroff.rules" <<RULE
@@ -105,6 +170,10 @@ SupplementaryGroups=gpio spi dialout
 StateDirectory=gingo
 StateDirectoryMode=0700
 UMask=0077
+# lgpio (gpiozero's pin library, Pi 5 buttons) creates its notification pipes
+# (.lgd-nfy*) in LG_WD, else the working directory; "/" is not writable for $GINGO_USER
+WorkingDirectory=/var/lib/gingo
+Environment=LG_WD=/var/lib/gingo
 Environment=GINGO_DATA=/var/lib/gingo
 Environment=PYTHONUNBUFFERED=1
 ExecStart=/opt/gingo/venv/bin/gingo serve --host 0.0.0.0 --port $GINGO_PORT --config /etc/gingo/gingo.toml
@@ -125,4 +194,5 @@ if [ -z "${SKIP_SYSTEMD:-}" ] && [ -z "$ROOT" ]; then
 else
     say "systemd step skipped"
 fi
+[ -n "$BOOT_CHANGED" ] && say "reboot now (sudo reboot) so the config.txt change takes effect"
 say "done"
