@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
+from companion.errors import CompanionError
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("companion.commands.serve", "run the service (simulated board unless the config names hardware)"),
@@ -69,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    except (CommandError, ValueError, OSError, RuntimeError) as exc:
+    except (CommandError, CompanionError, ValueError, OSError, RuntimeError) as exc:
         # RuntimeError: a backend that cannot start (its message says what to do)
         print(f"gingo {name}: error: {exc}", file=sys.stderr)
         return 2

@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.errors import Unauthorized
 from companion.store import EventStore, TokenRecord
 
 MAX_NAME = 60
@@ -49,7 +50,7 @@ MAX_WINDOW = 7 * 24 * 3600.0
 log = logging.getLogger("gingo.pairing")
 
 
-class PairingError(ValueError):
+class PairingError(Unauthorized):
     """A wrong pairing code, host code or token (the API answers 401 with ``code``)."""
 
     code = "unauthorized"

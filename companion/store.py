@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.errors import StorageBusy, StorageError
+
 FILENAME = "events.sqlite3"
 SCHEMA_VERSION = 1
 
@@ -64,7 +66,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
-class StoreError(ValueError):
+class StoreError(StorageError):
     """The event log refused a write (for example a client id reused in one batch)."""
 
 
@@ -349,7 +351,7 @@ class EventStore:
         return cur.rowcount > 0
 
 
-class StoreBusy(StoreError):
+class StoreBusy(StoreError, StorageBusy):
     """Another process (a second ``gingo serve``) holds the data directory."""
 
 

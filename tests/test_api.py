@@ -72,7 +72,8 @@ def env(tmp_path: Path) -> Iterator[Env]:
 def error_of(r: Any) -> dict[str, str]:
     body = r.json()
     assert set(body) == {"error"}, body
-    assert set(body["error"]) == {"code", "message"} and body["error"]["message"]
+    assert set(body["error"]) == {"code", "message", "details"} and body["error"]["message"]
+    assert isinstance(body["error"]["details"], dict)
     return dict(body["error"])
 
 

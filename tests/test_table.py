@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.errors import Conflict, IllegalAction, NotFound
 from companion.store import StoredEvent, open_store
 from companion.table import HandInput, Table, TableError, fold_game
 
@@ -117,7 +118,8 @@ def test_stale_version_and_race_exactly_one_wins(table: Table) -> None:
     gid = table.create_game("gin", players=["Ann", "Bob"])["id"]
     with pytest.raises(TableError) as err:
         table.score_hand(gid, HandInput(0, deadwood=[2, 9]), expected_version=7)
-    assert err.value.status == 409 and err.value.code == "stale_version"
+    assert isinstance(err.value, Conflict) and err.value.code == "stale_version"
+    assert err.value.details == {"version": 1, "expected": 7}
     wins: list[int] = []
     losses: list[str] = []
     barrier = threading.Barrier(6)
@@ -186,7 +188,7 @@ def test_gingo_game_board_and_undo(table: Table, tmp_path: Path) -> None:
     assert table.expected_board() == g["board"]
     with pytest.raises(TableError) as err:
         table.action(gid, {"type": "meld", "seat": 0, "cards": ["AS", "KD", "5C"]})
-    assert err.value.code == "illegal" and err.value.status == 422
+    assert err.value.code == "illegal" and isinstance(err.value, IllegalAction)
     u = table.undo(gid)
     assert u["game"]["links"]["1"] is None  # the K-row meld is gone
     table.action(gid, GINGO_ACTIONS[-2])
@@ -251,7 +253,7 @@ def test_delete_hides_game_but_keeps_events(table: Table, tmp_path: Path) -> Non
     assert table.games() == []
     with pytest.raises(TableError) as err:
         table.game(gid)
-    assert err.value.status == 404
+    assert isinstance(err.value, NotFound) and err.value.code == "not_found"
     assert [e.type for e in table.store.events(gid)] == ["game_created", "game_deleted"]
     assert Table(open_store(tmp_path)).games() == []
 

@@ -28,6 +28,9 @@ class _Strict(BaseModel):
 class ErrorDetail(BaseModel):
     code: str = Field(description="a short machine word, e.g. not_found, stale_version")
     message: str = Field(description="what is wrong, in words a player understands")
+    details: dict[str, Any] = Field(default_factory=dict, description="what a program needs to act on the "
+                                    "error (e.g. a chip shortfall's side, supply, need and cards); see "
+                                    "companion.errors")
 
 
 class ErrorBody(BaseModel):

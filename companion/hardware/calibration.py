@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.hardware.classify import SPACES, SpaceThresholds
+from companion.errors import ConfigError
 
 FILENAME = "calibration.json"
 FORMAT_VERSION = 1
@@ -39,7 +40,7 @@ MIN_DELTA = 2000
 NOISE_FACTOR = 4
 
 
-class CalibrationError(ValueError):
+class CalibrationError(ConfigError):
     """Readings that cannot give a usable calibration, or a bad calibration file."""
 
 

@@ -27,6 +27,7 @@ from companion.hardware.buttons import DEFAULT_BUTTON_PINS, NAMES as BUTTON_NAME
 from companion.hardware.layout import LedLayout, load_layout
 from companion.hardware.leds import LedBackend, open_led_backend_or_sim
 from companion.hardware.power import PowerBudgetError, brightness_cap
+from companion.errors import ConfigError as CompanionConfigError
 
 __all__ = [
     "BUTTON_NAMES",
@@ -64,7 +65,7 @@ NAMED_COLORS: dict[str, Color] = {
 }
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionConfigError):
     """A config value is wrong; the message names the key (``leds.backend``) and the fix."""
 
 

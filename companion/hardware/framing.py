@@ -21,6 +21,7 @@ import struct
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from companion.errors import BackendError
 
 HELLO = 0x01
 READINGS = 0x02
@@ -50,7 +51,7 @@ MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 2
 ERROR_KINDS = ("cobs", "crc", "length", "type")
 
 
-class FrameError(ValueError):
+class FrameError(BackendError, ValueError):
     """A frame that cannot be used. ``kind`` is one of "cobs", "crc", "length", "type".
 
     >>> try:

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from companion.errors import ConfigError
 
 SPACES = 52
 ROWS = 13
@@ -47,7 +48,7 @@ REPO_LAYOUT = Path(__file__).resolve().parents[2] / "hardware" / "led_layout.tom
 Target = int | str  # a space number or a slot name
 
 
-class LayoutError(ValueError):
+class LayoutError(ConfigError):
     """The LED layout is inconsistent; the message names the LED or space at fault."""
 
 

@@ -15,13 +15,14 @@ the idle draw and any other load on the same supply.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from companion.errors import ConfigError
 
 MA_PER_CHANNEL = 20.0
 IDLE_MA_PER_LED = 1.0
 HEADROOM = 0.8
 
 
-class PowerBudgetError(ValueError):
+class PowerBudgetError(ConfigError):
     """The supply cannot even power the LEDs when they are dark."""
 
 

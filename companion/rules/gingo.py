@@ -119,13 +119,20 @@ from typing import Any, Final
 from companion import board as B
 from companion import cards as C
 from companion import melds as M
+from companion.errors import ChipShortfall, IllegalAction
 
 PHASES: Final = ("setup", "play", "hand_over", "game_over")
 FORMATS: Final = ("normal", "suit_for_suit", "secrecy")
 
 
-class GingoError(ValueError):
+class GingoError(IllegalAction):
     """An illegal Gin-Go action. The message names the rule broken; the game is unchanged."""
+
+
+class GingoChipShortfall(GingoError, ChipShortfall):
+    """A play needs more chips than the side has left: ``details`` carry the side, its
+    supply, the chips needed and the cards that need one (see
+    :class:`companion.errors.ChipShortfall`); the game is unchanged."""
 
 
 # ---------------------------------------------------------------------------
@@ -654,13 +661,13 @@ class GingoGame:
             if len(new_needed) <= supply:
                 raise GingoError(
                     f"{what}: chips may be skipped only when the supply runs short (side {side} has {supply}, "
-                    f"needs {len(new_needed)}; RULES.md 5C #3)")
+                    f"needs {len(new_needed)}; a side forfeits only the chips its supply cannot cover)")
             if any(sp in fill for sp in skipped):
                 raise GingoError(f"{what}: a skipped card shares its space with a card that is filled")
         if len(new_fill) > supply:
-            raise GingoError(
-                f"{what}: side {side} has {supply} chips left but this play needs {len(new_fill)}; name the cards "
-                f"whose chips are forfeited in 'skip' (chip cap, RULES.md 5C #3)")
+            raise GingoChipShortfall(
+                side=side, supply=supply, need=len(new_fill), what=what,
+                cards=[C.card_name(c) for c in cards if c not in skip and b.owner(frame.space(c)) != side])
         try:
             bumped = b.place(side, fill)
         except ValueError as exc:  # pragma: no cover - board validated above

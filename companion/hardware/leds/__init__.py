@@ -36,6 +36,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
+from companion.errors import BackendError
 
 Color = tuple[int, int, int]
 
@@ -62,7 +63,7 @@ __all__ = [
 ]
 
 
-class LedBackendError(RuntimeError):
+class LedBackendError(BackendError):
     """A backend cannot start or cannot write; the message says why and what to do."""
 
 

@@ -19,6 +19,7 @@ import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
+from companion.errors import BackendError
 
 SPACES = 52
 
@@ -30,7 +31,7 @@ BACKENDS: dict[str, tuple[str, str]] = {
 }
 
 
-class SensorBackendError(RuntimeError):
+class SensorBackendError(BackendError):
     """A backend that cannot start; the message says what to do about it."""
 
 

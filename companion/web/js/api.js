@@ -7,6 +7,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
     this.detail = detail;
+    // what a program acts on (never the wording): e.g. a chip shortfall's side, supply, need, cards
+    this.details = (detail && typeof detail === "object" && !Array.isArray(detail) && detail.details) || {};
   }
 }
 

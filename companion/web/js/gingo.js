@@ -93,33 +93,6 @@ export async function mountGingo(main, game, ctx) {
   const forfeitBox = h("div", { id: "forfeit-box", class: "forfeit", hidden: true });
   let forfeit = null;   // {action, errEl, cards, supply, need, chosen: Set}
 
-  // The space of `card` in `side`'s coordinates (companion/setup.py Frame), or null.
-  function spaceOf(side, card) {
-    const row = (g.suit_rows || {})[String(side)];
-    const m = /^(A|[2-9]|10|J|Q|K)([SHDC])$/.exec(card || "");
-    if (!row || !m || !row.includes(m[2])) return null;
-    const rank = { A: 1, J: 11, Q: 12, K: 13 }[m[1]] || Number(m[1]);
-    const opposed = ((g.options || {}).rank_axis || "opposed") === "opposed";
-    const y = side === 2 && opposed ? 14 - rank : rank;
-    const pos = row.indexOf(m[2]) + 1;
-    return (y - 1) * 4 + (side === 1 ? pos : 5 - pos) - 1;
-  }
-
-  function chipCards(action, side) {
-    // The cards whose chips this play puts down: naturals, and what each joker stands for;
-    // a card whose space already holds the side's chip needs no chip, so it cannot be forfeited.
-    const out = [];
-    const owned = (c) => { const sp = spaceOf(side, c); return sp !== null && (g.board || "")[sp] === String(side); };
-    const add = (c) => { if (c && !out.includes(c) && !owned(c)) out.push(c); };
-    if (action.type === "go_out") {
-      for (const cs of Object.values(action.captured || {})) for (const c of cs) if (!c.startsWith("JK")) add(c);
-      for (const j of Object.values(action.jokers || {})) add(j.as);
-    } else {
-      for (const c of action.cards || []) add(c.startsWith("JK") ? (action.designations || {})[c] : c);
-    }
-    return out;
-  }
-
   function drawForfeit() {
     if (!forfeit) { forfeitBox.hidden = true; forfeitBox.replaceChildren(); return; }
     const f = forfeit;
@@ -157,9 +130,10 @@ export async function mountGingo(main, game, ctx) {
       if (res && res.game) g = stateOf(res.game); else await reload();
       return res || {};
     } catch (e) {
-      const short = e instanceof api.ApiError && !action.skip ? /side (\d) has (\d+) chips left but this play needs (\d+)/.exec(e.message) : null;
-      if (short && done) {
-        forfeit = { action, errEl, done, side: Number(short[1]), supply: Number(short[2]), need: Number(short[3]), cards: chipCards(action, Number(short[1])), chosen: new Set() };
+      // A chip shortfall carries its side, supply, need and the cards needing a chip.
+      const d = e instanceof api.ApiError && !action.skip ? e.details : null;
+      if (d && d.reason === "chip_shortfall" && done) {
+        forfeit = { action, errEl, done, side: d.side, supply: d.supply, need: d.need, cards: d.cards || [], chosen: new Set() };
         showError(errEl || formErr, "");
         drawForfeit();
         return null;

@@ -1,0 +1,141 @@
+"""The one exception tree (companion.errors) and its one mapping to HTTP (companion.api.errors)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from companion import cards as C
+from companion import errors as E
+from companion.api.app import create_app
+from companion.api.errors import STATUS, http_status
+from companion.hardware.config import ConfigError as HardwareConfigError
+from companion.hardware.leds import LedBackendError
+from companion.pairing import Pairing, PairingError
+from companion.rules import gingo
+from companion.store import StoreBusy, open_store
+from companion.table import HandInput, Table, TableError
+
+CODE, HOST = "4242", "host"
+
+
+def test_every_class_has_a_code_and_a_status_and_input_errors_stay_value_errors() -> None:
+    classes = {c for c in vars(E).values() if isinstance(c, type) and issubclass(c, E.CompanionError)}
+    codes = {c.code for c in classes if c is not E.ChipShortfall}  # a shortfall is "illegal", as in v1
+    assert len(codes) == len(classes) - 1, "each class names its own code"
+    for c in (E.InvalidInput, E.IllegalAction, E.NotFound, E.Conflict, E.StorageError, E.ConfigError):
+        assert issubclass(c, ValueError)  # code written before the tree catches ValueError
+    assert issubclass(E.BackendError, RuntimeError)
+    assert {http_status(c("x")) for c in (E.InvalidInput, E.IllegalAction, E.NotFound, E.Conflict)} == {
+        400, 422, 404, 409}
+    assert http_status(E.StorageFull("the disk is full")) == 507
+    assert set(STATUS) <= set(classes)
+
+
+def test_the_old_classes_are_branches_of_the_tree() -> None:
+    assert isinstance(PairingError("wrong code"), E.Unauthorized)
+    assert isinstance(StoreBusy("busy"), E.StorageBusy) and StoreBusy("busy").code == "storage_busy"
+    assert isinstance(HardwareConfigError("leds.backend"), E.ConfigError)
+    assert isinstance(LedBackendError("no strip"), E.BackendError)
+    assert isinstance(gingo.GingoError("no"), E.IllegalAction)
+    # the old TableError(code, message, status) form builds the class that status meant
+    err = TableError("finished", "the match is over", 409)
+    assert type(err) is E.Conflict and err.code == "finished" and err.message == "the match is over"
+    assert str(err) == "the match is over" and err.details == {}
+
+
+def test_chip_shortfall_carries_side_supply_need_and_cards() -> None:
+    g = gingo.new_game(["Ann", "Bob"], {})
+    g.apply({"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}})
+    free = [g.space(1, C.parse_card(c)) for c in ("AH", "2H", "3H", "4H")]
+    board = "".join("." if i in free else "1" for i in range(52))
+    g = gingo.new_game(["Ann", "Bob"], {})
+    g.apply({"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}, "board": board})
+    with pytest.raises(E.ChipShortfall) as err:
+        g.apply({"type": "meld", "seat": 0, "cards": ["AH", "2H", "3H"]})
+    assert err.value.code == "illegal"
+    assert err.value.details == {"reason": "chip_shortfall", "side": 1, "supply": 2, "need": 3, "short": 1,
+                                 "cards": ["AH", "2H", "3H"]}
+    assert "RULES.md" not in err.value.message
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    store = open_store(tmp_path)
+    app = create_app(Table(store), pairing=Pairing(store, code=CODE, host_code=HOST))
+    c = TestClient(app)
+    token = c.post("/api/v1/pair", json={"code": CODE, "name": "t"}).json()["token"]
+    c.headers["Authorization"] = f"Bearer {token}"
+    return c
+
+
+def test_an_engine_bug_is_a_500_with_json_and_a_log_line_not_an_illegal_answer(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    gid = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]}).json()["id"]
+    from companion.rules import gin
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("a bug in the engine")
+
+    monkeypatch.setattr(gin, "score_hand", broken)
+    with caplog.at_level(logging.ERROR):
+        r = client.post(f"/api/v1/games/{gid}/hands", json={
+            "ender": 0, "hands": [["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S"],
+                                  ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]]})
+    assert r.status_code == 500 and r.headers["content-type"].startswith("application/json")
+    err = r.json()["error"]
+    assert err["code"] == "internal_error" and "ZeroDivisionError" in err["message"]
+    assert "Traceback" not in r.text and "a bug in the engine" not in r.text
+    assert any("ZeroDivisionError" in rec.getMessage() or rec.exc_info for rec in caplog.records)
+    assert client.get(f"/api/v1/games/{gid}").json()["version"] == 1  # nothing written
+
+
+def test_a_shortfall_over_http_has_structured_details(client: TestClient) -> None:
+    g = gingo.new_game(["Ann", "Bob"], {})
+    g.apply({"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}})
+    free = [g.space(1, C.parse_card(c)) for c in ("AH", "2H", "3H")]
+    board = "".join("." if i in free else "1" for i in range(52))
+    gid = client.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Bob"]}).json()["id"]
+    client.post(f"/api/v1/games/{gid}/actions",
+                json={"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}, "board": board}})
+    r = client.post(f"/api/v1/games/{gid}/actions",
+                    json={"action": {"type": "meld", "seat": 0, "cards": ["AH", "2H", "3H"]}})
+    assert r.status_code == 422
+    err = r.json()["error"]
+    assert err["code"] == "illegal"
+    assert err["details"] == {"reason": "chip_shortfall", "side": 1, "supply": 1, "need": 3, "short": 2,
+                              "cards": ["AH", "2H", "3H"]}
+
+
+def test_stale_version_and_validation_errors_carry_details(client: TestClient) -> None:
+    gid = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]}).json()["id"]
+    r = client.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [0, 10], "expected_version": 9})
+    assert r.status_code == 409 and r.json()["error"]["details"] == {"version": 1, "expected": 9}
+    r = client.post(f"/api/v1/games/{gid}/hands", json={"ender": "x", "deadwood": [0, 10]})
+    assert r.status_code == 422
+    fields = r.json()["error"]["details"]["fields"]
+    assert fields[0]["field"] == "ender" and fields[0]["message"]
+    r = client.get("/api/v1/games/nope")
+    assert r.status_code == 404 and r.json()["error"] == {
+        "code": "not_found", "message": "no game with id 'nope'", "details": {}}
+
+
+def test_unknown_hand_entry_refusals_keep_their_v1_codes_and_statuses(client: TestClient) -> None:
+    gid = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]}).json()["id"]
+    # refused before scoring: 400; refused by the engine's rules: 422 (both invalid_hand, as in v1)
+    r = client.post(f"/api/v1/games/{gid}/hands", json={"ender": 0})
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "invalid_hand")
+    r = client.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [11, 30]})
+    assert (r.status_code, r.json()["error"]["code"]) == (422, "invalid_hand")
+
+
+def test_table_refusals_are_tree_errors(tmp_path: Path) -> None:
+    table = Table(open_store(tmp_path))
+    gid = table.create_game("gin", players=["Ann", "Bob"])["id"]
+    table.score_hand(gid, HandInput(0, deadwood=[0, 10]))
+    with pytest.raises(E.Conflict) as err:
+        table.undo(gid, expected_version=1)
+    assert isinstance(err.value, E.StaleVersion)
