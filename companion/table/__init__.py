@@ -3,8 +3,8 @@
 A command is checked through the rules engines, written to the event log
 (:mod:`companion.store`) and only then applied; the state of every game is a pure fold
 over its events (:func:`fold_game`), so a restart, an undo or a correction to a hand two
-rounds back all come out of the same code. Bad input raises :class:`TableError` (a
-``ValueError`` with a ``code`` and an HTTP-style ``status``) and writes nothing.
+rounds back all come out of the same code. Bad input raises an error of :mod:`companion.errors`
+(the root is also called :class:`TableError`) with a ``code`` and ``details``, and writes nothing.
 
 The package, one job per module (each imports only the ones above it):
 

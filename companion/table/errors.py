@@ -1,29 +1,18 @@
-"""The table's refusal: :class:`TableError` (a ``ValueError`` with a code and an HTTP status)."""
+"""The table's refusals: :class:`TableError` is the root of :mod:`companion.errors`
+(kept under this name for callers written before the tree), and what to do when an
+engine breaks."""
 
 from __future__ import annotations
 
 import logging
 
+from companion.errors import TableError as TableError  # re-exported: callers import it from here
+
 log = logging.getLogger("companion.table")
 
 
-class TableError(ValueError):
-    """A command the table refused; nothing was written.
-
-    ``code`` is a short machine word (``not_found``, ``invalid``, ``stale_version``...),
-    ``status`` the HTTP status the API answers with.
-    """
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-
-def engine_failure(exc: Exception) -> TableError:
-    """A rules engine broke on this input (a bug there): refuse it, write nothing, log it."""
+def engine_failure(exc: Exception) -> Exception:
+    """A rules engine broke on this input (a bug there, not the player's mistake): log it
+    and let it through, so the API answers 500 ``internal_error``; nothing was written."""
     log.error("rules engine failed: %r", exc, exc_info=exc)
-    return TableError("engine_error", f"the rules engine could not handle this input ({type(exc).__name__}: {exc}); "
-                      "nothing was written", 422)
-
+    return exc

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import IllegalAction
 from companion.table.engines import RUMMY_VARIANTS, rules_module
 from companion.table.errors import TableError, engine_failure
 from companion.table.fold import GameState, hand_result, rescore
@@ -102,10 +103,10 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
             payload["result"] = rescore(g, mod, {**payload, "result": None}, prior)
         except TableError:
             raise
-        except (ValueError, TypeError, KeyError) as exc:
-            raise TableError("invalid_hand", str(exc), 422) from None
+        except ValueError as exc:  # the engine refused the cards: its message names the rule
+            raise IllegalAction(str(exc), code="invalid_hand") from None
         except Exception as exc:
-            raise engine_failure(exc) from None
+            raise engine_failure(exc)
         return payload
     deadwood = entry.deadwood
     if not isinstance(deadwood, list) or len(deadwood) != n or not all(

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import IllegalAction, InvalidInput, StaleVersion
 from companion.store import EventStore, NewEvent, StoredEvent
 from companion.table.checks import check_players, range_text
 from companion.table.engines import rules_module
@@ -129,11 +130,7 @@ class Table:
     @staticmethod
     def _check_version(g: GameState, expected: int | None) -> None:
         if expected is not None and int(expected) != g.version:
-            raise TableError(
-                "stale_version",
-                f"the game is at version {g.version}, not {expected}: reload it and try again",
-                409,
-            )
+            raise StaleVersion(version=g.version, expected=int(expected))
 
     def _commit(self, g: GameState, etype: str, payload: dict[str, Any], client_id: str | None,
                 make_body: Callable[[GameState], dict[str, Any]]) -> Outcome:
@@ -145,14 +142,12 @@ class Table:
             new_state = self._step_engine(g, probe) if fast else fold_game([*g.events, probe])
         except TableError:
             raise
-        except (ValueError, KeyError, TypeError) as exc:
-            if fast and not isinstance(exc, ValueError):  # only a refusal is promised to change nothing
-                self._games[g.id] = fold_game(g.events)
-            raise TableError("illegal", str(exc), 422) from None
+        except ValueError as exc:  # an engine's refusal: its message names the rule
+            raise IllegalAction(str(exc)) from None
         except Exception as exc:
-            if fast:
+            if fast:  # only a refusal is promised to leave the engine unchanged
                 self._games[g.id] = fold_game(g.events)
-            raise engine_failure(exc) from None
+            raise engine_failure(exc)
         try:
             body = make_body(new_state)
             ev = self.store.append(g.id, etype, payload, client_id=client_id, result=body, at=now)
@@ -231,10 +226,10 @@ class Table:
                 state = fold_game([probe])
             except TableError:
                 raise
-            except (ValueError, KeyError, TypeError) as exc:
-                raise TableError("invalid_options", str(exc)) from None
+            except ValueError as exc:
+                raise InvalidInput(str(exc), code="invalid_options") from None
             except Exception as exc:
-                raise engine_failure(exc) from None
+                raise engine_failure(exc)
             ev = self.store.append(gid, "game_created", payload, client_id=client_id, result=state.as_dict(), at=now)
             state = fold_game([ev])
             self._games[gid] = state
@@ -272,8 +267,10 @@ class Table:
                 st = fold_game([*g.events, probe])
             except TableError:
                 raise
-            except (ValueError, KeyError, TypeError) as exc:
-                raise TableError("illegal", str(exc), 422) from None
+            except ValueError as exc:
+                raise IllegalAction(str(exc)) from None
+            except Exception as exc:
+                raise engine_failure(exc)
             return {"result": payload["result"], "game": st.as_dict(), "preview": True}
 
     def correct_hand(self, game_id: str, n: int, entry: HandInput, *, client_id: str | None = None,
