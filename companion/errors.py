@@ -132,8 +132,8 @@ class ChipShortfall(IllegalAction):
     def __init__(self, message: str | None = None, *, side: int, supply: int, need: int,
                  cards: Sequence[str] = (), what: str = "this play") -> None:
         text = message or (f"{what}: side {side} has {supply} chips left but this play needs {need}; name the "
-                           "cards whose chips are forfeited in 'skip' (each side owns a fixed number of chips: "
-                           "the spaces the supply cannot cover are forfeited)")
+                           "cards whose chips are forfeited in 'skip' (chip cap: each side owns a fixed number of "
+                           "chips, and the spaces its supply cannot cover are forfeited)")
         super().__init__(text, details={"reason": "chip_shortfall", "side": side, "supply": supply,
                                         "need": need, "short": max(0, need - supply), "cards": list(cards)})
 
