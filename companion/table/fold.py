@@ -10,11 +10,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
+from companion.errors import NotFound
+from companion.games import GinGo, RummyVariant, Variant, find_variant
+from companion.games.options import options_dict
 from companion.store import StoredEvent
-from companion.table.engines import CONTEXT_VARIANTS, make_options, options_dict, rules_module
 from companion.table.errors import TableError
 
 
@@ -59,9 +60,14 @@ class GameState:
     events: list[StoredEvent] = field(default_factory=list)
 
     @property
+    def rules(self) -> Variant:
+        """The game this is (from the registry)."""
+        return find_variant(self.variant)
+
+    @property
     def finished(self) -> bool:
-        if self.variant == "gingo":
-            return bool(self.engine is not None and self.engine.as_dict().get("phase") == "game_over")
+        if self.engine is not None:
+            return bool(self.engine.as_dict().get("phase") == "game_over")
         return bool(self.match is not None and self.match.finished)
 
     def as_dict(self) -> dict[str, Any]:
@@ -76,8 +82,10 @@ class GameState:
             "seq": self.last_seq,
             "created": self.created,
             "rematch_of": self.rematch_of,
+            "rules": self.rules.table_rules(self.options, len(self.players)),
         }
-        if self.variant == "gingo":
+        v = self.rules
+        if isinstance(v, GinGo):
             st = self.engine.as_dict()
             winner = st.get("winner")
             d.update(
@@ -90,6 +98,7 @@ class GameState:
                 link_distance=st.get("link_distance"),
                 state=st,
                 actions=len(self.actions),
+                frames=v.frames(self.engine),
             )
         else:
             m = self.match
@@ -114,44 +123,29 @@ def hand_result(d: dict[str, Any]) -> Any:
     return HandResult(**{k: v for k, v in d.items() if k in known})
 
 
-def rescore(g: GameState, mod: ModuleType, payload: dict[str, Any], prior: list[Any]) -> dict[str, Any]:
+def rescore(g: GameState, v: RummyVariant, payload: dict[str, Any], prior: list[Any]) -> dict[str, Any]:
     """Score one hand's input again, in the match context of the hands before it."""
     if "hands" not in payload:
         return dict(payload["result"])
-    closed = mod.score_match(prior, len(g.players), g.options) if g.variant == "color_gin" else None
-    return score_cards(g.variant, mod, payload, g.options, closed)
+    return v.score_hand(payload["hands"], payload.get("ender"), g.options, prior=prior, players=len(g.players),
+                        declared=payload.get("declared"), joker=bool(payload.get("joker")),
+                        upcard=payload.get("upcard"))
 
 
-def score_cards(variant: str, mod: ModuleType, payload: dict[str, Any], options: Any, closed: Any) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"options": options}
-    if variant == "color_gin":
-        kwargs["closed"] = closed
-        if payload.get("declared") is not None:
-            kwargs["declared"] = payload["declared"]
-        if payload.get("joker"):
-            kwargs["joker"] = True
-    if payload.get("upcard") is not None:
-        kwargs["upcard"] = payload["upcard"]
-    result = mod.score_hand(payload["hands"], payload.get("ender"), **kwargs).as_dict()
-    return dict(result)
-
-
-def refold_match(g: GameState, dirty: int | None) -> None:
-    """Fold the hands into the match; Color Gin hands after a corrected one are
-    re-scored, because which suits are closed depends on the hands before them."""
-    mod = rules_module(g.variant)
+def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
+    """Fold the hands into the match; in a game whose scoring depends on the hands before
+    (Color Gin's closed suits), the hands after a corrected one are re-scored."""
     results = [hand_result(h.result) for h in g.hands]
-    if dirty is not None and g.variant in CONTEXT_VARIANTS:
+    if dirty is not None and v.context_scoring:
         for i in range(dirty + 1, len(g.hands)):
             h = g.hands[i]
             payload = {"ender": h.ender, **h.entry, "result": h.result}
-            h.result = rescore(g, mod, payload, results[:i])
+            h.result = rescore(g, v, payload, results[:i])
             results[i] = hand_result(h.result)
-    g.match = mod.score_match(results, len(g.players), g.options)
+    g.match = v.score_match(results, len(g.players), g.options)
     dealer = g.created_dealer
-    if hasattr(mod, "next_dealer"):
-        for r in results:
-            dealer = mod.next_dealer(r, dealer, len(g.players), g.options)
+    for r in results:
+        dealer = v.next_dealer(r, dealer, len(g.players), g.options)
     g.dealer = dealer
 
 
@@ -177,16 +171,16 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
         raise TableError("invalid_log", "a game's events must start with game_created")
     first = events[0]
     p = first.payload
-    variant = str(p["variant"])
+    v = find_variant(p["variant"])
     g = GameState(
         id=first.game_id,
-        variant=variant,
+        variant=v.name,
         preset=p.get("preset"),
         overrides=dict(p.get("options") or {}),
         players=list(p["players"]),
         dealer=int(p.get("dealer", 0)),
         created=first.time,
-        options=make_options(variant, p.get("preset"), dict(p.get("options") or {}), len(p["players"])),
+        options=v.make_options(p.get("preset"), dict(p.get("options") or {}), len(p["players"])),
         rematch_of=p.get("rematch_of"),
     )
     g.created_dealer = g.dealer
@@ -194,9 +188,8 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
     g.version = len(events)
     g.last_seq = events[-1].seq
     g.deleted = any(ev.type == "game_deleted" for ev in events)
-    if variant == "gingo":
-        mod = rules_module("gingo")
-        g.engine = mod.new_game(g.players, dict(p.get("options") or {}))
+    if isinstance(v, GinGo):
+        g.engine = v.new_game(g.players, dict(p.get("options") or {}))
         for ev in effective(events):
             if ev.type == "action":
                 g.effects.append(g.engine.apply(ev.payload["action"]))
@@ -212,11 +205,14 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
         elif ev.type == "hand_corrected":
             n = int(ev.payload["hand"])
             if not 1 <= n <= len(g.hands):
-                raise TableError("not_found", f"hand {n} does not exist (the game has {len(g.hands)} hands)", 404)
+                raise NotFound(f"hand {n} does not exist (the game has {len(g.hands)} hands)",
+                               details={"hand": n, "hands": len(g.hands)})
             g.hands[n - 1] = HandEntry(n, ev.seq, ev.payload.get("ender"), entry_of(ev.payload),
                                        ev.payload["result"], corrected=True)
             dirty = n - 1 if dirty is None else min(dirty, n - 1)
-    refold_match(g, dirty)
+    if not isinstance(v, RummyVariant):  # pragma: no cover - every game is one or the other
+        raise TableError(f"{v.name} is neither scored by hands nor played by actions")
+    refold_match(g, v, dirty)
     return g
 
 

@@ -10,38 +10,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import IllegalAction
-from companion.table.engines import RUMMY_VARIANTS, rules_module
+from companion.errors import IllegalAction, InvalidInput
+from companion.games import RummyVariant, find_variant
 from companion.table.errors import TableError, engine_failure
 from companion.table.fold import GameState, hand_result, rescore
 
 
 def score_deadwood(variant: str, deadwood: Sequence[int], ender: int | None, options: Any, *,
                    big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
-    """Score a hand from deadwood counts only (no cards), with the variant engine's
+    """Score a hand from deadwood counts only (no cards), with the variant's
     ``score_from_deadwood`` (gin and Ginski have one; Color Gin needs the cards, since
     the spoiled suits come from them). Every option of the game applies.
 
-    >>> opts = rules_module("gin").make_options("gin_004")
+    >>> from companion.games import find_variant
+    >>> opts = find_variant("gin").make_options("gin_004", {}, 2)
     >>> r = score_deadwood("gin", [4, 20], 0, opts)
     >>> r["kind"], r["points"]
     ('knock', [16, 0])
     >>> score_deadwood("gin", [9, 6], 0, opts)["points"]
     [0, 28]
     """
-    mod = rules_module(variant)
-    scorer = getattr(mod, "score_from_deadwood", None)
-    if scorer is None:
-        raise TableError(
-            "unsupported",
-            f"deadwood-only entry is not available for {variant}: enter each player's cards (\"hands\")",
-        )
-    overrides: dict[str, Any] = {"upcard": upcard} if upcard is not None else {}
+    v = find_variant(variant)
+    if not isinstance(v, RummyVariant):
+        raise InvalidInput(f"{v.name} is played with actions, not scored hands", code="wrong_variant")
     try:
-        res = scorer(list(deadwood), ender, options=options, big_gin=big_gin, **overrides)
-    except (ValueError, TypeError) as exc:
-        raise TableError("invalid_hand", str(exc), 422) from None
-    return dict(res.as_dict())
+        return v.score_from_deadwood(list(deadwood), ender, options, big_gin=big_gin, upcard=upcard)
+    except TableError:
+        raise
+    except ValueError as exc:
+        raise IllegalAction(str(exc), code="invalid_hand") from None
 
 
 @dataclass(frozen=True)
@@ -66,8 +63,10 @@ class HandInput:
 
 def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dict[str, Any]:
     """Check and score one hand's input; ``upto`` = hands before it (corrections)."""
-    if g.variant not in RUMMY_VARIANTS:
-        raise TableError("wrong_variant", f"{g.variant} hands are played with actions, not scored hands")
+    v = g.rules
+    if not isinstance(v, RummyVariant):
+        raise InvalidInput(f"{g.variant} hands are played with actions, not scored hands", code="wrong_variant")
+    takes = v.entries(g.options)
     n = len(g.players)
     ender = entry.ender
     if ender is not None and (not isinstance(ender, int) or isinstance(ender, bool) or not 0 <= ender < n):
@@ -77,15 +76,14 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
     if entry.big_gin and entry.hands is not None:
         raise TableError("invalid_hand", "\"big_gin\" goes with \"deadwood\"; with the cards, "
                          "give the ender's 11 cards for a big gin")
-    if entry.upcard is not None and g.variant != "gin":
+    if entry.upcard is not None and "oklahoma" not in {s.name for s in v.option_specs()}:
         raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only")
-    if entry.upcard is not None and not getattr(g.options, "oklahoma", False):
+    if entry.upcard is not None and not takes["upcard"]:
         # it used to be accepted and silently ignored
         raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only, and this game's "
                          "option oklahoma is off: leave the upcard out")
-    if g.variant != "color_gin" and (entry.declared is not None or entry.joker):
+    if not takes["declared"] and (entry.declared is not None or entry.joker):
         raise TableError("invalid_hand", "\"declared\" and \"joker\" are Color Gin entries only")
-    mod = rules_module(g.variant)
     if entry.hands is not None:
         hands = entry.hands
         if not isinstance(hands, list) or len(hands) != n:
@@ -100,7 +98,7 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
             payload["upcard"] = entry.upcard
         prior = [hand_result(h.result) for h in g.hands[: len(g.hands) if upto is None else upto]]
         try:
-            payload["result"] = rescore(g, mod, {**payload, "result": None}, prior)
+            payload["result"] = rescore(g, v, {**payload, "result": None}, prior)
         except TableError:
             raise
         except ValueError as exc:  # the engine refused the cards: its message names the rule

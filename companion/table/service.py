@@ -20,7 +20,7 @@ from typing import Any
 from companion.errors import IllegalAction, InvalidInput, StaleVersion
 from companion.store import EventStore, NewEvent, StoredEvent
 from companion.table.checks import check_players, range_text
-from companion.table.engines import rules_module
+from companion.games import find_variant
 from companion.table.errors import TableError, engine_failure
 from companion.table.fold import GameState, effective, fold_game
 from companion.table.hands import HandInput, hand_payload
@@ -107,7 +107,7 @@ class Table:
         with self._lock:
             best: GameState | None = None
             for g in self._games.values():
-                if g.variant == "gingo" and not g.deleted and not g.finished:
+                if g.rules.on_board and not g.deleted and not g.finished:
                     if best is None or g.last_seq > best.last_seq:
                         best = g
             return None if best is None else best.as_dict()
@@ -207,13 +207,7 @@ class Table:
             if again is not None:
                 return again
             names = check_players(players)
-            mod = rules_module(variant)
-            allowed = getattr(mod, "PLAYERS", None)
-            if allowed is not None and len(names) not in allowed:
-                raise TableError("invalid_players",
-                                 f"{variant} is played by {range_text(allowed)} players, not {len(names)}")
-            if variant == "gingo" and len(names) not in (2, 4):
-                raise TableError("invalid_players", f"gingo is played by 2 or 4 players, not {len(names)}")
+            find_variant(variant).check_seats(len(names))
             if not isinstance(dealer, int) or not 0 <= dealer < len(names):
                 raise TableError("invalid_dealer", f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}")
             payload: dict[str, Any] = {"variant": variant, "preset": preset, "options": dict(options or {}),
@@ -326,8 +320,9 @@ class Table:
                 return again
             g = self._get(game_id)
             self._check_version(g, expected_version)
-            if g.variant != "gingo":
-                raise TableError("wrong_variant", f"{g.variant} hands are scored with POST .../hands, not actions")
+            if g.rules.play_style != "actions":
+                raise InvalidInput(f"{g.variant} hands are scored with POST .../hands, not actions",
+                                   code="wrong_variant")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise TableError("invalid_action", "an action is an object with a \"type\"")
             return self._commit(g, "action", {"action": action}, client_id,

@@ -3,7 +3,7 @@
 
 import * as api from "./js/api.js";
 import { Live } from "./js/live.js";
-import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, VARIANT_LABELS, seg } from "./js/ui.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, labelOf, seg } from "./js/ui.js";
 import { boardView, linkedSides, nextSimChip, noteSimTap, withPending } from "./js/board.js";
 import { mountRummy } from "./js/rummy.js";
 import { mountGingo } from "./js/gingo.js";
@@ -244,7 +244,7 @@ async function mountGames(main) {
     try { games = gamesOf(await api.get("/api/v1/games")); } catch (e) { return; }
     list.replaceChildren(...(games.length ? games.slice().reverse().map(g => {
       const names = playerNames(g);
-      const label = VARIANT_LABELS[g.variant] || g.variant;
+      const label = labelOf(g);
       const status = g.finished ? (g.winner !== null && g.winner !== undefined ? `won by ${winnerName(g, names)}` : "finished") : "in play";
       return h("li", null, h("a", { href: `#/game/${g.id}`, class: "game-link" },
         h("strong", null, label), h("span", null, names.join(" · ")), h("span", { class: "muted" }, status)));
@@ -257,10 +257,8 @@ async function mountGames(main) {
 export function winnerName(game, names) {
   const w = game.winner;
   if (w === null || w === undefined) return "";
-  if (game.variant === "gingo") {
-    const side = Number(w);
-    return names.filter((_, i) => (i % 2 === 0 ? 1 : 2) === side).join(" & ") || `Side ${w}`;
-  }
+  const sides = rulesOf(game).sides;
+  if (sides) return (sides[String(w)] || []).map(s => names[s]).join(" & ") || `Side ${w}`;
   return typeof w === "number" ? (names[w] || `Player ${w + 1}`) : String(w);
 }
 
@@ -270,7 +268,6 @@ function optionLabel(name) {
 }
 
 // ---- new game ----------------------------------------------------------------------------
-const PLAYER_COUNTS = { gin: [2], color_gin: [2], ginski: [3, 2, 4], gingo: [2, 4] };
 
 export function normVariants(data) {
   let list = data && (data.variants || data);
@@ -284,8 +281,9 @@ export function normVariants(data) {
     let options = v.options || [];
     if (!Array.isArray(options)) options = Object.entries(options).map(([n, o]) => Object.assign({ name: n }, o));
     return {
-      name, label: v.label || v.title || VARIANT_LABELS[name] || name,
-      presets, presetValues,
+      name, label: v.label || v.title || name,
+      presets, presetValues, presetLabels: Object.fromEntries((v.preset_list || []).map(p => [p.name, p.label])),
+      seatWord: v.seat_word || "player", defaultPlayers: v.default_players || null,
       defaultPreset: v.default_preset || v.defaultPreset || presets[0] || null,
       options, players: v.players || null,
     };
@@ -309,7 +307,7 @@ async function mountNew(main, arg) {
         return out;
       }
     }
-    return PLAYER_COUNTS[v.name] || [2];
+    return [2];
   }
 
   function draw() {
@@ -329,17 +327,17 @@ async function mountNew(main, arg) {
     const kids = [h("h1", null, "New game")];
     kids.push(h("p", { class: "label" }, "Game"), seg(variants.map(x => [x.name, x.label]), v.name, (val) => { draft.variant = val; draft.options = {}; draft.count = null; draw(); }, "variant"));
     if (v.presets.length > 1) {
-      const sel = h("select", { id: "preset", name: "preset" }, ...v.presets.map(p => h("option", { value: p, selected: p === draft.preset }, p)));
+      const sel = h("select", { id: "preset", name: "preset" }, ...v.presets.map(p => h("option", { value: p, selected: p === draft.preset }, v.presetLabels[p] || p)));
       sel.addEventListener("change", () => { draft.preset = sel.value; draft.options = {}; draft.count = null; draw(); });
       kids.push(h("label", { for: "preset" }, "Rule set (preset)"), sel);
     }
     if (ns.length > 1) {
-      kids.push(h("p", { class: "label" }, "Players"), seg(ns.map(n => [n, v.name === "gingo" && n === 4 ? "4 (teams)" : String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
+      kids.push(h("p", { class: "label" }, "Players"), seg(ns.map(n => [n, v.seatWord === "side" && n === 4 ? "4 (teams)" : String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
     }
     const names = [];
     for (let i = 0; i < draft.count; i++) {
       let label = `Player ${i + 1}`;
-      if (v.name === "gingo") label = draft.count === 4 ? `Side ${i % 2 + 1}, player ${Math.floor(i / 2) + 1} (seat ${i + 1})` : `Side ${i + 1} (seat ${i + 1})`;
+      if (v.seatWord === "side") label = draft.count === 4 ? `Side ${i % 2 + 1}, player ${Math.floor(i / 2) + 1} (seat ${i + 1})` : `Side ${i + 1} (seat ${i + 1})`;
       const inp = h("input", { id: `player-${i}`, name: `player-${i}`, value: draft.players[i] || "", placeholder: label, autocomplete: "off" });
       inp.addEventListener("input", () => { draft.players[i] = inp.value; saveDraft("new", draft); drawDealer(); });
       names.push(h("label", { for: `player-${i}` }, label), inp);
@@ -357,7 +355,7 @@ async function mountNew(main, arg) {
         const cur = o.name in draft.options ? draft.options[o.name] : def;
         let input;
         if (o.choices && o.choices.length) {
-          input = h("select", { id }, ...o.choices.map(c => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(cur) }, typeof c === "string" ? c.replace(/_/g, " ") : String(c))));
+          input = h("select", { id }, ...o.choices.map((c, i) => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(cur) }, (o.choice_labels && o.choice_labels[i]) || (typeof c === "string" ? c.replace(/_/g, " ") : String(c)))));
         } else if (typeof def === "boolean") {
           input = h("input", { id, type: "checkbox", checked: !!cur });
         } else if (typeof def === "number" || o.type === "int" || o.type === "number") {
@@ -421,7 +419,7 @@ async function mountNew(main, arg) {
 async function mountGame(main, id) {
   const game = await api.get(`/api/v1/games/${encodeURIComponent(id)}`);
   const g = game.game || game;
-  ctx.current = g.variant === "gingo" ? await mountGingo(main, g, ctx) : mountRummy(main, g, ctx);
+  ctx.current = rulesOf(g).play_style === "actions" ? await mountGingo(main, g, ctx) : mountRummy(main, g, ctx);
 }
 
 // ---- board and simulator ---------------------------------------------------------------------
@@ -521,7 +519,7 @@ async function mountHost(main) {
         await update();
       }))) : [h("li", { class: "muted" }, "No phones paired.")]));
     const gameItems = games.slice().reverse().map(g => h("li", { dataset: { game: g.id }, class: "row-between" },
-      h("span", null, h("strong", null, VARIANT_LABELS[g.variant] || g.variant), " ", playerNames(g).join(" · "),
+      h("span", null, h("strong", null, labelOf(g)), " ", playerNames(g).join(" · "),
         h("br"), h("small", { class: "muted" }, g.finished ? "finished" : "in play")),
       armedButton("Delete", "Yes, delete", { "aria-label": `Delete game ${playerNames(g).join(" · ")}` }, armed, "g:" + g.id, async () => {
         try { await hostReq("DELETE", `/api/v1/games/${encodeURIComponent(g.id)}`); toast("Game deleted"); }

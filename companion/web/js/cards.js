@@ -5,31 +5,25 @@
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SYMBOL_SUIT = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C" };
-const COLOUR_NAME = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple" };
 const RANK_WORD = { A: 1, T: 10, J: 11, Q: 12, K: 13 };
 
-export function deckFor(variant) {
-  if (variant === "ginski") {
-    return {
-      kind: "rumski", size: 70,
-      columns: "RBGYP".split("").map(c => ({ key: c, label: COLOUR_NAME[c], cls: "col-" + c })),
-      rowLabel: r => String(r),
-      name: (col, r) => col + r,
-      extra: [1, 2, 3, 4, 5].map(i => "W" + i),
-      extraLabel: "wild",
-    };
-  }
-  const deck = {
-    kind: "standard", size: 52,
-    columns: "SHDC".split("").map(s => ({ key: s, label: SUIT_SYMBOL[s], cls: "suit-" + s })),
-    rowLabel: r => RANKS[r - 1],
-    name: (col, r) => RANKS[r - 1] + col,
-    extra: [],
-    extraLabel: "",
+// A deck as the companion describes it (a game's rules.deck, or a variant's deck in
+// /api/v1/variants): its columns (suits or colours), rank rows and extra cards.
+export function deckFrom(d) {
+  if (!d) d = { name: "standard", size: 52, columns: "SHDC".split("").map(s => ({ key: s, label: SUIT_SYMBOL[s] })), ranks: RANKS, extra: [], extra_label: "", name_order: "rank_suit" };
+  const colourFirst = d.name_order === "colour_rank";
+  return {
+    kind: d.name, size: d.size,
+    columns: d.columns.map(c => ({ key: c.key, label: c.label, cls: (colourFirst ? "col-" : "suit-") + c.key })),
+    rowLabel: r => d.ranks[r - 1],
+    name: (col, r) => colourFirst ? col + r : d.ranks[r - 1] + col,
+    extra: d.extra || [],
+    extraLabel: d.extra_label || "",
   };
-  if (variant === "gingo") { deck.kind = "gingo"; deck.size = 54; deck.extra = ["JK1", "JK2"]; deck.extraLabel = "joker"; }
-  return deck;
 }
+
+// The same deck without its extra cards (what a joker may stand for).
+export function naturalsOf(deck) { return Object.assign({}, deck, { kind: "standard", extra: [], extraLabel: "" }); }
 
 function parseRank(t) {
   if (t in RANK_WORD) return RANK_WORD[t];

@@ -2,18 +2,19 @@
 // captured cards, and the live board with its links.
 
 import * as api from "./api.js";
-import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, seg } from "./ui.js";
-import { deckFor, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, seg, rulesOf } from "./ui.js";
+import { deckFrom, naturalsOf, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
 import { boardView, nextSimChip, noteSimTap, withPending } from "./board.js";
 import { namesOf } from "./rummy.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const deck = deckFor("gingo");
+let deck = deckFrom(null);  // the game's own deck, set when a game is mounted
 
-export function sideNames(names) {
-  const out = { "1": [], "2": [] };
-  names.forEach((n, s) => out[s % 2 === 0 ? "1" : "2"].push(n));
-  return { "1": out["1"].join(" & ") || "Side 1", "2": out["2"].join(" & ") || "Side 2" };
+// Each side's players, by the seats the companion gives each side (rules.sides).
+export function sideNames(names, sides) {
+  const seats = sides || {};
+  const join = (k) => (seats[k] || []).map(s => names[s]).filter(Boolean).join(" & ");
+  return { "1": join("1") || "Side 1", "2": join("2") || "Side 2" };
 }
 
 function stateOf(game) { return Object.assign({}, game, game.state || {}); }
@@ -33,8 +34,10 @@ export function readReveal(cards) {
 
 export async function mountGingo(main, game, ctx) {
   let g = stateOf(game);
+  const rules = rulesOf(game);
+  deck = deckFrom(rules.deck);
   const names = namesOf(g);
-  const sides = sideNames(names);
+  const sides = sideNames(names, rules.sides);
   const key = `game.${g.id}`;
   const draft = loadDraft(key, { tab: "meld", seat: 0, cards: "", meld: null, desig: {}, captured: {}, jokers: {},
     setupMode: "reveal", reveal: "", format: "normal", secret1: "", secret2: "", rows1: "SHDC", rows2: "SHDC", dealer: 0 });
@@ -55,7 +58,7 @@ export async function mountGingo(main, game, ctx) {
     const winner = g.winner !== null && g.winner !== undefined ? h("div", { class: "winner", id: "winner" }, `${sides[String(g.winner)]} win${names.length === 4 ? "" : "s"} the game!${g.win_reason ? " (" + String(g.win_reason).replace(/_/g, " ") + ")" : ""}`) : null;
     const won = Array.isArray(g.scores) && (g.hands || []).length
       ? h("p", { class: "muted", id: "hands-won" }, `Hands won: ${sides["1"]} ${g.scores[0]} · ${sides["2"]} ${g.scores[1]}`) : null;
-    header.replaceChildren(...[h("h1", null, "Gin-Go ", h("small", null, `· ${phase}`)), winner, ...rows, won].filter(Boolean));
+    header.replaceChildren(...[h("h1", null, `${rules.label} `, h("small", null, `· ${phase}`)), winner, ...rows, won].filter(Boolean));
   }
 
   let latest = null;
@@ -185,7 +188,7 @@ export async function mountGingo(main, game, ctx) {
     for (const j of cards.filter(c => c.startsWith("JK"))) {
       const v = (draft.desig[j] || "").trim();
       if (!v) { showError(errEl, `Name the card ${j} stands for (rule: a joker's suit or rank must be named).`); return null; }
-      try { out[j] = parseCard(v, deckFor("gin")); } catch (e) { showError(errEl, `${j}: ${e.message}`); return null; }
+      try { out[j] = parseCard(v, naturalsOf(deck)); } catch (e) { showError(errEl, `${j}: ${e.message}`); return null; }
     }
     return out;
   }
@@ -271,7 +274,7 @@ export async function mountGingo(main, game, ctx) {
         const jokers = {};
         for (const [j, v] of Object.entries(draft.jokers)) {
           if (!seen.has(j) || !v.meld) continue;
-          try { jokers[j] = { meld: Number(v.meld), as: parseCard(v.as, deckFor("gin")) }; }
+          try { jokers[j] = { meld: Number(v.meld), as: parseCard(v.as, naturalsOf(deck)) }; }
           catch (e) { showError(formErr, `${j}: ${e.message}`); return; }
         }
         const done = () => { draft.captured = {}; draft.jokers = {}; save(); };

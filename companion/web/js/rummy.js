@@ -1,8 +1,8 @@
 // The rummy score sheet and hand entry (Gin Rummy, Color Gin, Ginski).
 
 import * as api from "./api.js";
-import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, VARIANT_LABELS, seg } from "./ui.js";
-import { deckFor, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg } from "./ui.js";
+import { deckFrom, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const KIND_LABEL = {
@@ -42,13 +42,11 @@ function bonusLabel(b) {
   return map[k] || k.replace(/_/g, " ");
 }
 
-// Cards each seat holds after the discard: the deal (Ginski with two players deals
-// 12), one more for the ender of a big gin (none in Color Gin).
-function handSize(game, seat, ender, players) {
-  const o = game.options || {};
-  const deal = (players === 2 && o.deal_two_players) || o.deal || 10;
-  if (game.variant === "color_gin") return [deal];
-  return seat === ender ? [deal, deal + 1] : [deal];
+// Cards each seat holds after the discard (the companion says, from the game's rules):
+// the deal, and one more for the ender of a big gin where the game has one.
+function handSize(game, seat, ender) {
+  const sizes = rulesOf(game).hand_sizes;
+  return seat === ender && sizes.big ? [sizes.deal, sizes.big] : [sizes.deal];
 }
 
 // A checkbox with its words, the whole row a 44 px touch target.
@@ -60,22 +58,18 @@ function toggleField(id, text, checked, onChange, help) {
 }
 
 // The bonus for melding all eleven cards, when the rule set has one (0: no big gin).
-function bigGinBonus(game) {
-  const o = game.options || {};
-  if (game.variant === "gin") return Number(o.big_gin_bonus) || 0;
-  if (game.variant === "ginski") return Number(o.big_ginski_bonus) || 0;
-  return 0;
-}
+function bigGinBonus(game) { return Number(rulesOf(game).big_bonus) || 0; }
 
 export function mountRummy(main, game, ctx) {
   let g = game;
   const names = namesOf(g);
-  const deck = deckFor(g.variant);
+  const rules = rulesOf(g);
+  const deck = deckFrom(rules.deck);
   const key = `game.${g.id}`;
   const draft = loadDraft(key, { ender: null, mode: "cards", active: 0, text: {}, deadwood: {}, editing: null });
   const save = () => saveDraft(key, draft);
 
-  const title = h("h1", null, `${VARIANT_LABELS[g.variant] || g.variant}`, g.preset ? h("small", null, ` · ${g.preset}`) : null);
+  const title = h("h1", null, `${rules.label}`, g.preset ? h("small", null, ` · ${g.preset}`) : null);
   const winnerBox = h("div", { id: "winner", class: "winner", hidden: true });
   const sheet = h("div", { class: "sheet-wrap", id: "sheet" });
   const entry = h("section", { class: "panel entry", id: "entry" });
@@ -89,7 +83,7 @@ export function mountRummy(main, game, ctx) {
     const m = matchOf(g);
     const hands = handsOf(g);
     let table;
-    if (g.variant === "color_gin") table = colorSheet(hands, m);
+    if (rules.suit_columns) table = colorSheet(hands, m);
     else table = plainSheet(hands, m);
     sheet.replaceChildren(table);
     if (m.finished) {
@@ -163,10 +157,11 @@ export function mountRummy(main, game, ctx) {
   const enderErr = fieldError("ender-error");
   const declaredErr = fieldError("declared-error");
   const upcardErr = fieldError("upcard-error");
-  const oklahoma = g.variant === "gin" && !!(g.options || {}).oklahoma;
-  const coopJokers = g.variant === "color_gin" && !!(g.options || {}).coop_jokers;
-  const bigWord = g.variant === "ginski" ? "Big Ginski" : "big gin";
-  function kindLabel(k) { return k === "big_gin" ? bigWord : (KIND_LABEL[k] || k || ""); }
+  const takes = rules.entries || {};
+  const oklahoma = !!takes.upcard;
+  const coopJokers = !!takes.joker;
+  const bigWord = rules.big_word;
+  function kindLabel(k) { return k === "big_gin" ? bigWord : k === "gin" ? rules.gin_word : (KIND_LABEL[k] || k || ""); }
   const formErr = fieldError("entry-error");
 
   function takenBy(seat) {
@@ -186,7 +181,7 @@ export function mountRummy(main, game, ctx) {
       return;
     }
     const kids = [h("h2", null, draft.editing !== null ? `Correct hand ${draft.editing}` : `Score hand ${handsOf(g).length + 1}`)];
-    const enderWord = g.variant === "ginski" ? "Who ended the hand (knocked or went Ginski)?" : "Who knocked or went gin?";
+    const enderWord = rules.gin_word === "gin" ? "Who knocked or went gin?" : `Who ended the hand (knocked or went ${rules.gin_word})?`;
     kids.push(h("p", { class: "label", id: "ender-label" }, enderWord),
       seg(names.map((n, s) => [s, n]).concat([["void", "Nobody: the stock ran out"]]), draft.ender,
         (s) => { draft.ender = s === "void" ? "void" : Number(s); if (s === "void") draft.bigGin = false; save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
@@ -203,7 +198,7 @@ export function mountRummy(main, game, ctx) {
         "A drawn joker forces gin or a knock, even above the knock limit."));
     }
     // Color Gin needs the cards: its spoiled suits come from them.
-    if (g.variant === "color_gin") draft.mode = "cards";
+    if (takes.deadwood === false) draft.mode = "cards";
     else kids.push(h("p", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
     if (draft.mode === "deadwood") {
       if (draft.ender === "void") {
@@ -242,7 +237,7 @@ export function mountRummy(main, game, ctx) {
           h("div", { class: "row-between" }, h("label", { for: id }, `${n}${s === draft.ender ? " (ended)" : ""}`), count),
           inp, errs[s]);
         if (parsed.error) showError(errs[s], parsed.error);
-        if (g.variant === "color_gin" && s === draft.ender) {
+        if (takes.declared && s === draft.ender) {
           // The knocker may declare their own arrangement: it decides the spoiled suits.
           const dec = h("input", { id: "declared", class: "hand-text", value: draft.declared || "", autocomplete: "off", autocapitalize: "characters",
             spellcheck: "false", placeholder: "e.g. 7S 7H 7D / 3C 4C 5C", "aria-describedby": "declared-error" });
@@ -311,9 +306,9 @@ export function mountRummy(main, game, ctx) {
           if (seen.has(c)) { showError(errs[s], `${pretty(c)} is also in ${names[seen.get(c)]}'s hand: a card can be in one hand only`); ok = false; }
           else seen.set(c, s);
         }
-        const sizes = handSize(g, s, draft.ender, names.length);
+        const sizes = handSize(g, s, draft.ender);
         if (ok && !sizes.includes(p.cards.length)) {
-          const want = sizes.length > 1 ? `${sizes[0]} cards (${sizes[1]} for a big ${g.variant === "ginski" ? "Ginski" : "gin"})` : `${sizes[0]} cards`;
+          const want = sizes.length > 1 ? `${sizes[0]} cards (${sizes[1]} for a ${bigWord})` : `${sizes[0]} cards`;
           showError(errs[s], `${n}'s hand has ${p.cards.length} card${p.cards.length === 1 ? "" : "s"}; a hand is ${want} after the discard.`);
           ok = false;
         }
@@ -321,7 +316,7 @@ export function mountRummy(main, game, ctx) {
       });
     }
     const decText = (draft.declared || "").trim();
-    if (ok && g.variant === "color_gin" && draft.mode === "cards" && decText && typeof draft.ender === "number") {
+    if (ok && takes.declared && draft.mode === "cards" && decText && typeof draft.ender === "number") {
       const own = body.hands[draft.ender];
       const groups = [];
       for (const [i, part] of decText.split(/[\/|]/).map(x => x.trim()).filter(Boolean).entries()) {

@@ -55,9 +55,15 @@ export function saveDraft(key, value) {
 }
 export function clearDraft(key) { localStorage.removeItem("gingo.draft." + key); }
 
-export const VARIANT_LABELS = {
-  gin: "Gin Rummy", color_gin: "Color Gin", ginski: "Ginski", gingo: "Gin-Go",
-};
+// What the companion says about a game's rules (its "rules" block, from the games
+// registry): label, play style, deck, hand sizes, the entries a hand takes, its words.
+export function rulesOf(game) {
+  const r = (game && game.rules) || {};
+  return Object.assign({ label: (game && game.variant) || "", play_style: "hands", seat_word: "player",
+    entries: {}, hand_sizes: { deal: 10, big: null }, gin_word: "gin", big_word: "big gin", big_bonus: 0,
+    sides: null, deck: null }, r);
+}
+export function labelOf(game) { return rulesOf(game).label; }
 
 export function seg(options, current, onPick, label) {
   // A segmented control of toggle buttons (each at least 44 px).

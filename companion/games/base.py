@@ -1,0 +1,188 @@
+"""What every game of the registry is: a :class:`Variant` (in the shape of
+python-chess's ``variant.py``: one class per game, each saying what is particular to it).
+
+A Variant knows its ``name`` (as the API spells it) and ``label`` (as players say it),
+how many may play (``seats``), its deck (:class:`Deck`), how many cards a seat holds at
+the end of a hand (:meth:`Variant.hand_sizes`), its options and presets (one
+mechanism, :mod:`companion.games.options`), how a game of it is tracked at the table
+(``play_style``: ``"hands"`` for scored hands, ``"actions"`` for Gin-Go's moves), and
+how it is played in full by the companion and its bot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from companion import cards as C
+from companion.errors import InvalidInput
+from companion.games.options import OptionSpec, Preset, check_overrides, option_specs, options_dict
+
+PlayStyle = Literal["hands", "actions"]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck as the phone draws its card grid: ``columns`` (suit or colour letters with
+    their labels), ``ranks`` (row labels, low to high), ``extra`` cards (jokers, wilds)
+    and what one is called, the number of cards, and how a card is named
+    (``name_order``: ``"rank_suit"`` as in 10H, ``"colour_rank"`` as in R10)."""
+
+    name: str
+    size: int
+    columns: tuple[tuple[str, str], ...]
+    ranks: tuple[str, ...]
+    extra: tuple[str, ...] = ()
+    extra_label: str = ""
+    name_order: Literal["rank_suit", "colour_rank"] = "rank_suit"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "size": self.size,
+                "columns": [{"key": k, "label": label} for k, label in self.columns],
+                "ranks": list(self.ranks), "extra": list(self.extra), "extra_label": self.extra_label,
+                "name_order": self.name_order}
+
+
+STANDARD = Deck("standard", 52, tuple(zip(C.SUITS, C.SUIT_SYMBOLS)), C.RANK_NAMES)
+GINGO = dataclasses.replace(STANDARD, name="gingo", size=54, extra=("JK1", "JK2"), extra_label="joker")
+RUMSKI = Deck("rumski", 70, tuple(zip(C.COLOURS, C.COLOUR_NAMES)), tuple(str(r) for r in range(1, 14)),
+              tuple(C.card_name(w) for w in C.WILDS), "wild", "colour_rank")
+
+
+@dataclass(frozen=True)
+class HandSizes:
+    """Cards a seat holds when a hand ends: ``deal`` after the discard, and ``big`` for
+    the ender who melds one card more without discarding (None: no such ending)."""
+
+    deal: int
+    big: int | None
+
+    def as_dict(self) -> dict[str, int | None]:
+        return {"deal": self.deal, "big": self.big}
+
+
+class Variant(ABC):
+    """One game. Subclasses set the class attributes and implement the methods."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    #: player counts allowed, the usual one first
+    seats: ClassVar[tuple[int, ...]]
+    play_style: ClassVar[PlayStyle]
+    deck: ClassVar[Deck]
+    #: the rules module's frozen ``Options`` dataclass
+    options_class: ClassVar[type]
+    default_preset: ClassVar[str | None] = None
+    #: plain-word labels of options and of their choices (missing ones: the name in words)
+    option_labels: ClassVar[Mapping[str, str]] = {}
+    choice_labels: ClassVar[Mapping[str, Mapping[Any, str]]] = {}
+    #: what a player calls a seat ("player"; Gin-Go: "side")
+    seat_word: ClassVar[str] = "player"
+    #: played on the companion's board (the LEDs and sensors follow the active game)
+    on_board: ClassVar[bool] = False
+
+    # -- options: one mechanism ---------------------------------------------------------
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """Every option, described (default, help, choices) from the Options dataclass."""
+        return option_specs(self.options_class, self.option_labels, self.choice_labels)
+
+    def presets(self) -> dict[str, Preset]:
+        """The named rule sets, in plain words, each with all its option values."""
+        return {}
+
+    def make_options(self, preset: str | None, overrides: Any, players: int) -> Any:
+        """The options of a game of ``players``: ``preset`` (the default when None) with
+        ``overrides`` on top. Unknown presets or options, and values an option does not
+        take, raise :class:`InvalidInput` (code ``invalid_options``)."""
+        clean = check_overrides(self.option_specs(), overrides if overrides is not None else {}, self.label)
+        presets = self.presets()
+        if preset is not None and preset not in presets:
+            if not presets:
+                raise InvalidInput(f"{self.label} has no presets (got preset {preset!r}); set options instead",
+                                   code="invalid_options", details={"preset": _text(preset), "presets": []})
+            if not isinstance(preset, str) or self._preset_alias(preset) is None:
+                raise InvalidInput(f"unknown {self.label} preset {preset!r} (one of {', '.join(presets)})",
+                                   code="invalid_options",
+                                   details={"preset": _text(preset), "presets": list(presets)})
+        try:
+            return self._build_options(preset, clean, players)
+        except InvalidInput:
+            raise
+        except (ValueError, TypeError) as exc:  # the rules module's own checks (combinations, ranges)
+            raise InvalidInput(f"{self.name} options: {exc}", code="invalid_options") from None
+
+    def _preset_alias(self, preset: str) -> str | None:
+        return None
+
+    @abstractmethod
+    def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
+        """The rules module's Options record (overrides already checked)."""
+
+    def check_seats(self, players: int) -> None:
+        """Raise :class:`InvalidInput` unless ``players`` may play this game."""
+        if players not in self.seats:
+            counts = sorted(self.seats)
+            said = " or ".join(map(str, counts)) if len(counts) <= 3 else f"{counts[0]} to {counts[-1]}"
+            raise InvalidInput(f"{self.name} is played by {said} players, not {players}", code="invalid_players",
+                               details={"players": players, "seats": counts})
+
+    # -- what the table and the phone need -------------------------------------------------
+
+    @abstractmethod
+    def hand_sizes(self, options: Any, players: int) -> HandSizes:
+        """Cards each seat holds when a hand ends, under ``options``."""
+
+    def table_rules(self, options: Any, players: int) -> dict[str, Any]:
+        """What the phone needs to enter a hand of a game with these options (served in
+        each game as ``rules``): hand sizes, entries it takes, words it uses."""
+        return {"label": self.label, "seat_word": self.seat_word, "play_style": self.play_style,
+                "on_board": self.on_board, "deck": self.deck.as_dict(),
+                "hand_sizes": self.hand_sizes(options, players).as_dict()}
+
+    def describe(self) -> dict[str, Any]:
+        """The variant as ``GET /api/v1/variants`` serves it."""
+        presets = self.presets()
+        default_players = self.seats[0]
+        default = self.make_options(None, {}, default_players)
+        return {
+            "name": self.name,
+            "label": self.label,
+            "players": sorted(self.seats),
+            "default_players": default_players,
+            "seat_word": self.seat_word,
+            "play_style": self.play_style,
+            "on_board": self.on_board,
+            "deck": self.deck.as_dict(),
+            "hand_sizes": {str(n): self.hand_sizes(self._for_players(default, n), n).as_dict()
+                           for n in sorted(self.seats)},
+            "default_preset": self.default_preset,
+            "presets": {name: p.values for name, p in presets.items()},
+            "preset_list": [p.as_dict() for p in presets.values()],
+            "options": [s.as_dict() for s in self.option_specs()],
+        }
+
+    def _for_players(self, options: Any, players: int) -> Any:
+        return options
+
+
+def _text(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool)) or value is None else repr(value)
+
+
+def preset_from(name: str, label: str, help_text: str, options: Any) -> Preset:
+    """A :class:`Preset` from a rules module's Options record."""
+    return Preset(name, label, help_text, options_dict(options))
+
+
+def players_of(options: Any, default: int) -> int:
+    """The player count an options record carries (Ginski, Gin-Go), else ``default``."""
+    n = getattr(options, "players", None)
+    return n if isinstance(n, int) and not isinstance(n, bool) else default
+
+
+__all__ = ["Deck", "HandSizes", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
+           "players_of"]

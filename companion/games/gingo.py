@@ -1,0 +1,104 @@
+"""Gin-Go in the registry: tracked at the table move by move (``play_style =
+"actions"``), on a board whose spaces each side counts in its own frame.
+
+>>> from companion.games import find_variant
+>>> v = find_variant("gingo")
+>>> g = v.new_game(["Ann", "Bob"], {})
+>>> _ = g.apply({"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}})
+>>> frames = v.frames(g)
+>>> frames["1"]["AS"], frames["2"]["AS"], len(frames["2"])
+(0, 51, 52)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion import cards as C
+from companion.errors import IllegalAction
+from companion.games.base import GINGO, HandSizes, Variant
+from companion.games.options import Preset
+from companion.play import gingo as play
+from companion.rules import gingo as rules
+
+
+class GinGo(Variant):
+    name = "gingo"
+    label = "Gin-Go"
+    seats = (2, 4)
+    play_style = "actions"
+    deck = GINGO
+    options_class = rules.Options
+    default_preset = None
+    seat_word = "side"
+    on_board = True
+    option_labels = {"deal": "Cards dealt", "jokers": "Jokers", "max_jokers_per_meld": "Jokers in one meld",
+                     "rank_axis": "Rank order", "suit_rows": "Suit rows when nobody chooses",
+                     "adjacency": "Link steps", "chip_cap": "Chips per side",
+                     "second_exhaustion": "Stock runs out twice"}
+    choice_labels = {
+        "deal": {0: "9 for two players, 7 for four"},
+        "max_jokers_per_meld": {1: "one", "fewer_than_naturals": "fewer than the natural cards"},
+        "rank_axis": {"opposed": "each side from its own end", "shared": "both from side 1's end"},
+        "adjacency": {"king8": "with diagonals", "ortho4": "no diagonals"},
+        "chip_cap": {50: "50", "unlimited": "unlimited"},
+        "second_exhaustion": {"end_hand_no_capture": "the hand ends with no capture"},
+        "suit_rows": {"normal": "normal", "suit_for_suit": "suit for suit", "secrecy": "secrecy"},
+    }
+
+    def presets(self) -> dict[str, Preset]:
+        return {}
+
+    def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> rules.Options:
+        return rules.make_options(players, overrides)
+
+    def _for_players(self, options: Any, players: int) -> Any:
+        return rules.make_options(players, {})
+
+    def hand_sizes(self, options: Any, players: int) -> HandSizes:
+        deal = int(getattr(options, "deal", 0) or rules.default_deal(players))
+        return HandSizes(deal, None)
+
+    def table_rules(self, options: Any, players: int) -> dict[str, Any]:
+        sides = {"1": [s for s in range(players) if s % 2 == 0], "2": [s for s in range(players) if s % 2 == 1]}
+        return {**super().table_rules(options, players), "sides": sides}
+
+    # -- the table engine --------------------------------------------------------------------
+
+    def new_game(self, players: list[str], overrides: Any) -> rules.GingoGame:
+        """A table game (moves entered as they happen at the real table)."""
+        return rules.new_game(list(players), dict(overrides or {}))
+
+    def finished(self, game: rules.GingoGame) -> bool:
+        return bool(game.as_dict().get("phase") == "game_over")
+
+    def frames(self, game: rules.GingoGame) -> dict[str, dict[str, int]] | None:
+        """Each side's space for every card (``{"1": {"AS": 0, ...}, "2": {...}}``), once the
+        suit rows are set; None before."""
+        out: dict[str, dict[str, int]] = {}
+        for side in (1, 2):
+            try:
+                out[str(side)] = {C.card_name(c): game.space(side, c) for c in range(52)}
+            except IllegalAction:
+                return None
+        return out
+
+    # -- full play and its bot ------------------------------------------------------------------
+
+    def new_play(self, players: list[str], *, seed: int = 0, options: Any = None,
+                 dealer: int = 0) -> play.GingoPlay:
+        """A whole game dealt from ``seed`` (see :mod:`companion.play.gingo`)."""
+        return play.GingoPlay(list(players), options, seed=seed, dealer=dealer)
+
+    def bot_action(self, game: play.GingoPlay, rng: random.Random | None = None) -> dict[str, Any]:
+        return play.bot_action(game, rng)
+
+    def selfplay(self, seed: int, players: int | None = None, *, check: bool = True,
+                 preset: str | None = None) -> dict[str, Any]:
+        if preset is not None:
+            raise IllegalAction("presets apply to the rummy games, not Gin-Go")
+        return play.selfplay_game(seed, players or 2, check=check)
+
+
+__all__ = ["GinGo"]

@@ -1,0 +1,201 @@
+"""One options mechanism for every game: each option described the same way
+(:class:`OptionSpec`, read from the rules module's ``Options`` dataclass), every
+override checked the same way, every preset named in plain words (:class:`Preset`).
+
+A game's options are a frozen dataclass in its rules module; each field's metadata
+carries its ``help`` and, for an enumerated option, its ``choices`` (see
+:func:`companion.rules.common.option_field`). Whatever fields a rules module adds are
+described, checked and served to the phone with no change here.
+
+>>> from companion.rules import gin
+>>> specs = {s.name: s for s in option_specs(gin.Options, {"knock_limit": "Knock limit"})}
+>>> s = specs["knock_limit"]
+>>> s.kind, s.default, s.label, s.maximum
+('int', 10, 'Knock limit', 100000)
+>>> specs["stock_end"].kind, specs["stock_end"].choices
+('choice', ('void_at_2', 'showdown_at_2'))
+>>> s.check(11, "Gin Rummy")
+11
+>>> s.check(True, "Gin Rummy")
+Traceback (most recent call last):
+...
+companion.errors.InvalidInput: Gin Rummy option knock_limit must be a whole number from 0 to 100000, got True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from companion.errors import InvalidInput
+from companion.rules.common import OPTION_INT_MAX
+
+OptionKind = Literal["bool", "int", "choice", "card", "text"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game: its ``name`` (as the API spells it), ``kind``, ``default``,
+    a ``label`` and ``help`` in plain words, ``choices`` (with plain-word
+    ``choice_labels``) for an enumerated option, ``per_hand`` for a value set with each
+    hand (Oklahoma's upcard) rather than for the game, and the range of a number."""
+
+    name: str
+    kind: OptionKind
+    default: Any
+    label: str
+    help: str
+    choices: tuple[Any, ...] | None = None
+    choice_labels: tuple[str, ...] | None = None
+    per_hand: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any, game: str) -> Any:
+        """``value`` if this option accepts it, else :class:`InvalidInput` naming the
+        option, what it takes and what was given (``details``: option, value, choices)."""
+        def refuse(what: str) -> InvalidInput:
+            details: dict[str, Any] = {"option": self.name, "value": _jsonable(value)}
+            if self.choices is not None:
+                details["choices"] = [_jsonable(c) for c in self.choices]
+            return InvalidInput(f"{game} option {self.name} {what}, got {value!r}", code="invalid_options",
+                                details=details)
+
+        if self.choices is not None and self.kind == "choice":
+            for c in self.choices:  # True == 1 in Python: the type must match as well
+                if c == value and isinstance(c, bool) == isinstance(value, bool):
+                    return c
+            raise refuse("must be one of " + ", ".join(map(str, self.choices)))
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise refuse("must be true or false")
+        elif self.kind == "int":
+            lo = 0 if self.minimum is None else self.minimum
+            hi = OPTION_INT_MAX if self.maximum is None else self.maximum
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise refuse(f"must be a whole number from {lo} to {hi}")
+        elif self.kind in ("card", "text"):
+            if value is not None and not isinstance(value, str):
+                raise refuse("must be text" if self.kind == "text" else "must be a card name such as 7D")
+        return value
+
+    def as_dict(self) -> dict[str, Any]:
+        """The option as ``GET /api/v1/variants`` serves it."""
+        return {
+            "name": self.name, "type": self.kind, "default": _jsonable(self.default), "label": self.label,
+            "help": self.help, "choices": None if self.choices is None else [_jsonable(c) for c in self.choices],
+            "choice_labels": None if self.choice_labels is None else list(self.choice_labels),
+            "per_hand": self.per_hand, "min": self.minimum, "max": self.maximum,
+        }
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set: its ``label`` in plain words, a line of ``help`` and the values
+    of every option it sets (``values``: the whole options record)."""
+
+    name: str
+    label: str
+    help: str
+    values: Mapping[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "help": self.help,
+                "options": {k: _jsonable(v) for k, v in self.values.items()}}
+
+
+def _kind(tp: Any, default: Any, choices: tuple[Any, ...] | None, name: str) -> OptionKind:
+    if isinstance(default, bool) or tp is bool:
+        return "bool"
+    if choices is not None:
+        return "choice"
+    if isinstance(default, int) or tp is int:
+        return "int"
+    if name == "upcard":
+        return "card"
+    return "text"
+
+
+def option_specs(cls: type, labels: Mapping[str, str] | None = None,
+                 choice_labels: Mapping[str, Mapping[Any, str]] | None = None) -> tuple[OptionSpec, ...]:
+    """Every option of the ``Options`` dataclass ``cls``, in field order. ``labels``
+    gives plain-word labels (default: the name in words); ``choice_labels`` plain words
+    for the choices of an option (default: the choice in words)."""
+    labels = labels or {}
+    choice_labels = choice_labels or {}
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # pragma: no cover - a forward reference the module cannot resolve
+        hints = {}
+    out: list[OptionSpec] = []
+    for f in dataclasses.fields(cls):
+        default = f.default if f.default is not dataclasses.MISSING else None
+        meta = dict(f.metadata)
+        tp = hints.get(f.name, f.type)
+        choices = meta.get("choices")
+        if choices is None and typing.get_origin(tp) is Literal:
+            choices = typing.get_args(tp)
+        choices = tuple(choices) if choices is not None else None
+        kind = _kind(tp, default, choices, f.name)
+        words = choice_labels.get(f.name, {})
+        out.append(OptionSpec(
+            name=f.name, kind=kind, default=default, label=labels.get(f.name, words_of(f.name)),
+            help=str(meta.get("help", "")), choices=choices,
+            choice_labels=None if choices is None else tuple(words.get(c, words_of(c)) for c in choices),
+            per_hand=bool(meta.get("per_hand", False)),
+            minimum=0 if kind == "int" else None, maximum=OPTION_INT_MAX if kind == "int" else None,
+        ))
+    return tuple(out)
+
+
+def check_overrides(specs: tuple[OptionSpec, ...], overrides: Any, game: str) -> dict[str, Any]:
+    """``overrides`` checked against ``specs``: a mapping of known option names to values
+    each option accepts, else :class:`InvalidInput` (an unknown name lists the known ones)."""
+    if not isinstance(overrides, Mapping):
+        raise InvalidInput(f"{game} options are an object of option names and values, not {overrides!r}",
+                           code="invalid_options")
+    known = {s.name: s for s in specs}
+    out: dict[str, Any] = {}
+    for name, value in overrides.items():
+        spec = known.get(name)
+        if spec is None:
+            raise InvalidInput(f"unknown {game} option {name!r} (one of {', '.join(known)})",
+                               code="invalid_options", details={"option": str(name), "known": list(known)})
+        out[name] = spec.check(value, game)
+    return out
+
+
+def words_of(value: Any) -> str:
+    """A code in words: ``"void_at_2"`` -> ``"void at 2"``; True -> ``"yes"``.
+
+    >>> words_of("double_game_bonus"), words_of(False), words_of(50)
+    ('double game bonus', 'no', '50')
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, Mapping):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    return str(v)
+
+
+def options_dict(options: Any) -> dict[str, Any]:
+    """A game's options record as plain data (a dataclass or a mapping)."""
+    if dataclasses.is_dataclass(options) and not isinstance(options, type):
+        return dataclasses.asdict(options)
+    if isinstance(options, Mapping):
+        return dict(options)
+    return {}
+
+
+__all__ = ["OptionKind", "OptionSpec", "Preset", "option_specs", "check_overrides", "words_of", "options_dict"]

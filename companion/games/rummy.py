@@ -1,0 +1,247 @@
+"""The rummy games of the registry: Gin Rummy, Color Gin and Ginski.
+
+Each is tracked at the table hand by hand (``play_style = "hands"``): a hand's end is
+scored by the rules module (:meth:`RummyVariant.score_hand`, or from deadwood counts
+alone where the game allows it), a match is a fold over the hands
+(:meth:`RummyVariant.score_match`), and the deal moves on by the game's rule.
+
+>>> from companion.games import find_variant
+>>> gin = find_variant("gin")
+>>> opts = gin.make_options("pagat", {}, 2)
+>>> gin.score_from_deadwood([4, 30], 0, opts)["points"]
+[26, 0]
+>>> find_variant("ginski").hand_sizes(find_variant("ginski").make_options(None, {}, 2), 2)
+HandSizes(deal=12, big=13)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol
+
+from companion.errors import InvalidInput
+from companion.games.base import RUMSKI, STANDARD, Deck, HandSizes, Variant, players_of, preset_from
+from companion.games.options import Preset
+from companion.play import rummy as play
+from companion.rules import color_gin, gin, ginski
+from companion.rules.base import HandResult, MatchScore
+
+
+class RulesModule(Protocol):
+    """What the table needs of a rummy rules module (see :mod:`companion.rules.base`);
+    mypy checks each module against it."""
+
+    @property
+    def PRESETS(self) -> Mapping[str, Any]: ...
+
+    def make_options(self, preset: str | None = None, **overrides: Any) -> Any: ...
+
+    def deal_size(self, players: int, options: Any) -> int: ...
+
+    def score_hand(self, hands: Sequence[Any], ender: int | None, preset: str | None = None, *,
+                   options: Any = None, **overrides: Any) -> HandResult: ...
+
+    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore: ...
+
+    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int: ...
+
+
+class RummyVariant(Variant):
+    """A game whose hands are scored at the table from the cards (or deadwood counts)."""
+
+    play_style = "hands"
+    #: True when a hand's score depends on the hands before it (Color Gin's closed suits)
+    context_scoring: ClassVar[bool] = False
+    #: deadwood-only quick entry (Color Gin needs the cards: spoiled suits come from them)
+    deadwood_entry: ClassVar[bool] = True
+    #: the ending with every card melded, as players call it
+    gin_word: ClassVar[str] = "gin"
+    big_word: ClassVar[str] = "big gin"
+    #: the rules module's preset names with their plain-word labels and help
+    preset_words: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    rules: ClassVar[RulesModule]
+
+    def presets(self) -> dict[str, Preset]:
+        out: dict[str, Preset] = {}
+        for name, opts in self.rules.PRESETS.items():
+            label, help_text = self.preset_words.get(name, (name.replace("_", " "), ""))
+            out[name] = preset_from(name, label, help_text, opts)
+        return out
+
+    def _preset_alias(self, preset: str) -> str | None:
+        return dict(getattr(self.rules, "ALIASES", {})).get(preset)
+
+    def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
+        fields = {f.name for f in dataclasses.fields(self.options_class)}
+        if "players" in fields and "players" not in overrides:
+            overrides = {**overrides, "players": players}
+        return self.rules.make_options(preset, **overrides)
+
+    def _for_players(self, options: Any, players: int) -> Any:
+        if players_of(options, players) != players:
+            return dataclasses.replace(options, players=players)
+        return options
+
+    def hand_sizes(self, options: Any, players: int) -> HandSizes:
+        deal = int(self.rules.deal_size(players, options))
+        return HandSizes(deal, deal + 1)
+
+    def big_bonus(self, options: Any) -> int:
+        """The bonus for melding all eleven cards without a discard (0: no such ending)."""
+        return 0
+
+    def entries(self, options: Any) -> dict[str, bool]:
+        """Which fields a hand entry takes beyond the cards and the ender."""
+        return {"deadwood": self.deadwood_entry, "upcard": False, "declared": False, "joker": False,
+                "big_gin": self.big_bonus(options) > 0}
+
+    def table_rules(self, options: Any, players: int) -> dict[str, Any]:
+        return {**super().table_rules(options, players), "entries": self.entries(options),
+                "gin_word": self.gin_word, "big_word": self.big_word, "big_bonus": self.big_bonus(options),
+                "suit_columns": self.context_scoring}
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
+                   prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
+                   joker: bool = False, upcard: str | None = None) -> dict[str, Any]:
+        """One hand's result from every seat's cards (``prior``: the hands before it,
+        for a game whose scoring depends on them). Refusals raise ``ValueError``."""
+        kwargs: dict[str, Any] = {"options": options}
+        if declared is not None or joker:
+            raise InvalidInput("\"declared\" and \"joker\" are Color Gin entries only", code="invalid_hand")
+        if upcard is not None:
+            kwargs["upcard"] = upcard
+        return dict(self.rules.score_hand(list(hands), ender, **kwargs).as_dict())
+
+    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
+                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
+        """One hand's result from deadwood counts alone (quick entry)."""
+        raise InvalidInput(f"deadwood-only entry is not available for {self.name}: enter each player's "
+                           "cards (\"hands\")", code="unsupported")
+
+    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore:
+        score: MatchScore = self.rules.score_match(list(results), players, options)
+        return score
+
+    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int:
+        return int(self.rules.next_dealer(result, dealer, players, options))
+
+    # -- full play and its bot -----------------------------------------------------------
+
+    def new_play(self, players: int | None = None, *, seed: int = 0, preset: str | None = None,
+                 options: Any = None, dealer: int | None = None) -> play.RummyGame:
+        """A whole match dealt from ``seed``, played through actions (see :mod:`companion.play.rummy`)."""
+        return play.RummyGame(self.name, players=players, seed=seed, preset=preset, options=options, dealer=dealer)
+
+    def bot_action(self, game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
+        """The bot's move in ``game``."""
+        from companion.play.bot import choose_action
+
+        return choose_action(game)
+
+    def selfplay(self, seed: int, players: int | None = None, *, check: bool = True,
+                 preset: str | None = None) -> dict[str, Any]:
+        """Bots play one whole match from ``seed`` (invariants checked with ``check``)."""
+        return play.selfplay_match(seed, self.name, players=players, check=check, preset=preset)
+
+
+class GinRummy(RummyVariant):
+    name = "gin"
+    label = "Gin Rummy"
+    seats = (2,)
+    deck = STANDARD
+    options_class = gin.Options
+    default_preset = gin.DEFAULT_PRESET
+    rules: ClassVar[RulesModule] = gin
+    preset_words = {
+        "gin_002": ("Short rules (seed 002)", "under the knock limit to knock, a showdown at the end of the "
+                    "stock, no game or box bonus"),
+        "gin_004": ("Full rules with boxes (seed 004)", "game bonus 100, 25 a box, a shutout doubles the total"),
+        "pagat": ("Classic (pagat.com)", "gin 20, undercut 10, a shutout doubles the game bonus"),
+        "modern": ("Modern (with big gin)", "big gin 31, the deal alternates, a shutout doubles the points"),
+    }
+    option_labels = {"knock_limit": "Knock limit", "knock_compare": "Knock with deadwood",
+                     "gin_bonus": "Gin bonus", "undercut_bonus": "Undercut bonus", "big_gin_bonus": "Big gin bonus",
+                     "game_target": "Game target", "game_bonus": "Game bonus", "box_bonus": "Box bonus",
+                     "oklahoma": "Oklahoma gin", "upcard": "Upcard (Oklahoma)"}
+    choice_labels = {"knock_compare": {"le": "up to the limit", "lt": "below the limit"}}
+
+    def big_bonus(self, options: Any) -> int:
+        return int(getattr(options, "big_gin_bonus", 0) or 0)
+
+    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
+                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
+        extra: dict[str, Any] = {"upcard": upcard} if upcard is not None else {}
+        return dict(gin.score_from_deadwood(list(deadwood), ender, options=options, big_gin=big_gin,
+                                            **extra).as_dict())
+
+    def entries(self, options: Any) -> dict[str, bool]:
+        return {**super().entries(options), "upcard": bool(getattr(options, "oklahoma", False))}
+
+
+class ColorGin(RummyVariant):
+    name = "color_gin"
+    label = "Color Gin"
+    seats = (2,)
+    deck = STANDARD
+    options_class = color_gin.Options
+    default_preset = color_gin.DEFAULT_PRESET
+    rules: ClassVar[RulesModule] = color_gin
+    context_scoring = True
+    deadwood_entry = False
+    preset_words = {
+        "sackson": ("Sid Sackson's rules", "each suit is scored on its own; three suits win"),
+        "coop": ("Co-op", "both players aim for a 2-2 tie; the team score is all eight columns"),
+        "coop_jokers": ("Co-op with jokers", "co-op, with both jokers in the stock: drawing one ends the hand"),
+    }
+
+    def hand_sizes(self, options: Any, players: int) -> HandSizes:
+        return HandSizes(int(self.rules.deal_size(players, options)), None)
+
+    def entries(self, options: Any) -> dict[str, bool]:
+        return {**super().entries(options), "declared": True, "joker": bool(getattr(options, "coop_jokers", False))}
+
+    def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
+                   prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
+                   joker: bool = False, upcard: str | None = None) -> dict[str, Any]:
+        if upcard is not None:
+            raise InvalidInput("\"upcard\" is for Oklahoma gin only", code="invalid_hand")
+        kwargs: dict[str, Any] = {"options": options, "closed": self.score_match(prior, players, options)}
+        if declared is not None:
+            kwargs["declared"] = declared
+        if joker:
+            kwargs["joker"] = True
+        return dict(self.rules.score_hand(list(hands), ender, **kwargs).as_dict())
+
+
+class Ginski(RummyVariant):
+    name = "ginski"
+    label = "Ginski"
+    seats = (3, 2, 4)
+    deck = RUMSKI
+    options_class = ginski.Options
+    default_preset = ginski.DEFAULT_PRESET
+    rules: ClassVar[RulesModule] = ginski
+    gin_word = "Ginski"
+    big_word = "Big Ginski"
+    preset_words = {
+        "ginski": ("Three players (as written)", "ten cards each, first to 100"),
+        "ginski_2p": ("Two players", "twelve cards each"),
+        "ginski_4p": ("Four players", "ten cards each"),
+    }
+
+    def big_bonus(self, options: Any) -> int:
+        return int(getattr(options, "big_ginski_bonus", 0) or 0)
+
+    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
+                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
+        if upcard is not None:
+            raise InvalidInput("\"upcard\" is for Oklahoma gin only", code="invalid_hand")
+        return dict(ginski.score_from_deadwood(list(deadwood), ender, options=options, big_gin=big_gin).as_dict())
+
+
+__all__ = ["RummyVariant", "GinRummy", "ColorGin", "Ginski"]
