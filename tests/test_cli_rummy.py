@@ -147,14 +147,6 @@ def test_selfplay_reports_a_broken_invariant(capsys: pytest.CaptureFixture[str],
     assert "invariant broken in gin game with seed 40: test: a card in two places" in err
 
 
-def test_selfplay_gingo_missing(capsys: pytest.CaptureFixture[str],
-                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "companion.play.gingo", None)  # import now fails
-    rc, out, err = run(capsys, "selfplay", "--variant", "gingo", "--games", "1")
-    assert rc == 2 and out == ""
-    assert "Gin-Go self-play is not installed" in err and err.count("\n") == 1
-
-
 def test_selfplay_gingo_runs(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, _ = run(capsys, "selfplay", "--variant", "gingo", "--games", "2", "--json")
     data = json.loads(out)

@@ -15,14 +15,15 @@ a match that never ends) stops the run with exit status 1 and names the seed.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-VARIANTS = ("gin", "color_gin", "ginski", "gingo")
+from companion.games import VARIANTS as _REGISTRY
+
+VARIANTS = tuple(_REGISTRY)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,21 +42,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _player(variant: str, players: int | None, preset: str | None,
             check: bool) -> Callable[[int], dict[str, Any]]:
-    if variant == "gingo":
-        try:
-            mod = importlib.import_module("companion.play.gingo")
-        except ImportError:
-            raise ValueError("Gin-Go self-play is not installed "
-                               "(companion.play.gingo is missing)") from None
+    from companion.games import GinGo, RummyVariant, find_variant
+
+    v = find_variant(variant)
+    if isinstance(v, GinGo):
         if preset is not None:
             raise ValueError("--preset applies to the rummy games, not gingo")
         n = 2 if players is None else players
-        return lambda seed: dict(mod.selfplay_game(seed, players=n, check=check))
-    from companion.play.rummy import RummyGame, selfplay_match
-
-    RummyGame(variant, players=players, seed=0, preset=preset)  # bad settings fail here
-    return lambda seed: selfplay_match(seed, variant, players=players, check=check,
-                                       preset=preset)
+        v.check_seats(n)
+        return lambda seed: v.selfplay(seed, n, check=check)
+    if isinstance(v, RummyVariant):
+        v.new_play(players, seed=0, preset=preset)  # bad settings fail here
+    return lambda seed: v.selfplay(seed, players, check=check, preset=preset)
 
 
 def summarise(variant: str, results: list[dict[str, Any]], seconds: float,

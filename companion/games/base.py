@@ -143,6 +143,11 @@ class Variant(ABC):
                 "on_board": self.on_board, "deck": self.deck.as_dict(),
                 "hand_sizes": self.hand_sizes(options, players).as_dict()}
 
+    @abstractmethod
+    def selfplay(self, seed: int, players: int | None = None, *, check: bool = True,
+                 preset: str | None = None) -> dict[str, Any]:
+        """Bots play one whole game from ``seed`` (every invariant checked with ``check``)."""
+
     def describe(self) -> dict[str, Any]:
         """The variant as ``GET /api/v1/variants`` serves it."""
         presets = self.presets()
