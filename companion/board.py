@@ -154,7 +154,7 @@ _NEIGHBOUR_LISTS: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
 
 def _check_adjacency(adjacency: str) -> str:
     if adjacency not in ADJACENCIES:
-        raise ValueError(f"adjacency must be 'king8' (with diagonals) or 'ortho4', got {adjacency!r} (RULES.md 5C #1)")
+        raise ValueError(f"adjacency must be 'king8' (with diagonals) or 'ortho4', got {adjacency!r}")
     return adjacency
 
 
@@ -358,7 +358,7 @@ class Board:
             if chip_cap is not None and m.bit_count() > chip_cap:
                 raise ValueError(
                     f"side {side} has {m.bit_count()} chips on the board but only {chip_cap} chips "
-                    "(chip cap, RULES.md 5C #3)"
+                    "(chip cap: each side owns a fixed number of chips)"
                 )
         if side1 & side2:
             raise ValueError(f"both sides have a chip on {space_name(_low(side1 & side2))}")
@@ -478,7 +478,7 @@ class Board:
         >>> b.place(1, [8])
         Traceback (most recent call last):
         ...
-        ValueError: side 1 needs 1 chip but has 0 in supply, 1 short (chip cap 3, RULES.md 5C #3): choose which spaces to fill and forfeit the rest
+        ValueError: side 1 needs 1 chip but has 0 in supply, 1 short (chip cap: each side owns 3 chips): choose which spaces to fill and forfeit the rest
         """
         side = _check_side(side)
         wanted = [spaces] if isinstance(spaces, int) else list(spaces)
@@ -497,7 +497,7 @@ class Board:
             if not forfeit_extra:
                 raise ValueError(
                     f"side {side} needs {len(new)} chip{'s' if len(new) != 1 else ''} but has {supply} in supply, "
-                    f"{len(new) - supply} short (chip cap {self._cap}, RULES.md 5C #3): "
+                    f"{len(new) - supply} short (chip cap: each side owns {self._cap} chips): "
                     "choose which spaces to fill and forfeit the rest"
                 )
             new, forfeited = new[:supply], new[supply:]

@@ -153,7 +153,7 @@ class Frame:
         if C.is_wild(c):
             raise ValueError(
                 f"{C.card_name(c)} is a joker and has no space: place the chip for the card "
-                "it is designated to stand for (RULES.md 5C #5)"
+                "it is designated to stand for (a joker's chip goes on the space of the card it stands for)"
             )
         if not 0 <= c < 52:
             raise ValueError(f"{C.card_name(c)} is not a standard card; Gin-Go uses S H D C")

@@ -139,3 +139,19 @@ def test_table_refusals_are_tree_errors(tmp_path: Path) -> None:
     with pytest.raises(E.Conflict) as err:
         table.undo(gid, expected_version=1)
     assert isinstance(err.value, E.StaleVersion)
+
+
+def test_no_error_message_cites_a_file_the_player_does_not_have() -> None:
+    """Messages say the rule itself, never "RULES.md 5C #n" (players do not have that file)."""
+    import ast
+
+    root = Path(E.__file__).resolve().parent
+    cited: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                for sub in ast.walk(node.exc):
+                    if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and "RULES.md" in sub.value:
+                        cited.append(f"{path.relative_to(root)}:{sub.lineno}")
+    assert cited == []

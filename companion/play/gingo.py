@@ -332,10 +332,11 @@ class GingoPlay:
         left = [c for c in hand if c not in used]
         if not left:
             raise GingoError(f"{what}: keep a card to discard; a turn always ends with a discard and going out "
-                             "needs one (RULES.md 5C #11)")
+                             "needs one (rule: every turn ends with a discard, going out too)")
         if st.keep is not None and left == [st.keep]:
             raise GingoError(f"{what}: the only card left would be {C.card_name(st.keep)}, taken from the pile this "
-                             "turn, which may not be discarded (RULES.md 5C #10)")
+                             "turn, which may not be discarded (rule: a card taken from the pile is used at once, never discarded "
+                             "in the same turn)")
 
     # -- actions ---------------------------------------------------------------------
 
@@ -406,7 +407,7 @@ class GingoPlay:
         meld, hits = a.get("meld"), a.get("hits")
         if (meld is None) == (hits is None):
             raise GingoError("take: the card taken from the pile must be used at once: give a meld holding it, or "
-                             "hits laying off at least two of the cards taken (RULES.md 5C #10)")
+                             "hits laying off at least two of the cards taken (rule: a card taken from the pile is used at once)")
         if meld is not None:
             if not isinstance(meld, Mapping) or set(meld) - {"cards", "designations", "skip"}:
                 raise GingoError('take: meld is {"cards": [...], "designations": {...}}')
@@ -424,7 +425,8 @@ class GingoPlay:
                 raise GingoError('take: hits is a list like [{"meld": 3, "cards": ["8H"]}]')
             if len(taken) < 2:
                 raise GingoError(f"take: one card ({C.card_name(card)}) may not be taken only to lay it off; laying "
-                                 "off needs at least two cards taken that go down at once (seed, RULES.md 5C #10)")
+                                 "off needs at least two cards taken that go down at once (rule: taking from the pile to lay off needs "
+                                 "two cards laid off together)")
             used = []
             plan: list[tuple[Mapping[str, Any], list[int]]] = []
             for h in hits:
@@ -437,7 +439,7 @@ class GingoPlay:
             laid_taken = [c for c in used if c in taken]
             if len(laid_taken) < 2:
                 raise GingoError("take: at least two of the cards taken must be laid off at once "
-                                 f"({len(laid_taken)} would be; RULES.md 5C #10)")
+                                 f"({len(laid_taken)} would be; rule: taking from the pile to lay off needs two cards laid off together)")
             st.keep = card if card not in used else None
             self._check_keeps_discard(st, hand, used, "take")
             for h, cs in plan:
@@ -472,7 +474,7 @@ class GingoPlay:
         [card] = self._from_hand(hand, [a.get("card")], "discard")
         if card == st.keep:
             raise GingoError(f"discard: {C.card_name(card)} was taken from the pile this turn and may not be "
-                             "discarded (RULES.md 5C #10)")
+                             "discarded (rule: a card taken from the pile is used at once, never discarded in the same turn)")
         hand = [c for c in hand if c != card]
         st.hands[seat] = hand
         st.pile.append(card)

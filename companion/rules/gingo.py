@@ -192,16 +192,17 @@ def check_deal(players: int, deal: int, jokers: bool = True) -> None:
     >>> check_deal(4, 11)
     Traceback (most recent call last):
     ...
-    companion.rules.gingo.GingoError: deal size 11 not allowed: four players deal an odd number of cards from 1 to 9 (RULES.md 5C #16)
+    companion.rules.gingo.GingoError: deal size 11 not allowed: four players deal an odd number of cards from 1 to 9
     """
     top = 15 if players == 2 else 9
     who = "two players" if players == 2 else "four players"
     if isinstance(deal, bool) or not isinstance(deal, int) or deal < 1 or deal > top or deal % 2 == 0:
         raise GingoError(
-            f"deal size {deal} not allowed: {who} deal an odd number of cards from 1 to {top} (RULES.md 5C #16)")
+            f"deal size {deal} not allowed: {who} deal an odd number of cards from 1 to {top}")
     deck = 54 if jokers else 52
     if deck - players * deal - 1 < 1:
-        raise GingoError(f"deal size {deal} leaves no stock for {players} players (RULES.md 5C #16)")
+        raise GingoError(f"deal size {deal} leaves no stock for {players} players (the stock needs at least one card "
+                         "after the deal and the first upcard)")
 
 
 def make_options(players: int, options: Mapping[str, Any] | None = None) -> Options:
@@ -301,7 +302,7 @@ def _check_joker_count(jokers: int, naturals: int, options: Options) -> None:
             raise GingoError(
                 "a meld must hold fewer jokers than natural cards (option max_jokers_per_meld = fewer_than_naturals)")
     elif jokers > 1:
-        raise GingoError("a meld may hold at most one joker (option max_jokers_per_meld = 1, RULES.md 5C #4)")
+        raise GingoError("a meld may hold at most one joker (this game's option: jokers in one meld, one)")
 
 
 # ---------------------------------------------------------------------------
@@ -556,7 +557,7 @@ class GingoGame:
         for m in s.melds:
             if m.id == meld_id and not isinstance(meld_id, bool):
                 return m
-        extra = " (melds from before the stock ran out can no longer be hit, RULES.md 5C #13)" if s.exhaustions else ""
+        extra = " (melds from before the stock ran out can no longer be hit: they became the new stock)" if s.exhaustions else ""
         raise GingoError(f"no meld {meld_id!r} on the table{extra}")
 
     def _parse_card_list(self, s: _State, raw: Any, what: str, reserved_jokers: int = 0) -> list[int]:
