@@ -65,7 +65,7 @@ def test_chip_shortfall_carries_side_supply_need_and_cards() -> None:
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
     store = open_store(tmp_path)
-    app = create_app(Table(store), pairing=Pairing(store, code=CODE, host_code=HOST))
+    app = create_app(Table(store), pairing=Pairing(store, code=CODE, host_code=HOST), names=("testserver",))
     c = TestClient(app)
     token = c.post("/api/v1/pair", json={"code": CODE, "name": "t"}).json()["token"]
     c.headers["Authorization"] = f"Bearer {token}"

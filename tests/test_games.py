@@ -101,7 +101,7 @@ def test_full_play_and_bot_through_the_registry() -> None:
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
     store = open_store(tmp_path)
-    c = TestClient(create_app(Table(store), pairing=Pairing(store, code="4242", host_code="h")))
+    c = TestClient(create_app(Table(store), pairing=Pairing(store, code="4242", host_code="h"), names=("testserver",)))
     token = c.post("/api/v1/pair", json={"code": "4242", "name": "t"}).json()["token"]
     c.headers["Authorization"] = f"Bearer {token}"
     return c

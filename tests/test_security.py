@@ -68,7 +68,7 @@ def client_from(address: str, server: Server, **kw: Any) -> httpx.Client:
 
 def error_of(r: httpx.Response) -> dict[str, str]:
     body = r.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"} and body["error"]["message"], body
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"} and body["error"]["message"], body
     return dict(body["error"])
 
 

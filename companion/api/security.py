@@ -146,7 +146,7 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 def _error_body(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "message": message}}).encode("utf-8")
+    return json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode("utf-8")
 
 
 class WebGuard:
