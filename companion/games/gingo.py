@@ -60,9 +60,16 @@ class GinGo(Variant):
         deal = int(getattr(options, "deal", 0) or rules.default_deal(players))
         return HandSizes(deal, None)
 
+    @staticmethod
+    def sides(players: int) -> dict[str, list[int]]:
+        """The seats of each side: partners sit opposite, so turns alternate between sides."""
+        return {"1": [s for s in range(players) if s % 2 == 0], "2": [s for s in range(players) if s % 2 == 1]}
+
     def table_rules(self, options: Any, players: int) -> dict[str, Any]:
-        sides = {"1": [s for s in range(players) if s % 2 == 0], "2": [s for s in range(players) if s % 2 == 1]}
-        return {**super().table_rules(options, players), "sides": sides}
+        return {**super().table_rules(options, players), "sides": self.sides(players)}
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "sides": {str(n): self.sides(n) for n in self.seats}}
 
     # -- the table engine --------------------------------------------------------------------
 

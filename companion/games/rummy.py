@@ -134,8 +134,11 @@ class RummyVariant(Variant):
 
     def new_play(self, players: int | None = None, *, seed: int = 0, preset: str | None = None,
                  options: Any = None, dealer: int | None = None) -> play.RummyGame:
-        """A whole match dealt from ``seed``, played through actions (see :mod:`companion.play.rummy`)."""
-        return play.RummyGame(self.name, players=players, seed=seed, preset=preset, options=options, dealer=dealer)
+        """A whole match dealt from ``seed``, played through actions (see :mod:`companion.play.rummy`);
+        ``options`` (a record) or ``preset`` go through :meth:`make_options` like a table game's."""
+        if options is None:
+            options = self.make_options(preset, {}, players or self.seats[0])
+        return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer)
 
     def bot_action(self, game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
         """The bot's move in ``game``."""
@@ -146,7 +149,8 @@ class RummyVariant(Variant):
     def selfplay(self, seed: int, players: int | None = None, *, check: bool = True,
                  preset: str | None = None) -> dict[str, Any]:
         """Bots play one whole match from ``seed`` (invariants checked with ``check``)."""
-        return play.selfplay_match(seed, self.name, players=players, check=check, preset=preset)
+        options = self.make_options(preset, {}, players or self.seats[0])
+        return play.selfplay_match(seed, self.name, players=players, check=check, options=options)
 
 
 class GinRummy(RummyVariant):

@@ -283,7 +283,7 @@ export function normVariants(data) {
     return {
       name, label: v.label || v.title || name,
       presets, presetValues, presetLabels: Object.fromEntries((v.preset_list || []).map(p => [p.name, p.label])),
-      seatWord: v.seat_word || "player", defaultPlayers: v.default_players || null,
+      seatWord: v.seat_word || "player", defaultPlayers: v.default_players || null, sides: v.sides || null,
       defaultPreset: v.default_preset || v.defaultPreset || presets[0] || null,
       options, players: v.players || null,
     };
@@ -337,7 +337,11 @@ async function mountNew(main, arg) {
     const names = [];
     for (let i = 0; i < draft.count; i++) {
       let label = `Player ${i + 1}`;
-      if (v.seatWord === "side") label = draft.count === 4 ? `Side ${i % 2 + 1}, player ${Math.floor(i / 2) + 1} (seat ${i + 1})` : `Side ${i + 1} (seat ${i + 1})`;
+      const sides = v.sides && v.sides[String(draft.count)];
+      if (sides) {
+        const side = Object.keys(sides).find(k => sides[k].includes(i));
+        label = sides[side].length > 1 ? `Side ${side}, player ${sides[side].indexOf(i) + 1} (seat ${i + 1})` : `Side ${side} (seat ${i + 1})`;
+      }
       const inp = h("input", { id: `player-${i}`, name: `player-${i}`, value: draft.players[i] || "", placeholder: label, autocomplete: "off" });
       inp.addEventListener("input", () => { draft.players[i] = inp.value; saveDraft("new", draft); drawDealer(); });
       names.push(h("label", { for: `player-${i}` }, label), inp);
