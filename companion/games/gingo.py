@@ -87,7 +87,7 @@ class GinGo(Variant):
         for side in (1, 2):
             try:
                 out[str(side)] = {C.card_name(c): game.space(side, c) for c in range(52)}
-            except IllegalAction:
+            except ValueError:  # the suit rows are not set up yet
                 return None
         return out
 
