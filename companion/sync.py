@@ -339,7 +339,7 @@ class BoardSync:
 
     def _on_table(self, ev: Any, msg: dict[str, Any]) -> None:
         game = msg.get("game")
-        if isinstance(game, dict) and game.get("variant") == "gingo":
+        if isinstance(game, dict) and (game.get("rules") or {}).get("on_board"):  # a game played on the board
             self._after_change()
 
     # -- buttons -------------------------------------------------------------------------
