@@ -87,12 +87,30 @@ class Variant(ABC):
     # -- options: one mechanism ---------------------------------------------------------
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        """Every option, described (default, help, choices) from the Options dataclass."""
-        return option_specs(self.options_class, self.option_labels, self.choice_labels)
+        """Every option, described (default, help, choices) from the Options dataclass
+        (read once per game: the dataclass does not change while the program runs)."""
+        cached: tuple[OptionSpec, ...] | None = self.__dict__.get("_specs")
+        if cached is None:
+            cached = self.__dict__["_specs"] = option_specs(self.options_class, self.option_labels,
+                                                            self.choice_labels)
+        return cached
 
     def presets(self) -> dict[str, Preset]:
         """The named rule sets, in plain words, each with all its option values."""
+        cached: dict[str, Preset] | None = self.__dict__.get("_presets")
+        if cached is None:
+            cached = self.__dict__["_presets"] = self._make_presets()
+        return dict(cached)
+
+    def _make_presets(self) -> dict[str, Preset]:
         return {}
+
+    def preset_label(self, preset: str | None) -> str | None:
+        """The plain-word name of ``preset`` (None for none)."""
+        if preset is None:
+            return None
+        found = self.presets().get(preset) or self.presets().get(self._preset_alias(preset) or "")
+        return found.label if found is not None else preset
 
     def make_options(self, preset: str | None, overrides: Any, players: int) -> Any:
         """The options of a game of ``players``: ``preset`` (the default when None) with

@@ -18,7 +18,6 @@ from typing import Any
 from companion import cards as C
 from companion.errors import IllegalAction
 from companion.games.base import GINGO, HandSizes, Variant
-from companion.games.options import Preset
 from companion.play import gingo as play
 from companion.rules import gingo as rules
 
@@ -46,9 +45,6 @@ class GinGo(Variant):
         "second_exhaustion": {"end_hand_no_capture": "the hand ends with no capture"},
         "suit_rows": {"normal": "normal", "suit_for_suit": "suit for suit", "secrecy": "secrecy"},
     }
-
-    def presets(self) -> dict[str, Preset]:
-        return {}
 
     def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> rules.Options:
         return rules.make_options(players, overrides)

@@ -64,7 +64,7 @@ class RummyVariant(Variant):
 
     rules: ClassVar[RulesModule]
 
-    def presets(self) -> dict[str, Preset]:
+    def _make_presets(self) -> dict[str, Preset]:
         out: dict[str, Preset] = {}
         for name, opts in self.rules.PRESETS.items():
             label, help_text = self.preset_words.get(name, (name.replace("_", " "), ""))

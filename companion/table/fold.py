@@ -75,6 +75,7 @@ class GameState:
             "id": self.id,
             "variant": self.variant,
             "preset": self.preset,
+            "preset_label": self.rules.preset_label(self.preset),
             "options": options_dict(self.options),
             "players": list(self.players),
             "dealer": self.dealer,

@@ -69,7 +69,7 @@ export function mountRummy(main, game, ctx) {
   const draft = loadDraft(key, { ender: null, mode: "cards", active: 0, text: {}, deadwood: {}, editing: null });
   const save = () => saveDraft(key, draft);
 
-  const title = h("h1", null, `${rules.label}`, g.preset ? h("small", null, ` · ${g.preset}`) : null);
+  const title = h("h1", null, `${rules.label}`, g.preset ? h("small", null, ` · ${g.preset_label || g.preset}`) : null);
   const winnerBox = h("div", { id: "winner", class: "winner", hidden: true });
   const sheet = h("div", { class: "sheet-wrap", id: "sheet" });
   const entry = h("section", { class: "panel entry", id: "entry" });
