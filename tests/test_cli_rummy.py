@@ -132,7 +132,7 @@ def test_selfplay_bad_settings(capsys: pytest.CaptureFixture[str]) -> None:
     rc, _, err = run(capsys, "selfplay", "--games", "0")
     assert rc == 2 and "--games must be at least 1" in err
     rc, _, err = run(capsys, "selfplay", "--preset", "nope", "--games", "1")
-    assert rc == 2 and "unknown gin preset 'nope'" in err
+    assert rc == 2 and "unknown Gin Rummy preset 'nope'" in err
 
 
 def test_selfplay_reports_a_broken_invariant(capsys: pytest.CaptureFixture[str],
