@@ -15,7 +15,7 @@ MUX_ENABLE_PINS = (6, 7, 8, 9)      # EN of mux 0, 1, 2, 3 (active low)
 MUX_ADC_PINS = (26, 26, 26, 26)     # ADC input of mux 0, 1, 2, 3
 
 # Where each space's sensor is wired: SPACE_MAP[space] = (mux, channel).
-# space = (row - 1) * 4 + (col - 1). Default (hardware/pinmap.toml, docs/hardware.md):
+# space = (row - 1) * 4 + (col - 1). Default (companion/hardware/defaults/pinmap.toml, docs/hardware.md):
 # mux m channel c is space m * 16 + c, so mux 3 uses channels 0-3 only.
 SPACE_MAP = tuple((space // 16, space % 16) for space in range(52))
 
@@ -25,7 +25,7 @@ SETTLE_US = 4          # wait after switching the mux before reading (microsecon
 
 # LEDs: set LED_PIN to the GP number of the strip's data line to let the Pi drive the
 # strip through this Pico (LEDS frames); None when the Pi drives the LEDs itself.
-LED_PIN = None         # GP16 in hardware/pinmap.toml
+LED_PIN = None         # GP16 in companion/hardware/defaults/pinmap.toml
 LED_COUNT = 60
 LED_PIO_SM = 0         # PIO state machine for the WS2812 driver
 

@@ -178,7 +178,7 @@ def test_bad_hold_time(factory: MockFactory) -> None:
 
 def test_pins_come_from_the_pin_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert load_button_pins() == DEFAULT_BUTTON_PINS == CONFIG_DEFAULTS
-    assert load_button_pins(str(REPO / "hardware/pinmap.toml")) == DEFAULT_BUTTON_PINS
+    assert load_button_pins(str(REPO / "companion/hardware/defaults/pinmap.toml")) == DEFAULT_BUTTON_PINS
     f = tmp_path / "pins.toml"
     f.write_text("[pi.buttons]\nconfirm = 5\nundo = 6\nnext_hand = 13\n")
     assert load_button_pins(str(f)) == {"confirm": 5, "undo": 6, "next_hand": 13}
@@ -188,5 +188,5 @@ def test_pins_come_from_the_pin_map(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     f.write_text("[pi]\n")
     with pytest.raises(ValueError, match=r"needs a \[pi.buttons\] table"):
         load_button_pins(str(f))
-    monkeypatch.setattr(buttons_mod, "REPO_PINMAP", tmp_path / "absent.toml")
+    monkeypatch.chdir(tmp_path)  # the packaged pin map, wherever the service runs
     assert load_button_pins() == DEFAULT_BUTTON_PINS

@@ -23,6 +23,9 @@ def test_writes_a_restarting_unit_for_a_dedicated_user(tmp_path):
     assert "StateDirectory=gingo" in unit
     assert "--port 8123" in unit
     assert (tmp_path / "etc/gingo/gingo.toml").is_file()
+    for name in ("pinmap.toml", "led_layout.toml"):  # copies of the packaged defaults, to edit
+        packaged = SCRIPT.parents[2] / "companion/hardware/defaults" / name
+        assert (tmp_path / "etc/gingo" / f"{name}.default").read_bytes() == packaged.read_bytes()
     rule = (tmp_path / "etc/polkit-1/rules.d/50-gingo-poweroff.rules").read_text()
     assert "org.freedesktop.login1.power-off" in rule and 'subject.user == "gingo"' in rule
 

@@ -587,9 +587,10 @@ def test_default_layout_is_serpentine_with_markers() -> None:
             assert abs(ra - rb) + abs(ca - cb) == 1
 
 
-def test_repo_layout_file_matches_default() -> None:
-    assert layout_mod.REPO_LAYOUT.is_file()
-    assert load_layout(str(REPO / "hardware/led_layout.toml")) == default_layout()
+def test_packaged_layout_file_matches_default() -> None:
+    packaged = REPO / "companion/hardware/defaults" / layout_mod.DEFAULT_LAYOUT
+    assert packaged.is_file() and not (REPO / "hardware/led_layout.toml").exists()
+    assert load_layout(str(packaged)) == default_layout()
     assert load_layout() == default_layout()
 
 
@@ -628,8 +629,9 @@ def test_layout_wiring_form_and_errors(tmp_path: Path) -> None:
         default_layout().space_led(52)
 
 
-def test_default_layout_without_repo_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(layout_mod, "REPO_LAYOUT", tmp_path / "absent.toml")
+def test_default_layout_does_not_depend_on_the_working_directory(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
     assert load_layout() == default_layout()
 
 

@@ -324,7 +324,7 @@ def check_power_and_layout(cfg: HardwareConfig) -> list[Check]:
     try:
         layout = load_layout(cfg.layout)
     except (LayoutError, OSError) as exc:
-        out.append(Check("LED layout", FAIL, str(exc), "fix the layout file (see hardware/led_layout.toml)"))
+        out.append(Check("LED layout", FAIL, str(exc), "fix the layout file (see companion/hardware/defaults/led_layout.toml)"))
         return out
     slots = sum(layout.has_slot(n) for n in SLOT_NAMES)
     detail = f"{layout.count} LEDs: 52 spaces and {slots} marker slots"

@@ -35,10 +35,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from companion.hardware.defaults import read_default
+
 NAMES: tuple[str, ...] = ("confirm", "undo", "next_hand", "shutdown")
-#: The reference pins, as in the [pi.buttons] table of hardware/pinmap.toml.
+#: The reference pins, as in the [pi.buttons] table of the packaged pinmap.toml.
 DEFAULT_BUTTON_PINS: dict[str, int] = {"confirm": 17, "undo": 27, "next_hand": 22, "shutdown": 23}
-REPO_PINMAP = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
 
 log = logging.getLogger(__name__)
 
@@ -177,22 +178,26 @@ class Buttons:
 def load_button_pins(path: str | None = None) -> dict[str, int]:
     """Button pins from the ``[pi.buttons]`` table of a pin map file.
 
-    With no path: the checkout's ``hardware/pinmap.toml`` if present, else
-    :data:`DEFAULT_BUTTON_PINS`.
+    With no path: the packaged ``pinmap.toml`` (the reference board).
 
     >>> load_button_pins()["confirm"]
     17
     """
-    if path is None and not REPO_PINMAP.is_file():
-        return dict(DEFAULT_BUTTON_PINS)
-    file = REPO_PINMAP if path is None else Path(path)
-    try:
-        with open(file, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"pin map {file} not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{file}: not valid TOML ({exc})") from None
+    if path is None:
+        file: Any = "packaged pinmap.toml"
+        try:
+            data = read_default("pinmap.toml")
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ValueError(f"the packaged pinmap.toml cannot be read ({exc}); reinstall the companion") from None
+    else:
+        file = Path(path)
+        try:
+            with open(file, "rb") as fh:
+                data = tomllib.load(fh)
+        except FileNotFoundError:
+            raise ValueError(f"pin map {file} not found") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{file}: not valid TOML ({exc})") from None
     table = data.get("pi", {}).get("buttons")
     if not isinstance(table, Mapping):
         raise ValueError(f"{file}: needs a [pi.buttons] table")

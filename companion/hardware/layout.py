@@ -7,7 +7,8 @@ from side 1's left. The marker slots are named ``side1_1`` .. ``side1_4`` (the
 marker row at side 1's end) and ``side2_1`` .. ``side2_4`` (side 2's end), numbered
 by board column as seen from side 1.
 
-The layout file ``hardware/led_layout.toml`` either lists every LED explicitly::
+The layout file (the reference one ships inside the package as
+``companion/hardware/defaults/led_layout.toml``) either lists every LED explicitly::
 
     [layout]
     leds = ["side1_1", "side1_2", "side1_3", "side1_4", 7, 6, 5, 4, ...]
@@ -20,8 +21,8 @@ unused LED) or describes a wiring pattern::
     start = "left"          # the first row runs from column 1 ("right": from column 4)
     markers = true          # the chain starts and ends with the 4-LED marker rows
 
-Without a file, :func:`default_layout` gives the reference wiring (serpentine from
-side 1's left corner, markers included), so an installed package works on its own.
+:func:`default_layout` builds the reference wiring (serpentine from side 1's left
+corner, markers included) in code; the packaged file lists the same wiring LED by LED.
 
 >>> lay = default_layout()
 >>> lay.count, lay.slot_led("side1_1"), lay.space_led(0), lay.space_led(4), lay.slot_led("side2_4")
@@ -37,13 +38,15 @@ from pathlib import Path
 from typing import Any
 from companion.errors import ConfigError
 
+from companion.hardware.defaults import read_default
+
 SPACES = 52
 ROWS = 13
 COLUMNS = 4
 SLOT_NAMES: tuple[str, ...] = tuple(f"side{s}_{c}" for s in (1, 2) for c in range(1, 5))
 
-#: Where the layout file lives in a source checkout (``hardware/`` is not packaged).
-REPO_LAYOUT = Path(__file__).resolve().parents[2] / "hardware" / "led_layout.toml"
+#: The packaged reference layout file (read from the package, checkout or wheel alike).
+DEFAULT_LAYOUT = "led_layout.toml"
 
 Target = int | str  # a space number or a slot name
 
@@ -183,18 +186,17 @@ def parse_layout(data: Mapping[str, Any], source: str = "layout") -> LedLayout:
 
 
 def load_layout(path: str | None = None) -> LedLayout:
-    """Load a layout file; with no path, the checkout's ``hardware/led_layout.toml``
-    if present, else :func:`default_layout`.
+    """Load a layout file; with no path, the packaged reference layout.
 
-    >>> load_layout().count
-    60
+    >>> load_layout() == default_layout()
+    True
     """
     if path is None:
-        if not REPO_LAYOUT.is_file():
-            return default_layout()
-        file = REPO_LAYOUT
-    else:
-        file = Path(path)
+        try:
+            return parse_layout(read_default(DEFAULT_LAYOUT), f"packaged {DEFAULT_LAYOUT}")
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise LayoutError(f"the packaged {DEFAULT_LAYOUT} cannot be read ({exc}); reinstall the companion") from None
+    file = Path(path)
     try:
         with open(file, "rb") as fh:
             data = tomllib.load(fh)

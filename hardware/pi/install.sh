@@ -75,8 +75,9 @@ if [ ! -f "$ETC/gingo.toml" ]; then
 else
     say "keeping your $ETC/gingo.toml"
 fi
+# The reference pin map and LED layout ship inside the package; a copy to edit:
 for f in pinmap.toml led_layout.toml; do
-    [ -f "$SRC/hardware/$f" ] && cp "$SRC/hardware/$f" "$ETC/$f.default"
+    if [ -f "$SRC/companion/hardware/defaults/$f" ]; then cp "$SRC/companion/hardware/defaults/$f" "$ETC/$f.default"; fi
 done
 
 # /dev/leds0 (the Pi 5 kernel LED driver, leds.backend = "leds_dev") belongs to root

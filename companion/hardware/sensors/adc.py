@@ -16,8 +16,8 @@ the config file)::
     # channels[space] = [chip, channel]; default: chip = space // 8, channel = space % 8
     rate = 100                       # scans per second
 
-The same keys may sit in a ``[pi.adc]`` table of ``hardware/pinmap.toml``;
-:func:`load_adc_pins` reads them.
+The same keys may sit in a ``[pi.adc]`` table of a pin map file (a copy of the
+packaged ``companion/hardware/defaults/pinmap.toml``); :func:`load_adc_pins` reads them.
 
 With gpiozero's mock pins (``GPIOZERO_PIN_FACTORY=mock``) it runs on any machine; the
 tests attach mock MCP3208 chips to the mock SPI lines.
