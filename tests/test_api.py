@@ -289,7 +289,7 @@ def test_live_snapshot_events_and_resume(env: Env) -> None:
 
 
 def test_live_resume_replays_everything_missed_in_pages(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.api.app as app_mod
+    import companion.api.routes.live as app_mod
 
     monkeypatch.setattr(app_mod, "MAX_REPLAY", 2)  # pages of two events
     gid = env.post("/api/v1/games", {"variant": "gin", "players": ["A", "B"]}).json()["id"]

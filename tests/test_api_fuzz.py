@@ -1,5 +1,8 @@
 """Schemathesis over the app's own OpenAPI: whatever the body, path or query, the API
-answers without a 5xx, and every 4xx is in the contract's error form."""
+answers without a 5xx, every 4xx is in the contract's error form, and every answer
+conforms to what the route declares (status code, content type, and the body against
+the route's response model: the routes answer with the table's own dicts, so this is
+where those models are checked)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,12 @@ import tempfile
 from pathlib import Path
 
 import schemathesis
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
 from hypothesis import HealthCheck, settings
 
 from companion.api import create_app
@@ -39,6 +48,7 @@ _COLOR = _TABLE.create_game("color_gin", players=["A", "B"])["id"]
 _IDS = itertools.cycle([_GIN, _GINGO, _COLOR, None])
 
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
 @schema.parametrize()
@@ -51,6 +61,7 @@ def test_no_server_errors(case: schemathesis.Case) -> None:
             case.path_parameters["game_id"] = real
     response = case.call(headers=HEADERS)
     assert response.status_code < 500, (case.method, case.path, response.text)
+    case.validate_response(response, checks=CHECKS)
     if 400 <= response.status_code < 500:
         body = response.json()
         assert set(body) == {"error"} and body["error"]["message"], body

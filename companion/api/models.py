@@ -147,6 +147,17 @@ class EventList(BaseModel):
     events: list[dict[str, Any]]
 
 
+class VariantList(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    variants: list[dict[str, Any]] = Field(description="every installed variant: presets, options, seats")
+    unavailable: list[dict[str, Any]] = Field(default_factory=list, description="variants that cannot load, "
+                                              "with the reason")
+
+
+class LedFrame(BaseModel):
+    pixels: list[list[int]] = Field(description="one [r, g, b] per LED of the simulated strip")
+
+
 class Board(BaseModel):
     model_config = ConfigDict(extra="allow")
     expected: Optional[str]

@@ -1,0 +1,44 @@
+"""The API's routes, one module per resource: ``service`` (health, variants), ``pairing``
+(pairing and tokens), ``games`` (games, hands, actions, exports), ``board`` (the board
+view, the simulator, the LED frame) and ``live`` (the WebSocket channel).
+
+Each module holds an ``APIRouter`` named ``router``; :func:`companion.api.app.create_app`
+includes them in :data:`ROUTERS` order. Routes that answer with the table's own dicts
+(``JSONResponse``) still declare a ``response_model``: the OpenAPI schema documents it and
+``tests/test_api_fuzz.py`` checks every answer against it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.responses import JSONResponse
+
+from companion.api import models as M
+
+#: the error answers every route may give (the contract's ``{"error": ...}`` body)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": M.ErrorBody} for code in (400, 401, 404, 409, 413, 422)
+}
+
+
+#: :data:`ERRORS` for a route whose own answer is not JSON (FastAPI would document the
+#: errors under the route's media type; they are JSON whatever the route sends)
+JSON_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"description": "an error", "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/ErrorBody"}}}} for code in ERRORS
+}
+
+
+_RETRY = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
+#: a route that takes the pairing code: one address guessing codes waits (429)
+PAIR_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS, 429: {"model": M.ErrorBody, "headers": _RETRY,
+                    "description": "too many wrong codes from this address: wait Retry-After seconds"}}
+#: a route that takes the host code: the same limit on wrong host codes
+HOST_ERRORS = PAIR_ERRORS
+
+
+def json_response(body: Any, status: int = 200) -> JSONResponse:
+    """Answer with ``body`` as it is (the route's model documents it; the table built it)."""
+    return JSONResponse(body, status_code=status)

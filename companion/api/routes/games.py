@@ -1,0 +1,120 @@
+"""Games: create, import, read, delete, score hands, Gin-Go actions, undo, rematch,
+events and the exports (``/api/v1/games...``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Depends, Query
+from fastapi.responses import JSONResponse, PlainTextResponse
+
+from companion.api import models as M
+from companion.api.auth import require_host, require_token
+from companion.api.deps import TableDep
+from companion.api.routes import ERRORS, HOST_ERRORS, JSON_ERRORS, json_response
+from companion.api.sheets import score_sheet_csv
+from companion.table import HandInput
+
+router = APIRouter(tags=["games"])
+_WRITE = [Depends(require_token)]
+
+
+def _entry(body: M.HandRequest) -> HandInput:
+    return HandInput(ender=body.ender, hands=body.hands, deadwood=body.deadwood, declared=body.declared,
+                     joker=body.joker, big_gin=body.big_gin, upcard=body.upcard)
+
+
+@router.get("/api/v1/games", response_model=M.GameList)
+def list_games(table: TableDep) -> JSONResponse:
+    return json_response({"games": table.games()})
+
+
+@router.post("/api/v1/games", status_code=201, response_model=M.Game, responses=ERRORS, dependencies=_WRITE)
+def create_game(body: M.CreateGame, table: TableDep) -> JSONResponse:
+    """Start a game; a retried ``client_id`` returns the same game."""
+    return json_response(table.create_game(body.variant, players=body.players, preset=body.preset,
+                                           options=body.options, dealer=body.dealer, client_id=body.client_id), 201)
+
+
+@router.post("/api/v1/games/import", status_code=201, response_model=M.Game, responses=ERRORS, dependencies=_WRITE)
+def import_game(table: TableDep,
+                data: dict[str, Any] = Body(..., description="a file from GET .../export.json")) -> JSONResponse:
+    """Re-create an exported game under a new id (every event re-checked)."""
+    cid = data.get("client_id")
+    return json_response(table.import_game(data, client_id=cid if isinstance(cid, str) else None), 201)
+
+
+@router.get("/api/v1/games/{game_id}", response_model=M.Game, responses=ERRORS)
+def get_game(game_id: str, table: TableDep) -> JSONResponse:
+    return json_response(table.game(game_id))
+
+
+@router.delete("/api/v1/games/{game_id}", response_model=M.Deleted, responses=HOST_ERRORS,
+               dependencies=[Depends(require_host)])
+def delete_game(game_id: str, table: TableDep) -> dict[str, Any]:
+    """Remove a game from the list (host code); its events stay in the log."""
+    out = table.delete_game(game_id)
+    return {"deleted": str(out["deleted"])}
+
+
+@router.post("/api/v1/games/{game_id}/hands", response_model=M.HandResponse, responses=ERRORS, dependencies=_WRITE)
+def score_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResponse:
+    """Score the end of a hand (cards per player, or deadwood numbers)."""
+    return json_response(table.score_hand(game_id, _entry(body), client_id=body.client_id,
+                                          expected_version=body.expected_version))
+
+
+@router.post("/api/v1/games/{game_id}/hands/preview", response_model=M.HandResponse, responses=ERRORS)
+def preview_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResponse:
+    """Score a hand without writing anything."""
+    return json_response(table.preview_hand(game_id, _entry(body)))
+
+
+@router.put("/api/v1/games/{game_id}/hands/{n}", response_model=M.HandResponse, responses=ERRORS,
+            dependencies=_WRITE)
+def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep) -> JSONResponse:
+    """Replace hand ``n`` (1-based); the match is re-scored."""
+    return json_response(table.correct_hand(game_id, n, _entry(body), client_id=body.client_id,
+                                            expected_version=body.expected_version))
+
+
+@router.post("/api/v1/games/{game_id}/actions", response_model=M.ActionResponse, responses=ERRORS,
+             dependencies=_WRITE)
+def action(game_id: str, body: M.ActionRequest, table: TableDep) -> JSONResponse:
+    """A Gin-Go action (see the action schema in companion.rules.gingo)."""
+    return json_response(table.action(game_id, body.action, client_id=body.client_id,
+                                      expected_version=body.expected_version))
+
+
+@router.post("/api/v1/games/{game_id}/undo", response_model=M.UndoResponse, responses=ERRORS, dependencies=_WRITE)
+def undo(game_id: str, table: TableDep, body: M.UndoRequest | None = None) -> JSONResponse:
+    """Undo the latest event still standing (itself an event)."""
+    b = body or M.UndoRequest(client_id=None)
+    return json_response(table.undo(game_id, client_id=b.client_id, expected_version=b.expected_version))
+
+
+@router.post("/api/v1/games/{game_id}/rematch", status_code=201, response_model=M.Game, responses=ERRORS,
+             dependencies=_WRITE)
+def rematch(game_id: str, table: TableDep, body: M.WriteRequest | None = None) -> JSONResponse:
+    """A new game with the same rules and players; the deal moves on one seat."""
+    return json_response(table.rematch(game_id, client_id=(body or M.WriteRequest(client_id=None)).client_id), 201)
+
+
+@router.get("/api/v1/games/{game_id}/events", response_model=M.EventList, responses=ERRORS)
+def events(game_id: str, table: TableDep, after: int = Query(0, ge=0)) -> dict[str, Any]:
+    return {"events": table.events(game_id, after=after)}
+
+
+@router.get("/api/v1/games/{game_id}/export.json", responses=ERRORS)
+def export_json(game_id: str, table: TableDep) -> JSONResponse:
+    data = table.export(game_id)
+    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="gingo-{game_id}.json"'})
+
+
+_CSV = {200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "the score sheet"}}
+
+
+@router.get("/api/v1/games/{game_id}/export.csv", responses={**JSON_ERRORS, **_CSV}, response_class=PlainTextResponse)
+def export_csv(game_id: str, table: TableDep) -> PlainTextResponse:
+    return PlainTextResponse(score_sheet_csv(table.game(game_id)), media_type="text/csv",
+                             headers={"Content-Disposition": f'attachment; filename="gingo-{game_id}.csv"'})

@@ -1,0 +1,57 @@
+"""``WS /api/v1/live``: the route, and what the :class:`~companion.api.live.LiveHub`
+sends on connect (the snapshot) and on resume (the events missed, in pages)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+
+from companion.api.live import MAX_REPLAY, LiveHub
+from companion.table import Table
+
+router = APIRouter(tags=["live"])
+
+
+def snapshot(table: Table, sync: Any) -> dict[str, Any]:
+    """The first message of every connection: the games and the board as they stand."""
+    seq = table.last_seq()
+    return {"type": "snapshot", "seq": seq, "games": table.games(),
+            "board": sync.state() if sync is not None else None}
+
+
+def missed(table: Table, after: int, upto: int) -> list[dict[str, Any]]:
+    """The stored events with ``after < seq <= upto``, at most :data:`MAX_REPLAY` of them."""
+    evs = table.store.events(after=after, limit=MAX_REPLAY)
+    return [{"type": "event", "seq": e.seq, "event": e.as_dict(), "game": None, "replay": True}
+            for e in evs if e.seq <= upto]
+
+
+def make_hub(table: Table, sync: Any) -> LiveHub:
+    """The live hub of one app, reading snapshots and missed events from ``table``."""
+    return LiveHub(lambda: snapshot(table, sync), lambda after, upto: missed(table, after, upto))
+
+
+@router.websocket("/api/v1/live")
+async def live(ws: WebSocket, after: str | None = None) -> None:
+    cursor = None if after is None else after_param(after)
+    if isinstance(cursor, str):
+        # a bad ?after= used to be a bare 403 handshake refusal: say what is wrong instead
+        await ws.accept()
+        await ws.send_json({"type": "error", "error": {"code": "invalid_request", "message": cursor}})
+        await ws.close(code=1008, reason="bad ?after=")
+        return
+    hub: LiveHub = ws.app.state.hub
+    await hub.serve(ws, cursor)
+
+
+def after_param(raw: str) -> int | str:
+    """The live channel's ``?after=N``: a whole number >= 0, or the error message.
+
+    >>> after_param("12"), after_param("-1")
+    (12, "after must be a whole number >= 0 (the last seq you saw), got '-1'")
+    """
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()):
+        return f"after must be a whole number >= 0 (the last seq you saw), got {raw!r}"
+    return int(text)

@@ -1,0 +1,38 @@
+"""``/api/v1/health`` and ``/api/v1/variants``."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from companion import __version__
+from companion.api import models as M
+from companion.api.deps import SyncDep, TableDep
+from companion.api.variants import describe_variants
+
+router = APIRouter(tags=["service"])
+
+_variants = functools.lru_cache(maxsize=1)(describe_variants)
+
+
+@router.get("/api/v1/health", response_model=M.Health)
+def health(request: Request, table: TableDep, sync: SyncDep) -> dict[str, Any]:
+    """Liveness and which LED and sensor backends run."""
+    warn = list(request.app.state.warnings)
+    warn += table.replay_errors
+    return {
+        "status": "ok",
+        "version": __version__,
+        "leds": sync.leds_name if sync is not None else "none",
+        "sensors": sync.sensors_name if sync is not None else "offline",
+        "seq": table.last_seq(),
+        "warnings": warn,
+    }
+
+
+@router.get("/api/v1/variants", response_model=M.VariantList)
+def variants() -> dict[str, Any]:
+    """Every variant with its presets and options (default, help, choices)."""
+    return _variants()
