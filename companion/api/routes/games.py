@@ -111,7 +111,7 @@ def export_json(game_id: str, table: TableDep) -> JSONResponse:
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="gingo-{game_id}.json"'})
 
 
-_CSV = {200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "the score sheet"}}
+_CSV: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "the score sheet"}}
 
 
 @router.get("/api/v1/games/{game_id}/export.csv", responses={**JSON_ERRORS, **_CSV}, response_class=PlainTextResponse)
