@@ -1,22 +1,18 @@
-"""Board sync: what the sensors see against what the Gin-Go game expects.
+"""Board sync, the running part: the threads and adapters around the pure board view.
 
-:func:`compare` is the pure part: given the expected board and the sensed one (52
-characters ``.``, ``1``, ``2`` in space order, or None while the sensors are offline) it
-lists *every* disagreement at once: chips still to place (``pending``), opposing chips
-still to bump (``bumps``) and chips where none belong (``unexpected``). Links are always
-checked on the sensed board, so what the players see is what counts.
+:class:`BoardSync` feeds sensed snapshots from the sensing pipeline (classified with the
+calibration it is given), reads the expected board from the table (or mirrors the sensed
+board when no Gin-Go game is running), announces a link formed or broken through
+``publish``, drives the LEDs at ``fps`` frames a second on a thread (re-sending frames
+even when nothing changes) and turns button presses into table commands. Everything it
+computes comes from :mod:`companion.boardview` (pure, no threads, no I/O).
 
-:class:`BoardSync` is the running part: it feeds sensed snapshots from the sensing
-pipeline, reads the expected board from the table (or mirrors the sensed board when
-no Gin-Go game is running), announces a link formed or broken through ``publish``,
-drives the LEDs at ``fps`` frames a second on a thread (re-sending frames even when
-nothing changes) and turns button presses into table commands.
-
->>> view = compare("11" + "." * 50, "1." + "2" + "." * 49)
->>> view["mismatches"], view["pending"], view["unexpected"], view["bumps"]
-([1, 2], [1], [2], [])
->>> compare(None, None)["sensed"] is None
-True
+>>> from companion.store import open_store
+>>> import tempfile, pathlib
+>>> sync = BoardSync(Table(open_store(pathlib.Path(tempfile.mkdtemp()))))
+>>> sync.sensed("1" + "." * 51)
+>>> sync.state()["sensed"][:2], sync.state()["mode"]
+('1.', 'mirror')
 """
 
 from __future__ import annotations
@@ -27,95 +23,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.board import Board
+from companion.boardview import SPACES, board_view, check_board, compare, link_news, plain_frame, scene_fields
 from companion.hardware import scene as scene_mod
+from companion.hardware.classify import Classifier
 from companion.hardware.sensing import SensingPipeline
 from companion.table import Table, TableError
 
 log = logging.getLogger(__name__)
 
-SPACES = 52
 Publish = Callable[[dict[str, Any]], None]
-_CHARS = frozenset(".12")
-
-
-def check_board(board: str, what: str = "board") -> str:
-    """``board`` if it is 52 characters of ``.``, ``1``, ``2``; else ``ValueError``."""
-    if not isinstance(board, str) or len(board) != SPACES or not set(board) <= _CHARS:
-        raise ValueError(f"a {what} is {SPACES} characters of '.', '1', '2' in space order; got {board!r}")
-    return board
-
-
-def links_of(board: str | None, adjacency: str = "king8") -> tuple[dict[str, list[int] | None], dict[str, int | None]]:
-    """Each side's A-to-K link on ``board`` (a list of spaces or None) and how many
-    more chips it needs at least (0 when linked). All None when the board is unknown."""
-    empty: dict[str, list[int] | None] = {"1": None, "2": None}
-    nodist: dict[str, int | None] = {"1": None, "2": None}
-    if board is None:
-        return empty, nodist
-    b = Board.from_string52(board, chip_cap=None, adjacency=adjacency)
-    links: dict[str, list[int] | None] = {}
-    dist: dict[str, int | None] = {}
-    for side in (1, 2):
-        path = b.link(side)
-        links[str(side)] = None if path is None else [int(s) for s in path]
-        d = b.link_distance(side)
-        dist[str(side)] = None if d is None else int(d)
-    return links, dist
-
-
-def compare(expected: str | None, sensed: str | None, adjacency: str = "king8") -> dict[str, Any]:
-    """Every difference between the expected and the sensed board, at once.
-
-    With ``expected`` None (mirror mode) the sensed board is what is expected. With
-    ``sensed`` None (sensors offline) nothing is compared and nothing is guessed.
-    """
-    if sensed is not None:
-        check_board(sensed, "sensed board")
-    if expected is not None:
-        check_board(expected, "expected board")
-    mirror = expected is None
-    exp = sensed if mirror else expected
-    pending: list[int] = []
-    bumps: list[int] = []
-    unexpected: list[int] = []
-    if exp is not None and sensed is not None:
-        for i, (e, s) in enumerate(zip(exp, sensed)):
-            if e == s:
-                continue
-            if s == ".":
-                pending.append(i)
-            elif e == ".":
-                unexpected.append(i)
-            else:
-                bumps.append(i)
-    links, dist = links_of(sensed, adjacency)
-    return {
-        "expected": exp,
-        "sensed": sensed,
-        "mode": "mirror" if mirror else "game",
-        "online": sensed is not None,
-        "mismatches": sorted(pending + bumps + unexpected),
-        "pending": pending,
-        "bumps": bumps,
-        "unexpected": unexpected,
-        "links": links,
-        "link_distance": dist,
-    }
-
-
-def link_news(before: dict[str, list[int] | None], after: dict[str, list[int] | None]) -> list[dict[str, Any]]:
-    """Live messages for each side whose link appeared or went.
-
-    >>> link_news({"1": None, "2": None}, {"1": [0, 4], "2": None})
-    [{'type': 'link', 'side': 1, 'formed': True, 'path': [0, 4]}]
-    """
-    out = []
-    for side in ("1", "2"):
-        had, has = before.get(side) is not None, after.get(side) is not None
-        if had != has:
-            out.append({"type": "link", "side": int(side), "formed": has, "path": after.get(side)})
-    return out
+__all__ = ["BoardSync", "compare", "scene_fields"]
 
 
 class BoardSync:
@@ -124,7 +41,9 @@ class BoardSync:
     ``sensors`` is a sensor backend (or None: no sensors at all, shown as offline);
     ``reopen`` opens the configured backend again (tried every ``reopen_every`` seconds
     while ``sensors`` is None, so a Pico plugged in later comes online); ``leds`` an LED
-    backend (or None); ``publish`` receives live messages.
+    backend (or None); ``publish`` receives live messages; ``classifier`` turns readings
+    into chips (built from the calibration file by :mod:`companion.service`; None: the
+    default thresholds).
     """
 
     def __init__(
@@ -141,8 +60,10 @@ class BoardSync:
         reopen: Callable[[], Any] | None = None,
         reopen_every: float = 5.0,
         shutdown: Callable[[], str | None] | None = None,
+        classifier: Classifier | None = None,
     ) -> None:
         self.table = table
+        self.classifier = classifier
         self.shutdown = shutdown
         self.sensors = sensors
         self.leds = leds
@@ -189,12 +110,12 @@ class BoardSync:
 
     def state(self) -> dict[str, Any]:
         """The board view (``GET /api/v1/board``)."""
+        return self._view(self.table.active_gingo())
+
+    def _view(self, active: dict[str, Any] | None) -> dict[str, Any]:
         with self._lock:
             sensed = self._sensed if self._online else None
-        active = self.table.active_gingo()
-        adjacency = "king8" if active is None else str(active["options"].get("adjacency", "king8"))
-        view = compare(None if active is None else str(active["board"]), sensed, adjacency)
-        view["game"] = None if active is None else active["id"]
+        view = board_view(active, sensed)
         view["sensors"] = self.sensors_name
         view["leds"] = self.leds_name
         return view
@@ -286,6 +207,7 @@ class BoardSync:
     def _start_pipeline(self) -> None:
         self._pipeline = SensingPipeline(
             self.sensors,
+            self.classifier,
             on_change=lambda ch: self.sensed(ch.board),
             on_status=self._on_status,
         )
@@ -376,14 +298,22 @@ class BoardSync:
 
     def frame(self, t: float) -> list[tuple[int, int, int]]:
         """The LED frame for time ``t`` (the hardware scene renderer when installed)."""
-        view = self.state()
+        active = self.table.active_gingo()
+        view = self._view(active)
         if self.layout is not None:
             try:
-                return list(scene_mod.render_scene(_scene_input(scene_mod, view, self._gin_side(), self.colors),
-                                                   t, self.layout))
+                return list(scene_mod.render_scene(self.scene_input(view, active), t, self.layout))
             except Exception as exc:  # a scene bug must not stop the service
                 log.warning("scene render failed (%s); showing the plain board", exc)
-        return _plain_frame(view, self.layout, getattr(self.leds, "count", 60))
+        return plain_frame(view, self.layout, getattr(self.leds, "count", 60))
+
+    def scene_input(self, view: dict[str, Any], active: dict[str, Any] | None) -> scene_mod.SceneInput:
+        """The LED scene's input for ``view`` of the ``active`` game: links, chips to place
+        and bump, the Gin chase, the suit rows and the side to play."""
+        fields = scene_fields(view, self._gin_side(), active)
+        if self.colors:
+            fields["colors"] = dict(self.colors)
+        return scene_mod.SceneInput(**fields)
 
     def _gin_side(self) -> int | None:
         """The side whose link formed in the last ``gin_seconds`` (the LED chase)."""
@@ -405,52 +335,3 @@ class BoardSync:
             nxt += period
             self._stop.wait(max(0.0, nxt - time.monotonic()))
             nxt = max(nxt, time.monotonic() - period)
-
-
-def scene_fields(view: dict[str, Any], gin: int | None = None,
-                 game: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The :class:`companion.hardware.scene.SceneInput` fields for a board view.
-
-    >>> f = scene_fields(compare("1" + "." * 51, "2" + "." * 51))
-    >>> f["bump"], f["pending"]
-    ({0: 2}, {})
-    """
-    exp = view["expected"] or view["sensed"] or "." * SPACES
-    sensed = view["sensed"]
-    pending = {s: int(exp[s]) for s in view["pending"]}
-    bump = {s: int(sensed[s]) for s in view["bumps"]} if sensed is not None else {}
-    links = {int(k): v for k, v in view["links"].items()}
-    out: dict[str, Any] = {"expected": exp, "sensed": sensed, "links": links, "pending": pending,
-                           "bump": bump, "gin": gin}
-    state = (game or {}).get("state") or {}
-    rows = state.get("suit_rows")
-    if isinstance(rows, dict):
-        out["suit_rows"] = {int(k): str(v) for k, v in rows.items() if str(k) in ("1", "2") and isinstance(v, str)
-                            and len(v) == 4}
-    return out
-
-
-def _scene_input(scene_mod: Any, view: dict[str, Any], gin: int | None, colors: Any) -> Any:
-    fields = scene_fields(view, gin)
-    if colors:
-        fields["colors"] = dict(colors)
-    return scene_mod.SceneInput(**fields)
-
-
-_COLOURS = {"1": (200, 0, 0), "2": (0, 160, 0)}
-
-
-def _plain_frame(view: dict[str, Any], layout: Any, count: int) -> list[tuple[int, int, int]]:
-    """Steady side colours for the sensed chips, white for a mismatch (no scene module)."""
-    out = [(0, 0, 0)] * count
-    board = view.get("sensed") or ""
-    bad = set(view.get("mismatches") or ())
-    for space, ch in enumerate(board):
-        led = layout.space_led(space) if layout is not None else space
-        if led >= count:
-            continue
-        if space in bad:
-            out[led] = (120, 120, 120)
-        elif ch in _COLOURS:
-            out[led] = _COLOURS[ch]
-    return out

@@ -352,7 +352,7 @@ def test_long_hold_shuts_down_and_tells_the_phones(env: Env) -> None:
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
-    from companion.commands.serve import power_off
+    from companion.service import power_off
     from companion.hardware.buttons import Buttons
 
     told: list[dict[str, Any]] = []
@@ -394,11 +394,12 @@ def test_discovery_never_crashes() -> None:
 
 
 def test_damaged_log_is_reported_loudly_at_start_up(tmp_path: Path) -> None:
-    from companion.commands.serve import build_service
+    from companion.service import build_service
+    from companion.settings import Settings
 
     (tmp_path / "events.sqlite3").write_bytes(b"\x00garbage, not sqlite" * 64)
     said: list[str] = []
-    svc = build_service(str(tmp_path), None, said.append)
+    svc = build_service(Settings(data=str(tmp_path)), said.append)
     try:
         assert said and "DAMAGED" in said[0]
         moved = list(tmp_path.glob("events.sqlite3.damaged-*"))

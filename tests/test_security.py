@@ -261,9 +261,12 @@ def test_long_press_of_confirm_makes_a_new_code_for_the_paired_phones(tmp_path: 
     config = tmp_path / "gingo.toml"
     config.write_text('[buttons]\nhold_seconds = 0.8\nshutdown = false\nshutdown_command = ["true"]\n',
                       encoding="utf-8")
-    from companion.commands.serve import build_service
+    from companion.service import build_service
+    from companion.settings import resolve
 
-    svc = build_service(str(tmp_path / "data"), str(config), names=("testserver",))
+    settings = resolve({"config": str(config), "data": str(tmp_path / "data")},
+                       environ={"GINGO_HOSTNAMES": "testserver"}, system_config=tmp_path / "none")
+    svc = build_service(settings)
     try:
         # confirm, undo, next_hand: confirm's hold is the shutdown (here the command 'true')
         assert svc.buttons is not None and set(svc.buttons.pins) == {"confirm", "undo", "next_hand"}

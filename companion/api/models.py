@@ -44,6 +44,8 @@ class Health(BaseModel):
     sensors: str
     seq: int
     warnings: list[str] = []
+    calibration: Optional[str] = Field(None, description="what the sensors classify with: the calibration "
+                                       "file (and when it was made) or the default thresholds")
 
 
 class PairRequest(_Strict):

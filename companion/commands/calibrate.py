@@ -22,10 +22,11 @@ from companion.hardware.calibration import (
     save_calibration,
 )
 from companion.hardware.classify import SPACES, Classifier
-from companion.commands.sensors import open_backend
+from companion.commands.sensors import add_source, open_backend
 from companion.hardware.sensors import SensorBackend
 from companion.hardware.sensors.sim import SimSensors
 from companion.paths import data_dir
+from companion.settings import from_args
 
 #: spread over the board: row 1 col 1, row 5 col 4, row 9 col 1, row 13 col 4
 DEFAULT_SAMPLE_SPACES = (0, 19, 32, 51)
@@ -52,12 +53,7 @@ def draw(board: str) -> str:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--port", metavar="URL",
-                     help="device path, /dev/serial/by-id/ name, usb:VID:PID or pyserial URL of the Pico")
-    src.add_argument("--sim", action="store_true", help="dry run on the simulated board (chips placed for you)")
-    src.add_argument("--config", metavar="FILE", help="the service's config file: use its [sensors] backend")
-    parser.add_argument("--data", metavar="DIR", help="data directory for calibration.json")
+    add_source(parser, "dry run on the simulated board (chips placed for you)")
     parser.add_argument("--samples", type=int, default=40, help="scans averaged per step (default 40)")
     parser.add_argument("--spaces", metavar="N,N,...",
                         help="spaces (0..51) for the chip samples (default 0,19,32,51)")
@@ -138,10 +134,11 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--samples must be at least 5")
     spaces = parse_spaces(args.spaces)
     # a dry run on the simulator never overwrites the real board's calibration
-    folder = data_dir(args.data, writable=True) if (args.data or not args.sim) else None
+    settings = from_args(args)
+    folder = data_dir(settings.data, writable=True) if (args.data or not args.sim) else None
     if args.sim and folder is not None:
         print("Note: --sim with --data saves the simulator's thresholds into that folder.")
-    backend, _name = open_backend(args, rate=200, spread=1500, noise=300, seed=7)
+    backend, _name = open_backend(args, settings, rate=200, spread=1500, noise=300, seed=7)
     place = backend.set_board if isinstance(backend, SimSensors) else None
     walk = Walk(backend, args.samples, place)
     try:

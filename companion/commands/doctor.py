@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from companion.hardware.config import ConfigError, HardwareConfig, load_config
+from companion.hardware.config import ConfigError, HardwareConfig
 from companion.hardware.gpioprobe import ProbeResult, advice, probe_gpio, service_gpio_env
 
 __all__ = ["Check", "Environment", "ProbeResult", "advice", "probe_gpio", "run_checks"]
@@ -44,6 +44,7 @@ from companion.hardware.leds import LedBackend
 from companion.hardware.leds.leds_dev import OVERLAY_LINE
 from companion.hardware.leds.pimodel import is_pi5, is_raspberry_pi, read_pi_model
 from companion.hardware.power import PowerBudgetError
+from companion.settings import resolve
 
 OK, WARN, FAIL = "OK", "WARN", "FAIL"
 DEFAULT_CONFIG = "etc/gingo/gingo.toml"  # under --root
@@ -410,14 +411,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace) -> tuple[HardwareConfig, Check]:
-    path = args.config or os.environ.get("GINGO_CONFIG")
-    if path is None:
-        default = Path(args.root) / DEFAULT_CONFIG
-        path = str(default) if default.is_file() else None
+    """The config the service would use: the same settings resolution as ``gingo serve``
+    (``--config``, $GINGO_CONFIG, then ``/etc/gingo/gingo.toml`` under ``--root``)."""
     try:
-        cfg = load_config(path)
+        settings = resolve({"config": args.config}, system_config=Path(args.root) / DEFAULT_CONFIG)
     except ConfigError as exc:
         return HardwareConfig(), Check("config", FAIL, str(exc), "fix the config (see hardware/gingo.example.toml)")
+    cfg, path = settings.hardware, settings.config
     where = path or "none (simulated board)"
     buttons = "buttons" if cfg.buttons is not None else "no buttons"
     return cfg, Check("config", OK, f"{where}: {cfg.leds} LEDs, {cfg.sensors} sensors, {buttons}")

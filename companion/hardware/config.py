@@ -88,6 +88,7 @@ class HardwareConfig:
     shutdown_command: tuple[str, ...] = ("systemctl", "poweroff")
     colors: Mapping[int, Color] = field(default_factory=lambda: dict(DEFAULT_COLORS))
     source: str | None = None
+    service: Mapping[str, Any] = field(default_factory=dict)
 
     def brightness_cap(self) -> float:
         """The power budget's brightness cap for this supply and LED count."""
@@ -174,10 +175,43 @@ def parse_color(value: Any, key: str = "color", where: str = "config") -> Color:
     )
 
 
+SERVICE_KEYS = ("data", "host", "hostnames", "log_level", "port")
+
+
+def _service(table: Mapping[str, Any], where: str, base: Path | None) -> dict[str, Any]:
+    """The ``[service]`` table: where the service listens, logs and keeps its data (the
+    command line and the environment override each key; see :mod:`companion.settings`).
+
+    >>> _service({"port": 8080, "data": "state"}, "gingo.toml", Path("/etc/gingo"))
+    {'port': 8080, 'data': '/etc/gingo/state'}
+    """
+    _unknown(table, set(SERVICE_KEYS), "service.", where)
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "port":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
+                raise ConfigError(f"{where}: service.port must be a TCP port 1..65535, got {value!r}")
+        elif key == "hostnames":
+            if not isinstance(value, list) or not all(isinstance(n, str) and n for n in value):
+                raise ConfigError(f"{where}: service.hostnames must be a list of names such as [\"gingo.lan\"], "
+                                  f"got {value!r}")
+        elif key == "log_level":
+            if value not in ("debug", "info", "warning", "error"):
+                raise ConfigError(f"{where}: service.log_level must be one of debug, info, warning, error, "
+                                  f"got {value!r}")
+        elif not isinstance(value, str) or not value:
+            raise ConfigError(f"{where}: service.{key} must be a non-empty text, got {value!r}")
+        elif key == "data" and base is not None and not Path(value).expanduser().is_absolute():
+            value = str(base / value)
+        out[key] = value
+    return out
+
+
 def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | None = None) -> HardwareConfig:
     """Validate parsed TOML into a :class:`HardwareConfig` (relative paths resolve
     against ``base``, the config file's folder)."""
-    _unknown(data, {"leds", "sensors", "buttons", "colors"}, "", where)
+    _unknown(data, {"leds", "sensors", "buttons", "colors", "service"}, "", where)
+    service = _service(_table(data, "service", where), where, base)
 
     leds = _table(data, "leds", where)
     _unknown(leds, {"backend", "count", "brightness", "supply_amps", "layout", *LED_BACKENDS}, "leds.", where)
@@ -287,6 +321,7 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
         shutdown_command=shutdown_command,
         colors=colors,
         source=None if where == "config" else where,
+        service=service,
     )
     try:
         cfg.brightness_cap()

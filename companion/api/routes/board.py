@@ -12,6 +12,7 @@ from companion.api.auth import require_token
 from companion.api.deps import SyncDep, TableDep
 from companion.api.errors import ApiError
 from companion.api.routes import ERRORS
+from companion.boardview import board_view
 
 router = APIRouter(tags=["board"])
 
@@ -20,10 +21,7 @@ router = APIRouter(tags=["board"])
 def board(table: TableDep, sync: SyncDep) -> dict[str, Any]:
     """Expected and sensed boards, every mismatch, and both sides' links."""
     if sync is None:
-        from companion.sync import compare
-
-        active = table.active_gingo()
-        return compare(None if active is None else active["board"], None)
+        return board_view(table.active_gingo(), None)
     view: dict[str, Any] = sync.state()
     return view
 

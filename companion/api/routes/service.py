@@ -29,6 +29,7 @@ def health(request: Request, table: TableDep, sync: SyncDep) -> dict[str, Any]:
         "sensors": sync.sensors_name if sync is not None else "offline",
         "seq": table.last_seq(),
         "warnings": warn,
+        "calibration": getattr(request.app.state, "calibration", None),
     }
 
 
