@@ -1,7 +1,10 @@
 # Two commands do all set-up on a fresh machine:
 #   make run   - create .venv, install, start the service with the simulated board
 #   make test  - create .venv, install what tests need (including Debian's chromium),
-#                check the types of the package (mypy --strict) and run the tests
+#                check the types of the package (mypy --strict) and run every test,
+#                spread over $(JOBS) processes (pytest-xdist)
+#   make test-fast - the unit lane while you work: no browser, no live server, nothing
+#                marked slow (under a minute on 2 cores); doctests included
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,8 +13,13 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 HOST ?= 0.0.0.0
 PORT ?= 8000
+# xdist workers: 2 matches CI's 2 cores; tests that share a module fixture (the browser
+# tests' server and Chromium) stay on one worker (--dist loadfile)
+JOBS ?= 2
+XDIST := -n $(JOBS) --dist loadfile
+FAST := not slow and not browser and not live
 
-.PHONY: run test bench venv clean chromium
+.PHONY: run test test-fast bench venv clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +51,10 @@ chromium:
 
 test: $(TEST_STAMP) chromium
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
+
+test-fast: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q $(XDIST) -m "$(FAST)" $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -6,7 +6,7 @@ a user starts it) or, with ``fork=True``, as a forked child of the already warme
 process (each of many restarts then costs the start-up work, not the imports again). The
 codes reach the server through its own environment only: the test process's
 ``os.environ`` is never changed. :meth:`LiveServer.start` waits on the real condition
-(``/api/v1/health`` answers 200) and picks another port if the chosen one was taken by a
+(``/api/v1/health`` answers 200 and the simulated sensors are online) and picks another port if the chosen one was taken by a
 parallel test worker in the meantime.
 """
 
@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -48,7 +49,8 @@ class LiveServer:
     """``gingo serve`` on 127.0.0.1 with its own data folder (see the module docstring)."""
 
     def __init__(self, data: Path, port: int | None = None, *, fork: bool = False, code: str = CODE,
-                 host_code: str = HOST_CODE, args: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
+                 host_code: str = HOST_CODE, args: tuple[str, ...] = (), env: dict[str, str] | None = None,
+                 wait_sensors: bool = True) -> None:
         self.data = data
         self.port = port or free_port()
         self.fixed_port = port is not None
@@ -57,9 +59,12 @@ class LiveServer:
         self.host_code = host_code
         self.args = tuple(args)
         self.extra_env = dict(env or {})
+        self.wait_sensors = wait_sensors
         self.proc: subprocess.Popen[bytes] | None = None
         self.pid: int | None = None
         self.log = data.parent / f"{data.name}-serve.log"
+        self.started_in = 0.0
+        self._lock = threading.Lock()
 
     @property
     def url(self) -> str:
@@ -71,13 +76,14 @@ class LiveServer:
 
     # -- starting and stopping -----------------------------------------------------------------
 
-    def start(self, timeout: float = START_TIMEOUT) -> float:
-        """Start the server and wait until it answers; the seconds that took."""
+    def start(self, timeout: float = START_TIMEOUT) -> LiveServer:
+        """Start the server and wait until it answers (:attr:`started_in` says how long that took)."""
         for attempt in range(3):
             t0 = time.monotonic()
             self._spawn()
             if self._wait_healthy(t0 + timeout):
-                return time.monotonic() - t0
+                self.started_in = time.monotonic() - t0
+                return self
             out = self.output()
             self.kill()
             if "could not listen" in out and not self.fixed_port and attempt < 2:
@@ -130,35 +136,40 @@ class LiveServer:
         return False
 
     def _wait_healthy(self, deadline: float) -> bool:
+        """Until ``/api/v1/health`` answers 200 and (with the simulated board) the sensors are
+        online: a page that reads the health before the first debounced scan would take the
+        board for a real one that is offline, and its taps would do nothing."""
         while time.monotonic() < deadline:
             if not self._alive():
                 return False
             try:
                 with urllib.request.urlopen(self.url + "/api/v1/health", timeout=2) as r:
-                    if r.status == 200:
-                        return True
-            except (OSError, urllib.error.URLError):
+                    health = json.loads(r.read())
+                if r.status == 200 and (not self.wait_sensors or health.get("sensors") != "offline"):
+                    return True
+            except (OSError, urllib.error.URLError, ValueError):
                 pass
             time.sleep(0.02)
         return False
 
     def kill(self) -> None:
-        """SIGKILL (a power cut), and reap the process."""
-        if self.proc is not None:
-            if self.proc.poll() is None:
-                self.proc.kill()
-            self.proc.wait(10)
-            self.proc = None
-        if self.pid is not None:
+        """SIGKILL (a power cut), and reap the process (safe from a timer thread too)."""
+        with self._lock:
+            proc, pid = self.proc, self.pid
+            self.proc = self.pid = None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(10)
+        if pid is not None:
             try:
-                os.kill(self.pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             try:
-                os.waitpid(self.pid, 0)
+                os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
-            self.pid = None
 
     def signal(self, sig: int) -> None:
         if self.proc is not None:

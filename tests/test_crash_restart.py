@@ -3,11 +3,8 @@ that every acknowledged write is still there and the state equals a replay of th
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,62 +13,10 @@ import pytest
 
 from companion.store import open_store
 from companion.table import Table
-from tests.test_server_live import CODE, HOST_CODE, free_port, pair
+from tests.live_server import LiveServer
+from tests.test_server_live import pair
 
 CYCLES = 20
-
-
-class ForkedServer:
-    """`gingo serve` in a forked child of this (already warmed-up) process, so each of
-    the many restarts costs the start-up work, not the Python imports again."""
-
-    def __init__(self, data: Path, port: int | None = None) -> None:
-        self.data = data
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.pid: int | None = None
-
-    def start(self, timeout: float = 15.0) -> None:
-        import importlib
-
-        for name in ("companion.commands.serve", "uvicorn", "companion.api"):
-            importlib.import_module(name)  # warm the imports before forking
-
-        os.environ["GINGO_PAIRING_CODE"] = CODE
-        os.environ["GINGO_HOST_CODE"] = HOST_CODE
-        pid = os.fork()
-        if pid == 0:  # the child: run the real command, never return into pytest
-            code = 1
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, 1)
-                os.dup2(devnull, 2)
-                from companion.cli import main
-
-                code = main(["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data", str(self.data),
-                             "--no-qr", "--no-mdns"])
-            finally:
-                os._exit(code)
-        self.pid = pid
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            try:
-                if httpx.get(self.url + "/api/v1/health", timeout=0.5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.01)
-        self.kill()
-        raise RuntimeError("forked server did not become healthy")
-
-    def kill(self) -> None:
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            os.waitpid(self.pid, 0)
-            self.pid = None
 
 
 def _writes(rng: random.Random, gid: str, n_hands: int, k: int) -> list[tuple[str, dict[str, Any]]]:
@@ -98,7 +43,7 @@ def _writes(rng: random.Random, gid: str, n_hands: int, k: int) -> list[tuple[st
 def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Path) -> None:
     rng = random.Random(20261122)
     data = tmp_path / "data"
-    srv = ForkedServer(data)
+    srv = LiveServer(data, fork=True)  # forked: each restart costs start-up, not imports
     srv.start()
     auth = pair(srv.url)
     acked: dict[str, dict[str, Any]] = {}  # client_id -> the answer the client got
@@ -131,7 +76,7 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Path) -> 
             srv.kill()
             client.close()
             # restart on the same data folder
-            srv = ForkedServer(data, srv.port)
+            srv = LiveServer(data, srv.port, fork=True)
             srv.start()
             _check(srv, data, gid, acked)
     finally:
@@ -145,7 +90,7 @@ def _send(client: httpx.Client, path: str, body: dict[str, Any]) -> httpx.Respon
     return client.post(path, json=body)
 
 
-def _check(srv: ForkedServer, data: Path, gid: str, acked: dict[str, dict[str, Any]]) -> None:
+def _check(srv: LiveServer, data: Path, gid: str, acked: dict[str, dict[str, Any]]) -> None:
     events = httpx.get(f"{srv.url}/api/v1/games/{gid}/events").json()["events"]
     by_client = {}
     for e in events:

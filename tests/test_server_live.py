@@ -20,56 +20,9 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.test_table import GIN_HANDS, GINGO_ACTIONS
-from tests.web_helpers import free_port
+from tests.live_server import CODE, HOST_CODE, ROOT, LiveServer as Server, free_port
 
-ROOT = Path(__file__).resolve().parents[1]
-CODE = "135790"
-HOST_CODE = "live-host"
-
-
-class Server:
-    """`python -m companion.cli serve` on a free port, with its own data folder."""
-
-    def __init__(self, data: Path, port: int | None = None) -> None:
-        self.data = data
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self, timeout: float = 15.0) -> float:
-        env = {**os.environ, "GINGO_PAIRING_CODE": CODE, "GINGO_HOST_CODE": HOST_CODE,
-               "GPIOZERO_PIN_FACTORY": "mock", "PYTHONUNBUFFERED": "1"}
-        t0 = time.monotonic()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data", str(self.data), "--no-qr", "--no-mdns"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        )
-        while time.monotonic() - t0 < timeout:
-            if self.proc.poll() is not None:
-                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
-                raise RuntimeError(f"server exited with {self.proc.returncode}: {out}")
-            try:
-                if httpx.get(self.url + "/api/v1/health", timeout=0.5).status_code == 200:
-                    return time.monotonic() - t0
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.02)
-        raise RuntimeError("server did not become healthy")
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(5)
-
-    def terminate(self) -> int:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(10)
-
-    def output(self) -> str:
-        assert self.proc is not None and self.proc.stdout is not None
-        return self.proc.stdout.read().decode()
+pytestmark = pytest.mark.live
 
 
 def pair(url: str) -> dict[str, str]:
@@ -214,10 +167,9 @@ def test_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
 def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
     srv = Server(tmp_path / "d")
     srv.start()
-    assert srv.proc is not None
-    srv.proc.send_signal(signal.SIGINT)
+    srv.signal(signal.SIGINT)
     try:
-        assert srv.proc.wait(timeout=20) == 130
+        assert srv.wait(timeout=20) == 130
     finally:
         srv.kill()
     assert "Traceback" not in srv.output()

@@ -145,6 +145,7 @@ def test_scene_fields_carry_the_side_to_play_of_a_fully_played_game() -> None:
     assert [frame[i] for i in SLOTS] == [MARKER] * 4 + [side2[2]] * 4  # side 2 to play
 
 
+@pytest.mark.live
 def test_serve_uses_the_calibration_and_shows_the_suit_rows_through_the_running_service(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()

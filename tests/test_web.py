@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.live_server import LiveServer
 from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, PHONE, ROOT, Server, free_port
 
 if not Path(CHROMIUM).exists():
@@ -31,7 +32,11 @@ pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "docs" / "screenshots"
 VIEWPORT: ViewportSize = {"width": PHONE["width"], "height": PHONE["height"]}
-TIMEOUT_MS = 10000
+# Every wait is on a real condition (an element's state, a count, a text); these bound how
+# long a loaded 2-core machine may take to get there. Playwright's assertions have their
+# own default (5 s), separate from the page's action timeout: set both.
+TIMEOUT_MS = 20000
+expect.set_options(timeout=TIMEOUT_MS)
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -48,7 +53,7 @@ def shot(page: Page, name: str, full: bool = False) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     srv = Server(tmp_path_factory.mktemp("web-data")).start()
     yield srv
     srv.stop()
@@ -76,7 +81,7 @@ def page(browser: Browser) -> Iterator[Page]:
 
 # ---- helpers that act like a player --------------------------------------------------------
 
-def join(page: Page, server: Server) -> None:
+def join(page: Page, server: LiveServer) -> None:
     page.goto(f"{server.url}/?code={CODE}")
     expect(page.locator("#game-list")).to_be_attached()
     expect(page.locator("#conn")).to_have_attribute("data-state", "online")
@@ -144,7 +149,7 @@ def sheet_numbers(page: Page, row_class: str, seats: int) -> list[int]:
 
 # ---- tests ---------------------------------------------------------------------------------
 
-def test_join_with_the_pairing_code(page: Page, server: Server) -> None:
+def test_join_with_the_pairing_code(page: Page, server: LiveServer) -> None:
     page.goto(server.url + "/")
     expect(page.locator("#join-code")).to_be_visible()
     shot(page, "join")
@@ -191,7 +196,7 @@ def test_join_with_the_pairing_code(page: Page, server: Server) -> None:
         assert wait_for(lambda: server.get("/api/v1/board")["sensed"][5] == chip)  # type: ignore[index]
 
 
-def test_whole_gin_match_to_100(page: Page, server: Server) -> None:
+def test_whole_gin_match_to_100(page: Page, server: LiveServer) -> None:
     join(page, server)
     gid = new_game(page, "gin", ["Ana", "Ben"], preset="gin_004")
     # Hand 1 entered card by card: Ana knocks; the preview shows the engine's melds.
@@ -271,7 +276,7 @@ def test_whole_gin_match_to_100(page: Page, server: Server) -> None:
     assert sheet_numbers(page, "total", 2) == [0, 0]
 
 
-def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> None:
+def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: LiveServer) -> None:
     join(page, server)
     new_game(page, "color_gin", ["Cy", "Di"])
     cy = ["3H", "4H", "5H", "6H", "8S", "8D", "8C", "JD", "QD", "KD"]
@@ -328,7 +333,7 @@ def test_color_gin_hand_shows_the_spoiled_suits(page: Page, server: Server) -> N
     shot(page, "color-gin", full=True)
 
 
-def test_ginski_three_players_on_the_five_colour_grid(page: Page, server: Server) -> None:
+def test_ginski_three_players_on_the_five_colour_grid(page: Page, server: LiveServer) -> None:
     join(page, server)
     new_game(page, "ginski", ["Kim", "Lou", "Max"], shot_name="new-game")
     hands = [["R1", "R2", "R3", "B5", "G5", "Y5", "P9", "P10", "W1", "B13"],
@@ -350,7 +355,7 @@ def test_ginski_three_players_on_the_five_colour_grid(page: Page, server: Server
     assert sheet_numbers(page, "total", 3) == expected.points
 
 
-def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server) -> None:
+def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: LiveServer) -> None:
     join(page, server)
     new_game(page, "gingo", ["Eve", "Fox"])
     # Set-up: a joker before the fourth suit lets the dealer choose suit for suit.
@@ -416,7 +421,7 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: Server)
     expect(page.locator("#history li")).to_have_count(1)
 
 
-def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page, server: Server) -> None:
+def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page, server: LiveServer) -> None:
     join(page, server)
     new_game(page, "gingo", ["Tia", "Uma"])
     # A joker came up: the dealer chose Secrecy, and each side set its own order.
@@ -448,7 +453,7 @@ def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page
         expect(space).to_have_attribute("data-chip", "2")
 
 
-def test_a_second_phone_follows_live(page: Page, browser: Browser, server: Server) -> None:
+def test_a_second_phone_follows_live(page: Page, browser: Browser, server: LiveServer) -> None:
     join(page, server)
     new_game(page, "gin", ["Ned", "Ola"])
     other = browser.new_context(viewport=VIEWPORT).new_page()
@@ -464,7 +469,7 @@ def test_a_second_phone_follows_live(page: Page, browser: Browser, server: Serve
         other.context.close()
 
 
-def test_gingo_four_players_play_as_two_teams(page: Page, server: Server) -> None:
+def test_gingo_four_players_play_as_two_teams(page: Page, server: LiveServer) -> None:
     join(page, server)
     new_game(page, "gingo", ["Pam", "Quin", "Rae", "Sol"])
     expect(page.locator("#gingo-board .side-line[data-side='1']")).to_contain_text("Pam & Rae")
@@ -493,7 +498,7 @@ def test_gingo_four_players_play_as_two_teams(page: Page, server: Server) -> Non
     expect(page.locator("h1 small")).to_contain_text("Hand 2")
 
 
-def test_export_json_and_csv_then_import(page: Page, server: Server, tmp_path: Path) -> None:
+def test_export_json_and_csv_then_import(page: Page, server: LiveServer, tmp_path: Path) -> None:
     join(page, server)
     gid = new_game(page, "gin", ["Kai", "Lea"])
     score_deadwood(page, 0, [3, 30])          # Kai knocks: 27
@@ -524,7 +529,7 @@ def test_export_json_and_csv_then_import(page: Page, server: Server, tmp_path: P
     assert sheet_numbers(page, "total", 2) == [27, 50]
 
 
-def test_errors_show_next_to_their_field_and_nothing_is_sent(page: Page, server: Server) -> None:
+def test_errors_show_next_to_their_field_and_nothing_is_sent(page: Page, server: LiveServer) -> None:
     join(page, server)
     gid = new_game(page, "gin", ["Gus", "Hal"])
     pick_ender(page, 0)
@@ -570,7 +575,7 @@ def test_connection_lost_and_regained_keeps_everything(page: Page, tmp_path: Pat
         expect(page.locator("#entry-error")).to_contain_text("No connection")
         shot(page, "offline")
         srv.start()                                # same port, same data directory
-        expect(page.locator("#conn")).to_have_attribute("data-state", "online", timeout=15000)
+        expect(page.locator("#conn")).to_have_attribute("data-state", "online", timeout=30000)
         expect(page.locator("#deadwood-0")).to_have_value("0")
         expect(page.locator("#deadwood-1")).to_have_value("33")
         expect(page.locator("#history li[data-hand]")).to_have_count(1)
@@ -582,7 +587,7 @@ def test_connection_lost_and_regained_keeps_everything(page: Page, tmp_path: Pat
         page.click("#confirm-btn")
         expect(page.locator("#outbox")).to_have_text("1 waiting")
         srv.start()
-        expect(page.locator("#outbox")).to_be_hidden(timeout=15000)
+        expect(page.locator("#outbox")).to_be_hidden(timeout=30000)
         expect(page.locator("#history li[data-hand]")).to_have_count(2)
         assert sheet_numbers(page, "total", 2) == [58, 14]
         game: dict[str, Any] = srv.get(f"/api/v1/games/{gid}")  # type: ignore[assignment]
@@ -591,7 +596,7 @@ def test_connection_lost_and_regained_keeps_everything(page: Page, tmp_path: Pat
         srv.stop()
 
 
-def test_deadwood_entry_for_ginski_big_ginski_and_the_stock_end(page: Page, server: Server) -> None:
+def test_deadwood_entry_for_ginski_big_ginski_and_the_stock_end(page: Page, server: LiveServer) -> None:
     join(page, server)
     new_game(page, "ginski", ["Kim", "Lou", "Max"])
     score_deadwood(page, 0, [8, 15, 20])           # Kim knocks with 8: (15 - 8) + (20 - 8)
@@ -628,7 +633,7 @@ def test_deadwood_entry_for_ginski_big_ginski_and_the_stock_end(page: Page, serv
     assert sheet_numbers(page, "total", 2) == showdown.points
 
 
-def test_oklahoma_upcard_and_color_gin_joker(page: Page, server: Server) -> None:
+def test_oklahoma_upcard_and_color_gin_joker(page: Page, server: LiveServer) -> None:
     join(page, server)
     page.click("#nav a[data-nav='new']")
     page.click("#new-form .seg[aria-label='variant'] button[data-value='gin']")
@@ -681,7 +686,7 @@ def test_oklahoma_upcard_and_color_gin_joker(page: Page, server: Server) -> None
             str(expected.points[0][s])  # type: ignore[index]
 
 
-def test_gingo_short_chip_supply_lets_the_players_forfeit(page: Page, server: Server) -> None:
+def test_gingo_short_chip_supply_lets_the_players_forfeit(page: Page, server: LiveServer) -> None:
     join(page, server)
     token = str(server.post("/api/v1/pair", {"code": CODE, "name": "set-up script"})["token"])  # type: ignore[index]
     game: dict[str, Any] = server.post("/api/v1/games", {"variant": "gingo", "players": ["Uli", "Vic"]}, token)  # type: ignore[assignment]
@@ -710,7 +715,7 @@ def test_gingo_short_chip_supply_lets_the_players_forfeit(page: Page, server: Se
     assert [after["board"][sp] for sp in free] == ["1", "1", ".", "."]
 
 
-def gingo_resumed(server: Server, players: list[str], board_of: Callable[[gingo.GingoGame], str],
+def gingo_resumed(server: LiveServer, players: list[str], board_of: Callable[[gingo.GingoGame], str],
                   actions: tuple[dict[str, Any], ...] = ()) -> tuple[str, str, gingo.GingoGame]:
     """A Gin-Go game set up through the API from a recording form (``board_of`` gives its
     52 chips), then ``actions``; returns the game id, a token and the same game in the engine."""
@@ -742,7 +747,7 @@ def shown_board(page: Page) -> str:
     return "".join(out)
 
 
-def test_gingo_going_out_with_too_few_chips_forfeits_the_chosen_captures(page: Page, server: Server) -> None:
+def test_gingo_going_out_with_too_few_chips_forfeits_the_chosen_captures(page: Page, server: LiveServer) -> None:
     join(page, server)
     # Side 1 (Wes) has 48 chips down and 2 left; Xan's four chips fill the 7 row, so no link.
     seven_row = {24, 25, 26, 27}
@@ -783,7 +788,7 @@ def test_gingo_going_out_with_too_few_chips_forfeits_the_chosen_captures(page: P
         "els => els.map(e => e.dataset.space)")) == sorted(want["links"]["1"])
 
 
-def test_gingo_hit_with_too_few_chips_forfeits_the_chosen_cards(page: Page, server: Server) -> None:
+def test_gingo_hit_with_too_few_chips_forfeits_the_chosen_cards(page: Page, server: LiveServer) -> None:
     join(page, server)
     # Side 1 (Yul) has 46 chips down and 4 left; the A-6 of hearts are free. Yul melds 2H 3H 4H.
     hearts = ("AH", "2H", "3H", "4H", "5H", "6H")
@@ -826,7 +831,7 @@ def test_gingo_hit_with_too_few_chips_forfeits_the_chosen_cards(page: Page, serv
     expect(page.locator("#action-cards")).to_have_value("")
 
 
-def test_host_settings_revoke_a_phone_and_delete_a_game(page: Page, browser: Browser, server: Server) -> None:
+def test_host_settings_revoke_a_phone_and_delete_a_game(page: Page, browser: Browser, server: LiveServer) -> None:
     join(page, server)
     token = str(server.post("/api/v1/pair", {"code": CODE, "name": "scratch"})["token"])  # type: ignore[index]
     doomed: dict[str, Any] = server.post("/api/v1/games", {"variant": "gin", "players": ["Zed", "Yul"]}, token)  # type: ignore[assignment]
@@ -869,7 +874,7 @@ def test_host_settings_revoke_a_phone_and_delete_a_game(page: Page, browser: Bro
         other.context.close()
 
 
-def test_a_stale_or_garbled_sequence_number_still_connects_and_resyncs(page: Page, server: Server) -> None:
+def test_a_stale_or_garbled_sequence_number_still_connects_and_resyncs(page: Page, server: LiveServer) -> None:
     join(page, server)
     current = int(page.evaluate("localStorage.getItem('gingo.seq')") or 0)
     # garbage left in storage: the phone still connects (after=NaN is refused)
