@@ -42,7 +42,7 @@ def test_settings_come_from_the_command_line_then_environment_then_file_then_def
     s = resolve({"config": str(cfg)}, environ={}, system_config=none)
     assert (s.host, s.port, s.data, s.log_level) == ("127.0.0.2", 8100, str(tmp_path / "state"), "info")
     assert s.origin == {"config": "command line", "host": "config file", "port": "config file",
-                        "data": "config file", "log_level": "config file"}
+                        "data": "config file", "log_level": "config file", "hostnames": "default"}
     s = resolve({"config": None}, environ={"GINGO_CONFIG": str(cfg), "GINGO_PORT": "8200", "GINGO_DATA": "/d"},
                 system_config=none)
     assert (s.config, s.port, s.data, s.host) == (str(cfg), 8200, "/d", "127.0.0.2")
