@@ -10,7 +10,7 @@ factory open the chip and, when a button pin is given, watches that pin for pres
 the installed unit file.
 
 >>> advice("FileNotFoundError: [Errno 2] No such file or directory: '.lgd-nfy-3'", 17)
-"lgpio cannot create its notification pipe in the working directory: run hardware/pi/install.sh again (the unit then sets WorkingDirectory=/var/lib/gingo and LG_WD=/var/lib/gingo), or set LG_WD to a folder the service user can write"
+'lgpio cannot create its notification pipe in the working directory: run hardware/pi/install.sh again (the unit then sets WorkingDirectory=/var/lib/gingo and LG_WD=/var/lib/gingo), or set LG_WD to a folder the service user can write'
 """
 
 from __future__ import annotations
