@@ -4,11 +4,11 @@ Spaces are ints 0..51, ``space = (row - 1) * 4 + (col - 1)`` with row 1..13 coun
 from side 1's edge and column 1..4 from side 1's left. One side's chips are a 52-bit
 mask (bit ``space``); neighbours and flood fills are shifts and masks. A *link* is a
 chain of one side's chips joining board row 1 and board row 13 (both sides, whatever
-their frame: RULES.md 5C), with king-move adjacency by default or 4-neighbour
+their frame), with king-move adjacency by default or 4-neighbour
 (``adjacency="ortho4"``).
 
 Which space a card goes on is a side's :class:`Frame` (re-exported here from
-:mod:`companion.setup`, with the set-up helpers).
+:mod:`companion.suit_rows`, with the set-up helpers).
 
 >>> b = Board()
 >>> p1 = Frame(1, "SHDC")
@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Final, NamedTuple
 
-from companion.setup import (
+from companion.suit_rows import (
     FORMATS,
     RANK_AXES,
     Frame,
@@ -321,8 +321,8 @@ def _check_side(side: object) -> int:
 class Board:
     """Both sides' chips on the 52 spaces, the chip supply and the links.
 
-    ``chip_cap`` is the chips each side owns (50; None for unlimited, RULES.md 5C #3);
-    ``adjacency`` is ``"king8"`` (default) or ``"ortho4"`` (5C #1).
+    ``chip_cap`` is the chips each side owns (50; None for unlimited);
+    ``adjacency`` is ``"king8"`` (default) or ``"ortho4"``.
 
     Links are kept up to date on every change and recomputed only for a side whose
     chips changed in a way that can alter its link: a side that gained chips, or lost

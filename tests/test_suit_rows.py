@@ -1,4 +1,4 @@
-"""Gin-Go suit rows, coordinate frames and the set-up reveal (companion/setup.py)."""
+"""Gin-Go suit rows, coordinate frames and the set-up reveal (companion/suit_rows.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion import cards as C
-from companion import setup as S
+from companion import suit_rows as S
 from companion.board import Frame, Reveal, reveal_suits, row_col, space_at, suit_rows
-from companion.setup import parse_suit_row
+from companion.suit_rows import parse_suit_row
 
 ALL_ROWS = ["".join(p) for p in itertools.permutations("SHDC")]
 

@@ -1,0 +1,399 @@
+"""Gin-Go full play: the deck, the hands, the stock, the spread discard pile and turns,
+around the one table engine (:class:`companion.rules.gingo.GingoGame`).
+
+The actions are listed in the package docstring. :meth:`GingoPlay.perform` takes typed
+actions and returns typed events; :meth:`GingoPlay.apply` is the JSON edge.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import board as B
+from companion import cards as C
+from companion.rules.gingo import actions as A
+from companion.rules.gingo.engine import GingoGame
+from companion.rules.gingo.errors import GingoError
+from companion.rules.gingo.events import Dealt, Discarded, Drawn, Event, PileTaken, StockRenewed, to_dicts
+from companion.rules.gingo.options import Options, make_options
+from companion.rules.gingo.state import side_of
+
+
+@dataclass
+class _PState:
+    table: GingoGame
+    rng: random.Random
+    phase: str = "setup"  # setup | play | hand_over | game_over
+    hands: list[list[int]] = field(default_factory=list)
+    stock: list[int] = field(default_factory=list)  # top is the end
+    pile: list[int] = field(default_factory=list)  # bottom first, top last
+    turn: int = 0
+    stage: str = "draw"  # draw | play
+    keep: int | None = None  # a card taken from the pile that may not be discarded this turn
+    reveal: tuple[int, ...] = ()
+    actions: int = 0
+
+    def copy(self) -> _PState:
+        r = random.Random()
+        r.setstate(self.rng.getstate())
+        return dataclasses.replace(self, table=self.table.copy(), rng=r, hands=[list(h) for h in self.hands],
+                                   stock=list(self.stock), pile=list(self.pile))
+
+
+class GingoPlay:
+    """A whole Gin-Go game with a deck (see the package docstring for the actions)."""
+
+    def __init__(self, players: list[str], options: Options | Mapping[str, Any] | None = None,
+                 seed: int = 0, dealer: int = 0) -> None:
+        if not isinstance(players, list) or len(players) not in (2, 4):
+            raise GingoError("Gin-Go needs a list of 2 or 4 player names")
+        opts = options if isinstance(options, Options) else make_options(len(players), options)
+        table = GingoGame(list(players), opts)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(players):
+            raise GingoError(f"dealer must be a seat 0..{len(players) - 1}")
+        self.players = list(players)
+        self.options = opts
+        self.seed = seed
+        rng = random.Random(seed)
+        deck = list(range(54))
+        rng.shuffle(deck)
+        self._st = _PState(table=table, rng=rng, reveal=B.reveal_suits(deck).cards)
+        self._first_dealer = dealer
+
+    @classmethod
+    def from_deal(cls, players: list[str], options: Options | Mapping[str, Any] | None = None, *,
+                  suit_rows: Mapping[str, str], hands: Sequence[Sequence[str | int]], pile: Sequence[str | int],
+                  stock: Sequence[str | int], dealer: int = 0, turn: int | None = None,
+                  board: str | None = None, seed: int = 0) -> GingoPlay:
+        """A game whose first hand is arranged: the suit rows, each seat's cards, the pile
+        (bottom first) and the stock (top last), and maybe the chips already on the board.
+        For puzzles, lessons and tests; later hands are dealt from ``seed``. Every card of
+        the deck must be in exactly one place.
+
+        >>> p = GingoPlay.from_deal(["A", "B"], {"jokers": False, "deal": 1},
+        ...     suit_rows={"1": "SHDC", "2": "SHDC"}, hands=[["AS"], ["2S"]], pile=["3S"],
+        ...     stock=list(range(3, 52)))
+        >>> p.turn, p.pile
+        (1, [2])
+        """
+        play = cls(players, options, seed=seed, dealer=dealer)
+        st = play._st
+        setup: dict[str, Any] = {"type": "setup", "dealer": dealer, "suit_rows": dict(suit_rows)}
+        if board is not None:
+            setup["board"] = board
+        st.table.apply(setup)
+        try:
+            hs = [C.parse_cards(list(h)) for h in hands]
+            pl, sk = C.parse_cards(list(pile)), C.parse_cards(list(stock))
+        except ValueError as exc:
+            raise GingoError(f"arranged deal: {exc}") from None
+        if len(hs) != len(players):
+            raise GingoError(f"arranged deal: {len(players)} hands needed, got {len(hs)}")
+        seen = 0
+        for c in [c for h in hs for c in h] + pl + sk:
+            if seen >> c & 1:
+                raise GingoError(f"arranged deal: {C.card_name(c)} is in two places")
+            seen |= 1 << c
+        if seen != play.deck_mask():
+            raise GingoError(f"arranged deal: cards missing: {' '.join(C.mask_names(play.deck_mask() & ~seen))}")
+        if not all(hs) or not pl:
+            raise GingoError("arranged deal: every seat holds a card and the pile has its upcard")
+        st.hands, st.pile, st.stock = hs, pl, sk
+        st.turn = (dealer + 1) % len(players) if turn is None else turn
+        st.stage, st.keep, st.phase = "draw", None, "play"
+        return play
+
+    # -- views ------------------------------------------------------------------
+
+    @property
+    def table(self) -> GingoGame:
+        """The table game (read it; change it only through :meth:`perform`)."""
+        return self._st.table
+
+    @property
+    def phase(self) -> str:
+        return self._st.phase
+
+    @property
+    def turn(self) -> int:
+        return self._st.turn
+
+    @property
+    def stage(self) -> str:
+        return self._st.stage
+
+    @property
+    def hands(self) -> list[list[int]]:
+        return [list(h) for h in self._st.hands]
+
+    @property
+    def stock(self) -> list[int]:
+        return list(self._st.stock)
+
+    @property
+    def pile(self) -> list[int]:
+        return list(self._st.pile)
+
+    @property
+    def keep(self) -> int | None:
+        return self._st.keep
+
+    @property
+    def winner(self) -> int | None:
+        return self._st.table.winner
+
+    @property
+    def reveal(self) -> B.Reveal:
+        return B.reveal_suits(list(self._st.reveal))
+
+    def deck_mask(self) -> int:
+        return C.GINGO_DECK if self.options.jokers else C.STANDARD_DECK
+
+    def captured_by(self, seat: int) -> list[int]:
+        """The cards ``seat`` would capture by going out now (every other hand's)."""
+        return [c for s, h in enumerate(self._st.hands) if s != seat for c in h]
+
+    def as_dict(self) -> dict[str, Any]:
+        st = self._st
+        d = st.table.as_dict()
+        d.update({
+            "full_play": True, "phase": st.phase, "turn": st.turn, "stage": st.stage,
+            "hands": [A.names(h) for h in st.hands], "stock": len(st.stock), "pile": A.names(st.pile),
+            "keep": None if st.keep is None else C.card_name(st.keep), "actions": st.actions,
+        })
+        return d
+
+    # -- applying -------------------------------------------------------------------
+
+    def apply(self, action: object) -> list[dict[str, Any]]:
+        """Apply one JSON action; return its events as JSON. Refused: :class:`GingoError`, no change."""
+        return to_dicts(self.perform(A.action_from_dict(action, A.PLAY_KEYS, " in full play")))
+
+    def perform(self, action: A.Action) -> list[Event]:
+        """Apply one typed action; return its events. Refused: :class:`GingoError`, no change."""
+        st = self._st.copy()
+        if isinstance(action, A.Setup):
+            events = self._setup(st, action)
+        elif isinstance(action, A.Draw):
+            events = self._draw(st, action)
+        elif isinstance(action, A.Take):
+            events = self._take(st, action)
+        elif isinstance(action, (A.Meld, A.Hit)):
+            events = self._lay_down(st, action)
+        elif isinstance(action, A.Discard):
+            events = self._discard(st, action)
+        elif isinstance(action, A.NewHand):
+            self._need(st, "hand_over", "start a new hand")
+            events = st.table.perform(action) + self._deal(st)
+        else:
+            raise GingoError(f"action {action.to_dict()['type']} is for table tracking, not full play")
+        st.actions += 1
+        self._st = st
+        return events
+
+    # -- checks -----------------------------------------------------------------------
+
+    def _need(self, st: _PState, phase: str, what: str) -> None:
+        if st.phase != phase:
+            if st.phase == "game_over":
+                raise GingoError(f"cannot {what}: the game is over (side {st.table.winner} won)")
+            raise GingoError(f"cannot {what} now (the game is in its {st.phase.replace('_', ' ')} phase)")
+
+    def _turn(self, st: _PState, seat: int, stage: str, what: str) -> int:
+        self._need(st, "play", what)
+        if not 0 <= seat < len(self.players):
+            raise GingoError(f"seat must be 0..{len(self.players) - 1}, got {seat!r}")
+        if seat != st.turn:
+            raise GingoError(f"it is seat {st.turn}'s turn, not seat {seat}'s (play goes clockwise)")
+        if st.stage != stage:
+            if stage == "draw":
+                raise GingoError(f"cannot {what}: seat {seat} has already drawn this turn")
+            raise GingoError(f"cannot {what} before drawing: a turn starts by drawing from the stock or the pile")
+        return seat
+
+    @staticmethod
+    def _from_hand(hand: Sequence[int], cards: A.Cards, des: A.Designations, what: str, designate: bool = True,
+                   ) -> tuple[A.Cards, dict[int, int]]:
+        """The cards bound to the hand's jokers; each must be in the hand."""
+        bound, designations = A.bind_jokers(cards, des, free=hand, what=what, designate=designate,
+                                            none_left="no joker in the hand")
+        for c in bound:
+            if c not in hand:
+                raise GingoError(f"{what}: {C.card_name(c)} is not in seat's hand")
+        return bound, designations
+
+    @staticmethod
+    def _check_keeps_discard(st: _PState, hand: Sequence[int], used: Sequence[int], what: str) -> None:
+        left = [c for c in hand if c not in used]
+        if not left:
+            raise GingoError(f"{what}: keep a card to discard; a turn always ends with a discard and going out "
+                             "needs one")
+        if st.keep is not None and left == [st.keep]:
+            raise GingoError(f"{what}: the only card left would be {C.card_name(st.keep)}, taken from the pile this "
+                             "turn, which may not be discarded")
+
+    @staticmethod
+    def _lay(st: _PState, a: A.Meld | A.Hit, hand: Sequence[int], what: str) -> tuple[list[Event], A.Cards]:
+        """The meld or hit ``a`` from ``hand`` on the table; returns its events and the cards used."""
+        cards, des = GingoPlay._from_hand(hand, a.cards, a.designations, what)
+        bound = tuple(des.items())
+        act: A.Meld | A.Hit = (A.Meld(a.seat, cards, bound, a.skip) if isinstance(a, A.Meld)
+                               else A.Hit(a.seat, a.meld, cards, bound, a.skip))
+        return st.table.perform(act, held=[c for c in hand if c not in cards]), cards
+
+    # -- actions ---------------------------------------------------------------------
+
+    def _setup(self, st: _PState, a: A.Setup) -> list[Event]:
+        self._need(st, "setup", "set up")
+        events = st.table.perform(A.Setup(self._first_dealer, st.reveal, a.format, a.secret))
+        return events + self._deal(st)
+
+    def _deal(self, st: _PState) -> list[Event]:
+        n = len(self.players)
+        dealer = st.table.dealer
+        deck = C.mask_cards(self.deck_mask())
+        st.rng.shuffle(deck)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(self.options.deal * n):
+            hands[(dealer + 1 + i) % n].append(deck.pop())
+        st.hands, st.pile, st.stock = hands, [deck.pop()], deck
+        st.turn, st.stage, st.keep, st.phase = (dealer + 1) % n, "draw", None, "play"
+        return [Dealt(st.table.hand, dealer, self.options.deal, st.pile[0], len(st.stock), st.turn)]
+
+    def _draw(self, st: _PState, a: A.Draw) -> list[Event]:
+        seat = self._turn(st, a.seat, "draw", "draw")
+        events: list[Event] = []
+        if not st.stock:
+            old = [c for m in st.table.table_melds for c in m.cards]
+            events += st.table.perform(A.StockExhausted())
+            if st.table.phase == "play":
+                st.rng.shuffle(old)
+                st.stock = old
+                if st.stock:
+                    events.append(StockRenewed(len(st.stock)))
+                else:  # nothing on the table: the stock runs out again at once
+                    events += st.table.perform(A.StockExhausted())
+            if st.table.phase != "play":  # the second exhaustion ended the hand
+                st.phase = st.table.phase
+                return events
+        st.hands[seat].append(st.stock.pop())
+        st.stage = "play"
+        events.append(Drawn(seat, len(st.stock)))
+        return events
+
+    def _take(self, st: _PState, a: A.Take) -> list[Event]:
+        seat = self._turn(st, a.seat, "draw", "take from the discard pile")
+        if (a.meld is None) == (a.hits is None):
+            raise GingoError("take: the card taken from the pile must be used at once: give a meld holding it, or "
+                             "hits laying off at least two of the cards taken")
+        card = a.card
+        if card == A.ANY_JOKER:
+            card = next((j for j in C.JOKERS if j in st.pile), card)
+        if card not in st.pile:
+            raise GingoError(f"take: {A.name(card)} is not in the discard pile")
+        idx = st.pile.index(card)
+        taken = st.pile[idx:]
+        hand = st.hands[seat] + taken
+        events: list[Event] = [PileTaken(seat, card, tuple(taken))]
+        used: list[int] = []
+        if a.meld is not None:
+            cards, _ = self._from_hand(hand, a.meld.cards, a.meld.designations, "take meld")
+            if card not in cards:
+                raise GingoError(f"take: the meld must hold {C.card_name(card)}, the card dug for (the card needed "
+                                 "must go in an immediate meld)")
+            st.keep = None
+            self._check_keeps_discard(st, hand, cards, "take")
+            more, used_cards = self._lay(st, a.meld, hand, "take meld")
+            events += more
+            used = list(used_cards)
+        else:
+            assert a.hits is not None
+            if len(taken) < 2:
+                raise GingoError(f"take: one card ({C.card_name(card)}) may not be taken only to lay it off; laying "
+                                 "off needs at least two cards taken that go down at once")
+            plan = []
+            for h in a.hits:
+                cs, _ = self._from_hand([c for c in hand if c not in used], h.cards, h.designations, "take hit")
+                used += cs
+                plan.append(h)
+            laid_taken = [c for c in used if c in taken]
+            if len(laid_taken) < 2:
+                raise GingoError("take: at least two of the cards taken must be laid off at once "
+                                 f"({len(laid_taken)} would be)")
+            st.keep = card if card not in used else None
+            self._check_keeps_discard(st, hand, used, "take")
+            done: list[int] = []
+            for h in plan:
+                more, cs = self._lay(st, h, [c for c in hand if c not in done], "take hit")
+                events += more
+                done += cs
+        st.pile = st.pile[:idx]
+        st.hands[seat] = [c for c in hand if c not in used]
+        st.stage = "play"
+        return events
+
+    def _lay_down(self, st: _PState, a: A.Meld | A.Hit) -> list[Event]:
+        """A meld or a hit from the hand of the player to move."""
+        what = "meld" if isinstance(a, A.Meld) else "hit"
+        seat = self._turn(st, a.seat, "play", what)
+        hand = st.hands[seat]
+        cards, _ = self._from_hand(hand, a.cards, a.designations, what)
+        self._check_keeps_discard(st, hand, cards, what)
+        events, used = self._lay(st, a, hand, what)
+        st.hands[seat] = [c for c in hand if c not in used]
+        return events
+
+    def _discard(self, st: _PState, a: A.Discard) -> list[Event]:
+        seat = self._turn(st, a.seat, "play", "discard")
+        hand = st.hands[seat]
+        [card], _ = self._from_hand(hand, (a.card,), (), "discard", designate=False)
+        if card == st.keep:
+            raise GingoError(f"discard: {C.card_name(card)} was taken from the pile this turn and may not be "
+                             "discarded (the card dug for must be used at once)")
+        hand = [c for c in hand if c != card]
+        st.hands[seat] = hand
+        st.pile.append(card)
+        events: list[Event] = [Discarded(seat, card)]
+        if hand:
+            if a.jokers is not None or a.skip:
+                raise GingoError("discard: captured jokers are laid, and capture chips forfeited, only when going out")
+            st.turn, st.stage, st.keep = (seat + 1) % len(self.players), "draw", None
+            return events
+        captured = tuple((s, tuple(h)) for s, h in enumerate(st.hands) if s != seat and h)
+        lays = a.jokers if a.jokers is not None else st.table.captured_lays(seat, self.captured_by(seat))
+        events += st.table.perform(A.GoOut(seat, captured, lays, a.skip))
+        st.phase = st.table.phase
+        return events
+
+    # -- invariants -------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise ``AssertionError`` if an invariant fails: every card in exactly one place,
+        chips on the board plus supply equal to the cap per side, the incremental links
+        equal to links computed from scratch."""
+        st = self._st
+        b = st.table.board
+        for side in (1, 2):
+            sup = b.supply(side)
+            if b.chip_cap is not None:
+                assert sup is not None and b.count(side) + sup == b.chip_cap and sup >= 0, f"chips of side {side}"
+            assert b.link(side) == B.link_from_scratch(b.mask(side), b.adjacency), f"link of side {side}"
+            assert b.link_distance(side) == B.link_distance_from_scratch(b.mask(side), b.adjacency)
+        assert not b.mask(1) & b.mask(2), "a space holds both colours"
+        if st.phase != "play":
+            return
+        seen = 0
+        for place in [st.stock, st.pile, *st.hands, *(m.cards for m in st.table.table_melds)]:
+            for c in place:
+                assert not seen >> c & 1, f"{C.card_name(c)} is in two places"
+                seen |= 1 << c
+        assert seen == self.deck_mask(), f"cards missing: {C.mask_names(self.deck_mask() & ~seen)}"
+        for s, h in enumerate(st.hands):
+            assert h, f"seat {s} holds no card but did not go out"
+
+
+__all__ = ["GingoPlay", "side_of"]

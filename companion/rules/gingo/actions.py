@@ -1,0 +1,393 @@
+"""Gin-Go actions as typed values: cards are ints inside, names only at the API edge.
+
+Each action is a frozen dataclass with ``from_dict`` (read and check a JSON object from
+a client) and ``to_dict`` (the same JSON shape back), like python-chess's ``Move`` with
+``from_uci``/``uci``. Inside the engine and between table tracking and full play only
+the typed values travel; nothing is turned into a name and parsed again.
+
+A bare ``"JK"`` in a list of cards is :data:`ANY_JOKER` until
+:func:`~companion.rules.gingo.reading.bind_jokers` binds it (see :mod:`.reading`).
+
+>>> a = action_from_dict({"type": "meld", "seat": 1, "cards": ["7H", "JK", "9H"],
+...                       "designations": {"JK": "8H"}}, TABLE_KEYS)
+>>> a.cards == (C.parse_card("7H"), ANY_JOKER, C.parse_card("9H")), a.to_dict()["designations"]
+(True, {'JK': '8H'})
+>>> bind_jokers(a.cards, a.designations, free=[C.JOKER2], what="meld")[1] == {C.JOKER2: C.parse_card("8H")}
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Union
+
+from companion import cards as C
+from companion import suit_rows as R
+from companion.rules.gingo.errors import GingoError
+from companion.rules.gingo.reading import (
+    ANY_JOKER, Cards, Designations, bind_jokers, bind_keys, name, names, read_card, read_cards, read_designations,
+    read_natural,
+)
+
+
+def _des_dict(des: Designations) -> dict[str, str]:
+    return {name(j): C.card_name(d) for j, d in des}
+
+
+def _seat(d: Mapping[str, Any]) -> int:
+    seat = d.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise GingoError(f"seat must be a seat number (0, 1, ...), got {seat!r}")
+    return seat
+
+
+def _meld_id(raw: object) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise GingoError(f"no meld {raw!r} on the table")
+    return raw
+
+
+def _skip(raw: object, what: str) -> Cards:
+    return read_cards(raw, f"{what} skip") if raw else ()
+
+
+# ---------------------------------------------------------------------------
+# The actions
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The suit-row set-up: ``reveal`` (cards turned until four suits showed) with an
+    optional ``format`` and ``secret`` rows, or ``suit_rows`` directly; ``board`` resumes
+    chips from a recording form. Full play reads the reveal from its deck."""
+
+    dealer: int | None = None  # None: seat 0 (table tracking) or the game's first dealer (full play)
+    reveal: Cards | None = None
+    format: str | None = None
+    secret: dict[int, str] | None = None
+    suit_rows: dict[int, str] | None = None
+    board: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Setup:
+        dealer = d.get("dealer")
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or dealer < 0):
+            raise GingoError(f"dealer must be a seat number, got {dealer!r}")
+        reveal = None
+        if "suit_rows" in d:
+            if any(k in d for k in ("reveal", "format", "secret")):
+                raise GingoError("setup: give either suit_rows directly or reveal (with format and secret)")
+        elif "reveal" in d:
+            raw = d["reveal"]
+            if not isinstance(raw, list) or not raw:
+                raise GingoError("setup: reveal is the list of cards turned up until all four suits showed")
+            reveal = bind_jokers(read_cards(raw, "setup reveal"), (), free=C.JOKERS, what="setup reveal",
+                                 designate=False, none_left="both jokers were already turned")[0]
+        fmt = d.get("format")
+        if fmt is not None and not isinstance(fmt, str):
+            raise GingoError(f"setup: format is normal, suit_for_suit or secrecy, not {fmt!r}")
+        board = d.get("board")
+        if board is not None and not isinstance(board, str):
+            raise GingoError("setup board: a board string has 52 characters of . 1 2 in space order")
+        secret = None if d.get("secret") is None else _rows(d["secret"], "secret suit row", "secret")
+        rows = _rows(d["suit_rows"], "suit row", "suit_rows") if "suit_rows" in d else None
+        return cls(dealer, reveal, fmt, secret, rows, board)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "setup"}
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        if self.reveal is not None:
+            out["reveal"] = names(self.reveal)
+        for key, value in (("format", self.format), ("board", self.board)):
+            if value is not None:
+                out[key] = value
+        for key, rows in (("secret", self.secret), ("suit_rows", self.suit_rows)):
+            if rows is not None:
+                out[key] = {str(k): v for k, v in sorted(rows.items())}
+        return out
+
+
+def _rows(raw: object, what: str, key: str) -> dict[int, str]:
+    if not isinstance(raw, Mapping):
+        raise GingoError(f'setup: {key} is {{"1": "SHDC", "2": "CDHS"}}')
+    if set(map(str, raw)) - {"1", "2"}:
+        raise GingoError(f'setup: {key} has keys "1" and "2" only')
+    out = {}
+    for side in (1, 2):
+        v = raw.get(str(side), raw.get(side))
+        if not isinstance(v, str):
+            raise GingoError(f'setup: {what} of side {side}: write the four suits left to right, like "SHDC"')
+        try:
+            out[side] = R.parse_suit_row(v)
+        except ValueError as exc:
+            raise GingoError(f"setup: {what} of side {side}: {exc}") from None
+    return out
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A new meld from ``seat``'s cards; ``skip`` names cards whose chips are forfeited."""
+
+    seat: int
+    cards: Cards
+    designations: Designations = ()
+    skip: Cards = ()
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], what: str = "meld") -> Meld:
+        return cls(_seat(d), read_cards(d.get("cards"), what),
+                   read_designations(d.get("designations"), what), _skip(d.get("skip"), what))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "meld", "seat": self.seat, "cards": names(self.cards)}
+        if self.designations:
+            out["designations"] = _des_dict(self.designations)
+        if self.skip:
+            out["skip"] = names(self.skip)
+        return out
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Cards laid off onto meld ``meld`` (anyone's)."""
+
+    seat: int
+    meld: int
+    cards: Cards
+    designations: Designations = ()
+    skip: Cards = ()
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], what: str = "hit") -> Hit:
+        return cls(_seat(d), _meld_id(d.get("meld")),
+                   read_cards(d.get("cards"), what), read_designations(d.get("designations"), what),
+                   _skip(d.get("skip"), what))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "hit", "seat": self.seat, "meld": self.meld, "cards": names(self.cards)}
+        if self.designations:
+            out["designations"] = _des_dict(self.designations)
+        if self.skip:
+            out["skip"] = names(self.skip)
+        return out
+
+
+@dataclass(frozen=True)
+class JokerLay:
+    """A captured joker laid onto meld ``meld`` standing for ``card``."""
+
+    joker: int
+    meld: int
+    card: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"meld": self.meld, "as": C.card_name(self.card)}
+
+
+def _read_lays(raw: object, what: str) -> tuple[JokerLay, ...]:
+    if not raw:
+        return ()
+    if not isinstance(raw, Mapping):
+        raise GingoError(f'{what}: jokers is {{"JK2": {{"meld": 3, "as": "6S"}}}}')
+    out = []
+    for k, spec in raw.items():
+        j = read_card(k, f"{what} jokers")
+        if j != ANY_JOKER and j not in C.JOKERS:
+            raise GingoError(f"{what}: {C.card_name(j)} is not a captured joker")
+        if not isinstance(spec, Mapping) or set(spec) != {"meld", "as"}:
+            raise GingoError(f'{what}: lay a captured joker as {{"meld": id, "as": card}}, got {spec!r}')
+        out.append(JokerLay(j, _meld_id(spec["meld"]), read_natural(spec["as"], f"{what} jokers")))
+    return tuple(out)
+
+
+def _lays_dict(lays: tuple[JokerLay, ...]) -> dict[str, Any]:
+    return {name(x.joker): x.to_dict() for x in lays}
+
+
+@dataclass(frozen=True)
+class GoOut:
+    """``seat`` went out; ``captured`` holds every other seat's cards, ``jokers`` lays
+    captured jokers onto melds (the rest are dead)."""
+
+    seat: int
+    captured: tuple[tuple[int, Cards], ...]
+    jokers: tuple[JokerLay, ...] = ()
+    skip: Cards = ()
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GoOut:
+        raw = d.get("captured", {})
+        if not isinstance(raw, Mapping):
+            raise GingoError('go out: captured maps each other seat to its cards: {"1": ["KS", "JK2"]}')
+        captured: dict[int, Cards] = {}
+        seen: set[int] = set()
+        for k, v in raw.items():
+            try:
+                other = int(k)
+            except (TypeError, ValueError):
+                raise GingoError(f"go out: captured key {k!r} is not a seat number") from None
+            if other in captured:
+                raise GingoError(f"go out: seat {other} is given twice")
+            cs = () if v in ([], "") else read_cards(v, f"go out (seat {other})")
+            for c in cs:
+                if c in seen:
+                    raise GingoError(f"go out: {name(c)} is captured from two hands")
+                seen.add(c)
+            captured[other] = cs
+        return cls(_seat(d), tuple(captured.items()), _read_lays(d.get("jokers"), "go out"),
+                   _skip(d.get("skip"), "go out"))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "go_out", "seat": self.seat,
+                               "captured": {str(s): names(cs) for s, cs in self.captured}}
+        if self.jokers:
+            out["jokers"] = _lays_dict(self.jokers)
+        if self.skip:
+            out["skip"] = names(self.skip)
+        return out
+
+
+@dataclass(frozen=True)
+class StockExhausted:
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "stock_exhausted"}
+
+
+@dataclass(frozen=True)
+class NewHand:
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "new_hand"}
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Full play: draw the top card of the stock."""
+
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "draw", "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Take:
+    """Full play: dig ``card`` and every card above it out of the discard pile, using it at
+    once in ``meld`` (seat unused), or laying off at least two taken cards with ``hits``."""
+
+    seat: int
+    card: int
+    meld: Meld | None = None
+    hits: tuple[Hit, ...] | None = None
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Take:
+        seat = _seat(d)
+        card = read_card(d.get("card"), "take")
+        meld, hits = d.get("meld"), d.get("hits")
+        if (meld is None) == (hits is None):
+            return cls(seat, card)  # refused by full play, after it checks whose turn it is
+        if meld is not None:
+            if not isinstance(meld, Mapping) or set(meld) - {"cards", "designations", "skip"}:
+                raise GingoError('take: meld is {"cards": [...], "designations": {...}}')
+            return cls(seat, card, meld=Meld.from_dict({**meld, "seat": seat}, "take meld"))
+        if not isinstance(hits, list) or not hits:
+            raise GingoError('take: hits is a list like [{"meld": 3, "cards": ["8H"]}]')
+        out = []
+        for h in hits:
+            if not isinstance(h, Mapping) or set(h) - {"meld", "cards", "designations", "skip"}:
+                raise GingoError('take: each hit is {"meld": id, "cards": [...]}')
+            out.append(Hit.from_dict({**h, "seat": seat}, "take hit"))
+        return cls(seat, card, hits=tuple(out))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "take", "seat": self.seat, "card": name(self.card)}
+        if self.meld is not None:
+            m = self.meld.to_dict()
+            out["meld"] = {k: v for k, v in m.items() if k not in ("type", "seat")}
+        if self.hits is not None:
+            out["hits"] = [{k: v for k, v in h.to_dict().items() if k not in ("type", "seat")} for h in self.hits]
+        return out
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Full play: end the turn. Discarding the last card goes out; then ``jokers`` lays
+    captured jokers (None: the engine's choice) and ``skip`` names the captured cards
+    whose chips are forfeited when the supply runs short."""
+
+    seat: int
+    card: int
+    jokers: tuple[JokerLay, ...] | None = None
+    skip: Cards = ()
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Discard:
+        seat = _seat(d)
+        if d.get("card") is None:
+            raise GingoError("discard: name the card to discard")
+        lays = None if d.get("jokers") is None else _read_lays(d["jokers"], "discard")
+        return cls(seat, read_card(d["card"], "discard"), lays, _skip(d.get("skip"), "discard"))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "discard", "seat": self.seat, "card": name(self.card)}
+        if self.jokers is not None:
+            out["jokers"] = _lays_dict(self.jokers)
+        if self.skip:
+            out["skip"] = names(self.skip)
+        return out
+
+
+Action = Union[Setup, Meld, Hit, GoOut, StockExhausted, NewHand, Draw, Take, Discard]
+
+TABLE_KEYS: Final[dict[str, frozenset[str]]] = {
+    "setup": frozenset({"dealer", "reveal", "format", "secret", "suit_rows", "board"}),
+    "meld": frozenset({"seat", "cards", "designations", "skip"}),
+    "hit": frozenset({"seat", "meld", "cards", "designations", "skip"}),
+    "go_out": frozenset({"seat", "captured", "jokers", "skip"}),
+    "stock_exhausted": frozenset(),
+    "new_hand": frozenset(),
+}
+PLAY_KEYS: Final[dict[str, frozenset[str]]] = {
+    "setup": frozenset({"format", "secret"}),
+    "draw": frozenset({"seat"}),
+    "take": frozenset({"seat", "card", "meld", "hits"}),
+    "meld": TABLE_KEYS["meld"],
+    "hit": TABLE_KEYS["hit"],
+    "discard": frozenset({"seat", "card", "jokers", "skip"}),
+    "new_hand": frozenset(),
+}
+
+
+def action_from_dict(d: object, keys: Mapping[str, frozenset[str]], where: str = "") -> Action:
+    """Read one JSON action allowed by ``keys`` (:data:`TABLE_KEYS` or :data:`PLAY_KEYS`);
+    unknown types and keys are refused."""
+    if not isinstance(d, Mapping):
+        raise GingoError("an action is a JSON object with a 'type'")
+    kind = d.get("type")
+    if not isinstance(kind, str) or kind not in keys:
+        raise GingoError(f"unknown action type {kind!r}{where} (one of {', '.join(keys)})")
+    extra = set(d) - {"type"} - keys[kind]
+    if extra:
+        raise GingoError(f"action {kind} does not take {', '.join(sorted(map(str, extra)))}")
+    if kind == "setup":
+        return Setup.from_dict(d)
+    if kind == "meld":
+        return Meld.from_dict(d)
+    if kind == "hit":
+        return Hit.from_dict(d)
+    if kind == "go_out":
+        return GoOut.from_dict(d)
+    if kind == "take":
+        return Take.from_dict(d)
+    if kind == "discard":
+        return Discard.from_dict(d)
+    if kind == "draw":
+        return Draw(_seat(d))
+    return StockExhausted() if kind == "stock_exhausted" else NewHand()
+
+
+__all__ = ["ANY_JOKER", "Cards", "Designations", "Action", "Setup", "Meld", "Hit", "JokerLay", "GoOut", "StockExhausted", "NewHand",
+           "Draw", "Take", "Discard", "TABLE_KEYS", "PLAY_KEYS", "action_from_dict", "bind_jokers", "bind_keys",
+           "read_card", "read_cards", "name", "names"]
