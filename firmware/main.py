@@ -5,13 +5,18 @@
 # frames when config.LED_PIN is set; runs a watchdog. Protocol: docs/protocol.md.
 # Pins and settings: config.py. Flash: see firmware/README.md.
 
+# Ctrl-C off before anything else: the Pi's frames hold 0x03 bytes, and a HELLO request
+# that arrives while the imports below compile would otherwise stop the program.
+import micropython
+
+micropython.kbd_intr(-1)
+
 import array
 import json
 import sys
 import time
 
 import machine
-import micropython
 import rp2
 
 import config

@@ -48,8 +48,9 @@ class Pty:
     def write(self, data: bytes) -> None:
         os.write(self.master, data)
 
-    def read_frames(self, timeout: float = 1.0, want: int = 1) -> list[Frame]:
-        """Frames the companion sent to the Pico."""
+    def read_frames(self, timeout: float = 1.0, want: int = 1, skip_hello: bool = False) -> list[Frame]:
+        """Frames the companion sent to the Pico (``skip_hello``: leave out HELLO requests,
+        which the companion repeats until the firmware answers)."""
         import select
 
         splitter = FrameSplitter()
@@ -60,7 +61,8 @@ class Pty:
             if ready:
                 for item in splitter.feed(os.read(self.master, 4096)):
                     assert isinstance(item, Frame), item
-                    frames.append(item)
+                    if not (skip_hello and item.type == HELLO):
+                        frames.append(item)
         return frames
 
     def close(self) -> None:
@@ -121,15 +123,15 @@ def test_answers_ping_and_sends_leds(pty: Pty) -> None:
     try:
         pty.read_frames(want=1)  # the HELLO request
         pty.write(encode_frame(PING, 5))
-        frames = pty.read_frames(want=1)
+        frames = pty.read_frames(want=1, skip_hello=True)
         assert [f.type for f in frames] == [PONG]
         assert s.send_leds(bytes([255, 0, 0, 0, 255, 0]))
-        frames = pty.read_frames(want=1)
+        frames = pty.read_frames(want=1, skip_hello=True)
         assert frames[0].type == LEDS and frames[0].payload == bytes([255, 0, 0, 0, 255, 0])
-        # the companion's own seq counts up by one per frame sent
+        # the companion's own seq counts up by one per frame sent (HELLO requests included)
         assert s.link.send_frame(PING)
-        ping = pty.read_frames(want=1)[0]
-        assert ping.type == PING and ping.seq == frames[0].seq + 1
+        later = pty.read_frames(want=1, skip_hello=True)[0]
+        assert later.type == PING and later.seq > frames[0].seq
         with pytest.raises(ValueError, match="triples"):
             s.send_leds(b"\x01\x02")
     finally:
@@ -350,5 +352,25 @@ def test_usb_id_is_looked_up_among_the_ports(pty: Pty, monkeypatch: pytest.Monke
         pty.write(readings_frame(3))
         r = s.read(2.0)
         assert r is not None and r.seq == 3
+    finally:
+        s.close()
+
+
+def test_hello_is_asked_again_until_answered_and_after_silence(pty: Pty) -> None:
+    """A Pico still booting, or one that reset while the port stayed open, is asked again."""
+    s = SerialSensors(str(pty.link), hello_every=0.1, offline_after=0.3)
+    try:
+        asked = pty.read_frames(timeout=2.0, want=3)
+        assert [(f.type, f.payload) for f in asked] == [(HELLO, b"")] * 3
+        pty.write(encode_frame(HELLO, 0, b'{"fw": "1.1.0", "board": "t", "spaces": 52}'))
+        assert wait_for(lambda: s.link.hello is not None)
+        requests = s.link.stats["hello_requests"]
+        seq = feed_until(pty, EMPTY, lambda: s.link.stats["readings"] >= 30, seq=1)  # 0.3 s of scans
+        assert s.link.stats["hello_requests"] == requests  # answered and talking: no more asking
+        # silence (the Pico reset under an open port): asked again, until it answers
+        assert pty.read_frames(timeout=2.0, want=2)[-1].type == HELLO
+        assert s.link.stats["hello_requests"] >= requests + 2
+        pty.write(encode_frame(HELLO, 0, b'{"fw": "1.1.0", "board": "t", "spaces": 52}'))
+        feed_until(pty, EMPTY, lambda: s.online, seq=seq)
     finally:
         s.close()

@@ -4,7 +4,8 @@
 ``/dev/serial/by-id/`` name, a pyserial URL such as ``loop://``, or ``usb:VID:PID``),
 reopens it with back-off after an unplug, splits and checks frames, counts and drops bad
 ones (logging once per kind), tracks sequence gaps, answers PING and asks for HELLO on
-every connect. :class:`SerialSensors` is the sensor backend on top of it; the ``pico``
+every connect, again every ``hello_every`` seconds until the firmware answers, and
+again after any silence (a Pico that reset while the port stayed open). :class:`SerialSensors` is the sensor backend on top of it; the ``pico``
 LED backend shares the same link and sends LEDS frames with
 :meth:`SerialLink.send_frame`::
 
@@ -61,6 +62,7 @@ STAT_KEYS = (
     "duplicates",    # frames with the same seq as the previous one (dropped)
     "pings", "pongs", "hellos", "errors",
     "connects", "disconnects", "write_failures",
+    "hello_requests",  # empty HELLOs sent (on connect, until answered, after silence)
 )
 
 
@@ -108,10 +110,12 @@ class SerialLink:
         backoff: float = 0.05,
         backoff_max: float = 2.0,
         queue_size: int = 64,
+        hello_every: float = 0.5,
     ) -> None:
         self.port = port
         self.baudrate = baudrate
         self.offline_after = offline_after
+        self.hello_every = hello_every
         self._backoff_min = backoff
         self._backoff_max = backoff_max
         self.stats: dict[str, int] = dict.fromkeys(STAT_KEYS, 0)
@@ -123,6 +127,9 @@ class SerialLink:
         self._seq = 0
         self._last_seq: int | None = None
         self._last_readings = 0.0
+        self._last_rx = 0.0        # when a good frame last came from the firmware
+        self._hello_sent = 0.0     # when we last asked for a HELLO
+        self._answered = False     # a HELLO came back since we last asked after silence
         self._logged: set[str] = set()
         self._queue: collections.deque[Readings] = collections.deque(maxlen=queue_size)
         self._cond = threading.Condition()
@@ -228,7 +235,26 @@ class SerialLink:
         self.stats["connects"] += 1
         self._logged.discard("open")
         log.info("sensor link %s connected", self.port)
-        self.send_frame(HELLO)  # an empty HELLO asks the firmware to introduce itself
+        self._answered = False
+        self._last_rx = time.monotonic()
+        self._ask_hello(self._last_rx)
+
+    def _ask_hello(self, now: float) -> None:
+        """Send an empty HELLO: it asks the firmware to introduce itself."""
+        self._hello_sent = now
+        self.stats["hello_requests"] += 1
+        self.send_frame(HELLO)
+
+    def _keep_asking(self, now: float) -> None:
+        """Ask for HELLO until one comes back, and again after any silence.
+
+        A Pico that reset (watchdog, brown-out) while the port stayed open, or that was
+        still booting when we first asked, is brought back without a re-plug.
+        """
+        if now - self._last_rx > self.offline_after:
+            self._answered = False
+        if not self._answered and now - self._hello_sent >= self.hello_every:
+            self._ask_hello(now)
 
     def _open_advice(self, exc: BaseException) -> str:
         msg = str(exc)
@@ -269,8 +295,10 @@ class SerialLink:
                 self.last_error = str(exc)
                 self._drop()
                 continue
+            now = time.monotonic()
             if data:
-                self._feed(data, time.monotonic())
+                self._feed(data, now)
+            self._keep_asking(now)
         self._drop(closing=True)
 
     def _feed(self, data: bytes, now: float) -> None:
@@ -280,6 +308,7 @@ class SerialLink:
                 self._log_once(item.kind, "sensor link %s: dropped %s (counted in stats)", self.port, item)
                 continue
             self.stats["frames"] += 1
+            self._last_rx = now
             self._handle(item, now)
 
     def _handle(self, frame: Frame, now: float) -> None:
@@ -309,6 +338,7 @@ class SerialLink:
             if not frame.payload:
                 return  # a request to introduce ourselves: the companion has nothing to say
             self.stats["hellos"] += 1  # the firmware may have restarted: its seq counts on from here
+            self._answered = True
             try:
                 hello = json.loads(frame.payload.decode("utf-8"))
                 if not isinstance(hello, dict):

@@ -1,0 +1,322 @@
+// An emulated Gin-Go sensor board: MicroPython on an RP2040 (rp2040js), four CD74HC4067
+// muxes feeding ADC0, the USB CDC port bridged to a pty the tests open with pyserial.
+//
+//   node pico.mjs FIRMWARE BOOTROM FS_IMAGE PTY_FD
+//
+// PTY_FD is the pty master (non-blocking); the emulated Pico's USB serial port is its
+// slave side. Control: one JSON command per line on stdin, one JSON answer per line on
+// stdout (tests/pico/board.py wraps this). Times are emulated microseconds since start.
+import { readFileSync, readSync, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { RP2040, USBCDC } from 'rp2040js';
+
+const [firmwarePath, bootromPath, fsPath, ptyFd] = process.argv.slice(2);
+const PTY = Number(ptyFd);
+const FS_OFFSET = 0xa0000;
+const CYCLE_NS = 8; // 125 MHz
+const SLICE_NS = 200_000; // emulated time between host I/O checks
+const EP_IN_BUF_CTRL = (ep) => 0x80 + 8 * ep;
+const BUF_AVAILABLE = 1 << 10;
+
+// The board: mux select S0..S3, enables (active low) per firmware/config.py defaults.
+const SELECT = [2, 3, 4, 5];
+const ENABLE = [6, 7, 8, 9];
+const FLOATING = 0x04d; // what ADC0 reads when no mux (or two) drive it: obviously wrong
+const levels = new Uint16Array(64).fill(2048); // 12-bit level per mux * 16 + channel
+
+const flash = new Uint8Array(2 * 1024 * 1024);
+flash.set(readFileSync(firmwarePath));
+flash.set(readFileSync(fsPath), FS_OFFSET);
+const bootrom = new Uint32Array(new Uint8Array(readFileSync(bootromPath)).buffer);
+
+let baseNs = 0; // emulated time before the last reset
+let clock, mcu, cdc;
+let resetReason = null;
+const stats = { resets: 0, watchdog: 0 };
+let toHost = []; // device -> host bytes not yet written to the pty
+let fromHost = new Uint8Array(0); // host -> device bytes not yet given to the device
+let pendingOut = null; // size of the armed OUT transfer waiting for host data
+let hold = false; // the host stops taking IN data (NAKs)
+let heldIn = [];
+let tap; // frames seen on the wire, device -> host
+let pio; // per PIO block: emulated time its state machines have run to
+let edges = []; // [pin, level, ns] of watched pins
+let watched = new Set();
+let pioNowNs = 0;
+
+const now = () => baseNs + clock.nanos;
+const readBuf = Buffer.alloc(4096);
+let stallUntil = 0; // emulated ns: the CPU hangs (the watchdog keeps counting)
+let inject = []; // [ns since the last reset, bytes] the host sends at those instants
+
+function newTap() {
+  return { cur: 0, type: -1, frames: {}, readings: 0, first: null, last: null, maxGap: 0, bytes: 0 };
+}
+
+function tapBytes(buf) {
+  const t = now();
+  tap.bytes += buf.length;
+  for (const b of buf) {
+    if (b !== 0) {
+      if (tap.cur === 1) tap.type = b;
+      tap.cur++;
+      continue;
+    }
+    if (tap.cur > 2) {
+      tap.frames[tap.type] = (tap.frames[tap.type] || 0) + 1;
+      if (tap.type === 0x02) {
+        if (tap.last !== null) tap.maxGap = Math.max(tap.maxGap, t - tap.last);
+        if (tap.first === null) tap.first = t;
+        tap.last = t;
+        tap.readings++;
+      }
+    }
+    tap.cur = 0;
+    tap.type = -1;
+  }
+}
+
+function adcValue() {
+  const out = (p) => mcu.gpio[p].outputEnable && mcu.gpio[p].outputValue;
+  let channel = 0;
+  SELECT.forEach((p, bit) => (channel |= (out(p) ? 1 : 0) << bit));
+  const on = ENABLE.map((p, mux) => (mcu.gpio[p].outputEnable && !mcu.gpio[p].outputValue ? mux : -1)).filter((m) => m >= 0);
+  return on.length === 1 ? levels[on[0] * 16 + channel] : FLOATING;
+}
+
+function concat(a, b) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function deliverOut() {
+  if (pendingOut === null || fromHost.length === 0) return;
+  const n = Math.min(pendingOut, fromHost.length);
+  pendingOut = null;
+  mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, fromHost.slice(0, n));
+  fromHost = fromHost.slice(n);
+}
+
+function boot() {
+  if (mcu) flash.set(mcu.flash); // the filesystem survives a reset
+  mcu = new RP2040();
+  clock = mcu.clock;
+  mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
+  mcu.loadBootrom(bootrom);
+  mcu.flash.set(flash);
+  mcu.core.PC = 0x10000000;
+  mcu.peripherals[0x40058].onWatchdogTrigger = () => (resetReason = 'watchdog');
+  const adc = mcu.adc;
+  adc.onADCRead = (channel) => {
+    adc.channelValues[channel] = channel === 0 ? adcValue() : 0; // sampled as the conversion starts
+    adc.currentChannel = channel;
+    adc.sampleAlarm.schedule(adc.sampleTime * 1000);
+  };
+  // The PIO blocks run in step with emulated time (see runPio), not on their own timers.
+  pio = mcu.pio.map((block) => {
+    block.run = () => {};
+    return { block, ns: 0 };
+  });
+  for (const pin of watched) watchPin(pin);
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = (buf) => {
+    tapBytes(buf);
+    toHost.push(buf);
+  };
+  // A real host NAKs an OUT transfer until it has data; rp2040js's helper would complete
+  // it at once with 0 bytes (an interrupt storm), so keep it pending instead.
+  mcu.usbCtrl.onEndpointRead = (ep, size) => {
+    if (ep !== cdc.outEndpoint) return;
+    pendingOut = size;
+    deliverOut();
+  };
+  // A host that stops reading NAKs IN transfers: hold them until it reads again.
+  const dpram = mcu.usbCtrl.DPRAMUpdated.bind(mcu.usbCtrl);
+  mcu.usbCtrl.DPRAMUpdated = (offset, value) => {
+    if (cdc.inEndpoint > 0 && offset === EP_IN_BUF_CTRL(cdc.inEndpoint) && value & BUF_AVAILABLE && (hold || heldIn.length)) {
+      heldIn.push([offset, value]);
+      return;
+    }
+    dpram(offset, value);
+  };
+  mcu.usbCtrl.releaseHeld = () => {
+    const list = heldIn;
+    heldIn = [];
+    for (const [offset, value] of list) dpram(offset, value);
+  };
+  pendingOut = null;
+  heldIn = [];
+  fromHost = new Uint8Array(0);
+}
+
+function doReset(reason) {
+  if (reason === 'watchdog') stats.watchdog++;
+  stats.resets++;
+  resetReason = null;
+  baseNs += clock.nanos;
+  stallUntil = 0;
+  boot();
+}
+
+function watchPin(pin) {
+  mcu.gpio[pin].addListener((state) => edges.push([pin, state === 1 ? 1 : 0, pioNowNs]));
+}
+
+// Step each running state machine for the emulated time that has passed. rp2040js
+// executes one instruction per step and counts its delay cycles in sm.cycles; a stalled
+// step counts as one cycle. One PIO cycle lasts clkdiv system clocks.
+function runPio(untilNs) {
+  for (const p of pio) {
+    const { block } = p;
+    if (block.stopped) {
+      p.ns = untilNs;
+      continue;
+    }
+    const sms = block.machines.filter((sm) => sm.enabled);
+    if (sms.length === 0) {
+      p.ns = untilNs;
+      continue;
+    }
+    const sm = sms[0];
+    const period = (sm.clockDivInt + sm.clockDivFrac / 256) * CYCLE_NS;
+    while (p.ns < untilNs) {
+      pioNowNs = baseNs + p.ns;
+      const before = sm.cycles;
+      block.step();
+      p.ns += Math.max(1, sm.cycles - before) * period;
+    }
+  }
+}
+
+function pumpHost() {
+  // host -> device
+  const buf = readBuf;
+  for (;;) {
+    let n = 0;
+    try {
+      n = readSync(PTY, buf, 0, buf.length, null);
+    } catch (e) {
+      if (e.code !== 'EAGAIN' && e.code !== 'EIO') throw e;
+    }
+    if (n <= 0) break;
+    fromHost = concat(fromHost, buf.subarray(0, n));
+  }
+  deliverOut();
+  // device -> host, as much as the pty takes
+  while (toHost.length) {
+    const chunk = toHost[0];
+    let n = 0;
+    try {
+      n = writeSync(PTY, chunk);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+    }
+    if (n < chunk.length) {
+      toHost[0] = chunk.subarray(n);
+      break;
+    }
+    toHost.shift();
+  }
+  const pending = toHost.reduce((s, c) => s + c.length, 0);
+  if (!hold && pending < 4096 && heldIn.length) mcu.usbCtrl.releaseHeld();
+  if (pending >= 4096) hold = hold || 'pty';
+  else if (hold === 'pty') hold = false;
+}
+
+const wallStart = process.hrtime.bigint();
+let wallBaseNs = 0; // wall time spent paused by the emulator being ahead of real time
+
+function runSlice() {
+  const end = clock.nanos + SLICE_NS;
+  const core = mcu.core;
+  while (inject.length && inject[0][0] <= clock.nanos) fromHost = concat(fromHost, inject.shift()[1]);
+  while (clock.nanos < end && resetReason === null) {
+    if (now() < stallUntil) {
+      clock.tick(Math.min(end, stallUntil - baseNs) - clock.nanos);
+    } else if (core.waiting) {
+      // asleep until an interrupt: jump to the next alarm (or the slice end if none)
+      const next = clock.nextAlarm ? Math.max(0, clock.nanosToNextAlarm) : end - clock.nanos;
+      clock.tick(Math.min(next, end - clock.nanos));
+    } else {
+      for (let i = 0; i < 256 && !core.waiting; i++) clock.tick(core.executeInstruction() * CYCLE_NS);
+    }
+    runPio(clock.nanos);
+  }
+  if (resetReason !== null) doReset(resetReason);
+  pumpHost();
+  // never run ahead of real time: the host side (pyserial, timeouts) lives in real time
+  const wallNs = Number(process.hrtime.bigint() - wallStart) - wallBaseNs;
+  const ahead = now() - wallNs;
+  if (ahead > 2e6) setTimeout(runSlice, Math.floor(ahead / 1e6));
+  else setImmediate(runSlice);
+}
+
+function answer(obj) {
+  process.stdout.write(JSON.stringify({ t: Math.round(now() / 1000), ...obj }) + '\n');
+}
+
+const commands = {
+  levels({ values }) {
+    // values: 64 readings on the u16 scale, index mux * 16 + channel
+    values.forEach((v, i) => (levels[i] = Math.max(0, Math.min(4095, v >> 4))));
+    return {};
+  },
+  reset({ send }) {
+    // send: [[us after the reset, hex bytes], ...] the host writes at those instants
+    doReset('reset');
+    inject = (send || []).map(([us, hex]) => [us * 1000, Uint8Array.from(Buffer.from(hex, 'hex'))]);
+    inject.sort((a, b) => a[0] - b[0]);
+    return {};
+  },
+  stall({ ms }) {
+    stallUntil = now() + ms * 1e6;
+    return {};
+  },
+  hold({ on }) {
+    hold = !!on;
+    return {};
+  },
+  tap({ clear }) {
+    const result = { ...tap, cur: undefined, type: undefined };
+    if (clear) tap = newTap();
+    return { tap: result, stats, held: heldIn.length, pending: toHost.reduce((s, c) => s + c.length, 0) };
+  },
+  pins() {
+    return { out: mcu.gpio.map((g) => (g.outputEnable ? (g.outputValue ? 1 : 0) : null)) };
+  },
+  watch({ pin }) {
+    if (!watched.has(pin)) {
+      watched.add(pin);
+      watchPin(pin);
+    }
+    const got = edges;
+    edges = [];
+    return { edges: got };
+  },
+  time() {
+    return {};
+  },
+  quit() {
+    setTimeout(() => process.exit(0), 0);
+    return {};
+  },
+};
+
+tap = newTap();
+boot();
+createInterface({ input: process.stdin }).on('line', (line) => {
+  let cmd;
+  try {
+    cmd = JSON.parse(line);
+  } catch {
+    answer({ error: `not JSON: ${line}` });
+    return;
+  }
+  const fn = commands[cmd.cmd];
+  answer(fn ? fn(cmd) : { error: `unknown command ${cmd.cmd}` });
+});
+process.stdin.on('end', () => process.exit(0));
+answer({ ready: true });
+setTimeout(runSlice, 0);
