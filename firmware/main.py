@@ -228,8 +228,8 @@ def safe_mode():
 def run(port=None, loops=None):
     """The main loop: a scan every 1/rate seconds, the watchdog fed each pass."""
     if safe_mode():
-        return None  # leave the REPL to mpremote
-    micropython.kbd_intr(-1)  # a 0x03 byte from the Pi must not stop the program
+        micropython.kbd_intr(3)  # leave the REPL (and Ctrl-C) to mpremote
+        return None
     wdt = machine.WDT(timeout=config.WDT_TIMEOUT_MS)
     fw = Firmware(port if port is not None else UsbPort())
     fw.hello()

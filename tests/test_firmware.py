@@ -182,7 +182,7 @@ def test_safe_mode_jumper_leaves_the_repl_alone(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(main, "time", fm.FakeTime())
     port = fm.BufferPort()
     assert main.run(port, loops=5) is None
-    assert hw.kbd_intr is None and hw.wdt is None and port.out == b""
+    assert hw.kbd_intr == 3 and hw.wdt is None and port.out == b""
 
 
 def test_main_loop_reports_errors_and_keeps_going(monkeypatch: pytest.MonkeyPatch) -> None:
