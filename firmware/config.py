@@ -33,4 +33,11 @@ LED_PIO_SM = 0         # PIO state machine for the WS2812 driver
 # REPL and mpremote work again (for updating the firmware). None to disable.
 SAFE_MODE_PIN = 22
 
+# GP23 high puts the Pico's 3.3 V regulator in low-noise (PWM) mode, as the Pico
+# datasheet advises for ADC work. None on boards where GP23 is something else (Pico W).
+SMPS_MODE_PIN = 23
+
+# The USB endpoint MicroPython sends serial data on (its CDC data IN endpoint, 0x82).
+USB_CDC_EP_IN = 2
+
 WDT_TIMEOUT_MS = 2000  # the watchdog resets the Pico if the loop stalls this long

@@ -1,8 +1,8 @@
 # Gin-Go sensor board firmware for the Raspberry Pi Pico (MicroPython).
 #
 # Scans 52 linear Hall sensors through four CD74HC4067 muxes and sends READINGS frames
-# to the Pi over USB serial; answers HELLO and PING; drives the LED strip from LEDS
-# frames when config.LED_PIN is set; runs a watchdog. Protocol: docs/protocol.md.
+# to the Pi over USB serial; answers HELLO, PING and CONFIG; drives the LED strip from
+# LEDS frames when config.LED_PIN is set; runs a watchdog. Protocol: docs/protocol.md.
 # Pins and settings: config.py. Flash: see firmware/README.md.
 
 # Ctrl-C off before anything else: the Pi's frames hold 0x03 bytes, and a HELLO request
@@ -12,7 +12,9 @@ import micropython
 micropython.kbd_intr(-1)
 
 import array
+import gc
 import json
+import select
 import sys
 import time
 
@@ -20,202 +22,250 @@ import machine
 import rp2
 
 import config
+import fast
 import protocol
 
 SPACES = 52
+PIO0_TXF0 = 0x50200010      # PIO0's TX FIFO of state machine 0 (+4 per machine)
+DREQ_PIO0_TX0 = 0           # its DMA request line (+1 per machine)
+FIFO_ROOM = 256             # MicroPython's USB TX FIFO: what we may queue once the IN endpoint is idle
 
 
-class UsbPort:
-    """The USB serial port (stdin/stdout of MicroPython), read without blocking."""
+def cobs_length(n):
+    """Length of COBS(n bytes), at most: one code byte, plus one per 254 data bytes."""
+    return n + 1 + n // 254
 
-    def __init__(self):
-        import select
 
-        self._in = sys.stdin.buffer
-        self._out = sys.stdout.buffer
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-
-    def read_available(self):
-        data = bytearray()
-        while len(data) < 256 and self._poll.poll(0):
-            b = self._in.read(1)
-            if not b:
-                break
-            data += b
-        return data
-
-    def write(self, data):
-        self._out.write(data)
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
+             autopull=True, pull_thresh=24)
+def ws2812_bits():
+    # 8 MHz, 10 cycles = 1.25 us a bit: a one is 7 cycles high, 3 low; a zero 3 high, 7 low
+    wrap_target()  # noqa: F821 (names provided by rp2.asm_pio)
+    label("bit")  # noqa: F821
+    out(x, 1).side(0)[2]  # noqa: F821
+    jmp(not_x, "zero").side(1)[2]  # noqa: F821
+    jmp("bit").side(1)[3]  # noqa: F821
+    label("zero")  # noqa: F821
+    nop().side(0)[3]  # noqa: F821
+    wrap()  # noqa: F821
 
 
 class Strip:
-    """WS2812 strip on a PIO state machine (8 MHz: 10 cycles = 1.25 us per bit)."""
+    """WS2812 strip on a PIO state machine, fed by DMA so the CPU never waits for it."""
 
     def __init__(self, pin, count, sm_id):
-        @rp2.asm_pio(
-            sideset_init=rp2.PIO.OUT_LOW,
-            out_shiftdir=rp2.PIO.SHIFT_LEFT,
-            autopull=True,
-            pull_thresh=24,
-        )
-        def ws2812_bits():
-            # a one: 7 cycles high, 3 low; a zero: 3 high, 7 low
-            wrap_target()  # noqa: F821 (names provided by rp2.asm_pio)
-            label("bit")  # noqa: F821
-            out(x, 1).side(0)[2]  # noqa: F821
-            jmp(not_x, "zero").side(1)[2]  # noqa: F821
-            jmp("bit").side(1)[3]  # noqa: F821
-            label("zero")  # noqa: F821
-            nop().side(0)[3]  # noqa: F821
-            wrap()  # noqa: F821
-
         self.count = count
-        self.words = array.array("I", [0] * count)
+        self.words = array.array("I", bytes(4 * count))
         self.sm = rp2.StateMachine(sm_id, ws2812_bits, freq=8000000, sideset_base=machine.Pin(pin))
         self.sm.active(1)
+        self.dma = rp2.DMA()
+        self.ctrl = self.dma.pack_ctrl(size=2, inc_write=False, treq_sel=DREQ_PIO0_TX0 + sm_id)
+        self.txf = PIO0_TXF0 + 4 * sm_id
+        self.busy = 0   # frames that came while the previous one was still going out
 
-    def show_rgb(self, rgb):
-        """Show R, G, B triples (LED index order); LEDs past the data go dark."""
-        words = self.words
-        n = min(self.count, len(rgb) // 3)
-        for i in range(self.count):
-            if i < n:
-                r, g, b = rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]
-                words[i] = (g << 16) | (r << 8) | b  # WS2812 wants G, R, B
-            else:
-                words[i] = 0
-        self.sm.put(words, 8)  # the top 24 bits of each word go out
+    def show(self, body, start, leds):
+        """Start sending leds R, G, B triples from body[start:]; False if still busy."""
+        if self.dma.active():
+            self.busy += 1
+            return False
+        fast.grb_words(body, start, leds, self.words, self.count)
+        self.dma.config(read=self.words, write=self.txf, count=self.count, ctrl=self.ctrl, trigger=True)
+        return True
+
+
+class Link:
+    """The USB serial port: frames in and out without allocating and without blocking.
+
+    Writes never wait for the Pi: while the USB IN endpoint still holds data the Pi has
+    not taken, at most FIFO_ROOM bytes are queued; frames that do not fit are dropped and
+    counted (MicroPython's own write would block up to 500 ms per frame).
+    """
+
+    def __init__(self, ep_in, led_count):
+        self.inp = sys.stdin.buffer
+        self.out = sys.stdout.buffer
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.ep_in = ep_in
+        self.room = FIFO_ROOM
+        self.dropped = 0     # frames to the Pi dropped because it was not reading
+        self.bad = 0         # frames from the Pi dropped as damaged
+        self.frames_in = 0   # frames from the Pi, good or bad
+        self.table = array.array("I", protocol.crc_table())
+        self.chunk = bytearray(256)
+        self.frame = bytearray(protocol.MAX_ENCODED)
+        self.state = array.array("i", [0, 0, 0])
+        self.body = bytearray(protocol.MAX_BODY + 8)
+        self.wire = bytearray(2 + cobs_length(protocol.MAX_BODY))
+        self.seq = 0
+        # a LEDS frame for our LED count: read it in one go once its type is known
+        self.leds_len = cobs_length(3 + 3 * led_count + 4) if led_count else 0
+
+    def send_body(self, body, n, wire):
+        """Send body[:n] (type and payload; seq and CRC filled in) as one frame."""
+        length = fast.finish(body, n, self.seq, self.table, wire)
+        self.seq = (self.seq + 1) & 0xFFFF
+        if not fast.usb_in_busy(self.ep_in):
+            self.room = FIFO_ROOM
+        if length > self.room:
+            self.dropped += 1
+            return False
+        self.room -= length
+        self.out.write(wire if length == len(wire) else memoryview(wire)[:length])
+        return True
+
+    def send(self, ftype, payload=b""):
+        """Any frame (allocates: for the rare ones)."""
+        n = 3 + len(payload)
+        body = bytearray(n + 4)
+        body[0] = ftype
+        body[3:n] = payload
+        return self.send_body(body, n, bytearray(2 + cobs_length(n + 4)))
+
+    def readable(self):
+        for _ in self.poller.ipoll(0):
+            return True
+        return False
+
+    def receive(self, handle):
+        """Read what the Pi sent; handle(type, body, length) for each good frame."""
+        state = self.state
+        frame = self.frame
+        while self.readable():
+            # read whole COBS blocks at once, a whole LEDS frame once its type is known
+            want = state[1] + 1
+            if self.leds_len and state[0] >= 2 and frame[1] == protocol.LEDS and frame[0] > 1:
+                want = max(want, self.leds_len + 1 - state[0])
+            want = min(want, len(self.chunk))
+            self.inp.readinto(self.chunk, want)
+            at = 0
+            while at >= 0:
+                at = fast.feed(self.chunk, at, want, frame, state, len(frame))
+                if at >= 0:
+                    n = fast.unstuff(frame, state[0], self.body, self.table)
+                    state[0] = 0
+                    self.frames_in += 1
+                    if n < 0:
+                        self.bad += 1
+                    else:
+                        handle(self.body[0], self.body, n)
+
+
+class Board:
+    """The muxes and the ADC: a scan plan the viper scan runs through."""
+
+    def __init__(self, cfg):
+        if len(cfg.SPACE_MAP) != SPACES:
+            raise ValueError("config.SPACE_MAP must list 52 (mux, channel) pairs")
+        select_pins = cfg.MUX_SELECT_PINS
+        enable_pins = cfg.MUX_ENABLE_PINS
+        for p in select_pins:
+            machine.Pin(p, machine.Pin.OUT, value=0)
+        idle = 0
+        if enable_pins is not None:
+            for p in enable_pins:
+                machine.Pin(p, machine.Pin.OUT, value=1)
+                idle |= 1 << p
+        self.adcs = [machine.ADC(machine.Pin(p)) for p in set(cfg.MUX_ADC_PINS)]  # sets up the pads
+        # group the spaces by channel so the select lines change 13-16 times per scan
+        order = sorted(range(SPACES), key=lambda s: (cfg.SPACE_MAP[s][1], cfg.SPACE_MAP[s][0]))
+        self.n = SPACES
+        self.set = array.array("I", bytes(4 * SPACES))
+        self.clr = array.array("I", bytes(4 * SPACES))
+        self.ain = array.array("I", bytes(4 * SPACES))
+        self.at = array.array("I", bytes(4 * SPACES))
+        for i, space in enumerate(order):
+            mux, channel = cfg.SPACE_MAP[space]
+            on = 0
+            for bit, p in enumerate(select_pins):
+                if channel >> bit & 1:
+                    on |= 1 << p
+            if enable_pins is not None:
+                on |= idle & ~(1 << enable_pins[mux])
+            every = idle
+            for p in select_pins:
+                every |= 1 << p
+            self.set[i] = on
+            self.clr[i] = every & ~on
+            self.ain[i] = cfg.MUX_ADC_PINS[mux] - 26
+            self.at[i] = 3 + 2 * space          # where the reading goes in a READINGS body
+        self.idle = idle
+
+    def scan(self, body, avg, settle):
+        fast.scan(self.set, self.clr, self.ain, self.at, self.n, avg, settle, self.idle, body)
 
 
 class Firmware:
-    """The scan loop and the command handler, free of timing so tests can drive it."""
-
-    def __init__(self, port, cfg=config, sleep_us=None):
-        self.port = port
+    def __init__(self, cfg=config):
         self.cfg = cfg
-        self.sleep_us = sleep_us if sleep_us is not None else getattr(time, "sleep_us", None)
-        self.seq = 0
+        if getattr(cfg, "SMPS_MODE_PIN", None) is not None:
+            machine.Pin(cfg.SMPS_MODE_PIN, machine.Pin.OUT, value=1)  # regulator in low-noise mode for the ADC
         self.rate = cfg.SCAN_RATE
         self.average = cfg.AVERAGE
-        self.splitter = protocol.Splitter()
-        self.values = [0] * SPACES
-        self.payload = bytearray(2 * SPACES)
-        self.select = [machine.Pin(p, machine.Pin.OUT, value=0) for p in cfg.MUX_SELECT_PINS]
-        if cfg.MUX_ENABLE_PINS is None:
-            self.enable = None
-        else:
-            self.enable = [machine.Pin(p, machine.Pin.OUT, value=1) for p in cfg.MUX_ENABLE_PINS]
-        adcs = {}
-        for p in cfg.MUX_ADC_PINS:
-            if p not in adcs:
-                adcs[p] = machine.ADC(machine.Pin(p))
-        self.adc = [adcs[p] for p in cfg.MUX_ADC_PINS]
-        if len(cfg.SPACE_MAP) != SPACES:
-            raise ValueError("config.SPACE_MAP must list 52 (mux, channel) pairs")
-        # group the spaces by channel so the select lines change 13-16 times per scan
-        groups = {}
-        for space, (mux, channel) in enumerate(cfg.SPACE_MAP):
-            groups.setdefault(channel, []).append((mux, space))
-        self.plan = sorted(groups.items())
+        self.board = Board(cfg)
         self.strip = None
         if cfg.LED_PIN is not None:
             self.strip = Strip(cfg.LED_PIN, cfg.LED_COUNT, cfg.LED_PIO_SM)
-        self.stats = {"scans": 0, "leds": 0, "dropped": 0}
-
-    # ---- sending ----
-
-    def send(self, ftype, payload=b""):
-        self.port.write(protocol.encode_frame(ftype, self.seq, payload))
-        self.seq = (self.seq + 1) & 0xFFFF
+        self.link = Link(cfg.USB_CDC_EP_IN, cfg.LED_COUNT if self.strip else 0)
+        self.readings = bytearray(3 + 2 * SPACES + 4)
+        self.readings[0] = protocol.READINGS
+        self.readings_wire = bytearray(2 + cobs_length(len(self.readings)))
+        self.scans = 0
+        self.leds = 0
+        self.led_us = 0      # longest time a LEDS frame took from its last byte to the strip
+        self.garbage = -1    # bytes allocated per pass, measured over the last 256 passes
+        self._mem = gc.mem_alloc()
+        self._handle = self.handle  # one bound method, not one per pass
+        self._frames_in = 0
 
     def hello(self):
-        info = {"fw": self.cfg.FW_VERSION, "board": self.cfg.BOARD_ID, "spaces": SPACES}
-        self.send(protocol.HELLO, json.dumps(info).encode())
+        link = self.link
+        info = {
+            "fw": self.cfg.FW_VERSION, "board": self.cfg.BOARD_ID, "spaces": SPACES,
+            "leds": self.cfg.LED_COUNT if self.strip else 0, "rate": self.rate, "avg": self.average,
+            "scans": self.scans, "dropped": link.dropped, "bad": link.bad,
+            "led_frames": self.leds, "led_busy": self.strip.busy if self.strip else 0,
+            "led_us": self.led_us, "garbage": self.garbage,
+        }
+        link.send(protocol.HELLO, json.dumps(info).encode())
 
-    # ---- scanning ----
-
-    def scan(self):
-        """Read every sensor once (averaged) into self.values."""
-        select = self.select
-        enable = self.enable
-        avg = self.average
-        values = self.values
-        sleep_us = self.sleep_us
-        settle = self.cfg.SETTLE_US
-        current = -1
-        for channel, members in self.plan:
-            for bit in range(4):
-                select[bit].value((channel >> bit) & 1)
-            for mux, space in members:
-                if enable is not None and mux != current:
-                    if current >= 0:
-                        enable[current].value(1)
-                    enable[mux].value(0)
-                    current = mux
-                if settle and sleep_us is not None:
-                    sleep_us(settle)
-                adc = self.adc[mux]
-                total = 0
-                for _ in range(avg):
-                    total += adc.read_u16()
-                values[space] = total // avg
-        if enable is not None and current >= 0:
-            enable[current].value(1)
-        self.stats["scans"] += 1
-        return values
-
-    def send_readings(self):
-        protocol.pack_readings(self.values, self.payload)
-        self.send(protocol.READINGS, self.payload)
-
-    # ---- commands from the Pi ----
-
-    def poll(self):
-        data = self.port.read_available()
-        if data:
-            for ftype, seq, payload in self.splitter.feed(data):
-                self.handle(ftype, payload)
-            self.stats["dropped"] = self.splitter.dropped
-
-    def handle(self, ftype, payload):
+    def handle(self, ftype, body, n):
         if ftype == protocol.PING:
-            self.send(protocol.PONG)
+            self.link.send(protocol.PONG)
         elif ftype == protocol.HELLO:
-            if not payload:
+            if n == 3:
                 self.hello()
         elif ftype == protocol.LEDS:
-            if self.strip is not None and len(payload) % 3 == 0:
-                self.strip.show_rgb(payload)
-                self.stats["leds"] += 1
+            t0 = time.ticks_us()
+            if self.strip is not None and (n - 3) % 3 == 0:
+                if self.strip.show(body, 3, (n - 3) // 3):
+                    self.leds += 1
+                    self.led_us = max(self.led_us, time.ticks_diff(time.ticks_us(), t0))
         elif ftype == protocol.CONFIG:
-            self.configure(payload)
+            self.configure(bytes(body[3:n]))
 
     def configure(self, payload):
         try:
-            settings = json.loads(payload)
-            if not isinstance(settings, dict):
-                raise ValueError("CONFIG must be a JSON object")
-            rate = settings.get("rate", self.rate)
-            avg = settings.get("avg", self.average)
-            unknown = [k for k in settings if k not in ("rate", "avg")]
-            if unknown:
-                raise ValueError("unknown CONFIG keys: " + ", ".join(sorted(unknown)))
-            if not isinstance(rate, int) or not 50 <= rate <= 500:
-                raise ValueError("CONFIG rate must be an integer 50..500")
-            if not isinstance(avg, int) or not 1 <= avg <= 8:
-                raise ValueError("CONFIG avg must be an integer 1..8")
+            rate, avg = protocol.parse_config(payload, self.rate, self.average)
         except ValueError as exc:
-            self.send(protocol.ERROR, str(exc).encode())
+            self.link.send(protocol.ERROR, str(exc).encode())
             return
         self.rate = rate
         self.average = avg
 
     def step(self):
-        """One pass of the main loop: commands in, one scan out."""
-        self.poll()
-        self.scan()
-        self.send_readings()
+        """One pass: commands in, one scan out."""
+        self.link.receive(self._handle)
+        self.board.scan(self.readings, self.average, self.cfg.SETTLE_US)
+        self.link.send_body(self.readings, 3 + 2 * SPACES, self.readings_wire)
+        self.scans += 1
+        if self.scans & 255 == 0:
+            # garbage per pass over 256 quiet passes (no frame from the Pi, no collection)
+            mem = gc.mem_alloc()
+            if mem >= self._mem and self.link.frames_in == self._frames_in:
+                self.garbage = (mem - self._mem) // 256
+            self._mem = mem
+            self._frames_in = self.link.frames_in
 
 
 def safe_mode():
@@ -225,21 +275,20 @@ def safe_mode():
     return machine.Pin(config.SAFE_MODE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
-def run(port=None, loops=None):
+def run():
     """The main loop: a scan every 1/rate seconds, the watchdog fed each pass."""
     if safe_mode():
         micropython.kbd_intr(3)  # leave the REPL (and Ctrl-C) to mpremote
         return None
     wdt = machine.WDT(timeout=config.WDT_TIMEOUT_MS)
-    fw = Firmware(port if port is not None else UsbPort())
+    fw = Firmware()
     fw.hello()
     due = time.ticks_us()
-    n = 0
-    while loops is None or n < loops:
+    while True:
         try:
             fw.step()
         except Exception as exc:  # report and carry on; the watchdog catches a hang
-            fw.send(protocol.ERROR, ("firmware: " + repr(exc)).encode())
+            fw.link.send(protocol.ERROR, ("firmware: " + repr(exc)).encode())
         wdt.feed()
         due = time.ticks_add(due, 1000000 // fw.rate)
         wait = time.ticks_diff(due, time.ticks_us())
@@ -247,8 +296,6 @@ def run(port=None, loops=None):
             time.sleep_us(wait)
         else:
             due = time.ticks_us()  # overran: start the schedule afresh
-        n += 1
-    return fw
 
 
 if __name__ == "__main__":

@@ -1,5 +1,9 @@
 # Sensor link protocol v1, the Pico's side (see docs/protocol.md).
 # This runs on MicroPython: no typing, no dataclasses, no imports from the companion.
+# The steady loop's framing is in fast.py (viper); this file is the plain reference the
+# tests check against docs/protocol.md, and it encodes the rare frames.
+
+import json
 
 try:
     from binascii import crc32 as _crc32
@@ -29,6 +33,14 @@ def _make_table():
             c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
         table.append(c)
     return table
+
+
+def crc_table():
+    """The 256 CRC-32 table entries (a list; the firmware copies it into an array)."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _make_table()
+    return _TABLE
 
 
 def crc32_table(data):
@@ -163,3 +175,24 @@ def pack_readings(values, out):
         out[i + 1] = (v >> 8) & 0xFF
         i += 2
     return out
+
+
+def parse_config(payload, rate, avg):
+    """(rate, avg) from a CONFIG payload, starting from the current ones; ValueError
+    with a message for the Pi if the payload is not a valid CONFIG."""
+    try:
+        settings = json.loads(payload)
+    except ValueError:
+        raise ValueError("CONFIG must be a JSON object")
+    if not isinstance(settings, dict):
+        raise ValueError("CONFIG must be a JSON object")
+    unknown = [k for k in settings if k not in ("rate", "avg")]
+    if unknown:
+        raise ValueError("unknown CONFIG keys: " + ", ".join(sorted(unknown)))
+    rate = settings.get("rate", rate)
+    avg = settings.get("avg", avg)
+    if not isinstance(rate, int) or isinstance(rate, bool) or not 50 <= rate <= 500:
+        raise ValueError("CONFIG rate must be an integer 50..500")
+    if not isinstance(avg, int) or isinstance(avg, bool) or not 1 <= avg <= 8:
+        raise ValueError("CONFIG avg must be an integer 1..8")
+    return rate, avg

@@ -134,8 +134,10 @@ class EmulatedBoard:
             values = list(levels)
         self.command("levels", values=values)
 
-    def reset(self) -> None:
-        self.command("reset")
+    def reset(self, send: list[tuple[int, str]] | None = None) -> None:
+        """Reset the Pico (RUN pin); ``send``: (us after the reset, hex bytes) the host
+        writes at those emulated instants."""
+        self.command("reset", send=send or [])
 
     def hold(self, on: bool) -> None:
         """The host stops (True) or resumes (False) taking data from the Pico."""

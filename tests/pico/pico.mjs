@@ -21,12 +21,12 @@ const BUF_AVAILABLE = 1 << 10;
 // The board: mux select S0..S3, enables (active low) per firmware/config.py defaults.
 const SELECT = [2, 3, 4, 5];
 const ENABLE = [6, 7, 8, 9];
+const SAFE_MODE = 22; // config.SAFE_MODE_PIN: a jumper to GND skips the scan loop
 const FLOATING = 0x04d; // what ADC0 reads when no mux (or two) drive it: obviously wrong
 const levels = new Uint16Array(64).fill(2048); // 12-bit level per mux * 16 + channel
 
-const flash = new Uint8Array(2 * 1024 * 1024);
-flash.set(readFileSync(firmwarePath));
-flash.set(readFileSync(fsPath), FS_OFFSET);
+const firmware = readFileSync(firmwarePath);
+const filesystem = readFileSync(fsPath);
 const bootrom = new Uint32Array(new Uint8Array(readFileSync(bootromPath)).buffer);
 
 let baseNs = 0; // emulated time before the last reset
@@ -50,7 +50,7 @@ let stallUntil = 0; // emulated ns: the CPU hangs (the watchdog keeps counting)
 let inject = []; // [ns since the last reset, bytes] the host sends at those instants
 
 function newTap() {
-  return { cur: 0, type: -1, frames: {}, readings: 0, first: null, last: null, maxGap: 0, bytes: 0 };
+  return { cur: 0, type: -1, frames: {}, readings: 0, first: null, last: null, maxGap: 0, bytes: 0, gaps: [] };
 }
 
 function tapBytes(buf) {
@@ -65,7 +65,10 @@ function tapBytes(buf) {
     if (tap.cur > 2) {
       tap.frames[tap.type] = (tap.frames[tap.type] || 0) + 1;
       if (tap.type === 0x02) {
-        if (tap.last !== null) tap.maxGap = Math.max(tap.maxGap, t - tap.last);
+        if (tap.last !== null) {
+          tap.maxGap = Math.max(tap.maxGap, t - tap.last);
+          if (tap.gaps.length < 20000) tap.gaps.push(Math.round((t - tap.last) / 1000));
+        }
         if (tap.first === null) tap.first = t;
         tap.last = t;
         tap.readings++;
@@ -100,13 +103,19 @@ function deliverOut() {
 }
 
 function boot() {
-  if (mcu) flash.set(mcu.flash); // the filesystem survives a reset
+  const old = mcu;
   mcu = new RP2040();
   clock = mcu.clock;
   mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
   mcu.loadBootrom(bootrom);
-  mcu.flash.set(flash);
+  if (old) {
+    mcu.flash.set(old.flash); // the flash (and its filesystem) survives a reset
+  } else {
+    mcu.flash.set(firmware);
+    mcu.flash.set(filesystem, FS_OFFSET);
+  }
   mcu.core.PC = 0x10000000;
+  mcu.gpio[SAFE_MODE].setInputValue(true); // no safe-mode jumper (rp2040js has no pull-ups)
   mcu.peripherals[0x40058].onWatchdogTrigger = () => (resetReason = 'watchdog');
   const adc = mcu.adc;
   adc.onADCRead = (channel) => {
@@ -185,6 +194,7 @@ function runPio(untilNs) {
       pioNowNs = baseNs + p.ns;
       const before = sm.cycles;
       block.step();
+      clock.tick(0); // DMA transfers the step asked for (DREQ) happen now, not a slice later
       p.ns += Math.max(1, sm.cycles - before) * period;
     }
   }

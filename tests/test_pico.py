@@ -1,0 +1,247 @@
+"""firmware/ on real MicroPython in an emulated Pico, read by the companion's own serial reader.
+
+The board (tests/pico/board.py) runs the MicroPython RPI_PICO image in rp2040js with four
+CD74HC4067 muxes on ADC0; its USB serial port is a pty that SerialSensors opens with
+pyserial. Rates and gaps are counted on the emulated wire in emulated time; what the
+emulator cannot see (real USB timing, ADC noise) is listed in firmware/README.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "pico"))
+from board import EmulatedBoard, unavailable  # noqa: E402
+
+from companion.hardware.framing import CONFIG, HELLO, PING, encode_frame  # noqa: E402
+from companion.hardware.sensors.serial import SerialSensors  # noqa: E402
+
+REASON = unavailable()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"emulated Pico: {REASON}")
+
+SPACE_MAP = [(space // 16, space % 16) for space in range(52)]  # firmware/config.py's default
+HELLO_REQUEST = encode_frame(HELLO, 1)
+
+
+def u16(level: int) -> int:
+    """What the firmware reports for a sensor at ``level`` (the 12-bit ADC on read_u16's scale)."""
+    v = level >> 4
+    return (v << 4) | (v >> 8)
+
+
+def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def run_for(board: EmulatedBoard, us: int, timeout: float = 120.0) -> None:
+    """Let ``us`` emulated microseconds pass."""
+    end = board.now() + us
+    wait_for(lambda: board.now() >= end, timeout, f"{us} emulated us")
+
+
+def rate(tap: dict) -> float:  # type: ignore[type-arg]
+    t = tap["tap"]
+    return float((t["readings"] - 1) / ((t["last"] - t["first"]) / 1e9))
+
+
+def fresh_hello(sensors: SerialSensors, timeout: float = 60.0) -> dict:  # type: ignore[type-arg]
+    """Ask the firmware for a HELLO (with its counters) and return it."""
+    before = sensors.link.stats["hellos"]
+    sensors.link.send_frame(HELLO)
+    wait_for(lambda: sensors.link.stats["hellos"] > before, timeout, "a HELLO answer")
+    assert sensors.link.hello is not None
+    return sensors.link.hello
+
+
+@pytest.fixture(scope="module")
+def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatedBoard]:
+    with EmulatedBoard(tmp_path_factory.mktemp("pico")) as board:
+        yield board
+
+
+@pytest.fixture(scope="module")
+def sensors(pico: EmulatedBoard) -> Iterator[SerialSensors]:
+    s = SerialSensors(pico.port, wait=True)
+    try:
+        wait_for(lambda: s.link.online, 90, "the emulated Pico's first READINGS")
+        yield s
+    finally:
+        s.close()
+
+
+def test_boot_says_hello_and_reads_every_space_at_its_index(pico: EmulatedBoard, sensors: SerialSensors) -> None:
+    hello = sensors.link.hello
+    assert hello is not None and hello["fw"] and hello["board"] == "gingo-1" and hello["spaces"] == 52
+    levels = {SPACE_MAP[s]: 1000 + 1200 * s for s in range(52)}
+    levels[(3, 7)] = 65535  # an unused mux channel: must never show up
+    pico.set_levels(levels)
+    expected = tuple(u16(1000 + 1200 * s) for s in range(52))
+    deadline = time.monotonic() + 30
+    while True:
+        r = sensors.read(1.0)
+        if r is not None and r.values == expected:
+            break
+        assert time.monotonic() < deadline, f"readings {r and r.values} never matched {expected}"
+    out = pico.pins()
+    assert out[23] == 1  # the regulator's low-noise mode for the ADC
+    assert [out[p] for p in (6, 7, 8, 9)] == [1, 1, 1, 1]  # every mux released between scans
+
+
+def test_readings_rate_ping_and_config(pico: EmulatedBoard, sensors: SerialSensors) -> None:
+    pico.tap(clear=True)
+    run_for(pico, 1_000_000)
+    tap = pico.tap(clear=True)
+    assert rate(tap) >= 199, tap
+    assert tap["tap"]["maxGap"] < 10_000_000, tap  # no pass longer than two periods
+
+    pongs = sensors.link.stats["pongs"]
+    assert sensors.link.send_frame(PING)
+    wait_for(lambda: sensors.link.stats["pongs"] == pongs + 1, 30, "PONG")
+
+    errors = sensors.link.stats["errors"]
+    assert sensors.link.send_frame(CONFIG, b'{"rate": 9000}')
+    wait_for(lambda: sensors.link.stats["errors"] == errors + 1, 30, "an ERROR for a bad CONFIG")
+    assert sensors.link.send_frame(CONFIG, b'{"avg": 8}')
+    wait_for(lambda: fresh_hello(sensors)["avg"] == 8, 60, "avg=8 to take effect")
+    pico.tap(clear=True)
+    run_for(pico, 1_000_000)
+    assert rate(pico.tap(clear=True)) >= 100
+    assert sensors.link.send_frame(CONFIG, b'{"avg": 1, "rate": 200}')
+    wait_for(lambda: fresh_hello(sensors)["avg"] == 1, 60, "avg=1 again")
+    run_for(pico, 2_700_000)  # two windows of 256 passes with no frame from the Pi
+    assert fresh_hello(sensors)["garbage"] == 0  # no allocation in the steady loop
+
+
+def test_host_that_stops_reading_for_two_seconds(pico: EmulatedBoard, sensors: SerialSensors) -> None:
+    before = fresh_hello(sensors)
+    resets = pico.tap()["stats"]["resets"]
+    gaps = sensors.link.stats["gaps"]
+    pico.hold(True)
+    run_for(pico, 2_000_000)
+    pico.tap(clear=True)
+    pico.hold(False)
+    run_for(pico, 200_000)
+    tap = pico.tap()
+    assert tap["tap"]["readings"] >= 35, tap  # back at once, at full rate
+    after = fresh_hello(sensors)
+    assert tap["stats"]["resets"] == resets  # the watchdog never fired: the scan never stalled
+    dropped = after["dropped"] - before["dropped"]
+    assert 380 <= dropped <= 420  # two seconds of frames dropped and counted, not queued
+    assert after["scans"] - before["scans"] >= 420  # scanning went on all along
+    assert sensors.link.stats["gaps"] - gaps >= dropped - 5  # the Pi sees the same loss as seq gaps
+
+
+def test_a_hello_request_at_any_moment_of_boot_never_stops_the_firmware(
+    pico: EmulatedBoard, sensors: SerialSensors
+) -> None:
+    # HELLO requests (each holds a 0x03 byte) every 10 ms from reset to 1 s, in three boots
+    # shifted by 3.3 ms: 300 instants, from before USB is up to well into the scan loop
+    for shift in (0, 3_300, 6_600):
+        pico.reset(send=[(shift + k * 10_000, HELLO_REQUEST.hex()) for k in range(100)])
+        start = pico.now()
+        pico.tap(clear=True)
+        run_for(pico, 1_300_000)
+        tap = pico.tap(clear=True)
+        t = tap["tap"]
+        assert t["frames"].get("1", 0) >= 20, tap  # the requests were answered...
+        assert t["last"] is not None and t["last"] / 1000 > start + 1_200_000, tap  # ...and it still scans
+        run_for(pico, 100_000)
+        assert pico.tap()["tap"]["readings"] >= 15
+
+
+def test_watchdog_resets_a_hung_pico_and_it_comes_back(pico: EmulatedBoard, sensors: SerialSensors) -> None:
+    wait_for(lambda: sensors.link.online, 90, "READINGS")
+    hellos = sensors.link.stats["hellos"]
+    watchdog = pico.tap()["stats"]["watchdog"]
+    pico.command("stall", ms=3000)  # the CPU hangs; the watchdog keeps counting
+    wait_for(lambda: pico.tap()["stats"]["watchdog"] == watchdog + 1, 60, "the watchdog reset")
+    wait_for(lambda: sensors.link.stats["hellos"] > hellos and sensors.link.online, 90, "READINGS after the reset")
+
+
+@pytest.mark.slow
+def test_twenty_resets_while_the_companion_reads(pico: EmulatedBoard, sensors: SerialSensors) -> None:
+    for n in range(20):
+        wait_for(lambda: sensors.link.online, 90, f"READINGS before reset {n}")
+        hellos = sensors.link.stats["hellos"]
+        pico.reset()
+        wait_for(lambda: not sensors.link.online, 30, f"silence after reset {n}")
+        wait_for(lambda: sensors.link.stats["hellos"] > hellos and sensors.link.online, 90, f"online after reset {n}")
+    assert sensors.link.stats["cobs"] + sensors.link.stats["crc"] <= 20  # at most a frame cut by each reset
+
+
+# ---- LEDs on the Pico ----
+
+LED_COUNT = 60
+LED_PIN = 16
+
+
+@pytest.fixture(scope="module")
+def led_pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatedBoard]:
+    with EmulatedBoard(tmp_path_factory.mktemp("ledpico"), config={"LED_PIN": LED_PIN, "LED_COUNT": LED_COUNT}) as b:
+        yield b
+
+
+def decode_ws2812(edges: list[tuple[int, int, float]]) -> tuple[list[int], list[float], list[float]]:
+    """Bits from the rising/falling edges of one burst, with each bit's high and low time (ns)."""
+    bits: list[int] = []
+    highs: list[float] = []
+    lows: list[float] = []
+    rises = [(i, e) for i, e in enumerate(edges) if e[1] == 1]
+    for i, (pin, _, t) in rises:
+        if i + 1 >= len(edges):
+            break
+        fall = edges[i + 1][2]
+        high = fall - t
+        highs.append(high)
+        bits.append(1 if high > 625 else 0)
+        if i + 2 < len(edges):
+            lows.append(edges[i + 2][2] - fall)
+    return bits, highs, lows
+
+
+def test_leds_at_25_fps_while_scanning_and_the_waveform(led_pico: EmulatedBoard) -> None:
+    s = SerialSensors(led_pico.port, wait=True)
+    try:
+        wait_for(lambda: s.link.online, 90, "READINGS")
+        led_pico.edges(LED_PIN)  # start watching the data pin
+        led_pico.tap(clear=True)
+        start = led_pico.now()
+        due = start
+        frames = 0
+        colors = b""
+        while led_pico.now() < start + 1_000_000:
+            if led_pico.now() >= due:
+                colors = bytes((frames * 7 + i) & 0xFF for i in range(3 * LED_COUNT))
+                assert s.send_leds(colors)
+                frames += 1
+                due += 40_000
+            time.sleep(0.005)
+        tap = led_pico.tap(clear=True)
+        assert rate(tap) >= 100, tap
+        run_for(led_pico, 50_000)
+        hello = fresh_hello(s)
+        assert hello["led_frames"] >= frames - 2 and hello["led_us"] <= 3000, hello
+        edges = led_pico.edges(LED_PIN)
+        # the last burst: after the last gap longer than the 280 us WS2812B-V5 reset
+        starts = [i for i in range(1, len(edges)) if edges[i][2] - edges[i - 1][2] > 280_000]
+        burst = edges[starts[-1]:] if starts else edges
+        bits, highs, lows = decode_ws2812(burst)
+        assert len(bits) == 24 * LED_COUNT
+        grb = bytes(int("".join(map(str, bits[k:k + 8])), 2) for k in range(0, len(bits), 8))
+        sent = b"".join(bytes((colors[i + 1], colors[i], colors[i + 2])) for i in range(0, len(colors), 3))
+        assert grb == sent  # G, R, B order, the last frame sent
+        # WS2812B: T0H 400, T1H 800, T0L 850, T1L 450 ns, each +-150 ns; V5: T0H 220-380
+        for bit, high in zip(bits, highs, strict=True):
+            assert (250 <= high <= 380) if bit == 0 else (650 <= high <= 950), (bit, high)
+        for bit, low in zip(bits, lows, strict=False):
+            assert (700 <= low <= 1000) if bit == 0 else (300 <= low <= 600), (bit, low)
+    finally:
+        s.close()
