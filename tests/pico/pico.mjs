@@ -46,7 +46,7 @@ let pioNowNs = 0;
 
 const now = () => baseNs + clock.nanos;
 const readBuf = Buffer.alloc(4096);
-let stallUntil = 0; // emulated ns: the CPU hangs (the watchdog keeps counting)
+let stallUntil = 0; // until this clock.nanos the CPU hangs (the watchdog keeps counting)
 let inject = []; // [ns since the last reset, bytes] the host sends at those instants
 
 function newTap() {
@@ -116,7 +116,13 @@ function boot() {
   }
   mcu.core.PC = 0x10000000;
   mcu.gpio[SAFE_MODE].setInputValue(true); // no safe-mode jumper (rp2040js has no pull-ups)
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => (resetReason = 'watchdog');
+  const watchdog = mcu.peripherals[0x40058];
+  watchdog.onWatchdogTrigger = () => {
+    // the chip resets: stop this watchdog (its periodic alarm would fire again at once)
+    watchdog.alarm.enable = false;
+    watchdog.timer.enable = false;
+    resetReason = 'watchdog';
+  };
   const adc = mcu.adc;
   adc.onADCRead = (channel) => {
     adc.channelValues[channel] = channel === 0 ? adcValue() : 0; // sampled as the conversion starts
@@ -243,8 +249,8 @@ function runSlice() {
   const core = mcu.core;
   while (inject.length && inject[0][0] <= clock.nanos) fromHost = concat(fromHost, inject.shift()[1]);
   while (clock.nanos < end && resetReason === null) {
-    if (now() < stallUntil) {
-      clock.tick(Math.min(end, stallUntil - baseNs) - clock.nanos);
+    if (clock.nanos < stallUntil) {
+      clock.tick(Math.min(end, stallUntil) - clock.nanos);
     } else if (core.waiting) {
       // asleep until an interrupt: jump to the next alarm (or the slice end if none)
       const next = clock.nextAlarm ? Math.max(0, clock.nanosToNextAlarm) : end - clock.nanos;
@@ -281,7 +287,7 @@ const commands = {
     return {};
   },
   stall({ ms }) {
-    stallUntil = now() + ms * 1e6;
+    stallUntil = clock.nanos + ms * 1e6;
     return {};
   },
   hold({ on }) {
