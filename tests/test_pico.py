@@ -22,7 +22,8 @@ from companion.hardware.framing import CONFIG, HELLO, PING, encode_frame  # noqa
 from companion.hardware.sensors.serial import SerialSensors  # noqa: E402
 
 REASON = unavailable()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"emulated Pico: {REASON}")
+# minutes of emulation: out of 'make test-fast', in 'make test' and CI
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=f"emulated Pico: {REASON}")]
 
 SPACE_MAP = [(space // 16, space % 16) for space in range(52)]  # firmware/config.py's default
 HELLO_REQUEST = encode_frame(HELLO, 1)
@@ -166,7 +167,6 @@ def test_watchdog_resets_a_hung_pico_and_it_comes_back(pico: EmulatedBoard, sens
     wait_for(lambda: sensors.link.stats["hellos"] > hellos and sensors.link.online, 90, "READINGS after the reset")
 
 
-@pytest.mark.slow
 def test_twenty_resets_while_the_companion_reads(pico: EmulatedBoard, sensors: SerialSensors) -> None:
     for n in range(20):
         wait_for(lambda: sensors.link.online, 90, f"READINGS before reset {n}")
