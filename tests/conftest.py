@@ -12,6 +12,14 @@ import pytest
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that takes the ``server`` fixture talks to the real service: it is ``live``
+    (left out of ``make test-fast``) wherever it is written."""
+    for item in items:
+        if "server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.live)
+
+
 _PYTEST_OWN = {"PYTEST_CURRENT_TEST"}  # pytest itself sets this one around each test
 
 

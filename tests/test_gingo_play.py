@@ -299,6 +299,7 @@ def test_selfplay_30_two_player_and_10_four_player_games_with_invariants() -> No
     assert {r["winner"] for r in results} >= {1, 2}
 
 
+@pytest.mark.slow  # whole self-played games: the full run
 def test_selfplay_with_other_options() -> None:
     for opts in ({"adjacency": "ortho4", "chip_cap": "unlimited"},
                  {"max_jokers_per_meld": "fewer_than_naturals", "rank_axis": "shared"},

@@ -14,6 +14,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 
 
+@pytest.mark.slow  # a pytest run in a subprocess
 def test_a_test_that_leaks_an_environment_variable_fails_and_the_next_one_sees_none(tmp_path: Path) -> None:
     shutil.copy(HERE / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "test_probe.py").write_text(

@@ -162,6 +162,7 @@ def test_layoffs_chain_and_compete_with_own_melds():
     assert M.best_layoffs("JC 2C", k2).deadwood == 2
 
 
+@pytest.mark.slow  # enumerates large hands: the full run
 def test_large_hands_rank_programme_matches_enumeration(monkeypatch):
     """The rank-by-rank programme used for large hands agrees with the set enumeration
     (itself checked against brute force above), pruning forced on."""

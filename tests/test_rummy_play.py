@@ -413,6 +413,7 @@ def test_bot_knocks_when_level_but_waits_when_behind() -> None:
 # ---------------------------------------------------------------- self-play
 
 
+@pytest.mark.slow  # 200 whole matches: the full run
 def test_selfplay_200_gin_matches_with_invariants_checked() -> None:
     kinds: dict[str, int] = {}
     wins = [0, 0]
@@ -695,6 +696,7 @@ def swap_cards_unchecked(g: RummyGame, joker: int, other: int) -> None:
     g.discard[g.discard.index(other)] = joker
 
 
+@pytest.mark.slow  # 30 whole matches: the full run
 def test_selfplay_30_coop_joker_matches_with_invariants_checked() -> None:
     from companion.rules import color_gin
 

@@ -216,6 +216,7 @@ def _log_so_far(server: Server) -> str:
     return server.output()
 
 
+@pytest.mark.live  # starts the real service and waits out a 10 s window
 def test_a_pairing_code_expires(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GINGO_PAIRING_WINDOW", "10")
     srv = Server(tmp_path / "data")
