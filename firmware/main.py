@@ -290,12 +290,14 @@ def run():
         except Exception as exc:  # report and carry on; the watchdog catches a hang
             fw.link.send(protocol.ERROR, ("firmware: " + repr(exc)).encode())
         wdt.feed()
-        due = time.ticks_add(due, 1000000 // fw.rate)
+        period = 1000000 // fw.rate
+        due = time.ticks_add(due, period)
         wait = time.ticks_diff(due, time.ticks_us())
         if wait > 0:
             time.sleep_us(wait)
-        else:
-            due = time.ticks_us()  # overran: start the schedule afresh
+        elif wait < -period:
+            due = time.ticks_us()  # a whole period behind: start the schedule afresh
+        # else a little late: the next pass starts at once and catches up
 
 
 if __name__ == "__main__":
