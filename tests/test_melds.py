@@ -199,3 +199,36 @@ def test_ginski_wild_may_stand_for_a_held_card_in_another_run():
 def test_best_discard_on_a_whole_deck_is_quick_and_exact():
     # thirteen set ranks: the set enumeration would take 6^13 steps
     assert M.best_discard(C.STANDARD_DECK) == (0, C.mask_names(C.STANDARD_DECK))
+
+
+@pytest.mark.parametrize("variant", ["gin", "color_gin", "gingo"])
+def test_four_suit_fast_path_matches_brute_force_on_dense_hands(variant):
+    """Hands of neighbouring ranks hold ranks three and four times whose cards also
+    fit runs: the closed form for the last rank and the whole-set shortcut must agree
+    with the brute force, for the least deadwood and for every best discard."""
+    rules = RULES[variant]
+    rng = random.Random(f"dense-{variant}")
+    for _ in range(300):
+        lo = rng.randint(0, 9)
+        pool = [13 * s + r for s in range(4) for r in range(lo, min(13, lo + rng.choice((3, 4, 5))))]
+        hand = rng.sample(pool, rng.randint(3, min(11, len(pool))))
+        assert M.min_deadwood(hand, variant) == brute_min(hand, rules), C.mask_names(C.cards_mask(hand))
+        got = M.best_discard(hand, variant)
+        want = brute_best_discard(hand, rules)
+        assert (got[0], sorted(got[1])) == (want[0], sorted(want[1]))
+
+
+def test_min_deadwood_reads_lists_of_card_ints_like_masks():
+    rng = random.Random(12)
+    for _ in range(500):
+        hand = rng.sample(range(52), rng.randint(0, 12))
+        want = M.min_deadwood(C.cards_mask(hand))
+        assert M.min_deadwood(hand) == want
+        assert M.min_deadwood(tuple(hand)) == want
+        assert M.deadwood_of_mask(C.cards_mask(hand)) == want
+    for bad, words in (([True, 5, 9], "not a card: True"), ([False, 5, 9], "not a card: False"),
+                       ([3, 3, 9], "duplicate card"), ([1, 2, -1], "not a card number: -1"),
+                       ([1, 2, 200], "not a card number: 200"), ([1, 2, 52], "not a card of gin: JK1"),
+                       ([1, 2.5], "not a card"), (-3, "cannot be negative")):
+        with pytest.raises(ValueError, match=words):
+            M.min_deadwood(bad)

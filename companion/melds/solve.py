@@ -5,37 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from operator import itemgetter
+from typing import Protocol
 
 from companion import cards as C
 from companion.melds.block import _block_min, _block_ok
+from companion.melds.fast import _SETS_ENUM_MAX, make_min
 from companion.melds.natural import _bits, _min_sets, _natural_min, _rank_bits_3plus, _suits
-from companion.melds.rules import MeldRules, _hand_mask, get_rules
+from companion.melds.rules import GIN, MeldRules, _hand_mask, get_rules
 from companion.melds.tables import _BIG, _Tables, _tables
 from companion.melds.wild import _wild_min
-
-# Enumerating set choices costs about 2^(ranks held 3+ times); past this many such
-# ranks the rank-by-rank programme is faster (measured in benchmarks/solver.py).
-_SETS_ENUM_MAX = 5
-
-
-def _make_gin_fast(tb: _Tables, rules: MeldRules) -> Callable[[int], int]:
-    T = tb.T
-
-    def fast(mask: int) -> int:
-        a = mask & 8191
-        b = mask >> 13 & 8191
-        c = mask >> 26 & 8191
-        d = mask >> 39 & 8191
-        trip = (a & b & (c | d)) | (c & d & (a | b))
-        if trip:
-            ranks = _bits(trip)
-            if len(ranks) > _SETS_ENUM_MAX:
-                return _block_min(mask, rules)
-            return _min_sets([a, b, c, d], ranks, 0, tb)
-        return T[a] + T[b] + T[c] + T[d]
-
-    return fast
-
 
 Solver = Callable[[int], int]
 
@@ -45,7 +24,7 @@ def _build_solver(rules: MeldRules) -> Solver:
     tb = _tables(rules)
     wm = rules.wild_mask
     if rules.base == 0 and rules.nsuits == 4:
-        nat_fast = _make_gin_fast(tb, rules)
+        nat_fast = make_min(tb, rules)[0]
     else:
         def nat_fast(mask: int) -> int:
             return _natural_min(mask, rules, tb)
@@ -79,28 +58,101 @@ def _solver(rules: MeldRules) -> Solver:
     return _build_solver(rules)
 
 
-def deadwood_of_mask(mask: int, variant: str | MeldRules = "gin") -> int:
-    """Minimum deadwood of a card bitmask (no validation; the fast entry point)."""
-    entry = _FAST.get(variant) or _fast_entry(variant)
-    return entry[0](mask)
-
-
-def min_deadwood(cards: int | str | Iterable[str | int], variant: str | MeldRules = "gin") -> int:
-    """Least deadwood value over every arrangement of ``cards`` into melds.
-
-    ``cards`` is a bitmask, a string (``"5H 6H 7H"``) or a list of names or ints.
-
-    >>> min_deadwood(["AS", "2S", "3S", "KD"])
-    10
-    >>> min_deadwood("QS KS AS", "gingo"), min_deadwood("QS KS AS", "gin")
-    (0, 21)
-    """
+def _generic_min(cards: object, variant: str | MeldRules) -> int:
     entry = _FAST.get(variant) or _fast_entry(variant)
     if type(cards) is int:
         if cards & ~entry[1] or cards < 0:
             _hand_mask(cards, get_rules(variant))
         return entry[0](cards)
-    return entry[0](_hand_mask(cards, get_rules(variant)))
+    return entry[0](_hand_mask(cards, get_rules(variant)))  # type: ignore[arg-type]
+
+
+_BIT = {card: 1 << card for card in range(52)}  # a Gin Rummy card int -> its bit
+_gather = itemgetter
+
+
+class _MaskMin(Protocol):
+    def __call__(self, mask: int, variant: str | MeldRules = "gin") -> int: ...
+
+
+class _CardsMin(Protocol):
+    def __call__(self, cards: int | str | Iterable[str | int],
+                 variant: str | MeldRules = "gin") -> int: ...
+
+
+def _make_public() -> tuple[_MaskMin, _CardsMin]:
+    """``deadwood_of_mask`` and ``min_deadwood``, with Gin Rummy's tables bound in so
+    that the common call (a Gin Rummy hand as a mask, or as a list of card ints) runs
+    the four-suit fast path (:mod:`companion.melds.fast`) inline."""
+    T = _tables(GIN).T
+    sets = make_min(_tables(GIN), GIN)[1]
+
+    def deadwood_of_mask(mask: int, variant: str | MeldRules = "gin") -> int:
+        """Minimum deadwood of a card bitmask (no validation; the fast entry point)."""
+        if variant == "gin":
+            a = mask & 8191
+            b = mask >> 13 & 8191
+            c = mask >> 26 & 8191
+            d = mask >> 39 & 8191
+            trip = (a & b & (c | d)) | (c & d & (a | b))
+            if trip:
+                return sets(a, b, c, d, trip, mask)
+            return T[a] + T[b] + T[c] + T[d]
+        entry = _FAST.get(variant) or _fast_entry(variant)
+        return entry[0](mask)
+
+    def min_deadwood(cards: int | str | Iterable[str | int],
+                     variant: str | MeldRules = "gin") -> int:
+        """Least deadwood value over every arrangement of ``cards`` into melds.
+
+        ``cards`` is a bitmask, a string (``"5H 6H 7H"``) or a list of names or ints.
+
+        >>> min_deadwood(["AS", "2S", "3S", "KD"])
+        10
+        >>> min_deadwood([0, 1, 2, 38])
+        10
+        >>> min_deadwood("QS KS AS", "gingo"), min_deadwood("QS KS AS", "gin")
+        (0, 21)
+        """
+        if variant == "gin":
+            if type(cards) is int:
+                if not cards >> 52:  # a Gin Rummy mask (a negative one goes below)
+                    a = cards & 8191
+                    b = cards >> 13 & 8191
+                    c = cards >> 26 & 8191
+                    d = cards >> 39
+                    trip = (a & b & (c | d)) | (c & d & (a | b))
+                    if trip:
+                        return sets(a, b, c, d, trip, cards)
+                    return T[a] + T[b] + T[c] + T[d]
+            elif type(cards) is list or type(cards) is tuple:
+                # card ints: one C-level pass builds the mask; anything else (names,
+                # foreign numbers, one card alone, repeats, True/False) is read the
+                # checked way below. (A float equal to a card int reads as that card,
+                # as it would as a dict key.)
+                seq: list[int] = cards  # type: ignore[assignment]
+                mask: int
+                try:
+                    mask = sum(_gather(*seq)(_BIT))
+                except (KeyError, TypeError):
+                    mask = -1
+                if mask >= 0 and mask.bit_count() == len(seq) and not (mask & 3 and (
+                        mask & 1 and seq[seq.index(0)] is False
+                        or mask & 2 and seq[seq.index(1)] is True)):
+                    a = mask & 8191
+                    b = mask >> 13 & 8191
+                    c = mask >> 26 & 8191
+                    d = mask >> 39
+                    trip = (a & b & (c | d)) | (c & d & (a | b))
+                    if trip:
+                        return sets(a, b, c, d, trip, mask)
+                    return T[a] + T[b] + T[c] + T[d]
+        return _generic_min(cards, variant)
+
+    return deadwood_of_mask, min_deadwood
+
+
+deadwood_of_mask, min_deadwood = _make_public()
 
 
 def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:

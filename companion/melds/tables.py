@@ -41,6 +41,23 @@ class _Tables:
     DS: list[int]  # which cards reach D (a suit mask)
     SUB: list[tuple[tuple[int, ...], ...]]  # natural-set suit choices per presence pattern
     SUBW: list[tuple[tuple[int, ...], ...]]  # suit choices for a set completed by a wild
+    RC: list[int]  # the cards of a suit mask that some run within it could hold
+
+
+def _run_capable(rules: MeldRules) -> list[int]:
+    """Per suit mask, its cards that lie in three consecutive cards of the mask (so a
+    run could hold them); with ``ace_high`` Q-K-A counts too."""
+    windows = [0b111 << s for s in range(11)]
+    if rules.ace_high:
+        windows.append((1 << 11) | (1 << 12) | 1)
+    out = [0] * 8192
+    for m in range(8192):
+        r = 0
+        for w in windows:
+            if m & w == w:
+                r |= w
+        out[m] = r
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -81,4 +98,4 @@ def _tables(rules: MeldRules) -> _Tables:
         SUBW.append(tuple(
             c for k in range(2, rules.set_max) for c in combinations(present, k)
         ) if rules.max_wilds_per_meld else ())
-    return _Tables(T, D, DS, SUB, SUBW)
+    return _Tables(T, D, DS, SUB, SUBW, _run_capable(rules))
