@@ -81,7 +81,8 @@ def test_doctests_pass() -> None:
 
 
 def test_seeded_deal() -> None:
-    a, b, c = RummyGame(seed=5), RummyGame(seed=5), RummyGame(seed=6)
+    a, b, c = (RummyGame(seed=5, first_dealer="random"), RummyGame(seed=5, first_dealer="random"),
+               RummyGame(seed=6, first_dealer="random"))
     assert a.hands == b.hands and a.stock == b.stock and a.dealer == b.dealer
     assert a.hands != c.hands
     assert [h.bit_count() for h in a.hands] == [10, 10]
@@ -300,7 +301,7 @@ def test_rescue_taken_when_it_lets_the_player_knock() -> None:
 
 
 def test_oklahoma_sets_the_knock_limit_from_each_upcard() -> None:
-    g = RummyGame(seed=21, oklahoma=True)
+    g = RummyGame(seed=21, oklahoma=True, first_dealer="random")
     assert g.hand_options.upcard == C.card_name(g.discard[-1])
     assert g.options.upcard is None
     res = selfplay_match(21, options=g.options)
@@ -308,7 +309,7 @@ def test_oklahoma_sets_the_knock_limit_from_each_upcard() -> None:
 
 
 def test_apply_after_the_match_is_over() -> None:
-    g = RummyGame(seed=0, game_target=1)
+    g = RummyGame(seed=0, game_target=1, first_dealer="random")
     while not g.over:
         g.apply(bot.choose_action(g))
     assert g.legal_actions() == []
@@ -322,22 +323,22 @@ def test_apply_after_the_match_is_over() -> None:
 
 
 def test_check_catches_a_lost_or_doubled_card() -> None:
-    bad = RummyGame(seed=8)
+    bad = RummyGame(seed=8, first_dealer="random")
     bad.stock.pop()
     with pytest.raises(AssertionError, match="cards lost"):
         bad.check()
-    bad = RummyGame(seed=8)
+    bad = RummyGame(seed=8, first_dealer="random")
     bad.stock.append(C.mask_cards(bad.hands[0])[0])
     with pytest.raises(AssertionError, match="in two places"):
         bad.check()
-    bad = RummyGame(seed=8)
+    bad = RummyGame(seed=8, first_dealer="random")
     bad.hands[0] |= 1 << bad.stock.pop()
     with pytest.raises(AssertionError, match="seat 0 holds 11 cards"):
         bad.check()
 
 
 def test_check_catches_a_wrong_score() -> None:
-    g = RummyGame(seed=8)
+    g = RummyGame(seed=8, first_dealer="random")
     while not g.results:
         g.apply(bot.choose_action(g))
     g.check()

@@ -11,6 +11,9 @@ match score. Its policy:
   the next player picked up (same rank, or same suit within two ranks), then drop the
   highest value;
 * go big gin or gin whenever the rules allow it;
+* when it knocks, declare its melds: the least deadwood and, among ties, the melds
+  the fewest unseen cards could be laid off onto (``best_declaration``);
+* as the winner of the flip for the first deal, let the other deal (it plays first);
 * knock when allowed and it is not behind in the match, or the deadwood is already
   low (3 or less), or the stock is running short; the rule module decides legality,
   so Color Gin's "no knock when nothing would score" is respected;
@@ -29,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from companion import cards as C
 from companion import melds as M
-from companion.play.rummy import Action, BigGin, Discard, Draw, Knock, Pass
+from companion.play.rummy import Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass
 
 if TYPE_CHECKING:
     from companion.play.rummy import RummyGame
@@ -103,6 +106,17 @@ def _knock_mask(game: RummyGame, hand: int, candidates: int) -> int:
     return out
 
 
+def _declaring(game: RummyGame, hand: int, card: int) -> Knock:
+    """Knock with ``card``, declaring the melds the rules module finds best for the
+    player from their own seat (``best_declaration``; Color Gin declares by its
+    ``auto_declare`` rule instead)."""
+    best = getattr(game.rules, "best_declaration", None)
+    if best is None:
+        return Knock(card)
+    melds = best(hand & ~(1 << card), game.hand_options)
+    return Knock(card, tuple(tuple(m) for m in melds))
+
+
 def choose_action(game: RummyGame) -> Action:
     """The bot's action for the player to move in ``game`` (always a legal one).
 
@@ -112,6 +126,8 @@ def choose_action(game: RummyGame) -> Action:
     phase = game.phase
     if phase == "over":
         raise ValueError("the match is over; there is nothing to choose")
+    if phase == "first_dealer":
+        return ChooseDeal(False)  # let the other deal: the non-dealer plays first
     seat = game.turn
     variant = game.meld_variant
     hand = game.hand(seat)
@@ -131,20 +147,20 @@ def choose_action(game: RummyGame) -> Action:
         return Knock(joker)  # co-op jokers: the drawn joker ends the hand at once
     if game.end_kind(hand, seat) == "big_gin":
         return BigGin()
-    taken = game.taken
+    taken = game.barred_discard
     allowed = hand & ~(1 << taken) if taken is not None else hand
     dw, which = _best_after(hand, variant, taken)
     best_knock = _knock_mask(game, hand, which)
     short = len(game.stock) <= SHORT_STOCK
     if best_knock:
         if dw <= LOW_DEADWOOD or short or _ahead(game, seat):
-            return Knock(choose_discard(game, best_knock))
+            return _declaring(game, hand, choose_discard(game, best_knock))
     elif game.must_end or dw == 0 or short:
         # the least-deadwood discard cannot end the hand (Color Gin spoiling): end with
         # another discard when one still goes out
         others = _knock_mask(game, hand, allowed & ~which)
         if others:
-            return Knock(choose_discard(game, others))
+            return _declaring(game, hand, choose_discard(game, others))
     if game.must_end:
         raise ValueError("the rescue card does not end the hand after all")  # engine bug
     return Discard(choose_discard(game, which))

@@ -8,6 +8,12 @@ surface documented in :mod:`companion.rules.base`: ``deal_size``, ``DECK`` (or
 
 A hand goes through these phases (``RummyGame.phase``):
 
+``"first_dealer"``
+    Only before the first hand, when the options flip for the deal
+    (``first_dealer = flip_high_chooses``, as in ``gin_004``) and no dealer was
+    given: the flips are drawn from the seed (``first_deal``) and the winner chooses
+    ``ChooseDeal(True)`` to deal or ``ChooseDeal(False)`` to let the player on their
+    right deal. (``flip_low_deals`` needs no choice: the lowest card deals.)
 ``"upcard"``
     The player left of the dealer (the non-dealer with two players), then each player
     in turn and the dealer last, may take the upcard (``Draw("discard")``) or
@@ -18,8 +24,10 @@ A hand goes through these phases (``RummyGame.phase``):
 ``"discard"``
     The player holds one card more than the deal. ``Discard(card)`` ends the turn;
     ``Knock(card)`` discards face down and ends the hand (a knock, or gin when the
-    kept cards all meld); ``BigGin()`` ends it with no discard. The card just taken
-    from the discard pile may not be discarded (nor knocked with).
+    kept cards all meld); ``Knock(card, declared)`` lays out the player's own choice
+    of melds (refused, state unchanged, when the rules refuse the declaration); ``BigGin()`` ends it with no discard. The card just taken
+    from the discard pile may not be discarded (nor knocked with), unless the
+    options turn ``no_same_card_discard`` off.
     With Color Gin's co-op jokers (``coop_jokers``), a player who draws a joker from
     the stock must end the hand at once with ``Knock(joker)``, the only legal action:
     gin when the ten other cards all meld (a gin arrangement is declared), otherwise a
@@ -47,7 +55,10 @@ Actions are small frozen dataclasses: :class:`Pass`, :class:`Draw`, :class:`Disc
 :class:`Knock`, :class:`BigGin`. An illegal action raises ``ValueError`` naming the
 rule and leaves the state unchanged.
 
->>> g = RummyGame("gin", seed=7)
+>>> g = RummyGame("gin", seed=7)  # gin_004: the flip for the first deal
+>>> g.phase, g.turn == g.first_deal.winner, g.legal_actions()
+('first_dealer', True, [ChooseDeal(deal=False), ChooseDeal(deal=True)])
+>>> g.apply(ChooseDeal(False))
 >>> g.phase, len(g.stock), [len(C.mask_cards(h)) for h in g.hands]
 ('upcard', 31, [10, 10])
 >>> g.apply(Draw("stock"))
@@ -72,6 +83,7 @@ from typing import Any, Final, Literal, Union
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
+from companion.rules.first_dealer import FLIP_RULES, FirstDeal, dealer_after_choice, draw_flips
 
 STOCK_END_AT: Final = 2  # the last two stock cards are never drawn
 MAX_HANDS: Final = 400  # a match that has not ended by then is a bug
@@ -118,12 +130,34 @@ class Discard:
 @dataclass(frozen=True)
 class Knock:
     """Discard ``card`` face down and end the hand: a knock, or gin when every kept
-    card melds (the rule module decides which)."""
+    card melds (the rule module decides which). ``declared``: the melds the player lays
+    out, as card names (``("3H", "4H", "5H")``; a wild ``"W1=R5"``), the rest of the
+    hand deadwood; None lets the rules declare the least-deadwood arrangement."""
 
     card: int
+    # not part of equality: Knock(c, declared) is legal exactly when Knock(c) is
+    declared: tuple[tuple[str, ...], ...] | None = dataclasses.field(default=None, compare=False)
 
     def __str__(self) -> str:
-        return f"knock {C.card_name(self.card)}"
+        text = f"knock {C.card_name(self.card)}"
+        if self.declared is not None:
+            text += " declaring " + " / ".join(" ".join(m) for m in self.declared)
+        return text
+
+    def undeclared(self) -> Knock:
+        return Knock(self.card) if self.declared is not None else self
+
+
+@dataclass(frozen=True)
+class ChooseDeal:
+    """The winner of the flip for the first deal (``first_dealer =
+    flip_high_chooses``) deals (``deal=True``) or leaves the deal to the player on
+    their right (``deal=False``)."""
+
+    deal: bool
+
+    def __str__(self) -> str:
+        return "deal first" if self.deal else "let the other deal"
 
 
 @dataclass(frozen=True)
@@ -134,7 +168,7 @@ class BigGin:
         return "big gin"
 
 
-Action = Union[Pass, Draw, Discard, Knock, BigGin]
+Action = Union[Pass, Draw, Discard, Knock, BigGin, ChooseDeal]
 
 
 def load_rules(variant: str) -> ModuleType:
@@ -194,6 +228,12 @@ class RummyGame:
             else 0  # co-op jokers: drawing one ends the hand
         self.seed = seed
         self.rng = random.Random(seed)
+        rule = getattr(options, "first_dealer", "random")
+        # the flip for the first deal (seed 004; RULES.md 2C #6); None when not flipped
+        self.first_deal: FirstDeal | None = None
+        if dealer is None and rule in FLIP_RULES:
+            self.first_deal = draw_flips(self.rng, self.deck & ~C.JOKER_MASK, n, rule)
+            dealer = self.first_deal.winner  # provisional until the winner chooses
         self.dealer: int = self.rng.randrange(n) if dealer is None else dealer
         if not 0 <= self.dealer < n:
             raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
@@ -213,9 +253,16 @@ class RummyGame:
         self.must_end = False
         self.last_taken: list[int | None] = [None] * n  # each seat's latest discard pick-up
         self.hand_options: Any = options
+        # core.no_same_card_discard (RULES.md section 1): on unless the options turn it off
+        self._same_card_barred: bool = bool(getattr(options, "no_same_card_discard", True))
         self._checked: tuple[int, int, bool] | None = None
         self._end_cache: dict[tuple[int, int], str | None] = {}
-        self._deal()
+        if self.first_deal is not None and self.first_deal.dealer is None:
+            self.phase = "first_dealer"  # the winner of the flip chooses; then the deal
+            self.turn = self.first_deal.winner
+            self.hands = [0] * n
+        else:
+            self._deal()
 
     # ------------------------------------------------------------------ state
 
@@ -272,6 +319,12 @@ class RummyGame:
         held = self.hands[self.turn] & self.jokers
         return held.bit_length() - 1 if held else None
 
+    @property
+    def barred_discard(self) -> int | None:
+        """The card the player to move may not discard (nor knock with) now: the one
+        taken from the discard pile this turn, under ``no_same_card_discard``."""
+        return self.taken if self._same_card_barred else None
+
     def hand(self, seat: int) -> int:
         """The cards (a mask) ``seat`` holds."""
         return self.hands[seat]
@@ -303,6 +356,8 @@ class RummyGame:
         ph = self.phase
         if ph == "over":
             return []
+        if ph == "first_dealer":
+            return [ChooseDeal(False), ChooseDeal(True)]
         if ph == "upcard":
             return [Draw("discard"), Pass()]
         if ph == "rescue":
@@ -323,7 +378,7 @@ class RummyGame:
         if self.end_kind(hand, self.turn) == "big_gin":
             acts.append(BigGin())
         for c in C.iter_cards(hand):
-            if c == self.taken:
+            if c == self.taken and self._same_card_barred:
                 continue
             if not self.must_end:
                 acts.append(Discard(c))
@@ -339,6 +394,20 @@ class RummyGame:
         if ph == "over":
             raise ValueError("the match is over; no more actions")
         seat = self.turn
+        if ph == "first_dealer" or isinstance(action, ChooseDeal):
+            if not (ph == "first_dealer" and isinstance(action, ChooseDeal)):
+                raise ValueError(
+                    "the first deal: the winner of the flip chooses to deal or not "
+                    "(ChooseDeal(True) or ChooseDeal(False))" if ph == "first_dealer" else
+                    "the first dealer has been chosen already (rule first_dealer)")
+            if not isinstance(action.deal, bool):
+                raise ValueError(f"choose to deal with true or false, not {action.deal!r}")
+            assert self.first_deal is not None
+            self.actions += 1
+            self.dealer = dealer_after_choice(seat, action.deal, self.players)
+            self.first_deal = dataclasses.replace(self.first_deal, dealer=self.dealer)
+            self._deal()
+            return None
         if isinstance(action, Pass):
             if ph == "upcard":
                 self.actions += 1
@@ -400,9 +469,9 @@ class RummyGame:
             joker = self.joker_drawn
             if joker is not None and (card != joker or isinstance(action, Discard)):
                 raise ValueError(self._joker_words(joker))
-            if card == self.taken:
+            if card == self.taken and self._same_card_barred:
                 raise ValueError(f"you may not discard {C.card_name(card)}: you took it from "
-                                 "the discard pile this turn")
+                                 "the discard pile this turn (rule no_same_card_discard)")
             kept = hand & ~(1 << card)
             if joker is not None:
                 self.actions += 1
@@ -413,10 +482,15 @@ class RummyGame:
                 kind = self.end_kind(kept, seat)
                 if kind not in ("gin", "knock"):
                     raise ValueError(self._why_no_end(kept))
+                declared = self._declared(action)
+                if declared is not None:  # refused here, before anything moves
+                    hands = [C.mask_cards(h) for h in self.hands]
+                    hands[seat] = C.mask_cards(kept)
+                    self._score(hands, seat, declared=declared)
                 self.actions += 1
                 self.hands[seat] = kept
                 self.discard.append(card)  # face down, but it is out of play all the same
-                return self._end_hand(seat)
+                return self._end_hand(seat, declared=declared)
             if self.must_end:
                 raise ValueError("you took the last discard to end the hand: knock or go gin")
             self.actions += 1
@@ -468,8 +542,17 @@ class RummyGame:
         self.turn = self._next(seat)
         return None
 
-    def _end_hand(self, ender: int | None, joker: bool = False) -> HandResult:
-        hands = [C.mask_cards(h) for h in self.hands]
+    def _declared(self, action: Knock) -> list[list[str]] | None:
+        if action.declared is None:
+            return None
+        if isinstance(action.declared, (str, bytes)) or not all(
+                isinstance(m, (tuple, list)) and all(isinstance(c, str) for c in m)
+                for m in action.declared):
+            raise ValueError("declared: give the melds as lists of card names")
+        return [list(m) for m in action.declared]
+
+    def _score(self, hands: list[list[int]], ender: int | None, joker: bool = False,
+               declared: list[list[str]] | None = None) -> HandResult:
         kwargs: dict[str, Any] = {"options": self.hand_options}
         if self._pass_closed:
             kwargs["closed"] = self.match
@@ -479,7 +562,15 @@ class RummyGame:
             gin = self._joker_gin(ender)
             if gin is not None:
                 kwargs["declared"] = gin
+        if declared is not None:
+            kwargs["declared"] = declared
         result: HandResult = self.rules.score_hand(hands, ender, **kwargs)
+        return result
+
+    def _end_hand(self, ender: int | None, joker: bool = False,
+                  declared: list[list[str]] | None = None) -> HandResult:
+        hands = [C.mask_cards(h) for h in self.hands]
+        result = self._score(hands, ender, joker, declared)
         self.results.append(result)
         self.match = self.rules.score_match(self.results, self.players, self.options)
         if self.match.finished:
@@ -531,6 +622,7 @@ class RummyGame:
             "discard_top": None if top is None else C.card_name(top),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "picked_up": [None if c is None else C.card_name(c) for c in self.last_taken],
+            "first_deal": None if self.first_deal is None else self.first_deal.as_dict(),
             "match": self.match.as_dict(),
         }
         if seat is not None:
@@ -546,6 +638,10 @@ class RummyGame:
         """Raise ``AssertionError`` if any invariant is broken: every card of the deck
         in exactly one place, hand sizes right for the phase, the match score equal to
         ``score_match`` over the hand results, and the match not running forever."""
+        if self.phase == "first_dealer":
+            if self.results or any(self.hands) or self.stock or self.discard:
+                raise AssertionError("cards are dealt before the first dealer is chosen")
+            return
         stock_mask = C.cards_mask(self.stock)
         discard_mask = C.cards_mask(self.discard)
         places = list(self.hands) + [stock_mask, discard_mask]
@@ -617,7 +713,12 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     if isinstance(action, Discard):
         return {"type": "discard", "card": C.card_name(action.card)}
     if isinstance(action, Knock):
-        return {"type": "knock", "card": C.card_name(action.card)}
+        out: dict[str, Any] = {"type": "knock", "card": C.card_name(action.card)}
+        if action.declared is not None:
+            out["declared"] = [list(m) for m in action.declared]
+        return out
+    if isinstance(action, ChooseDeal):
+        return {"type": "choose_deal", "deal": action.deal}
     if isinstance(action, BigGin):
         return {"type": "big_gin"}
     raise ValueError(f"not a rummy action: {action!r}")
@@ -646,14 +747,28 @@ def action_from_dict(data: Any) -> Action:
         if source not in ("stock", "discard"):
             raise ValueError(f"a draw's source is 'stock' or 'discard', not {source!r}")
         return Draw(source)
+    if kind == "choose_deal":
+        deal = data.get("deal")
+        if not isinstance(deal, bool):
+            raise ValueError(f"choose_deal says 'deal': true or false, not {deal!r}")
+        return ChooseDeal(deal)
     if kind in ("discard", "knock"):
         card = data.get("card")
         if not isinstance(card, str):
             raise ValueError(f"a {kind} names its card, like {{'card': '5H'}}")
         c = C.parse_card(card)
-        return Discard(c) if kind == "discard" else Knock(c)
+        if kind == "discard":
+            return Discard(c)
+        declared = data.get("declared")
+        if declared is None:
+            return Knock(c)
+        if not isinstance(declared, list) or not all(
+                isinstance(m, list) and all(isinstance(x, str) for x in m) for m in declared):
+            raise ValueError("a knock's 'declared' is a list of melds, each a list of card "
+                             "names, like [['3H', '4H', '5H']]")
+        return Knock(c, tuple(tuple(m) for m in declared))
     raise ValueError(
-        f"unknown action type {kind!r} (pass, draw, discard, knock or big_gin)")
+        f"unknown action type {kind!r} (pass, draw, discard, knock, big_gin or choose_deal)")
 
 
 def _name(card: object) -> str:
@@ -706,7 +821,7 @@ def selfplay_match(seed: int, variant: str = "gin", players: int | None = None,
 
 
 __all__ = [
-    "Pass", "Draw", "Discard", "Knock", "BigGin", "Action", "RummyGame", "load_rules",
+    "Pass", "Draw", "Discard", "Knock", "BigGin", "ChooseDeal", "Action", "RummyGame", "load_rules",
     "action_to_dict", "action_from_dict",
     "selfplay_match", "RULE_MODULES", "STOCK_END_AT", "MAX_HANDS",
 ]

@@ -88,6 +88,11 @@ class Options:
         "least deadwood first, or most open unspoiled suits first",
         ("best_score", "least_deadwood", "most_open_suits"),
     )
+    no_same_card_discard: bool = option_field(True, "a card taken from the discard pile may not be discarded (nor knocked with) in the same turn")
+    first_dealer: str = option_field(
+        "random", "who deals first: 'random', or 'flip_high_chooses' (each player flips a card, the highest chooses to deal or not, a tie flips again) or 'flip_low_deals' (the lowest card deals, a tie flips again)",
+        ("random", "flip_high_chooses", "flip_low_deals"),
+    )
     coop: bool = option_field(False, "co-op variant: both players aim for a 2-2 tie; the team score is all eight columns added up")
     coop_jokers: bool = option_field(False, "co-op with jokers shuffled in: drawing one forces gin or a knock, even above the limit; the joker is the discard")
 

@@ -33,6 +33,7 @@ from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandKind, HandResult, MatchScore
 from companion.rules.common import OPTION_INT_MAX, preset_options, resolve_options
+from companion.rules.declare import Declared, read_declared
 
 VARIANT: Final = "gin"
 MELD_VARIANT: Final = "gin"
@@ -93,6 +94,28 @@ class Options:
                 "means gin only."})
     oklahoma_spades_double: bool = field(default=False, metadata={
         "help": "Oklahoma: a hand whose upcard is a spade scores double."})
+    no_same_card_discard: bool = field(default=True, metadata={
+        "help": "A card taken from the discard pile may not be discarded (nor knocked "
+                "with) in the same turn."})
+    first_dealer: str = field(default="random", metadata={
+        "help": "Who deals the first hand: 'random'; 'flip_high_chooses' = each player "
+                "flips a card, the highest chooses to deal or not, a tie flips again "
+                "(seed 004); 'flip_low_deals' = the lowest card deals, a tie flips again.",
+        "choices": ("random", "flip_high_chooses", "flip_low_deals")})
+    team_mode: str = field(default="none", metadata={
+        "help": "Team play: 'none'; 'pagat_partnership' = four players, partners 0+2 "
+                "against 1+3, two pair games per hand, the team with more points "
+                "scores the difference (both won: the sum); 'pair_tournament' = seed "
+                "004's outing: two sides, pair matches, winners play winners.",
+        "choices": ("none", "pagat_partnership", "pair_tournament")})
+    team_target: int = field(default=125, metadata={
+        "help": "Partnership: the team total that wins (pagat: 125)."})
+    outing_target: int = field(default=0, metadata={
+        "help": "Pair tournament: the outing ends once a side's total reaches this "
+                "(0 = no target score)."})
+    outing_minutes: int = field(default=0, metadata={
+        "help": "Pair tournament: the outing ends after this many minutes "
+                "(0 = no time limit)."})
     upcard: str | None = field(default=None, metadata={
         "help": "Oklahoma: this hand's upcard (set per hand, e.g. '7D').",
         "per_hand": True})
@@ -140,10 +163,10 @@ PRESETS: Final[dict[str, Options]] = {
     "gin_002": dataclasses.replace(
         _PRESETS_BASE, knock_compare="lt", stock_end="showdown_at_2", game_bonus=0,
         shutout="none", box_bonus=0),
-    "gin_004": _PRESETS_BASE,
+    "gin_004": dataclasses.replace(_PRESETS_BASE, first_dealer="flip_high_chooses"),
     "pagat": dataclasses.replace(
         _PRESETS_BASE, gin_bonus=20, undercut_bonus=10, shutout="double_game_bonus",
-        box_bonus=20),
+        box_bonus=20, first_dealer="flip_low_deals"),
     "modern": dataclasses.replace(
         _PRESETS_BASE, big_gin_bonus=31, shutout="double_points", next_dealer="alternate"),
 }
@@ -264,6 +287,35 @@ def _names(cards: Iterable[int]) -> list[str]:
     return [C.card_name(c) for c in cards]
 
 
+def best_declaration(kept: int, options: Options | None = None) -> list[list[str]]:
+    """The melds a player keeping ``kept`` (a mask) declares by default, as seen from
+    their own seat (the defender's cards unknown): the least deadwood, and among
+    arrangements that tie, the one whose melds the fewest unseen cards could extend.
+
+    >>> best_declaration(C.to_mask("7S 7H 7D 7C 8C 9C 2H 3H 4H KD"))
+    [['7S', '7H', '7D'], ['2H', '3H', '4H'], ['7C', '8C', '9C']]
+    """
+    arrs = M._arrangements_mask(kept, _RULES, limit=32)
+    if len(arrs) == 1:
+        return [m.names() for m in arrs[0].melds]
+    unseen = DECK & ~kept
+    best = min(arrs, key=lambda a: sum(_open_ends(m, unseen) for m in a.melds))
+    return [m.names() for m in best.melds]
+
+
+def _open_ends(meld: M.Meld, unseen: int) -> int:
+    """How many ``unseen`` cards could be laid off straight onto ``meld``."""
+    cards = meld.stands_for()
+    if meld.kind == "set":
+        r = C.rank(cards[0]) - 1
+        return sum(1 for s in range(4) if unseen >> (13 * s + r) & 1)
+    su = C.suit(cards[0])
+    ranks = [C.rank(c) for c in cards]
+    lo, hi = min(ranks), max(ranks)
+    ends = [r for r in (lo - 1, hi + 1) if 1 <= r <= 13]
+    return sum(1 for r in ends if unseen >> (13 * su + r - 1) & 1)
+
+
 def _choose_knocker_arrangement(knocker: int, defender: int) -> tuple[M.Arrangement, M.LayoffResult]:
     """Among the knocker's least-deadwood arrangements, the one that leaves the
     defender the most deadwood after lay-offs (the knocker declares it)."""
@@ -333,7 +385,8 @@ def _showdown_points(d0: int, d1: int, opts: Options,
 
 
 def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = None, *,
-               options: Options | None = None, **overrides: Any) -> HandResult:
+               options: Options | None = None, declared: Declared | None = None,
+               **overrides: Any) -> HandResult:
     """Score one hand of Gin Rummy.
 
     ``hands`` holds both players' cards in seat order (card strings, ints or masks):
@@ -342,6 +395,11 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
     ``stock_end``). The knocker's arrangement is the least-deadwood one that leaves
     the defender the most deadwood; the defender's lay-offs (chained along runs) and
     own melds are chosen together to minimise the defender's deadwood.
+
+    ``declared``: the ender's melds as lists of cards (RULES.md section 1: the knocker
+    may declare any legal arrangement within the limit); the rest of the hand is
+    deadwood, and the defender lays off onto these melds. A meld that is not legal, a
+    card not in the hand, or declared deadwood above the knock limit is refused.
 
     Raises ``ValueError`` for a bad card, a card in both hands, a wrong hand size, or
     an ender who may not knock under the preset.
@@ -358,6 +416,8 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
     opts = _resolve(preset, options, overrides)
     masks = _hand_masks(hands)
     notes: list[str] = []
+    if ender is None and declared is not None:
+        raise ValueError("declared: a hand that reached the stock end has no ender to declare")
     if ender is None:
         for seat, m in enumerate(masks):
             n = m.bit_count()
@@ -378,8 +438,23 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
     if dm.bit_count() != HAND_SIZE:
         raise ValueError(f"seat {defender}: {dm.bit_count()} cards; a defender holds 10")
     kn = km.bit_count()
-    kdw = M.deadwood_of_mask(km)
     limit = knock_limit(opts)
+    darr_declared: M.Arrangement | None = None
+    if declared is not None:
+        try:
+            darr_declared = read_declared(declared, km, _RULES)
+        except ValueError as exc:
+            raise ValueError(f"seat {ender}: {exc}") from None
+        kdw = darr_declared.value
+        if kn == HAND_SIZE + 1 and kdw:
+            raise ValueError(f"seat {ender}: a big gin declares all 11 cards melded; the "
+                             f"declared melds leave {kdw} deadwood")
+        if kn == HAND_SIZE and kdw > limit:
+            raise ValueError(_no_knock(ender, kdw, limit, opts) + " (the declared melds leave "
+                             f"{' '.join(darr_declared.deadwood_names)} unmatched)")
+        notes.append(f"seat {ender} declared its melds")
+    else:
+        kdw = M.deadwood_of_mask(km)
     if kn == HAND_SIZE + 1:
         if opts.big_gin_bonus <= 0:
             raise ValueError(
@@ -396,12 +471,15 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
         raise ValueError(_no_knock(ender, kdw, limit, opts))
     layoffs: list[list[str]] = [[], []]
     if kdw == 0 and not opts.layoff_after_gin:
-        karr = M._arrangements_mask(km, _RULES, limit=1)[0]
+        karr = darr_declared or M._arrangements_mask(km, _RULES, limit=1)[0]
         darr = M._arrangements_mask(dm, _RULES, limit=1)[0]
         ddw = darr.value
         notes.append("no lay-offs after gin")
     else:
-        karr, lay = _choose_knocker_arrangement(km, dm)
+        if darr_declared is not None:
+            karr, lay = darr_declared, M.best_layoffs(dm, darr_declared.melds, _RULES)
+        else:
+            karr, lay = _choose_knocker_arrangement(km, dm)
         darr, ddw = lay.arrangement, lay.deadwood
         layoffs[defender] = _names(lay.cards)
     kind, winner, points = _outcome(ender, kdw, ddw, kn == HAND_SIZE + 1, opts, notes)
@@ -575,5 +653,5 @@ def next_dealer(result: HandResult, dealer: int, players: int, options: Options)
 __all__ = [
     "VARIANT", "MELD_VARIANT", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS",
     "ALIASES", "DEFAULT_PRESET", "make_options", "knock_limit", "end_kind", "deal_size",
-    "score_hand", "score_from_deadwood", "score_match", "next_dealer",
+    "score_hand", "score_from_deadwood", "score_match", "next_dealer", "best_declaration",
 ]

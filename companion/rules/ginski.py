@@ -30,6 +30,7 @@ from typing import Final, Literal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
+from companion.rules.declare import Declared, read_declared
 from companion.rules.common import (
     check_option_fields,
     check_result,
@@ -76,6 +77,11 @@ class Options:
     stock_end: StockEnd = option_field(
         "void_at_2", "after a void hand (stock down to 2): the same dealer deals again, or the deal passes left",
         ("void_at_2", "pass_left"),
+    )
+    no_same_card_discard: bool = option_field(True, "a card taken from the discard pile may not be discarded (nor knocked with) in the same turn")
+    first_dealer: str = option_field(
+        "random", "who deals first: 'random', or 'flip_high_chooses' (each player flips a card, the highest chooses to deal or not, a tie flips again) or 'flip_low_deals' (the lowest card deals, a tie flips again)",
+        ("random", "flip_high_chooses", "flip_low_deals"),
     )
     after_all_pass: AfterAllPass = option_field(
         "must_draw_stock", "when everyone passes the upcard, the first player must draw from the stock, or may take the upcard",
@@ -158,6 +164,16 @@ def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat:
     if dw == 0:
         return "gin"
     return "knock" if dw <= options.end_limit else None
+
+
+def best_declaration(kept: int, options: Options | None = None) -> list[list[str]]:
+    """The melds a player keeping ``kept`` declares by default: a least-deadwood
+    arrangement (wilds written ``W1=R5``).
+
+    >>> best_declaration(C.to_mask("R1 R2 W1 B5 B6 B7 G9 G10 G11 Y8"))
+    [['R1', 'R2', 'W1=R3'], ['B5', 'B6', 'B7'], ['G9', 'G10', 'G11']]
+    """
+    return [m.names() for m in M.best_arrangement(kept, "ginski").melds]
 
 
 # ---------------------------------------------------------------------------
@@ -264,6 +280,7 @@ def score_hand(
     preset: str | None = None,
     *,
     options: Options | None = None,
+    declared: Declared | None = None,
     **overrides: object,
 ) -> HandResult:
     """Score one Ginski round.
@@ -272,7 +289,10 @@ def score_hand(
     ender's 10 kept after the face-down discard, or 11 for a Big Ginski; the others'
     10 (12 and 13 in a 2-player game). ``ender``: the seat that ended the round, or
     None when the stock ran out (a void hand). ``extra["undercutter"]`` is the seat
-    that undercut the ender, or None.
+    that undercut the ender, or None. ``declared``: the ender's melds as lists of
+    cards (a wild written ``W1=R5``, the card it stands for), the rest deadwood; a meld
+    that is not legal or deadwood above ``end_limit`` is refused. Without it the
+    ender's least-deadwood arrangement is used.
 
     The seed's undercut: ender 9, the other 20, the undercutter 5 scores 25 + 29:
 
@@ -291,6 +311,8 @@ def score_hand(
         )
     masks = _read_hands(hands, opts, ender)
     n = opts.players
+    if ender is None and declared is not None:
+        raise ValueError("declared: a void hand (the stock ran out) has no ender to declare")
     if ender is None:
         arrs = [M.best_arrangement(m, "ginski") for m in masks]
         return HandResult(
@@ -304,7 +326,15 @@ def score_hand(
         )
     deal = deal_size(n, opts)
     own = masks[ender]
-    own_dw = M.deadwood_of_mask(own, "ginski")
+    own_arr: M.Arrangement | None = None
+    if declared is not None:
+        try:
+            own_arr = read_declared(declared, own, M.GINSKI)
+        except ValueError as exc:
+            raise ValueError(f"seat {ender}: {exc}") from None
+        own_dw = own_arr.value
+    else:
+        own_dw = M.deadwood_of_mask(own, "ginski")
     big = own.bit_count() == deal + 1
     if big and own_dw:
         raise ValueError(
@@ -314,12 +344,15 @@ def score_hand(
     if own_dw > opts.end_limit:
         raise ValueError(
             f"seat {ender} may not end the round: deadwood {own_dw} is above the limit "
-            f"{opts.end_limit}"
+            f"{opts.end_limit}" + (" (the declared melds leave "
+                                   f"{' '.join(own_arr.deadwood_names)} unmatched)" if own_arr else "")
         )
     notes: list[str] = []
+    if own_arr is not None:
+        notes.append(f"seat {ender} declared its melds")
     if own_dw and opts.layoffs == "onto_ender_melds":
         best: tuple[int, tuple[list[int], list[list[int]], list[M.Arrangement]]] | None = None
-        for arr in M.arrangements(own, "ginski", limit=64):
+        for arr in ([own_arr] if own_arr is not None else M.arrangements(own, "ginski", limit=64)):
             out = _layoffs(masks, ender, arr)
             total = sum(out[0]) - own_dw
             if best is None or total > best[0]:
@@ -328,6 +361,8 @@ def score_hand(
         dws, laid, arrs = best[1]
     else:
         arrs = [M.best_arrangement(m, "ginski") for m in masks]
+        if own_arr is not None:
+            arrs[ender] = own_arr
         dws = [a.value for a in arrs]
         laid = [[] for _ in range(n)]
     kind, winner, points, undercutters = _award(dws, ender, big, opts, notes)
@@ -457,5 +492,5 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
 
 __all__ = [
     "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "PLAYERS", "make_options", "deal_size",
-    "next_dealer", "end_kind", "score_hand", "score_from_deadwood", "score_match",
+    "next_dealer", "end_kind", "best_declaration", "score_hand", "score_from_deadwood", "score_match",
 ]
