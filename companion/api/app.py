@@ -36,14 +36,14 @@ from fastapi.responses import RedirectResponse
 from companion import __version__
 from companion.api.errors import install
 from companion.api.limits import DEFAULT_MAX_BODY, body_limit
-from companion.api.routes import board, games, live, pairing as pairing_routes, service
+from companion.api.routes import board, games, live, pairing as pairing_routes, rules, service
 from companion.api.security import WebGuard
 from companion.api.throttle import AddressThrottle
 from companion.pairing import Pairing
 from companion.table import Table
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-ROUTERS = (service.router, pairing_routes.router, games.router, board.router, live.router)
+ROUTERS = (service.router, pairing_routes.router, games.router, board.router, live.router, rules.router)
 
 
 def create_app(

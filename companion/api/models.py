@@ -100,7 +100,7 @@ class HandRequest(_Strict):
         None, max_length=4, description="each player's cards in seat order (the ender's 11 for a big gin, else 10)"
     )
     deadwood: Optional[list[int]] = Field(None, max_length=4, description="quick entry: deadwood per seat")
-    declared: Optional[list[list[str]]] = Field(None, max_length=10, description="Color Gin: the ender's melds")
+    declared: Optional[list[list[str]]] = Field(None, max_length=10, description="The ender's declared melds (Gin Rummy, Color Gin, Ginski), each a list of card names; the rest of the ender's hand is deadwood")
     joker: bool = Field(False, description="Color Gin co-op jokers: the ender drew a joker")
     big_gin: bool = Field(False, description="with deadwood: the ender melded all 11 cards (big gin)")
     upcard: Optional[str] = Field(None, max_length=8, description="Oklahoma gin: this hand's upcard")

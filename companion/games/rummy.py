@@ -95,7 +95,7 @@ class RummyVariant(Variant):
 
     def entries(self, options: Any) -> dict[str, bool]:
         """Which fields a hand entry takes beyond the cards and the ender."""
-        return {"deadwood": self.deadwood_entry, "upcard": False, "declared": False, "joker": False,
+        return {"deadwood": self.deadwood_entry, "upcard": False, "declared": True, "joker": False,
                 "big_gin": self.big_bonus(options) > 0}
 
     def table_rules(self, options: Any, players: int) -> dict[str, Any]:
@@ -111,8 +111,10 @@ class RummyVariant(Variant):
         """One hand's result from every seat's cards (``prior``: the hands before it,
         for a game whose scoring depends on them). Refusals raise ``ValueError``."""
         kwargs: dict[str, Any] = {"options": options}
-        if declared is not None or joker:
-            raise InvalidInput("\"declared\" and \"joker\" are Color Gin entries only", code="invalid_hand")
+        if joker:
+            raise InvalidInput("\"joker\" is a Color Gin entry only (co-op jokers)", code="invalid_hand")
+        if declared is not None:  # the ender's own melds (RULES.md section 1)
+            kwargs["declared"] = declared
         if upcard is not None:
             kwargs["upcard"] = upcard
         return dict(self.rules.score_hand(list(hands), ender, **kwargs).as_dict())

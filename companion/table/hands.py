@@ -47,7 +47,8 @@ class HandInput:
 
     ``ender``: the seat that knocked or went gin (None: a void hand); ``hands``: each
     player's cards in seat order, or ``deadwood``: one number per seat (quick entry);
-    Color Gin only: ``declared`` (the ender's melds) and ``joker`` (co-op jokers);
+    ``declared``: the ender's melds (Gin Rummy, Color Gin, Ginski; RULES.md section 1);
+    Color Gin only: ``joker`` (co-op jokers);
     ``big_gin``: with ``deadwood``, the ender melded all eleven cards; ``upcard``: the
     hand's upcard, for Oklahoma gin.
     """
@@ -82,8 +83,13 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
         # it used to be accepted and silently ignored
         raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only, and this game's "
                          "option oklahoma is off: leave the upcard out")
-    if not takes["declared"] and (entry.declared is not None or entry.joker):
-        raise TableError("invalid_hand", "\"declared\" and \"joker\" are Color Gin entries only")
+    if entry.declared is not None and not takes["declared"]:
+        raise TableError("invalid_hand", f"\"declared\" is not an entry of {g.variant}")
+    if entry.joker and not takes["joker"]:
+        raise TableError("invalid_hand", "\"joker\" is a Color Gin entry only (co-op jokers)")
+    if entry.declared is not None and entry.hands is None:
+        raise TableError("invalid_hand", "\"declared\" goes with \"hands\": the declared melds "
+                         "are checked against the ender's cards")
     if entry.hands is not None:
         hands = entry.hands
         if not isinstance(hands, list) or len(hands) != n:

@@ -1,6 +1,7 @@
 """The API's routes, one module per resource: ``service`` (health, variants), ``pairing``
 (pairing and tokens), ``games`` (games, hands, actions, exports), ``board`` (the board
-view, the simulator, the LED frame) and ``live`` (the WebSocket channel).
+view, the simulator, the LED frame), ``live`` (the WebSocket channel) and ``rules`` (rule
+helpers that store nothing: the first-dealer flip, team play).
 
 Each module holds an ``APIRouter`` named ``router``; :func:`companion.api.app.create_app`
 includes them in :data:`ROUTERS` order. Routes that answer with the table's own dicts
