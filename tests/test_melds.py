@@ -212,7 +212,10 @@ def test_four_suit_fast_path_matches_brute_force_on_dense_hands(variant):
         lo = rng.randint(0, 9)
         pool = [13 * s + r for s in range(4) for r in range(lo, min(13, lo + rng.choice((3, 4, 5))))]
         hand = rng.sample(pool, rng.randint(3, min(11, len(pool))))
-        assert M.min_deadwood(hand, variant) == brute_min(hand, rules), C.mask_names(C.cards_mask(hand))
+        want = brute_min(hand, rules)
+        assert M.min_deadwood(hand, variant) == want, C.mask_names(C.cards_mask(hand))
+        assert M.min_deadwood(C.cards_mask(hand), variant) == want, C.mask_names(C.cards_mask(hand))
+        assert M.deadwood_of_mask(C.cards_mask(hand), variant) == want
         got = M.best_discard(hand, variant)
         want = brute_best_discard(hand, rules)
         assert (got[0], sorted(got[1])) == (want[0], sorted(want[1]))
