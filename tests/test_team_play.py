@@ -176,3 +176,17 @@ def test_api_gin_hand_with_declared_melds(client: Any) -> None:
     assert client.get(f"/api/v1/games/{g['id']}").json()["hands"] == []  # nothing changed
     ok = client.post(f"/api/v1/games/{g['id']}/hands", json=entry, headers=auth)
     assert ok.status_code in (200, 201), ok.text
+
+
+def test_a_table_gin_game_cannot_be_a_partnership(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    try:
+        table = Table(store)
+        before = store.count()
+        with pytest.raises(Exception, match="team_mode pagat_partnership: four players in two teams"):
+            table.create_game("gin", players=["Ann", "Bob"], options={"team_mode": "pagat_partnership"})
+        assert store.count() == before
+        g = table.create_game("gin", players=["Ann", "Bob"], options={"team_mode": "pair_tournament"})
+        assert g["variant"] == "gin"  # a pair match of an outing is an ordinary gin match
+    finally:
+        store.close()

@@ -173,8 +173,27 @@ class GinRummy(RummyVariant):
     option_labels = {"knock_limit": "Knock limit", "knock_compare": "Knock with deadwood",
                      "gin_bonus": "Gin bonus", "undercut_bonus": "Undercut bonus", "big_gin_bonus": "Big gin bonus",
                      "game_target": "Game target", "game_bonus": "Game bonus", "box_bonus": "Box bonus",
-                     "oklahoma": "Oklahoma gin", "upcard": "Upcard (Oklahoma)"}
-    choice_labels = {"knock_compare": {"le": "up to the limit", "lt": "below the limit"}}
+                     "oklahoma": "Oklahoma gin", "upcard": "Upcard (Oklahoma)",
+                     "no_same_card_discard": "No discarding the card just picked up",
+                     "first_dealer": "First dealer", "team_mode": "Team play",
+                     "team_target": "Team target (partnership)", "outing_target": "Outing target score",
+                     "outing_minutes": "Outing time limit (minutes)"}
+    choice_labels = {"knock_compare": {"le": "up to the limit", "lt": "below the limit"},
+                     "first_dealer": {"random": "drawn at random", "flip_high_chooses": "flip: highest chooses",
+                                      "flip_low_deals": "flip: lowest deals"},
+                     "team_mode": {"none": "none (two players)", "pagat_partnership": "partnership (4 players)",
+                                   "pair_tournament": "outing of pair matches"}}
+
+    def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
+        options = super()._build_options(preset, overrides, players)
+        if options.team_mode == "pagat_partnership":
+            # a table game of Gin Rummy is one pair game; the partnership's four players
+            # are scored together through POST /api/v1/teams/partnership
+            raise InvalidInput("team_mode pagat_partnership: four players in two teams, each hand two pair "
+                               f"games entered together; a Gin Rummy game here seats {players}. Score a "
+                               "partnership with POST /api/v1/teams/partnership", code="invalid_options",
+                               details={"option": "team_mode", "value": "pagat_partnership"})
+        return options
 
     def big_bonus(self, options: Any) -> int:
         return int(getattr(options, "big_gin_bonus", 0) or 0)
