@@ -298,3 +298,93 @@ def _next_of(ws: Any, kind: str) -> dict[str, Any]:
         if msg["type"] == kind:
             return dict(msg)
     raise AssertionError(f"no {kind!r} message")
+
+
+# ---- strict inputs and client ids (in-process: the real app, store and engines) ---------------
+
+@pytest.fixture()
+def api(tmp_path: Path) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from companion.api import create_app
+    from companion.pairing import Pairing
+    from companion.store import open_store
+    from companion.table import Table
+
+    store = open_store(tmp_path)
+    app = create_app(Table(store), pairing=Pairing(store, code="2468", host_code="h"), names=("testserver",))
+    with TestClient(app) as client:
+        token = client.post("/api/v1/pair", json={"code": "2468"}).json()["token"]
+        client.headers["Authorization"] = f"Bearer {token}"
+        client.store = store  # type: ignore[attr-defined]
+        yield client
+    store.close()
+
+
+def test_numbers_are_numbers_and_options_have_their_real_range(api: Any) -> None:
+    gid = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "B"]}).json()["id"]
+    before = api.store.count()
+    for body, field in (({"ender": "0", "deadwood": [0, 20]}, "ender"),
+                        ({"ender": 0, "deadwood": [0, 20], "expected_version": "1"}, "expected_version"),
+                        ({"ender": 0, "deadwood": ["0", 20]}, "deadwood.0"),
+                        ({"ender": 0, "deadwood": [0, 20], "big_gin": "true"}, "big_gin"),
+                        ({"ender": 0, "deadwood": [0, 501]}, "deadwood.1")):
+        r = api.post(f"/api/v1/games/{gid}/hands", json=body)
+        assert r.status_code == 422 and error_of(r)["message"].startswith(field + ":"), (body, r.text)
+    r = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "B"], "dealer": "1"})
+    assert r.status_code == 422 and error_of(r)["message"].startswith("dealer:")
+    r = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "B"], "options": {"game_target": 0}})
+    assert r.status_code == 400 and "game_target" in error_of(r)["message"] and "from 1" in error_of(r)["message"]
+    for variant, option in (("color_gin", "target"), ("ginski", "target")):
+        r = api.post("/api/v1/games", json={"variant": variant, "players": ["A", "B", "C"][: 2 if variant == "color_gin" else 3],
+                                            "options": {option: 0}})
+        assert r.status_code == 400 and option in error_of(r)["message"], r.text
+    # the range is told to whoever builds the new-game form
+    gin = api.get("/api/v1/variants").json()["variants"][0]
+    target = next(o for o in gin["options"] if o["name"] == "game_target")
+    assert target["min"] == 1 and target["max"] == 100_000
+    # a Gin-Go meld's cards are a list, not one string
+    gg = api.post("/api/v1/games", json={"variant": "gingo", "players": ["A", "B"]}).json()["id"]
+    r = api.post(f"/api/v1/games/{gg}/actions", json={"action": {"type": "meld", "seat": 0, "cards": "3S 4S 5S"}})
+    assert r.status_code == 422 and "cards" in error_of(r)["message"] and "one string" in error_of(r)["message"]
+    r = api.post(f"/api/v1/games/{gg}/actions", json={"action": {"type": "meld", "seat": "0", "cards": ["3S"]}})
+    assert r.status_code == 422 and "seat" in error_of(r)["message"]
+    assert api.store.count() == before + 1  # only the Gin-Go game was written
+
+
+def test_a_reused_client_id_is_refused_not_answered_with_another_request(api: Any) -> None:
+    created = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "B"], "client_id": "c1"})
+    gid = created.json()["id"]
+    # the same request again is a retry: the first answer, nothing written
+    again = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "B"], "client_id": "c1"})
+    assert again.status_code == 201 and again.json() == created.json()
+    count = api.store.count()
+    # the same client_id for a new game with other players, or for a hand: 409
+    r = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "C"], "client_id": "c1"})
+    assert r.status_code == 409 and error_of(r)["code"] == "client_id_reused" and "new client_id" in error_of(r)["message"]
+    r = api.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [0, 20], "client_id": "c1"})
+    assert r.status_code == 409 and error_of(r)["code"] == "client_id_reused"
+    assert api.store.count() == count
+    hand = api.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [0, 20], "client_id": "h1"})
+    assert hand.status_code == 200
+    retry = api.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [0, 20], "client_id": "h1"})
+    assert retry.json() == hand.json()
+    # client ids are per game; a new game's (create, import, rematch) names the new game
+    for path, body in ((f"/api/v1/games/{gid}/hands", {"ender": 1, "deadwood": [20, 0], "client_id": "h1"}),
+                       (f"/api/v1/games/{gid}/undo", {"client_id": "h1"}),
+                       (f"/api/v1/games/{gid}/rematch", {"client_id": "c1"}),
+                       ("/api/v1/games/import", {**api.get(f"/api/v1/games/{gid}/export.json").json(), "client_id": "c1"})):
+        r = api.post(path, json=body)
+        assert r.status_code == 409 and error_of(r)["code"] == "client_id_reused", (path, r.text)
+    r = api.put(f"/api/v1/games/{gid}/hands/1", json={"ender": 0, "deadwood": [0, 20], "client_id": "h1"})
+    assert r.status_code == 409 and error_of(r)["code"] == "client_id_reused"
+    assert len(api.get(f"/api/v1/games/{gid}").json()["hands"]) == 1
+
+
+def test_answers_stored_before_fingerprints_are_told_apart_by_their_type(api: Any) -> None:
+    """A log written by an older companion has no request fingerprints."""
+    from companion.table.retries import first_answer
+
+    assert first_answer({"game": 1}, "hand", "hand", "f" * 32, "old") == {"game": 1}
+    with pytest.raises(ValueError, match="a new game"):
+        first_answer({"id": "g1"}, "game_created", "hand", "f" * 32, "old")

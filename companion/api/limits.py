@@ -16,6 +16,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from companion.api.errors import error_response
 
 DEFAULT_MAX_BODY = 1_000_000
+#: The largest seq a client may name (``?after=``): the largest whole number every JSON
+#: reader keeps exact, far above any real seq.
+MAX_SEQ = 2**53 - 1
 
 
 class BodyLimit:

@@ -7,11 +7,16 @@ because each variant adds its own fields.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ClientId = Optional[str]
+#: The limits the table enforces, here so that the OpenAPI schema shows them too.
+PlayerName = Annotated[str, Field(min_length=1, max_length=40)]
+Card = Annotated[str, Field(min_length=1, max_length=8, description='a card as typed: "10H", "TH", "♥10", "JK1"')]
+Deadwood = Annotated[int, Field(ge=0, le=500)]
+Version = Annotated[int, Field(ge=0, le=2**63 - 1)]
 
 
 def _not_bool(value: Any) -> Any:
@@ -22,7 +27,8 @@ def _not_bool(value: Any) -> Any:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "0" is not a number, "true" is not true; every field is exactly its JSON type
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ErrorDetail(BaseModel):
@@ -69,7 +75,7 @@ class PairCode(BaseModel):
 class CreateGame(_Strict):
     variant: str = Field(description="gin | color_gin | ginski | gingo", max_length=20)
     preset: Optional[str] = Field(None, max_length=40)
-    players: list[str] = Field(min_length=2, max_length=4)
+    players: list[PlayerName] = Field(min_length=2, max_length=4)
     options: dict[str, Any] = Field(default_factory=dict)
     dealer: int = Field(0, ge=0, le=3)
     client_id: ClientId = Field(None, max_length=100)
@@ -96,16 +102,18 @@ class GameList(BaseModel):
 class HandRequest(_Strict):
     ender: Optional[int] = Field(ge=0, le=3, description="seat index of the player who ended the hand "
                                  "(null: the stock ran out, a void hand)")
-    hands: Optional[list[list[str]]] = Field(
+    hands: Optional[list[Annotated[list[Card], Field(max_length=20)]]] = Field(
         None, max_length=4, description="each player's cards in seat order (the ender's 11 for a big gin, else 10)"
     )
-    deadwood: Optional[list[int]] = Field(None, max_length=4, description="quick entry: deadwood per seat")
-    declared: Optional[list[list[str]]] = Field(None, max_length=10, description="The ender's declared melds (Gin Rummy, Color Gin, Ginski), each a list of card names; the rest of the ender's hand is deadwood")
+    deadwood: Optional[list[Deadwood]] = Field(None, max_length=4, description="quick entry: deadwood per seat")
+    declared: Optional[list[Annotated[list[Card], Field(max_length=20)]]] = Field(
+        None, max_length=10, description="The ender's declared melds (Gin Rummy, Color Gin, Ginski), each a list of "
+        "card names; the rest of the ender's hand is deadwood")
     joker: bool = Field(False, description="Color Gin co-op jokers: the ender drew a joker")
     big_gin: bool = Field(False, description="with deadwood: the ender melded all 11 cards (big gin)")
     upcard: Optional[str] = Field(None, max_length=8, description="Oklahoma gin: this hand's upcard")
     client_id: ClientId = Field(None, max_length=100)
-    expected_version: Optional[int] = None
+    expected_version: Optional[Version] = None
 
     _no_bools = field_validator('ender', 'deadwood', 'expected_version', mode="before")(_not_bool)
 
@@ -117,11 +125,27 @@ class HandResponse(BaseModel):
 
 
 class ActionRequest(_Strict):
-    action: dict[str, Any] = Field(description="a Gin-Go action, see companion.rules.gingo")
+    action: dict[str, Any] = Field(description="a Gin-Go action, see companion.rules.gingo: \"type\", "
+                                   "\"seat\" (a whole number), \"cards\" (a list of cards), ...")
     client_id: ClientId = Field(None, max_length=100)
-    expected_version: Optional[int] = None
+    expected_version: Optional[Version] = None
 
     _no_bools = field_validator('expected_version', mode="before")(_not_bool)
+
+    @field_validator("action")
+    @classmethod
+    def _action_shape(cls, action: dict[str, Any]) -> dict[str, Any]:
+        """The JSON types of an action's common fields (the engine checks the rest)."""
+        if not isinstance(action.get("type"), str):
+            raise ValueError('an action needs "type": "setup", "meld", "hit", "go_out", ...')
+        for key in ("seat", "meld", "dealer"):
+            if key in action and (isinstance(action[key], bool) or not isinstance(action[key], int)):
+                raise ValueError(f'"{key}" must be a whole number, got {action[key]!r}')
+        cards = action.get("cards")
+        if "cards" in action and not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+            raise ValueError('"cards" must be a list of cards such as ["3S", "4S", "5S"], '
+                             f"not {type(cards).__name__ if not isinstance(cards, str) else 'one string'}")
+        return action
 
 
 class ActionResponse(BaseModel):
@@ -131,7 +155,7 @@ class ActionResponse(BaseModel):
 
 class UndoRequest(_Strict):
     client_id: ClientId = Field(None, max_length=100)
-    expected_version: Optional[int] = None
+    expected_version: Optional[Version] = None
 
     _no_bools = field_validator('expected_version', mode="before")(_not_bool)
 

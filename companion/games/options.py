@@ -146,7 +146,8 @@ def option_specs(cls: type, labels: Mapping[str, str] | None = None,
             help=str(meta.get("help", "")), choices=choices,
             choice_labels=None if choices is None else tuple(words.get(c, words_of(c)) for c in choices),
             per_hand=bool(meta.get("per_hand", False)),
-            minimum=0 if kind == "int" else None, maximum=OPTION_INT_MAX if kind == "int" else None,
+            minimum=int(meta.get("min", 0)) if kind == "int" else None,
+            maximum=OPTION_INT_MAX if kind == "int" else None,
         ))
     return tuple(out)
 

@@ -62,7 +62,8 @@ class Options:
     """Color Gin options; every field carries a one-line ``help`` for the new-game
     screen and enumerated fields their ``choices``."""
 
-    target: int = option_field(100, "points in a suit that close it; the first to reach it wins the suit")
+    target: int = option_field(100, "points in a suit that close it; the first to reach it wins the suit",
+                               minimum=1)
     knock_limit: int = option_field(10, "most deadwood a player may knock with")
     gin_bonus: int = option_field(20, "bonus for gin, added to the opponent's deadwood")
     undercut_bonus: int = option_field(10, "bonus to the defender who has less deadwood than the knocker")

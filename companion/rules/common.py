@@ -26,9 +26,11 @@ T = TypeVar("T")
 OptionsT = TypeVar("OptionsT", bound="DataclassInstance")
 
 
-def option_field(default: T, help_text: str, choices: tuple[T, ...] | None = None) -> T:
+def option_field(default: T, help_text: str, choices: tuple[T, ...] | None = None, *,
+                 minimum: int | None = None) -> T:
     """A dataclass field for one option: its ``default``, a one-line ``help`` for the
-    new-game screen and, for an enumerated option, its ``choices``.
+    new-game screen, for an enumerated option its ``choices``, and for a whole number
+    its ``minimum`` when that is not 0 (a target of 0 would end the match at once).
 
     >>> @dataclasses.dataclass(frozen=True)
     ... class Demo:
@@ -39,6 +41,8 @@ def option_field(default: T, help_text: str, choices: tuple[T, ...] | None = Non
     meta: dict[str, object] = {"help": help_text}
     if choices is not None:
         meta["choices"] = choices
+    if minimum is not None:
+        meta["min"] = minimum
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -50,8 +54,8 @@ OPTION_INT_MAX = 100_000
 def check_option_fields(options: DataclassInstance, game: str) -> None:
     """Check every field of the dataclass ``options`` against its declaration: one of
     the field's ``choices`` where it has some, then true or false where the default is
-    a bool, a whole number from 0 to :data:`OPTION_INT_MAX` where the default is an
-    int. Messages start with
+    a bool, a whole number from the field's ``min`` (else 0) to :data:`OPTION_INT_MAX`
+    where the default is an int. Messages start with
     ``"<game> option <name>"``.
 
     >>> @dataclasses.dataclass(frozen=True)
@@ -73,10 +77,11 @@ def check_option_fields(options: DataclassInstance, game: str) -> None:
             if not isinstance(value, bool):
                 raise ValueError(f"{game} option {f.name} must be true or false, got {value!r}")
         elif isinstance(f.default, int) and (
-            not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= OPTION_INT_MAX
+            not isinstance(value, int) or isinstance(value, bool)
+            or not f.metadata.get("min", 0) <= value <= OPTION_INT_MAX
         ):
-            raise ValueError(
-                f"{game} option {f.name} must be a whole number from 0 to {OPTION_INT_MAX}, got {value!r}")
+            raise ValueError(f"{game} option {f.name} must be a whole number from {f.metadata.get('min', 0)} "
+                             f"to {OPTION_INT_MAX}, got {value!r}")
 
 
 def with_overrides(options: OptionsT, overrides: Mapping[str, object], game: str) -> OptionsT:

@@ -75,7 +75,7 @@ class Options:
         "help": "Facing a two-card stock, a player may take the last discard only to "
                 "knock or go gin with it."})
     game_target: int = field(default=100, metadata={
-        "help": "Points that end the match (boxes do not count toward it)."})
+        "help": "Points that end the match (boxes do not count toward it).", "min": 1})
     game_bonus: int = field(default=100, metadata={
         "help": "Bonus for the player who reaches the target."})
     shutout: str = field(default="double_total", metadata={
@@ -147,9 +147,10 @@ def _check_value(name: str, value: Any) -> Any:
             raise ValueError(f"option {name}: expected true or false, got {value!r}")
         return value
     if isinstance(default, int):
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= OPTION_INT_MAX:
+        low = int(f.metadata.get("min", 0))
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= OPTION_INT_MAX:
             raise ValueError(
-                f"option {name}: expected a whole number from 0 to {OPTION_INT_MAX}, got {value!r}")
+                f"option {name}: expected a whole number from {low} to {OPTION_INT_MAX}, got {value!r}")
         return value
     if choices is not None and value not in choices:
         raise ValueError(

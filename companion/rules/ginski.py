@@ -57,8 +57,8 @@ class Options:
     and enumerated fields their ``choices``."""
 
     players: int = option_field(3, "number of players (3 is the game as written; 2 and 4 use the same formulas)", (2, 3, 4))
-    deal: int = option_field(10, "cards dealt to each player with 3 or 4 players")
-    deal_two_players: int = option_field(12, "cards dealt to each player in a 2-player game")
+    deal: int = option_field(10, "cards dealt to each player with 3 or 4 players", minimum=1)
+    deal_two_players: int = option_field(12, "cards dealt to each player in a 2-player game", minimum=1)
     end_limit: int = option_field(13, "most deadwood a player may end the round with")
     ginski_bonus: int = option_field(25, "bonus for a Ginski (every kept card melded)")
     big_ginski_bonus: int = option_field(31, "bonus for a Big Ginski (all cards melded including the one drawn, no discard)")
@@ -73,7 +73,7 @@ class Options:
         "none", "opponents lay no cards off, or lay off onto the ender's melds (never after a Ginski)",
         ("none", "onto_ender_melds"),
     )
-    target: int = option_field(100, "the first to reach this many points wins the game")
+    target: int = option_field(100, "the first to reach this many points wins the game", minimum=1)
     stock_end: StockEnd = option_field(
         "void_at_2", "after a void hand (stock down to 2): the same dealer deals again, or the deal passes left",
         ("void_at_2", "pass_left"),

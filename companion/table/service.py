@@ -24,6 +24,7 @@ from companion.games import find_variant
 from companion.table.errors import TableError, engine_failure
 from companion.table.fold import GameState, effective, fold_game
 from companion.table.hands import HandInput, hand_payload
+from companion.table.retries import fingerprint, first_answer, stamp
 from companion.table.subscriptions import Subscriber, Subscribers
 from companion.table.transfer import export_body, imported_events
 
@@ -119,13 +120,15 @@ class Table:
 
     # -- the write path ------------------------------------------------------------------
 
-    def _replayed(self, game_id: str, client_id: str | None) -> Outcome | None:
+    def _replayed(self, game_id: str, client_id: str | None, op: str = "", fp: str | None = None) -> Outcome | None:
+        """The first answer for a retried ``client_id``; 409 ``client_id_reused`` when it
+        was used for another request (``op`` and its fingerprint ``fp``, see retries)."""
         if not client_id:
             return None
         prev = self.store.find_client(game_id, client_id)
         if prev is None:
             return None
-        return Outcome(prev.result if isinstance(prev.result, dict) else {"result": prev.result}, None, True)
+        return Outcome(first_answer(prev.result, prev.type, op, fp, client_id), None, True)
 
     @staticmethod
     def _check_version(g: GameState, expected: int | None) -> None:
@@ -133,7 +136,7 @@ class Table:
             raise StaleVersion(version=g.version, expected=int(expected))
 
     def _commit(self, g: GameState, etype: str, payload: dict[str, Any], client_id: str | None,
-                make_body: Callable[[GameState], dict[str, Any]]) -> Outcome:
+                make_body: Callable[[GameState], dict[str, Any]], fp: str | None = None) -> Outcome:
         """Fold the new event onto the game first (validation), then write and notify."""
         now = self.store.now()
         probe = StoredEvent(self.store.last_seq() + 1, g.id, etype, payload, client_id, now)
@@ -150,7 +153,7 @@ class Table:
             raise engine_failure(exc)
         try:
             body = make_body(new_state)
-            ev = self.store.append(g.id, etype, payload, client_id=client_id, result=body, at=now)
+            ev = self.store.append(g.id, etype, payload, client_id=client_id, result=stamp(body, fp), at=now)
         except BaseException:
             if fast:  # the engine moved on in place: put the game back as its log says
                 self._games[g.id] = fold_game(g.events)
@@ -203,7 +206,9 @@ class Table:
     ) -> Outcome:
         with self._lock:
             gid = _game_id(client_id)
-            again = self._replayed(gid, client_id)
+            fp = fingerprint("create", variant=variant, players=list(players), preset=preset, options=options or {},
+                             dealer=dealer, rematch_of=rematch_of) if client_id else None
+            again = self._replayed(gid, client_id, "create", fp)
             if again is not None:
                 return again
             names = check_players(players)
@@ -224,7 +229,8 @@ class Table:
                 raise InvalidInput(str(exc), code="invalid_options") from None
             except Exception as exc:
                 raise engine_failure(exc)
-            ev = self.store.append(gid, "game_created", payload, client_id=client_id, result=state.as_dict(), at=now)
+            ev = self.store.append(gid, "game_created", payload, client_id=client_id,
+                                   result=stamp(state.as_dict(), fp), at=now)
             state = fold_game([ev])
             self._games[gid] = state
             self._notify(ev, state)
@@ -238,7 +244,8 @@ class Table:
     def score_hand_outcome(self, game_id: str, entry: HandInput, *, client_id: str | None = None,
                            expected_version: int | None = None) -> Outcome:
         with self._lock:
-            again = self._replayed(game_id, client_id)
+            fp = fingerprint("hand", entry=entry) if client_id else None
+            again = self._replayed(game_id, client_id, "hand", fp)
             if again is not None:
                 return again
             g = self._get(game_id)
@@ -247,7 +254,7 @@ class Table:
                 raise TableError("finished", "the match is over: start a rematch or correct a hand", 409)
             payload = hand_payload(g, entry)
             return self._commit(g, "hand", payload, client_id,
-                                lambda st: {"result": payload["result"], "game": st.as_dict()})
+                                lambda st: {"result": payload["result"], "game": st.as_dict()}, fp)
 
     def preview_hand(self, game_id: str, entry: HandInput) -> dict[str, Any]:
         """Score a hand without writing anything: ``{"result", "game", "preview"}``."""
@@ -276,7 +283,8 @@ class Table:
     def correct_hand_outcome(self, game_id: str, n: int, entry: HandInput, *, client_id: str | None = None,
                              expected_version: int | None = None) -> Outcome:
         with self._lock:
-            again = self._replayed(game_id, client_id)
+            fp = fingerprint("correct", n=n, entry=entry) if client_id else None
+            again = self._replayed(game_id, client_id, "correct", fp)
             if again is not None:
                 return again
             g = self._get(game_id)
@@ -285,7 +293,7 @@ class Table:
                 raise TableError("not_found", f"hand {n} does not exist (the game has {len(g.hands)} hands)", 404)
             payload = {"hand": n, **hand_payload(g, entry, upto=n - 1)}
             return self._commit(g, "hand_corrected", payload, client_id,
-                                lambda st: {"result": st.hands[n - 1].result, "game": st.as_dict()})
+                                lambda st: {"result": st.hands[n - 1].result, "game": st.as_dict()}, fp)
 
     def undo(self, game_id: str, *, client_id: str | None = None,
              expected_version: int | None = None) -> dict[str, Any]:
@@ -295,7 +303,8 @@ class Table:
     def undo_outcome(self, game_id: str, *, client_id: str | None = None,
                      expected_version: int | None = None) -> Outcome:
         with self._lock:
-            again = self._replayed(game_id, client_id)
+            fp = fingerprint("undo") if client_id else None
+            again = self._replayed(game_id, client_id, "undo", fp)
             if again is not None:
                 return again
             g = self._get(game_id)
@@ -305,7 +314,7 @@ class Table:
                 raise TableError("nothing_to_undo", "there is nothing to undo in this game", 409)
             undone = standing[-1]
             return self._commit(g, "undo", {"undone": undone.seq, "undone_type": undone.type}, client_id,
-                                lambda st: {"undone": undone.as_dict(), "game": st.as_dict()})
+                                lambda st: {"undone": undone.as_dict(), "game": st.as_dict()}, fp)
 
     def action(self, game_id: str, action: dict[str, Any], *, client_id: str | None = None,
                expected_version: int | None = None) -> dict[str, Any]:
@@ -315,7 +324,8 @@ class Table:
     def action_outcome(self, game_id: str, action: dict[str, Any], *, client_id: str | None = None,
                        expected_version: int | None = None) -> Outcome:
         with self._lock:
-            again = self._replayed(game_id, client_id)
+            fp = fingerprint("action", action=action) if client_id else None
+            again = self._replayed(game_id, client_id, "action", fp)
             if again is not None:
                 return again
             g = self._get(game_id)
@@ -326,17 +336,19 @@ class Table:
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise TableError("invalid_action", "an action is an object with a \"type\"")
             return self._commit(g, "action", {"action": action}, client_id,
-                                lambda st: {"events": st.effects[-1] if st.effects else [], "game": st.as_dict()})
+                                lambda st: {"events": st.effects[-1] if st.effects else [], "game": st.as_dict()},
+                                fp)
 
     def delete_game(self, game_id: str, *, client_id: str | None = None) -> dict[str, Any]:
         """Remove a game from the list (its events stay in the log)."""
         with self._lock:
-            again = self._replayed(game_id, client_id)
+            fp = fingerprint("delete") if client_id else None
+            again = self._replayed(game_id, client_id, "delete", fp)
             if again is not None:
                 return again.body
             g = self._get(game_id)
             ev = self.store.append(g.id, "game_deleted", {}, client_id=client_id,
-                                   result={"deleted": g.id})
+                                   result=stamp({"deleted": g.id}, fp))
             st = fold_game([*g.events, ev])
             self._games[g.id] = st
             self._notify(ev, None)
@@ -365,12 +377,14 @@ class Table:
         """Re-create an exported game under a new id (every event is re-checked)."""
         with self._lock:
             gid = _game_id(client_id)
-            again = self._replayed(gid, client_id)
+            body = {k: v for k, v in data.items() if k != "client_id"} if isinstance(data, dict) else data
+            fp = fingerprint("import", data=body) if client_id else None
+            again = self._replayed(gid, client_id, "import", fp)
             if again is not None:
                 return again.body
             now = self.store.now()
             probes, st = imported_events(data, gid, client_id, self.store.last_seq() + 1, now)
-            new = [NewEvent(gid, p.type, p.payload, p.client_id, st.as_dict() if i == 0 else None)
+            new = [NewEvent(gid, p.type, p.payload, p.client_id, stamp(st.as_dict(), fp) if i == 0 else None)
                    for i, p in enumerate(probes)]
             stored = self.store.append_many(new, at=now)
             st = fold_game(stored)

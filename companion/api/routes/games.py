@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from companion.api import models as M
 from companion.api.auth import require_host, require_token
 from companion.api.deps import TableDep
+from companion.api.limits import MAX_SEQ
 from companion.api.routes import ERRORS, HOST_ERRORS, JSON_ERRORS, json_response
 from companion.api.sheets import score_sheet_csv
 from companion.table import HandInput
@@ -101,7 +102,8 @@ def rematch(game_id: str, table: TableDep, body: M.WriteRequest | None = None) -
 
 
 @router.get("/api/v1/games/{game_id}/events", response_model=M.EventList, responses=ERRORS)
-def events(game_id: str, table: TableDep, after: int = Query(0, ge=0)) -> dict[str, Any]:
+def events(game_id: str, table: TableDep,
+           after: int = Query(0, ge=0, le=MAX_SEQ, description="only events with a larger seq")) -> dict[str, Any]:
     return {"events": table.events(game_id, after=after)}
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
+from companion.api.limits import MAX_SEQ
 from companion.api.live import MAX_REPLAY, LiveHub
 from companion.table import Table
 
@@ -46,12 +47,16 @@ async def live(ws: WebSocket, after: str | None = None) -> None:
 
 
 def after_param(raw: str) -> int | str:
-    """The live channel's ``?after=N``: a whole number >= 0, or the error message.
+    """The live channel's ``?after=N``: a whole number from 0 to :data:`MAX_SEQ`, or the
+    error message (never Python's integer-string limit error: any length is read here).
 
-    >>> after_param("12"), after_param("-1")
-    (12, "after must be a whole number >= 0 (the last seq you saw), got '-1'")
+    >>> after_param("12"), after_param("-1")[:43]
+    (12, 'after must be a whole number from 0 to 9007')
+    >>> after_param("9" * 5000).endswith("... (5000 characters)'")
+    True
     """
     text = raw.strip()
-    if not (text.isascii() and text.isdigit()):
-        return f"after must be a whole number >= 0 (the last seq you saw), got {raw!r}"
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 16 or int(text) > MAX_SEQ:
+        shown = raw if len(raw) <= 40 else f"{raw[:20]}... ({len(raw)} characters)"
+        return f"after must be a whole number from 0 to {MAX_SEQ} (the last seq you saw), got {shown!r}"
     return int(text)
