@@ -388,3 +388,27 @@ def test_answers_stored_before_fingerprints_are_told_apart_by_their_type(api: An
     assert first_answer({"game": 1}, "hand", "hand", "f" * 32, "old") == {"game": 1}
     with pytest.raises(ValueError, match="a new game"):
         first_answer({"id": "g1"}, "game_created", "hand", "f" * 32, "old")
+
+
+def test_methods_options_and_the_documented_statuses(api: Any) -> None:
+    r = api.options("/api/v1/tokens")
+    assert r.status_code == 204 and r.headers["allow"] == "GET, HEAD, DELETE, OPTIONS"
+    assert api.options("/api/v1/tokens/me").headers["allow"] == "GET, HEAD, OPTIONS"  # not /tokens/{id}'s DELETE
+    gid = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "B"]}).json()["id"]
+    r = api.put(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "deadwood": [0, 20]})
+    assert r.status_code == 405 and r.headers["allow"] == "POST, OPTIONS"
+    assert error_of(r)["code"] == "method_not_allowed" and "POST" in error_of(r)["message"]
+    r = api.get("/api/v1/board/sim")
+    assert r.status_code == 405 and r.headers["allow"] == "POST, OPTIONS"
+    r = api.head("/api/v1/health")
+    assert r.status_code == 200 and r.content == b"" and r.headers["content-type"] == "application/json"
+    spec = api.get("/openapi.json").json()
+    pair = spec["paths"]["/api/v1/pair"]["post"]["responses"]
+    assert "Retry-After" in pair["429"]["headers"]
+    assert spec["paths"]["/api/v1/tokens"]["get"]["responses"]["429"]
+    assert list(spec["paths"]["/api/v1/games/{game_id}/export.csv"]["get"]["responses"]["200"]["content"]) == ["text/csv"]
+    assert spec["paths"]["/api/v1/games"]["post"]["security"] == [{"token": []}]
+    assert spec["paths"]["/api/v1/pair/rotate"]["post"]["security"] == [{"hostCode": []}]
+    hand = spec["components"]["schemas"]["HandRequest"]["properties"]
+    assert "maximum" in str(hand["deadwood"]) and "maxLength" in str(hand["hands"])
+    assert spec["paths"]["/api/v1/games/{game_id}/events"]["get"]["parameters"][1]["schema"]["maximum"] == 2**53 - 1

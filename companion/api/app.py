@@ -37,6 +37,8 @@ from companion import __version__
 from companion.api.errors import install
 from companion.api.limits import DEFAULT_MAX_BODY, body_limit
 from companion.api.routes import board, games, live, pairing as pairing_routes, rules, service
+from companion.api.methods import MethodGuard
+from companion.api.openapi import install_openapi
 from companion.api.security import WebGuard
 from companion.api.throttle import AddressThrottle
 from companion.pairing import Pairing
@@ -114,5 +116,7 @@ def create_app(
             return RedirectResponse("/openapi.json")
 
     app.add_middleware(body_limit(max_body))
+    app.add_middleware(MethodGuard, routes=app.router.routes)
     app.add_middleware(WebGuard, extra_names=tuple(names))
+    install_openapi(app)
     return app

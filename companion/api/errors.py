@@ -173,6 +173,8 @@ def install(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"no such path: {request.url.path}"
+        if exc.status_code == 405 and detail == "Method Not Allowed":
+            detail = f"{request.method} is not how {request.url.path} is used: the Allow header lists what is"
         if exc.status_code == 400 and detail == "There was an error parsing the body":
             # FastAPI's answer when the JSON parser itself fails (e.g. nesting too deep)
             return error_response(400, "malformed_json", "the body is not JSON the companion can read "

@@ -16,19 +16,22 @@ ClientId = Optional[str]
 PlayerName = Annotated[str, Field(min_length=1, max_length=40)]
 Card = Annotated[str, Field(min_length=1, max_length=8, description='a card as typed: "10H", "TH", "♥10", "JK1"')]
 Deadwood = Annotated[int, Field(ge=0, le=500)]
-Version = Annotated[int, Field(ge=0, le=2**63 - 1)]
+Version = Annotated[int, Field(ge=0, le=2**53 - 1)]
 
 
 def _not_bool(value: Any) -> Any:
-    """JSON true/false is not a number here (pydantic would read true as seat 1)."""
-    if isinstance(value, bool) or (isinstance(value, list) and any(isinstance(v, bool) for v in value)):
-        raise ValueError("expected whole numbers, not true/false")
+    """A number is a JSON number: true/false is not (pydantic would read true as seat 1),
+    nor is text ("0" would be read as 0). 2.0 is 2, as JSON Schema says."""
+    for v in (value if isinstance(value, list) else [value]):
+        if isinstance(v, bool):
+            raise ValueError("expected whole numbers, not true/false")
+        if isinstance(v, str):
+            raise ValueError(f"expected a number, not the text {v[:20]!r}")
     return value
 
 
 class _Strict(BaseModel):
-    # strict: "0" is not a number, "true" is not true; every field is exactly its JSON type
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid")
 
 
 class ErrorDetail(BaseModel):
@@ -109,8 +112,8 @@ class HandRequest(_Strict):
     declared: Optional[list[Annotated[list[Card], Field(max_length=20)]]] = Field(
         None, max_length=10, description="The ender's declared melds (Gin Rummy, Color Gin, Ginski), each a list of "
         "card names; the rest of the ender's hand is deadwood")
-    joker: bool = Field(False, description="Color Gin co-op jokers: the ender drew a joker")
-    big_gin: bool = Field(False, description="with deadwood: the ender melded all 11 cards (big gin)")
+    joker: bool = Field(False, strict=True, description="Color Gin co-op jokers: the ender drew a joker")
+    big_gin: bool = Field(False, strict=True, description="with deadwood: the ender melded all 11 cards (big gin)")
     upcard: Optional[str] = Field(None, max_length=8, description="Oklahoma gin: this hand's upcard")
     client_id: ClientId = Field(None, max_length=100)
     expected_version: Optional[Version] = None

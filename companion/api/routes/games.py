@@ -71,7 +71,7 @@ def preview_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResp
     return json_response(table.preview_hand(game_id, _entry(body)))
 
 
-@router.put("/api/v1/games/{game_id}/hands/{n}", response_model=M.HandResponse, responses=ERRORS,
+@router.put("/api/v1/games/{game_id}/hands/{n:int}", response_model=M.HandResponse, responses=ERRORS,
             dependencies=_WRITE)
 def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep) -> JSONResponse:
     """Replace hand ``n`` (1-based); the match is re-scored."""
