@@ -326,11 +326,13 @@ def test_numbers_are_numbers_and_options_have_their_real_range(api: Any) -> None
     before = api.store.count()
     for body, field in (({"ender": "0", "deadwood": [0, 20]}, "ender"),
                         ({"ender": 0, "deadwood": [0, 20], "expected_version": "1"}, "expected_version"),
-                        ({"ender": 0, "deadwood": ["0", 20]}, "deadwood.0"),
+                        ({"ender": 0, "deadwood": ["0", 20]}, "deadwood"),
                         ({"ender": 0, "deadwood": [0, 20], "big_gin": "true"}, "big_gin"),
                         ({"ender": 0, "deadwood": [0, 501]}, "deadwood.1")):
         r = api.post(f"/api/v1/games/{gid}/hands", json=body)
         assert r.status_code == 422 and error_of(r)["message"].startswith(field + ":"), (body, r.text)
+    r = api.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [0, "20"]})
+    assert "item 1" in error_of(r)["message"]
     r = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "B"], "dealer": "1"})
     assert r.status_code == 422 and error_of(r)["message"].startswith("dealer:")
     r = api.post("/api/v1/games", json={"variant": "gin", "players": ["A", "B"], "options": {"game_target": 0}})

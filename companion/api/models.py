@@ -22,11 +22,13 @@ Version = Annotated[int, Field(ge=0, le=2**53 - 1)]
 def _not_bool(value: Any) -> Any:
     """A number is a JSON number: true/false is not (pydantic would read true as seat 1),
     nor is text ("0" would be read as 0). 2.0 is 2, as JSON Schema says."""
-    for v in (value if isinstance(value, list) else [value]):
+    items = value if isinstance(value, list) else [value]
+    for i, v in enumerate(items):
+        where = f" (item {i})" if isinstance(value, list) else ""
         if isinstance(v, bool):
-            raise ValueError("expected whole numbers, not true/false")
+            raise ValueError(f"expected whole numbers, not true/false{where}")
         if isinstance(v, str):
-            raise ValueError(f"expected a number, not the text {v[:20]!r}")
+            raise ValueError(f"expected a number, not the text {v[:20]!r}{where}")
     return value
 
 
