@@ -17,6 +17,7 @@ import pytest
 
 from tests.test_server_live import CODE, HOST_CODE, Server
 
+pytestmark = pytest.mark.live
 CONFIG = Path(__file__).resolve().parent / "schemathesis" / "schemathesis.toml"
 
 

@@ -72,6 +72,7 @@ def error_of(r: httpx.Response) -> dict[str, str]:
     return dict(body["error"])
 
 
+@pytest.mark.live
 def test_pairing_limit_is_per_address(server: Server) -> None:
     with client_from(A, server) as a, client_from(B, server) as b:
         for i in range(10):
@@ -91,6 +92,7 @@ def test_pairing_limit_is_per_address(server: Server) -> None:
     assert [t["name"] for t in tokens] == ["phone B"]  # nothing was written for the locked address
 
 
+@pytest.mark.live
 def test_host_code_limit_is_per_address(server: Server) -> None:
     with client_from(B, server) as b, client_from(C, server) as c:
         for _ in range(10):
@@ -111,6 +113,7 @@ def test_host_code_limit_is_per_address(server: Server) -> None:
         assert r.status_code == 429
 
 
+@pytest.mark.live
 def test_host_header_allow_list(server: Server) -> None:
     port = server.port
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"gingo.local:{port}", f"GINGO.LOCAL.:{port}",
@@ -136,6 +139,7 @@ def test_host_header_allow_list(server: Server) -> None:
     assert json.loads(refused.value.response.body)["error"]["code"] == "misdirected_request"
 
 
+@pytest.mark.live
 def test_websocket_from_a_foreign_origin_is_refused(server: Server) -> None:
     ws_url = server.url.replace("http", "ws") + "/api/v1/live"
     for origin in ("http://evil.example", f"http://evil.example:{server.port}", "null",
@@ -151,6 +155,7 @@ def test_websocket_from_a_foreign_origin_is_refused(server: Server) -> None:
         assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
 
 
+@pytest.mark.live
 def test_page_headers_and_no_cdn(server: Server) -> None:
     r = httpx.get(server.url + "/")
     assert r.status_code == 200 and "<script" in r.text
@@ -175,6 +180,7 @@ def test_page_headers_and_no_cdn(server: Server) -> None:
     assert httpx.get(server.url + "/openapi.json").json()["paths"]
 
 
+@pytest.mark.live
 def test_data_folder_and_database_are_owner_only(server: Server) -> None:
     assert stat.S_IMODE(server.data.stat().st_mode) == 0o700
     files = [p for p in server.data.iterdir() if p.name.startswith("events.sqlite3")]
@@ -183,6 +189,7 @@ def test_data_folder_and_database_are_owner_only(server: Server) -> None:
         assert stat.S_IMODE(p.stat().st_mode) & 0o077 == 0, (p.name, oct(p.stat().st_mode))
 
 
+@pytest.mark.live
 def test_rotating_the_pairing_code(server: Server) -> None:
     with client_from(C, server) as c:
         token = c.post("/api/v1/pair", json={"code": CODE, "name": "old phone"}).json()["token"]
@@ -217,9 +224,8 @@ def _log_so_far(server: Server) -> str:
 
 
 @pytest.mark.live  # starts the real service and waits out a 10 s window
-def test_a_pairing_code_expires(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GINGO_PAIRING_WINDOW", "10")
-    srv = Server(tmp_path / "data")
+def test_a_pairing_code_expires(tmp_path: Path) -> None:
+    srv = Server(tmp_path / "data", env={"GINGO_PAIRING_WINDOW": "10"})
     srv.start()
     try:
         r = httpx.post(srv.url + "/api/v1/pair", json={"code": CODE, "name": "in time"})

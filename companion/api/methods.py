@@ -25,6 +25,19 @@ def allow_header(methods: set[str]) -> str:
     return ", ".join([m for m in _ORDER if m in every] + sorted(every - set(_ORDER)) + ["OPTIONS"])
 
 
+def flat_routes(routes: list[Any]) -> list[Any]:
+    """Every route, with the routes of included routers (FastAPI keeps those as one
+    entry holding the router) in their place. The API's routers have no prefix."""
+    out: list[Any] = []
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            out.extend(flat_routes(list(inner.routes)))
+        else:
+            out.append(route)
+    return out
+
+
 def path_methods(routes: list[Any], scope: Scope) -> set[str]:
     """The methods the API routes take on this request's path (empty: no API route); a
     path only the phone page's static files serve takes GET and HEAD. Where a fixed path
@@ -33,7 +46,7 @@ def path_methods(routes: list[Any], scope: Scope) -> set[str]:
     by_params: dict[int, set[str]] = {}
     static = False
     probe = {**scope, "type": "http"}
-    for route in routes:
+    for route in flat_routes(routes):
         if isinstance(route, Mount):
             static = static or route.matches(probe)[0] != Match.NONE
             continue

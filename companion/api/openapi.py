@@ -12,6 +12,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
 from companion.api.auth import require_host, require_token
+from companion.api.methods import flat_routes
 
 _ERROR = {"$ref": "#/components/schemas/ErrorBody"}
 _RETRY = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
@@ -55,7 +56,7 @@ def install_openapi(app: FastAPI) -> None:
                 "ErrorBody": {"type": "object", "required": ["error"],
                               "properties": {"error": {"$ref": "#/components/schemas/ErrorDetail"}}},
             })
-        for route in app.routes:
+        for route in flat_routes(list(app.routes)):
             if not isinstance(route, APIRoute) or not route.include_in_schema:
                 continue
             calls = _calls(route)
