@@ -12,7 +12,17 @@ Two figures per change:
   overhead  the frame that completed the debounce written -> LED frame ready
             (what the software adds beyond the debounce; target p99 <= 5 ms)
 
-Run: .venv/bin/python benchmarks/pipeline.py [--changes N] [--rate HZ]
+Then the CPU the companion spends on a streaming link, at 100 and 200 READINGS frames
+per second: a child process plays the Pico (so its own work is not counted) and the
+companion process runs the serial reader and the sensing pipeline on their threads, as
+the service does. CPU % = the companion process's CPU time / wall time, in % of one
+core. Two streams: "noisy" (every reading jitters by +-300 counts, as a real sensor
+does: no two frames are equal) and "still" (frames repeat, as from a board at rest
+behind a firmware that averages; the pipeline skips a frame equal to the last one).
+Budget: 2 % of one core here at 200 frames/s (a Pi Zero 2 W core is about 8-10 times
+slower, so that is 16-20 % there).
+
+Run: .venv/bin/python benchmarks/pipeline.py [--changes N] [--rate HZ] [--cpu-seconds S]
 """
 
 from __future__ import annotations
@@ -55,12 +65,85 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+def writer(fd: int, rate: float, seconds: float, noisy: bool) -> None:
+    """The child: write READINGS frames to ``fd`` at ``rate`` for ``seconds``."""
+    import random
+
+    rng = random.Random(7)
+    base = [32768 + rng.randint(-2000, 2000) for _ in range(52)]
+    base[5], base[40] = 45000, 20000  # two chips on the board
+    period = 1.0 / rate
+    start = time.monotonic()
+    n = 0
+    while True:
+        due = start + n * period
+        if due - start >= seconds:
+            return
+        values = [v + rng.randint(-300, 300) for v in base] if noisy else base
+        frame = encode_frame(READINGS, n & 0xFFFF, pack_readings(values))
+        delay = due - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        os.write(fd, frame)
+        n += 1
+
+
+def cpu_run(rate: float, seconds: float, noisy: bool) -> tuple[float, int, int]:
+    """(CPU % of one core, frames read, frames the pipeline skipped) for one stream."""
+    import subprocess
+
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    os.close(slave)
+    backend = SerialSensors(path)
+    pipe = SensingPipeline(backend)
+    pipe.start()
+    time.sleep(0.3)  # the reader is up and idle
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--writer", str(master), str(rate), str(seconds), "noisy" if noisy else "still"],
+        pass_fds=(master,),
+    )
+    time.sleep(1.0)  # settle: the board becomes known, caches warm up
+    frames0, skipped0 = backend.link.stats["readings"], pipe.skipped
+    cpu0, wall0 = time.process_time(), time.monotonic()
+    time.sleep(max(0.5, seconds - 2.0))
+    cpu1, wall1 = time.process_time(), time.monotonic()
+    frames, skipped = backend.link.stats["readings"] - frames0, pipe.skipped - skipped0
+    child.wait(timeout=seconds + 10)
+    pipe.stop()
+    os.close(master)
+    return 100.0 * (cpu1 - cpu0) / (wall1 - wall0), frames, skipped
+
+
 def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--writer":
+        writer(int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5] == "noisy")
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--changes", type=int, default=100, help="chip moves to time (default 100)")
     ap.add_argument("--rate", type=float, default=100.0, help="READINGS frames per second (default 100)")
     ap.add_argument("--hold", type=int, default=12, help="frames between chip moves (default 12)")
+    ap.add_argument("--cpu-seconds", type=float, default=8.0, help="length of each CPU run (default 8)")
+    ap.add_argument("--cpu-runs", type=int, default=3, help="runs per stream; median and max shown (default 3)")
+    ap.add_argument("--cpu-only", action="store_true", help="skip the latency part")
     args = ap.parse_args()
+    status = 0 if args.cpu_only else latency(args)
+    print()
+    print(f"companion CPU while the link streams (process CPU time / wall time, % of one core; "
+          f"{args.cpu_seconds:g} s runs, the Pico played by a child process)")
+    print(f"{'frames/s':>8} {'stream':<6} {'CPU % p50':>9} {'CPU % max':>9} {'frames':>7} {'skipped':>8}")
+    for rate in (100.0, 200.0):
+        for noisy in (True, False):
+            runs = [cpu_run(rate, args.cpu_seconds, noisy) for _ in range(max(1, args.cpu_runs))]
+            cpus = [r[0] for r in runs]
+            frames, skipped = sum(r[1] for r in runs), sum(r[2] for r in runs)
+            print(f"{rate:8.0f} {'noisy' if noisy else 'still':<6} {statistics.median(cpus):9.2f} {max(cpus):9.2f} "
+                  f"{frames:7d} {skipped:8d}")
+    print(f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return status
+
+
+def latency(args: argparse.Namespace) -> int:
 
     master, slave = os.openpty()
     path = os.ttyname(slave)

@@ -412,9 +412,10 @@ def test_debounce_settle_time_must_be_finite(settle: float) -> None:
 
 from gpiozero.pins.mock import MockFactory, MockSPIDevice  # noqa: E402
 
-from companion.hardware.sensors.adc import AdcSensors, scale_to_u16  # noqa: E402
+from companion.hardware.sensors.adc import DEFAULT_PINS, DEFAULT_SELECT, AdcSensors, scale_to_u16  # noqa: E402
 
-SELECT = (8, 7, 5, 6, 12, 13, 19)
+SELECT = DEFAULT_SELECT
+CLOCK, MOSI, MISO = DEFAULT_PINS["clock"], DEFAULT_PINS["mosi"], DEFAULT_PINS["miso"]
 
 
 class MockMCP3208(MockSPIDevice):
@@ -445,7 +446,7 @@ def adc_board(monkeypatch: pytest.MonkeyPatch) -> tuple[MockFactory, list[MockMC
     # test its own, so pins a failed start-up left reserved cannot leak into the next test
     monkeypatch.setattr(Device, "pin_factory", factory)
     chips = [
-        MockMCP3208([2048] * 8, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=sel, pin_factory=factory)
+        MockMCP3208([2048] * 8, clock_pin=CLOCK, mosi_pin=MOSI, miso_pin=MISO, select_pin=sel, pin_factory=factory)
         for sel in SELECT
     ]
     yield factory, chips
@@ -501,9 +502,17 @@ def test_adc_backend_rejects_bad_settings(adc_board: tuple[MockFactory, list[Moc
 def test_adc_backend_that_cannot_start_says_what_to_do(adc_board: tuple[MockFactory, list[MockMCP3208]]) -> None:
     from companion.hardware.sensors import SensorBackendError
 
+    from gpiozero import LED
+
     factory, _ = adc_board
-    with pytest.raises(SensorBackendError, match="cannot open the MCP3208 ADC chips.*gingo doctor"):
-        AdcSensors(select=(8, 7, 5, 6, 12, 13, 99), pin_factory=factory)
+    busy = LED(SELECT[0], pin_factory=factory)  # another program's device holds chip 0's select
+    try:
+        with pytest.raises(SensorBackendError, match="cannot open the MCP3208 ADC chips.*GPIOPinInUse.*gingo doctor"):
+            AdcSensors(pin_factory=factory)
+    finally:
+        busy.close()
+    with pytest.raises(ValueError, match="select of chip 6 must be a BCM GPIO number 0..27, got 99"):
+        AdcSensors(select=(*SELECT[:6], 99), pin_factory=factory)
 
 
 def test_adc_pins_from_a_pin_map(tmp_path: Path, adc_board: tuple[MockFactory, list[MockMCP3208]]) -> None:
@@ -511,8 +520,8 @@ def test_adc_pins_from_a_pin_map(tmp_path: Path, adc_board: tuple[MockFactory, l
 
     factory, chips = adc_board
     pinmap = tmp_path / "pinmap.toml"
-    pinmap.write_text('[pi.adc]\nchip = "MCP3208"\nclock = 11\nmosi = 10\nmiso = 9\n'
-                      'select = [8, 7, 5, 6, 12, 13, 19]\nrate = 500\n')
+    pinmap.write_text(f'[pi.adc]\nchip = "MCP3208"\nclock = {CLOCK}\nmosi = {MOSI}\nmiso = {MISO}\n'
+                      f'select = {list(SELECT)}\nrate = 500\n')
     options = load_adc_pins(pinmap)
     assert options["select"] == list(SELECT)
     chips[0].levels[3] = 4095
@@ -528,6 +537,97 @@ def test_adc_pins_from_a_pin_map(tmp_path: Path, adc_board: tuple[MockFactory, l
     pinmap.write_text("[pi.leds]\nspi = 10\n")
     with pytest.raises(ValueError, match="no \\[pi.adc\\] table"):
         load_adc_pins(pinmap)
+
+
+class _FakeSpiDev:
+    """Stands in for the spidev module's SpiDev under gpiozero's own hardware SPI class
+    (no /dev/spidev here); records which bus.device was opened."""
+
+    opened: list[tuple[int, int]] = []
+
+    def __init__(self) -> None:
+        self.max_speed_hz = 0
+        self.mode = 0
+        self.bits_per_word = 8
+        self.lsbfirst = False
+        self.cshigh = False
+
+    def open(self, bus: int, device: int) -> None:
+        self.opened.append((bus, device))
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        return [0, 0x08, 0x00]  # MCP3208: 2048
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def pi_spi_factory(monkeypatch: pytest.MonkeyPatch) -> MockFactory:
+    """A MockFactory whose SPI choice is a real Pi's with SPI enabled: pin sets that are
+    SPI0's (clock 11, MOSI 10, MISO 9, select 8 or 7) get gpiozero's LocalPiHardwareSPI
+    (its pin reservation and conflict rules, on a stand-in spidev); any other set gets
+    gpiozero's software SPI. Plain MockFactory always takes the software path, which is
+    why the old default pins passed the tests and failed on a Pi."""
+    import gpiozero.pins.local as local
+    from gpiozero import Device
+
+    class PiSpiFactory(MockFactory):
+        def _get_spi_class(self, shared: bool, hardware: bool) -> type:
+            if hardware:
+                return local.LocalPiHardwareSPIShared if shared else local.LocalPiHardwareSPI
+            cls: type = super()._get_spi_class(shared, hardware)
+            return cls
+
+    _FakeSpiDev.opened = []
+    monkeypatch.setattr(local, "SpiDev", _FakeSpiDev)
+    factory = PiSpiFactory()
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    yield factory
+    factory.close()
+
+
+def test_old_adc_pins_fail_under_gpiozeros_real_reservation(pi_spi_factory: MockFactory) -> None:
+    """The defect as a Pi shows it: select 8 takes hardware SPI, select 5 then cannot
+    claim GPIO11 for software SPI."""
+    from gpiozero import MCP3208
+    from gpiozero.exc import GPIOPinInUse
+
+    first = MCP3208(channel=0, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=8, pin_factory=pi_spi_factory)
+    try:
+        assert _FakeSpiDev.opened == [(0, 0)]  # the hardware path was taken
+        assert first.raw_value == 2048
+        with pytest.raises(GPIOPinInUse, match="GPIO11"):
+            MCP3208(channel=0, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=5, pin_factory=pi_spi_factory)
+    finally:
+        first.close()
+    with pytest.raises(ValueError, match="software SPI, which cannot share those pins"):
+        AdcSensors(clock=11, mosi=10, miso=9, select=(8, 7, 5, 6, 12, 13, 19), pin_factory=pi_spi_factory)
+
+
+def test_default_adc_pins_construct_and_read_under_gpiozeros_real_reservation(pi_spi_factory: MockFactory) -> None:
+    chips = [
+        MockMCP3208([1000 + 100 * i + c for c in range(8)], clock_pin=CLOCK, mosi_pin=MOSI, miso_pin=MISO,
+                    select_pin=sel, pin_factory=pi_spi_factory)
+        for i, sel in enumerate(SELECT)
+    ]
+    adc = AdcSensors(rate=1000)  # no pin_factory: gpiozero's default, as the service builds it
+    try:
+        r = adc.read(2.0)
+        assert r is not None
+        assert list(r.values) == [scale_to_u16(1000 + 100 * (s // 8) + s % 8, 12) for s in range(52)]
+        assert _FakeSpiDev.opened == []  # SPI0 is left to the LED strip
+        # and the LED strip's SPI0 can still be opened by gpiozero beside the ADC chips
+        from gpiozero import MCP3208
+
+        other = MCP3208(channel=0, clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=8, pin_factory=pi_spi_factory)
+        other.close()
+    finally:
+        adc.close()
+        for c in chips:
+            c.close()
+    used = {CLOCK, MOSI, MISO, *SELECT}
+    assert not used & {7, 8, 9, 10, 11, 18, 17, 27, 22, 23, 2, 3, 14, 15}  # SPI0, LEDs, buttons, I2C, UART
 
 
 def test_gingo_sensors_plain_text_on_the_sim(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,25 +35,36 @@ class Debouncer:
         self._count: list[int] = [0] * SPACES
         self._since: list[float] = [0.0] * SPACES
         self._held: list[bool] = [False] * SPACES
+        self._stable_str: str | None = None
+        self._ready = False
+        # Fast path: once every space holds its accepted state (nothing pending), a scan
+        # equal to the last one cannot change anything: one string comparison.
+        self._idle = False
+        self._last = ""
 
     @property
     def stable(self) -> str | None:
         """The accepted board, or None until every space has settled once."""
-        if any(s is None for s in self._stable):
-            return None
-        return "".join(s for s in self._stable if s is not None)
+        return self._stable_str
 
     @property
     def ready(self) -> bool:
         """True once every space has held one state for the whole window since the
         start or the last :meth:`restart`."""
-        return all(self._held)
+        return self._ready
+
+    @property
+    def idle(self) -> bool:
+        """True when nothing is pending: every space holds its accepted state."""
+        return self._idle
 
     def restart(self) -> None:
         """Require fresh agreement (after the link was down); keep the accepted board."""
         self._cand = ["?"] * SPACES
         self._count = [0] * SPACES
         self._held = [False] * SPACES
+        self._ready = False
+        self._idle = False
 
     def feed(self, board: str, t: float) -> list[int] | None:
         """Feed one classified scan taken at time ``t`` (seconds, monotonic).
@@ -63,7 +74,10 @@ class Debouncer:
         """
         if len(board) != SPACES:
             raise ValueError(f"a board has {SPACES} characters, got {len(board)}")
-        was_known = self.stable is not None
+        if self._idle and board == self._last:
+            return None
+        self._last = board
+        was_known = self._stable_str is not None
         changed: list[int] = []
         for i, c in enumerate(board):
             if c != self._cand[i]:
@@ -77,6 +91,11 @@ class Debouncer:
                 if self._stable[i] != c:
                     self._stable[i] = c
                     changed.append(i)
+        if not self._ready:
+            self._ready = all(self._held)
+        self._idle = self._ready and all(n >= self.scans for n in self._count) and self._cand == self._stable
+        if changed and all(x is not None for x in self._stable):
+            self._stable_str = "".join(x for x in self._stable if x is not None)
         if not changed:
             return None
         if not was_known:

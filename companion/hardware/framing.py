@@ -49,6 +49,9 @@ MAX_BODY = 1024
 MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 2
 
 ERROR_KINDS = ("cobs", "crc", "length", "type")
+_U32 = struct.Struct("<I")
+_HEAD = struct.Struct("<BH")
+_READINGS = struct.Struct(f"<{SPACES}H")
 
 
 class FrameError(BackendError, ValueError):
@@ -167,11 +170,12 @@ def decode_frame(encoded: bytes) -> Frame:
     body = cobs_decode(encoded)
     if len(body) < 7:
         raise FrameError("length", f"body of {len(body)} bytes is shorter than the 7-byte minimum")
-    head, (crc,) = body[:-4], struct.unpack("<I", body[-4:])
-    if crc32(head) != crc:
+    head = body[:-4]
+    (crc,) = _U32.unpack_from(body, len(body) - 4)
+    if zlib.crc32(head) != crc:
         raise FrameError("crc", f"CRC {crc:08x} does not match the body ({crc32(head):08x})")
-    type_, seq = struct.unpack("<BH", head[:3])
-    payload = bytes(head[3:])
+    type_, seq = _HEAD.unpack_from(head)
+    payload = head[3:]
     if type_ not in TYPE_NAMES:
         raise FrameError("type", f"unknown frame type 0x{type_:02x}")
     if type_ == READINGS and len(payload) != READINGS_PAYLOAD:
@@ -201,7 +205,7 @@ def unpack_readings(payload: bytes) -> tuple[int, ...]:
     """The 52 readings of a READINGS payload, in space order."""
     if len(payload) != READINGS_PAYLOAD:
         raise FrameError("length", f"READINGS payload is {len(payload)} bytes, expected {READINGS_PAYLOAD}")
-    return struct.unpack(f"<{SPACES}H", payload)
+    return _READINGS.unpack(payload)
 
 
 class FrameSplitter:
@@ -231,6 +235,15 @@ class FrameSplitter:
         start = 0
         while True:
             idx = data.find(b"\x00", start)
+            if idx > start and not self._buf and not self._overflow:
+                # the common case, a whole frame in this chunk: no copy through the buffer
+                encoded = data[start:idx]
+                start = idx + 1
+                try:
+                    yield decode_frame(encoded)
+                except FrameError as exc:
+                    yield exc
+                continue
             chunk = data[start:] if idx < 0 else data[start:idx]
             if not self._overflow:
                 self._buf += chunk

@@ -62,6 +62,10 @@ class SensingPipeline:
         self._reported: str | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._last_values: tuple[int, ...] | None = None
+        self._pushed = False
+        #: scans skipped because they equalled the previous one while nothing was pending
+        self.skipped = 0
 
     @property
     def online(self) -> bool:
@@ -79,7 +83,16 @@ class SensingPipeline:
         After start-up or an outage the pipeline goes online only once every space has
         held its state for the debounce window; it then reports, as one change, every
         space that differs from the last board it reported.
+
+        A scan equal to the previous one, while the board is online and no space has
+        a change pending, cannot change anything and is skipped (one tuple
+        comparison; see docs/sensing.md, host CPU).
         """
+        values = readings.values
+        if values == self._last_values and self._online and self.debouncer.idle:
+            self.skipped += 1
+            return None
+        self._last_values = values
         with self._lock:
             board = self.classifier.classify(readings.values)
             changed = self.debouncer.feed(board, readings.t)
@@ -112,6 +125,7 @@ class SensingPipeline:
         if self._online and not self.backend.online:
             with self._lock:
                 self.debouncer.restart()
+                self._last_values = None
             self._set_online(False)
 
     def _set_online(self, online: bool) -> None:
@@ -121,16 +135,45 @@ class SensingPipeline:
             self.on_status(online)
 
     def start(self) -> None:
-        """Read scans on a daemon thread until :meth:`stop`."""
+        """Process scans until :meth:`stop`.
+
+        A backend that can push scans (``subscribe``, the serial link) hands each scan
+        to :meth:`step` on its own reader thread, and this pipeline's thread only
+        watches for an outage ten times a second: one thread wake per scan instead of
+        two (host CPU, docs/sensing.md). Other backends are read on this thread.
+        """
         if self._thread is not None:
             return
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="gingo-sensing", daemon=True)
+        subscribe = getattr(self.backend, "subscribe", None)
+        self._pushed = bool(callable(subscribe) and subscribe(self._push))
+        target = self._watch if self._pushed else self._run
+        self._thread = threading.Thread(target=target, name="gingo-sensing", daemon=True)
         self._thread.start()
+
+    def _push(self, readings: Readings) -> None:
+        if self._stop.is_set():
+            return
+        try:
+            self.step(readings)
+        except Exception:  # a callback bug must not kill sensing
+            log.exception("sensing pipeline step failed; continuing")
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.1):
+            try:
+                self.check_backend()
+            except Exception:
+                log.exception("sensing pipeline status check failed; continuing")
 
     def stop(self, close_backend: bool = True) -> None:
         """Stop the thread (and close the backend unless told not to)."""
         self._stop.set()
+        if self._pushed:
+            self._pushed = False
+            subscribe = getattr(self.backend, "subscribe", None)
+            if callable(subscribe):
+                subscribe(None)
         if self._thread is not None:
             self._thread.join(timeout=2.0)
             self._thread = None

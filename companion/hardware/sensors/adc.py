@@ -1,30 +1,50 @@
-"""A Pico-less build: MCP3008 or MCP3208 ADC chips on the Pi's SPI, read through gpiozero.
+"""A Pico-less build: MCP3008 or MCP3208 ADC chips on the Pi, read through gpiozero.
 
-Seven 8-channel chips cover the 52 sensors. They share the SPI clock, MOSI and MISO
-lines; each chip has its own chip-select GPIO (software SPI, so any GPIO will do).
-Readings are scaled to the u16 range of the protocol (a 12-bit 4095 becomes 65535), so
-the same thresholds and calibration apply as with the Pico.
+Seven 8-channel chips cover the 52 sensors. They share a clock, MOSI and MISO line;
+each chip has its own chip-select GPIO.
+
+**Why the default pins stay off SPI0.** gpiozero gives a chip the kernel's hardware SPI
+when its pins are SPI0's (clock GPIO11, MOSI 10, MISO 9) *and* its select is GPIO8 or
+GPIO7 (``spi_port_device`` in ``gpiozero/pins/pi.py``); any other select gets software
+SPI, whose bus claims GPIO11/10/9 as ordinary pins. Hardware SPI reserves those pins
+for itself, so the two kinds cannot share them and the third chip failed with
+``GPIOPinInUse: GPIO11`` on a real Pi (mock pins always take the software path, so the
+old tests never saw it). Seven chips cannot all be hardware (SPI0 has two selects), so
+every chip uses gpiozero's software SPI on pins of their own, and SPI0 stays free for
+the LED strip: the ``spi`` LED backend on GPIO10, the same route as the Pico build,
+with DMA, on any Pi.
+
+Software SPI is slow: a scan of 52 channels is 52 three-byte transfers bit-banged in
+Python (37 ms a scan with gpiozero's mock pins on the development machine; expect
+tens of scans a second at most on a Pi 4, fewer on a Zero 2 W). The backend scans as
+fast as it can up to ``rate``; ``docs/bringup.md`` measures the real rate. The Pico
+build is the one to choose when you can.
 
 Settings (keyword arguments of :class:`AdcSensors`, or the ``[sensors.adc]`` table of
 the config file)::
 
     chip = "MCP3208"                 # or "MCP3008"
-    clock = 11                       # BCM GPIO of SCLK, MOSI, MISO
-    mosi = 10
-    miso = 9
-    select = [8, 7, 5, 6, 12, 13, 19]   # chip-select GPIO of chip 0, 1, 2, ...
+    clock = 5                        # BCM GPIO of SCLK, MOSI, MISO
+    mosi = 6
+    miso = 13
+    select = [12, 16, 19, 20, 21, 24, 25]   # chip-select GPIO of chip 0, 1, 2, ...
     # channels[space] = [chip, channel]; default: chip = space // 8, channel = space % 8
-    rate = 100                       # scans per second
+    rate = 100                       # scans per second (at most)
 
-The same keys may sit in a ``[pi.adc]`` table of a pin map file (a copy of the
-packaged ``companion/hardware/defaults/pinmap.toml``); :func:`load_adc_pins` reads them.
+These pins avoid SPI0 (GPIO7-11), the buttons (17, 27, 22, 23), the LED data pins
+(18, 10), I2C (2, 3) and the UART (14, 15). Mixing SPI0's pins with a select that
+is not GPIO8/7 is refused with a message that says why. The same keys may sit in a
+``[pi.adc]`` table of a pin map file (a copy of the packaged
+``companion/hardware/defaults/pinmap.toml``); :func:`load_adc_pins` reads them.
 
 With gpiozero's mock pins (``GPIOZERO_PIN_FACTORY=mock``) it runs on any machine; the
-tests attach mock MCP3208 chips to the mock SPI lines.
+tests attach mock MCP3208 chips to the mock SPI lines, and check the defaults against
+gpiozero's own pin reservation with its hardware SPI class in play.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -52,6 +72,46 @@ def scale_to_u16(raw: int, bits: int) -> int:
     """
     shift = 16 - bits
     return (raw << shift) | (raw >> (bits - shift))
+
+
+DEFAULT_PINS: dict[str, int] = {"clock": 5, "mosi": 6, "miso": 13}
+DEFAULT_SELECT: tuple[int, ...] = (12, 16, 19, 20, 21, 24, 25)
+#: SPI0's pins as gpiozero knows them (gpiozero/pins/data.py, SPI_HARDWARE_PINS)
+SPI0_PINS = (11, 10, 9)  # clock, MOSI, MISO
+SPI0_SELECT = (8, 7)
+
+
+def check_pins(clock: int, mosi: int, miso: int, select: Sequence[int]) -> None:
+    """Refuse pin sets gpiozero cannot build (``ValueError`` saying why and what to do).
+
+    >>> check_pins(11, 10, 9, [8, 7, 5])
+    Traceback (most recent call last):
+    ...
+    ValueError: ADC pins: clock 11, MOSI 10 and MISO 9 are SPI0's, so gpiozero gives the chips on select 8 and 7 the kernel's hardware SPI and the others (select 5) software SPI, which cannot share those pins (GPIOPinInUse); keep the defaults (clock 5, MOSI 6, MISO 13, selects 12, 16, 19, 20, 21, 24, 25) so SPI0 stays free for the LEDs
+    >>> check_pins(5, 6, 13, [12, 16, 12])
+    Traceback (most recent call last):
+    ...
+    ValueError: ADC pins: GPIO12 is used twice (select of chip 2 and select of chip 0); every pin must be different
+    """
+    seen: dict[int, str] = {}
+    for name, pin in (("clock", clock), ("MOSI", mosi), ("MISO", miso),
+                      *((f"select of chip {i}", p) for i, p in enumerate(select))):
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
+            raise ValueError(f"ADC pins: {name} must be a BCM GPIO number 0..27, got {pin!r}")
+        if pin in seen:
+            raise ValueError(f"ADC pins: GPIO{pin} is used twice ({name} and {seen[pin]}); every pin must be different")
+        seen[pin] = name
+    if (clock, mosi, miso) == SPI0_PINS:
+        hard = [p for p in select if p in SPI0_SELECT]
+        soft = [p for p in select if p not in SPI0_SELECT]
+        if hard and soft:
+            raise ValueError(
+                f"ADC pins: clock 11, MOSI 10 and MISO 9 are SPI0's, so gpiozero gives the chips on select "
+                f"{' and '.join(map(str, hard))} the kernel's hardware SPI and the others (select "
+                f"{', '.join(map(str, soft))}) software SPI, which cannot share those pins (GPIOPinInUse); "
+                f"keep the defaults (clock {DEFAULT_PINS['clock']}, MOSI {DEFAULT_PINS['mosi']}, MISO "
+                f"{DEFAULT_PINS['miso']}, selects {', '.join(map(str, DEFAULT_SELECT))}) so SPI0 stays free for the LEDs"
+            )
 
 
 ADC_KEYS = ("chip", "clock", "mosi", "miso", "select", "channels", "rate")
@@ -91,10 +151,10 @@ class AdcSensors(SensorBackend):
         self,
         *,
         chip: str = "MCP3208",
-        clock: int = 11,
-        mosi: int = 10,
-        miso: int = 9,
-        select: Sequence[int] = (8, 7, 5, 6, 12, 13, 19),
+        clock: int = DEFAULT_PINS["clock"],
+        mosi: int = DEFAULT_PINS["mosi"],
+        miso: int = DEFAULT_PINS["miso"],
+        select: Sequence[int] = DEFAULT_SELECT,
         channels: Sequence[Sequence[int]] | None = None,
         rate: float = 100.0,
         pin_factory: Any = None,
@@ -115,16 +175,18 @@ class AdcSensors(SensorBackend):
                 )
         if len(set(mapping)) != SPACES:
             raise ValueError("ADC channels list the same [chip, channel] for two spaces")
+        check_pins(clock, mosi, miso, select)
         try:
             import gpiozero
         except ImportError as exc:  # pragma: no cover - gpiozero is a dependency
             raise SensorBackendError(f"the adc backend needs gpiozero ({exc}); reinstall the package") from None
         cls = getattr(gpiozero, class_name)
         self._devices: list[Any] = []
+        failure: str | None = None
         try:
             # Check every pin name first: gpiozero leaves the shared SPI clock reserved
             # when a device fails half-way through its construction.
-            factory = pin_factory or gpiozero.Device.ensure_pin_factory()
+            factory = pin_factory or gpiozero.Device.ensure_pin_factory() or gpiozero.Device.pin_factory
             for pin in (clock, mosi, miso, *select):
                 factory.pin(pin)
             for chip_index, channel in mapping:
@@ -139,11 +201,16 @@ class AdcSensors(SensorBackend):
                     )
                 )
         except Exception as exc:  # gpiozero raises many kinds (pins busy, no SPI, no pin factory)
+            failure = f"{type(exc).__name__}: {exc}"
+        if failure is not None:
+            # outside the except block, so the traceback (and the half-built device in
+            # it) is gone; collecting releases that device's pins for the next attempt
             self.close()
+            gc.collect()
             raise SensorBackendError(
-                f"cannot open the {chip} ADC chips ({type(exc).__name__}: {exc}); check the pins in the "
+                f"cannot open the {chip} ADC chips ({failure}); check the pins in the "
                 "config, that you are in the gpio and spi groups, and run 'gingo doctor'"
-            ) from None
+            )
         self._period = 1.0 / rate
         self._next = time.monotonic()
         self._seq = 0

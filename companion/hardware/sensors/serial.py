@@ -26,8 +26,11 @@ from __future__ import annotations
 import collections
 import json
 import logging
+import os
+import select
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import serial
@@ -133,6 +136,9 @@ class SerialLink:
         self._logged: set[str] = set()
         self._queue: collections.deque[Readings] = collections.deque(maxlen=queue_size)
         self._cond = threading.Condition()
+        #: when set, READINGS go straight to this callable on the reader thread instead
+        #: of the queue (host CPU: one thread wake per frame instead of two)
+        self._consumer: Callable[[Readings], None] | None = None
         self._stop = threading.Event()
         self._refs = 0
         try:
@@ -215,6 +221,13 @@ class SerialLink:
 
     # ---- receiving ----
 
+    def set_consumer(self, consumer: Callable[[Readings], None] | None) -> None:
+        """Hand every READINGS scan to ``consumer`` on the reader thread (None: back to
+        the queue that :meth:`get` reads). An exception in it is logged, never fatal."""
+        with self._cond:
+            self._consumer = consumer
+            self._queue.clear()
+
     def get(self, timeout: float) -> Readings | None:
         """The next READINGS scan, or None after ``timeout`` seconds."""
         deadline = time.monotonic() + max(0.0, timeout)
@@ -289,7 +302,7 @@ class SerialLink:
                     backoff = min(self._backoff_max, backoff * 2)
                 continue
             try:
-                data = ser.read(ser.in_waiting or 1)
+                data = self._read(ser)
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # TypeError/AttributeError: pyserial's posix read on a port closed under it
                 self.last_error = str(exc)
@@ -300,6 +313,24 @@ class SerialLink:
                 self._feed(data, now)
             self._keep_asking(now)
         self._drop(closing=True)
+
+    def _read(self, ser: serial.SerialBase) -> bytes:
+        """What arrived, waiting up to 0.25 s. A device port is waited on with one
+        select() and read with one read() of whatever is there (host CPU: no polling,
+        no byte-at-a-time reads); URL ports (loop://, socket://) go through pyserial."""
+        fd = getattr(ser, "fd", None)
+        if not isinstance(fd, int) or fd < 0:
+            return bytes(ser.read(ser.in_waiting or 1))
+        ready, _, _ = select.select([fd], [], [], 0.25)
+        if not ready:
+            return b""
+        try:
+            data = os.read(fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return b""
+        if not data:  # readable but empty: the device went away
+            raise serial.SerialException("device reports readiness to read but returned no data (unplugged?)")
+        return data
 
     def _feed(self, data: bytes, now: float) -> None:
         for item in self._splitter.feed(data):
@@ -326,6 +357,13 @@ class SerialLink:
             self._last_readings = now
             self.stats["readings"] += 1
             readings = Readings(frame.seq, unpack_readings(frame.payload), now)
+            consumer = self._consumer
+            if consumer is not None:
+                try:
+                    consumer(readings)
+                except Exception:  # a consumer bug must not stop the link
+                    log.exception("sensor link %s: the readings consumer failed; continuing", self.port)
+                return
             with self._cond:
                 self._queue.append(readings)
                 self._cond.notify()
@@ -399,6 +437,12 @@ class SerialSensors(SensorBackend):
     def send_leds(self, rgb: bytes) -> bool:
         """Send the LED colours to a Pico that drives the strip."""
         return self.link.send_leds(rgb)
+
+    def subscribe(self, consumer: Callable[[Readings], None] | None) -> bool:
+        """Push every scan to ``consumer`` on the link's reader thread (see
+        :meth:`SerialLink.set_consumer`); :meth:`read` then returns nothing."""
+        self.link.set_consumer(consumer)
+        return True
 
     def close(self) -> None:
         if not self._closed:
