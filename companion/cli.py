@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sensors": ("companion.commands.sensors", "read the sensor link and print accepted board changes"),
     "calibrate": ("companion.commands.calibrate", "walk through sensor calibration and store thresholds"),
     "doctor": ("companion.commands.doctor", "check groups, devices and backends, and say what to fix"),
+    "selftest": ("companion.commands.selftest", "walk a chip of each colour over the board: readings, weak magnets, cross-talk"),
 }
 
 
