@@ -227,3 +227,39 @@ def test_toml_nan_and_inf_are_refused(tmp_path: Path, table: str, key: str, valu
     cfg.write_text(f"[{table}]\n{key} = {value}\n")
     with pytest.raises(ConfigError, match=f"^{cfg}: {table}.{key} must be .*got {value}"):
         load_config(str(cfg))
+
+
+def test_power_parts_are_rated_above_what_they_carry() -> None:
+    """Issue 10: the LED power path must carry the supply's current (no JST XH for
+    18 AWG power, no 2.5 A jack on a 4 A supply), and the sensors' 3.3 V must cover 52
+    DRV5055 at their datasheet maximum, which the Pico's 3V3 pin cannot."""
+    import csv
+    import re
+
+    with open(REPO / "hardware/bom.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    supply = next(r for r in rows if r["part"].startswith("LED power supply"))
+    amps = float(supply["part"].split()[-2])
+
+    def rated(row: dict[str, str]) -> float:
+        m = re.search(r"rated (\d+(?:\.\d+)?) (m?A)", row["notes"])
+        assert m, f"{row['part']}: the notes must say what it is rated for"
+        return float(m.group(1)) / (1000 if m.group(2) == "mA" else 1)
+
+    jack = next(r for r in rows if "barrel jack" in r["part"])
+    assert rated(jack) > amps
+    power = [r for r in rows if r["part"].startswith("LED power header")]
+    assert power and all(rated(r) > amps for r in power)
+    assert not any("XH" in r["manufacturer part number"] and "power" in r["part"].lower() for r in rows)
+    crimps = next(r for r in rows if r["part"].startswith("LED power crimp"))
+    assert "18" in crimps["part"]  # takes the 18 AWG power wire
+    assert any(r["manufacturer part number"].startswith("XHP-") for r in rows)  # housings where XH stays
+    assert any(r["manufacturer part number"].startswith("SXH-") for r in rows)  # and crimps
+    sensors = sum(int(r["quantity"]) for r in rows if r["manufacturer part number"].startswith("DRV5055"))
+    regulator = next(r for r in rows if r["part"].startswith("3.3 V regulator for the sensors"))
+    assert rated(regulator) >= sensors * 0.010 > 0.300  # 10 mA max each; the Pico's 3V3 gives 300 mA
+    pullups = next(r for r in rows if "/E" in r["notes"] and "kohm" in r["part"])
+    assert int(pullups["quantity"]) == 4
+    assert any("100 uF" in r["part"] and "3.3 V" in r["notes"] for r in rows)  # bulk on the sensor rail
+    assert any("GP22" in r["notes"] and "jumper" in r["part"].lower() for r in rows)  # safe mode
+    assert any("OTG" in r["part"] for r in rows)  # the Zero 2 W's data port

@@ -302,7 +302,9 @@ class SerialLink:
                     backoff = min(self._backoff_max, backoff * 2)
                 continue
             try:
-                data = self._read(ser)
+                # while asking for HELLO, wake often enough to keep its cadence
+                wait = 0.25 if self._answered else min(0.25, max(0.01, self.hello_every / 2))
+                data = self._read(ser, wait)
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # TypeError/AttributeError: pyserial's posix read on a port closed under it
                 self.last_error = str(exc)
@@ -314,14 +316,14 @@ class SerialLink:
             self._keep_asking(now)
         self._drop(closing=True)
 
-    def _read(self, ser: serial.SerialBase) -> bytes:
-        """What arrived, waiting up to 0.25 s. A device port is waited on with one
+    def _read(self, ser: serial.SerialBase, wait: float) -> bytes:
+        """What arrived, waiting up to ``wait`` seconds. A device port is waited on with one
         select() and read with one read() of whatever is there (host CPU: no polling,
         no byte-at-a-time reads); URL ports (loop://, socket://) go through pyserial."""
         fd = getattr(ser, "fd", None)
         if not isinstance(fd, int) or fd < 0:
             return bytes(ser.read(ser.in_waiting or 1))
-        ready, _, _ = select.select([fd], [], [], 0.25)
+        ready, _, _ = select.select([fd], [], [], wait)
         if not ready:
             return b""
         try:
