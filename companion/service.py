@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,6 +145,8 @@ class Service:
         self.sync.stop()
         try:
             self.pairing.flush()
+        except ValueError as exc:  # a full disk: the "last used" times of tokens wait for the next run
+            print(f"gingo: WARNING: {exc}", file=sys.stderr, flush=True)
         finally:
             self.store.close()
 
@@ -164,12 +168,17 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
             warn(msg)
 
     folder = data_dir(settings.data, writable=True)
-    store = open_store(folder, exclusive=True)
-    if store.damage is not None:
-        say(store.damage.message())
+    limit = os.environ.get("GINGO_LOG_LIMIT_MB", "").strip()
+    try:
+        max_bytes = int(float(limit) * 1024 * 1024) if limit else None
+    except ValueError:
+        raise ValueError(f"GINGO_LOG_LIMIT_MB must be a number of megabytes, got {limit!r}") from None
+    store = open_store(folder, exclusive=True, max_bytes=max_bytes)
+    if store.upgraded_from is not None:
+        say(f"the event log was upgraded to the new format; the old file is kept as {store.upgraded_from}")
     table = Table(store)
-    for err in table.replay_errors:
-        say(f"a stored game could not be replayed and is hidden: {err}")
+    for text in table.storage_health()["warnings"]:
+        say(text)
     try:
         pairing = Pairing(store)
     except ValueError:  # a bad GINGO_PAIRING_WINDOW: say so before anything runs

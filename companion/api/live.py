@@ -1,11 +1,15 @@
 """The live channel: ``WS /api/v1/live``.
 
-On connect the phone gets ``{"type": "snapshot", "seq": N, "games": [...], "board": {...}}``;
-with ``?after=M`` it then gets every stored event with ``M < seq <= N`` (what it missed,
+On connect the phone gets ``{"type": "snapshot", "seq": N, "games": [...], "games_total": T,
+"games_before": id | null, "board": {...}}``: the summary lines of the newest games
+(older ones page in with ``GET /api/v1/games?before=<games_before>``). With ``?after=M``
+it then gets every stored event with ``M < seq <= N`` (what it missed,
 ``{"type": "event", "seq", "event", "game": null, "replay": true}``). After that it gets
-each new event as the table commits it (``{"type": "event", "seq", "event", "game"}``)
-and board news from the sync loop (``{"type": "board", ...}``, ``{"type": "link", ...}``,
-which carry no event seq).
+each new event as the table commits it, ``{"type": "event", "seq", "event", "game"}``,
+where ``game`` is the game's summary line (version, scores, finished, winner, for Gin-Go
+the board and links: a few hundred bytes, whatever the length of the game); a phone
+fetches ``GET /api/v1/games/{id}`` when it shows that game. Board news from the sync loop
+(``{"type": "board", ...}``, ``{"type": "link", ...}``) carries no event seq.
 
 The table calls :meth:`LiveHub.publish` from whatever thread ran the command; the hub
 hands the message to each connection's queue on the event loop. A phone too slow to keep

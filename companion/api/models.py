@@ -57,6 +57,8 @@ class Health(BaseModel):
     warnings: list[str] = []
     calibration: Optional[str] = Field(None, description="what the sensors classify with: the calibration "
                                        "file (and when it was made) or the default thresholds")
+    storage: Optional[dict[str, Any]] = Field(None, description="the event log: events, acknowledged count, "
+                                              "incidents (a missing, empty or shortened log), damaged games")
 
 
 class PairRequest(_Strict):
@@ -102,6 +104,8 @@ class Game(BaseModel):
 
 class GameList(BaseModel):
     games: list[Game]
+    total: Optional[int] = None
+    next_before: Optional[str] = None
 
 
 class HandRequest(_Strict):

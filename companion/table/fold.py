@@ -56,8 +56,13 @@ class GameState:
     match: Any = None
     engine: Any = None  # GingoGame
     actions: list[dict[str, Any]] = field(default_factory=list)
-    effects: list[list[dict[str, Any]]] = field(default_factory=list)
-    events: list[StoredEvent] = field(default_factory=list)
+    effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did
+    created_payload: dict[str, Any] = field(default_factory=dict)
+    created_seq: int = 0
+    #: (seq, type) of the events still standing (not undone), oldest first
+    standing: list[tuple[int, str]] = field(default_factory=list)
+    #: set when the game's log has unreadable rows: what was lost (the game is read-only)
+    damage: dict[str, Any] | None = None
 
     @property
     def rules(self) -> Variant:
@@ -85,6 +90,8 @@ class GameState:
             "rematch_of": self.rematch_of,
             "rules": self.rules.table_rules(self.options, len(self.players)),
         }
+        if self.damage is not None:
+            d["damaged"] = dict(self.damage)
         v = self.rules
         if isinstance(v, GinGo):
             st = self.engine.as_dict()
@@ -113,6 +120,111 @@ class GameState:
             )
         return d
 
+    def summary(self) -> dict[str, Any]:
+        """The game in a few hundred bytes: what the game list and the live channel carry
+        (``GET /api/v1/games/{id}`` gives the whole game)."""
+        d: dict[str, Any] = {
+            "id": self.id, "variant": self.variant, "preset": self.preset, "players": list(self.players),
+            "dealer": self.dealer, "version": self.version, "seq": self.last_seq, "created": self.created,
+            "rematch_of": self.rematch_of, "finished": self.finished, "summary": True,
+        }
+        if self.deleted:
+            d["deleted"] = True
+        if self.damage is not None:
+            d["damaged"] = dict(self.damage)
+        if self.engine is not None:
+            st = self.engine.as_dict()
+            d.update(scores=[sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)],
+                     winner=st.get("winner"), hands_played=len(st.get("hands", [])), phase=st.get("phase"),
+                     hand=st.get("hand"), board=st.get("board"), links=st.get("links"),
+                     link_distance=st.get("link_distance"), actions=len(self.actions))
+        else:
+            m = self.match
+            d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands))
+        return d
+
+
+def new_state(first: StoredEvent) -> GameState:
+    """The state right after ``game_created`` (raises on options the engine refuses)."""
+    if first.type != "game_created":
+        raise TableError("invalid_log", "a game's events must start with game_created")
+    p = first.payload
+    v = find_variant(p["variant"])
+    g = GameState(
+        id=first.game_id,
+        variant=v.name,
+        preset=p.get("preset"),
+        overrides=dict(p.get("options") or {}),
+        players=list(p["players"]),
+        dealer=int(p.get("dealer", 0)),
+        created=first.time,
+        options=v.make_options(p.get("preset"), dict(p.get("options") or {}), len(p["players"])),
+        rematch_of=p.get("rematch_of"),
+        created_payload=p,
+        created_seq=first.seq,
+        version=1,
+        last_seq=first.seq,
+    )
+    g.created_dealer = g.dealer
+    if isinstance(v, GinGo):
+        g.engine = v.new_game(g.players, dict(p.get("options") or {}))
+        g.dealer = int(g.engine.as_dict().get("dealer", g.dealer))
+    elif isinstance(v, RummyVariant):
+        refold_match(g, v, None)
+    else:  # pragma: no cover - every game is one or the other
+        raise TableError(f"{v.name} is neither scored by hands nor played by actions")
+    return g
+
+
+def _apply(g: GameState, ev: StoredEvent) -> int | None:
+    """Apply one standing event to ``g`` in place; returns the first hand to re-score."""
+    if g.engine is not None:
+        if ev.type == "action":
+            g.effects = g.engine.apply(ev.payload["action"])
+            g.actions.append(ev.payload["action"])
+        return None
+    if ev.type == "hand":
+        g.hands.append(HandEntry(len(g.hands) + 1, ev.seq, ev.payload.get("ender"),
+                                 entry_of(ev.payload), ev.payload["result"]))
+        return None
+    if ev.type == "hand_corrected":
+        n = int(ev.payload["hand"])
+        if not 1 <= n <= len(g.hands):
+            raise NotFound(f"hand {n} does not exist (the game has {len(g.hands)} hands)",
+                           details={"hand": n, "hands": len(g.hands)})
+        g.hands[n - 1] = HandEntry(n, ev.seq, ev.payload.get("ender"), entry_of(ev.payload),
+                                   ev.payload["result"], corrected=True)
+        return n - 1
+    return None
+
+
+class NeedsRefold(Exception):
+    """:func:`step` cannot apply an undo: the state before the undone event is gone."""
+
+
+def step(g: GameState, ev: StoredEvent) -> GameState:
+    """The state after one more event, without folding the whole game again; ``g`` is
+    left as it was, except a Gin-Go engine, which moves on in place (it leaves itself
+    unchanged when it refuses an action). Equal to :func:`fold_game` over all events.
+    An ``undo`` raises :class:`NeedsRefold`."""
+    if ev.type == "undo":
+        raise NeedsRefold()
+    new = dataclasses.replace(g, hands=list(g.hands), actions=list(g.actions), standing=list(g.standing),
+                              version=g.version + 1, last_seq=ev.seq)
+    if ev.type == "game_deleted":
+        new.deleted = True
+        return new
+    dirty = _apply(new, ev)
+    new.standing.append((ev.seq, ev.type))
+    if new.engine is not None:
+        new.dealer = int(new.engine.as_dict().get("dealer", new.dealer))
+        return new
+    v = g.rules
+    assert isinstance(v, RummyVariant)
+    if dirty is not None and v.context_scoring:
+        new.hands[dirty + 1:] = [dataclasses.replace(h) for h in new.hands[dirty + 1:]]
+    refold_match(new, v, dirty)
+    return new
 
 
 def hand_result(d: dict[str, Any]) -> Any:
@@ -170,49 +282,21 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
     """
     if not events or events[0].type != "game_created":
         raise TableError("invalid_log", "a game's events must start with game_created")
-    first = events[0]
-    p = first.payload
-    v = find_variant(p["variant"])
-    g = GameState(
-        id=first.game_id,
-        variant=v.name,
-        preset=p.get("preset"),
-        overrides=dict(p.get("options") or {}),
-        players=list(p["players"]),
-        dealer=int(p.get("dealer", 0)),
-        created=first.time,
-        options=v.make_options(p.get("preset"), dict(p.get("options") or {}), len(p["players"])),
-        rematch_of=p.get("rematch_of"),
-    )
-    g.created_dealer = g.dealer
-    g.events = list(events)
+    g = new_state(events[0])
     g.version = len(events)
     g.last_seq = events[-1].seq
     g.deleted = any(ev.type == "game_deleted" for ev in events)
-    if isinstance(v, GinGo):
-        g.engine = v.new_game(g.players, dict(p.get("options") or {}))
-        for ev in effective(events):
-            if ev.type == "action":
-                g.effects.append(g.engine.apply(ev.payload["action"]))
-                g.actions.append(ev.payload["action"])
-        st = g.engine.as_dict()
-        g.dealer = int(st.get("dealer", g.dealer))
-        return g
     dirty: int | None = None
     for ev in effective(events):
-        if ev.type == "hand":
-            g.hands.append(HandEntry(len(g.hands) + 1, ev.seq, ev.payload.get("ender"),
-                                     entry_of(ev.payload), ev.payload["result"]))
-        elif ev.type == "hand_corrected":
-            n = int(ev.payload["hand"])
-            if not 1 <= n <= len(g.hands):
-                raise NotFound(f"hand {n} does not exist (the game has {len(g.hands)} hands)",
-                               details={"hand": n, "hands": len(g.hands)})
-            g.hands[n - 1] = HandEntry(n, ev.seq, ev.payload.get("ender"), entry_of(ev.payload),
-                                       ev.payload["result"], corrected=True)
-            dirty = n - 1 if dirty is None else min(dirty, n - 1)
-    if not isinstance(v, RummyVariant):  # pragma: no cover - every game is one or the other
-        raise TableError(f"{v.name} is neither scored by hands nor played by actions")
+        d = _apply(g, ev)
+        g.standing.append((ev.seq, ev.type))
+        if d is not None:
+            dirty = d if dirty is None else min(dirty, d)
+    if g.engine is not None:
+        g.dealer = int(g.engine.as_dict().get("dealer", g.dealer))
+        return g
+    v = g.rules
+    assert isinstance(v, RummyVariant)
     refold_match(g, v, dirty)
     return g
 

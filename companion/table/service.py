@@ -1,216 +1,57 @@
 """The command service: :class:`Table`, the one entry point for every command.
 
 A command is checked by folding it onto the game (a trial replay), written to the
-event log (:mod:`companion.store`) and only then applied and announced; bad input raises
-:class:`~companion.table.errors.TableError` and writes nothing. Retried client ids get
-their first answer back; a stale ``expected_version`` is refused with 409.
+event log (:mod:`companion.store`) and only then answered and announced; bad input
+raises :class:`~companion.table.errors.TableError` and writes nothing. Retried client ids
+get their first answer back; a stale ``expected_version`` is refused with 409. The write
+path itself (group commit, recovery from a failed commit) is :mod:`~companion.table.ledger`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import logging
-import threading
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import IllegalAction, InvalidInput, StaleVersion
-from companion.store import EventStore, NewEvent, StoredEvent
-from companion.table.checks import check_players, range_text
+from companion.errors import IllegalAction, InvalidInput
 from companion.games import find_variant
+from companion.store import NewEvent, StoredEvent
+from companion.table import checkpoint
+from companion.table.checks import check_players, range_text
 from companion.table.errors import TableError, engine_failure
-from companion.table.fold import GameState, effective, fold_game
+from companion.table.fold import GameState, step
 from companion.table.hands import HandInput, hand_payload
-from companion.table.retries import fingerprint, first_answer, stamp
-from companion.table.subscriptions import Subscriber, Subscribers
+from companion.table.ledger import Ledger, Outcome, Staged
+from companion.table.retries import fingerprint, stamp
+from companion.table.library import game_write
 from companion.table.transfer import export_body, imported_events
 
-log = logging.getLogger("companion.table")
+__all__ = ["Outcome", "Table"]
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What a write command returns: the API's response body and the event written
-    (None for a retried client id, whose first answer is returned again)."""
-
-    body: dict[str, Any]
-    event: StoredEvent | None
-    replayed: bool = False
-
-
-class Table:
-    """Every command on every game; thread-safe (one lock around validate-write-fold).
-
-    ``store`` is the event log. On start-up every game is folded from the log.
-    """
-
-    def __init__(self, store: EventStore) -> None:
-        self.store = store
-        self._lock = threading.RLock()
-        self._games: dict[str, GameState] = {}
-        self._subs = Subscribers()
-        self.replay_errors: list[str] = []
-        self._load()
-
-    # -- start-up ---------------------------------------------------------------------
-
-    def _load(self) -> None:
-        by_game: dict[str, list[StoredEvent]] = {}
-        for ev in self.store.iter_events():
-            by_game.setdefault(ev.game_id, []).append(ev)
-        for gid, evs in by_game.items():
-            try:
-                self._games[gid] = fold_game(evs)
-            except Exception as exc:  # one bad game must not stop the others
-                log.exception("game %s does not replay", gid)
-                self.replay_errors.append(f"game {gid}: {exc}")
-
-    # -- subscribers -------------------------------------------------------------------
-
-    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
-        """Call ``fn(event, message)`` after each commit; returns an unsubscribe function."""
-        return self._subs.add(fn)
-
-    def _notify(self, ev: StoredEvent, game: GameState | None, game_dict: dict[str, Any] | None = None) -> None:
-        if game_dict is None and game is not None:
-            game_dict = game.as_dict()
-        self._subs.notify(ev, game_dict)
-
-    # -- reads -------------------------------------------------------------------------
-
-    def games(self) -> list[dict[str, Any]]:
-        with self._lock:
-            return [g.as_dict() for g in self._games.values() if not g.deleted]
-
-    def _get(self, game_id: str) -> GameState:
-        g = self._games.get(game_id)
-        if g is None or g.deleted:
-            raise TableError("not_found", f"no game with id {game_id!r}", 404)
-        return g
-
-    def game(self, game_id: str) -> dict[str, Any]:
-        with self._lock:
-            return self._get(game_id).as_dict()
-
-    def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
-        with self._lock:
-            self._get(game_id)
-        return [e.as_dict() for e in self.store.events(game_id, after=after)]
-
-    def last_seq(self) -> int:
-        return self.store.last_seq()
-
-    def active_gingo(self) -> dict[str, Any] | None:
-        """The Gin-Go game the board follows: the latest-touched one not finished."""
-        with self._lock:
-            best: GameState | None = None
-            for g in self._games.values():
-                if g.rules.on_board and not g.deleted and not g.finished:
-                    if best is None or g.last_seq > best.last_seq:
-                        best = g
-            return None if best is None else best.as_dict()
-
-    def expected_board(self) -> str | None:
-        """The board the active Gin-Go game expects, or None (mirror mode)."""
-        g = self.active_gingo()
-        return None if g is None else str(g["board"])
-
-    # -- the write path ------------------------------------------------------------------
-
-    def _replayed(self, game_id: str, client_id: str | None, op: str = "", fp: str | None = None) -> Outcome | None:
-        """The first answer for a retried ``client_id``; 409 ``client_id_reused`` when it
-        was used for another request (``op`` and its fingerprint ``fp``, see retries)."""
-        if not client_id:
-            return None
-        prev = self.store.find_client(game_id, client_id)
-        if prev is None:
-            return None
-        return Outcome(first_answer(prev.result, prev.type, op, fp, client_id), None, True)
-
-    @staticmethod
-    def _check_version(g: GameState, expected: int | None) -> None:
-        if expected is not None and int(expected) != g.version:
-            raise StaleVersion(version=g.version, expected=int(expected))
-
-    def _commit(self, g: GameState, etype: str, payload: dict[str, Any], client_id: str | None,
-                make_body: Callable[[GameState], dict[str, Any]], fp: str | None = None) -> Outcome:
-        """Fold the new event onto the game first (validation), then write and notify."""
-        now = self.store.now()
-        probe = StoredEvent(self.store.last_seq() + 1, g.id, etype, payload, client_id, now)
-        fast = etype == "action" and g.engine is not None
-        try:
-            new_state = self._step_engine(g, probe) if fast else fold_game([*g.events, probe])
-        except TableError:
-            raise
-        except ValueError as exc:  # an engine's refusal: its message names the rule
-            raise IllegalAction(str(exc)) from None
-        except Exception as exc:
-            if fast:  # only a refusal is promised to leave the engine unchanged
-                self._games[g.id] = fold_game(g.events)
-            raise engine_failure(exc)
-        try:
-            body = make_body(new_state)
-            ev = self.store.append(g.id, etype, payload, client_id=client_id, result=stamp(body, fp), at=now)
-        except BaseException:
-            if fast:  # the engine moved on in place: put the game back as its log says
-                self._games[g.id] = fold_game(g.events)
-            raise
-        new_state.events[-1] = ev
-        self._games[g.id] = new_state
-        self._notify(ev, new_state, body.get("game") if isinstance(body.get("game"), dict) else None)
-        return Outcome(body, ev)
-
-    @staticmethod
-    def _step_engine(g: GameState, probe: StoredEvent) -> GameState:
-        """A Gin-Go action applied to the running engine (it leaves itself unchanged when
-        it refuses one), instead of replaying the whole game: same state as the fold."""
-        action = probe.payload["action"]
-        effects = g.engine.apply(action)
-        st = dataclasses.replace(
-            g, events=[*g.events, probe], version=g.version + 1, last_seq=probe.seq,
-            actions=[*g.actions, action], effects=[*g.effects, effects],
-        )
-        st.dealer = int(st.engine.as_dict().get("dealer", st.dealer))
-        return st
+class Table(Ledger):
+    """Every command on every game; thread-safe (one lock around check-and-queue, then a
+    shared commit). ``store`` is the event log; on start-up the open games are folded
+    from their checkpoints, the finished ones when first asked for."""
 
     # -- commands --------------------------------------------------------------------------
 
-    def create_game(
-        self,
-        variant: str,
-        *,
-        players: Sequence[str],
-        preset: str | None = None,
-        options: dict[str, Any] | None = None,
-        dealer: int = 0,
-        client_id: str | None = None,
-        rematch_of: str | None = None,
-    ) -> dict[str, Any]:
+    def create_game(self, variant: str, *, players: Sequence[str], preset: str | None = None,
+                    options: dict[str, Any] | None = None, dealer: int = 0, client_id: str | None = None,
+                    rematch_of: str | None = None) -> dict[str, Any]:
         """Start a game; returns it (a retried ``client_id`` returns the same game)."""
         return self.create_game_outcome(variant, players=players, preset=preset, options=options,
                                         dealer=dealer, client_id=client_id, rematch_of=rematch_of).body
 
-    def create_game_outcome(
-        self,
-        variant: str,
-        *,
-        players: Sequence[str],
-        preset: str | None = None,
-        options: dict[str, Any] | None = None,
-        dealer: int = 0,
-        client_id: str | None = None,
-        rematch_of: str | None = None,
-    ) -> Outcome:
-        with self._lock:
-            gid = _game_id(client_id)
-            fp = fingerprint("create", variant=variant, players=list(players), preset=preset, options=options or {},
-                             dealer=dealer, rematch_of=rematch_of) if client_id else None
-            again = self._replayed(gid, client_id, "create", fp)
-            if again is not None:
-                return again
+    def create_game_outcome(self, variant: str, *, players: Sequence[str], preset: str | None = None,
+                            options: dict[str, Any] | None = None, dealer: int = 0, client_id: str | None = None,
+                            rematch_of: str | None = None) -> Outcome:
+        gid = _game_id(client_id)
+        fp = fingerprint("create", variant=variant, players=list(players), preset=preset, options=options or {},
+                         dealer=dealer, rematch_of=rematch_of) if client_id else None
+
+        def stage() -> Staged:
             names = check_players(players)
             find_variant(variant).check_seats(len(names))
             if not isinstance(dealer, int) or not 0 <= dealer < len(names):
@@ -219,22 +60,9 @@ class Table:
                                        "players": names, "dealer": dealer}
             if rematch_of:
                 payload["rematch_of"] = rematch_of
-            now = self.store.now()
-            probe = StoredEvent(self.store.last_seq() + 1, gid, "game_created", payload, client_id, now)
-            try:
-                state = fold_game([probe])
-            except TableError:
-                raise
-            except ValueError as exc:
-                raise InvalidInput(str(exc), code="invalid_options") from None
-            except Exception as exc:
-                raise engine_failure(exc)
-            ev = self.store.append(gid, "game_created", payload, client_id=client_id,
-                                   result=stamp(state.as_dict(), fp), at=now)
-            state = fold_game([ev])
-            self._games[gid] = state
-            self._notify(ev, state)
-            return Outcome(state.as_dict(), ev)
+            return self._stage(None, gid, "game_created", payload, client_id, lambda st: ({}, None), fp)
+
+        return self._run(gid, client_id, stage, "create", fp)
 
     def score_hand(self, game_id: str, entry: HandInput, *, client_id: str | None = None,
                    expected_version: int | None = None) -> dict[str, Any]:
@@ -243,18 +71,17 @@ class Table:
 
     def score_hand_outcome(self, game_id: str, entry: HandInput, *, client_id: str | None = None,
                            expected_version: int | None = None) -> Outcome:
-        with self._lock:
-            fp = fingerprint("hand", entry=entry) if client_id else None
-            again = self._replayed(game_id, client_id, "hand", fp)
-            if again is not None:
-                return again
-            g = self._get(game_id)
+        def stage() -> Staged:
+            g = self._writable(game_id)
             self._check_version(g, expected_version)
             if g.finished:
                 raise TableError("finished", "the match is over: start a rematch or correct a hand", 409)
             payload = hand_payload(g, entry)
-            return self._commit(g, "hand", payload, client_id,
-                                lambda st: {"result": payload["result"], "game": st.as_dict()}, fp)
+            return self._stage(g, g.id, "hand", payload, client_id, lambda st: ({"result": payload["result"]}, "game"),
+                               fp)
+
+        fp = fingerprint("hand", entry=entry) if client_id else None
+        return self._run(game_id, client_id, stage, "hand", fp)
 
     def preview_hand(self, game_id: str, entry: HandInput) -> dict[str, Any]:
         """Score a hand without writing anything: ``{"result", "game", "preview"}``."""
@@ -263,9 +90,9 @@ class Table:
             if g.finished:
                 raise TableError("finished", "the match is over: start a rematch or correct a hand", 409)
             payload = hand_payload(g, entry)
-            probe = StoredEvent(self.store.last_seq() + 1, g.id, "hand", payload, None, 0.0)
+            probe = StoredEvent(self.store.next_seq(), g.id, "hand", payload, None, 0.0)
             try:
-                st = fold_game([*g.events, probe])
+                st = step(g, probe)
             except TableError:
                 raise
             except ValueError as exc:
@@ -282,18 +109,17 @@ class Table:
 
     def correct_hand_outcome(self, game_id: str, n: int, entry: HandInput, *, client_id: str | None = None,
                              expected_version: int | None = None) -> Outcome:
-        with self._lock:
-            fp = fingerprint("correct", n=n, entry=entry) if client_id else None
-            again = self._replayed(game_id, client_id, "correct", fp)
-            if again is not None:
-                return again
-            g = self._get(game_id)
+        def stage() -> Staged:
+            g = self._writable(game_id)
             self._check_version(g, expected_version)
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(g.hands):
                 raise TableError("not_found", f"hand {n} does not exist (the game has {len(g.hands)} hands)", 404)
             payload = {"hand": n, **hand_payload(g, entry, upto=n - 1)}
-            return self._commit(g, "hand_corrected", payload, client_id,
-                                lambda st: {"result": st.hands[n - 1].result, "game": st.as_dict()}, fp)
+            return self._stage(g, g.id, "hand_corrected", payload, client_id,
+                               lambda st: ({"result": st.hands[n - 1].result}, "game"), fp)
+
+        fp = fingerprint("correct", n=n, entry=entry) if client_id else None
+        return self._run(game_id, client_id, stage, "correct", fp)
 
     def undo(self, game_id: str, *, client_id: str | None = None,
              expected_version: int | None = None) -> dict[str, Any]:
@@ -302,19 +128,19 @@ class Table:
 
     def undo_outcome(self, game_id: str, *, client_id: str | None = None,
                      expected_version: int | None = None) -> Outcome:
-        with self._lock:
-            fp = fingerprint("undo") if client_id else None
-            again = self._replayed(game_id, client_id, "undo", fp)
-            if again is not None:
-                return again
-            g = self._get(game_id)
+        def stage() -> Staged:
+            g = self._writable(game_id)
             self._check_version(g, expected_version)
-            standing = effective(g.events)
-            if not standing:
+            if not g.standing:
                 raise TableError("nothing_to_undo", "there is nothing to undo in this game", 409)
-            undone = standing[-1]
-            return self._commit(g, "undo", {"undone": undone.seq, "undone_type": undone.type}, client_id,
-                                lambda st: {"undone": undone.as_dict(), "game": st.as_dict()}, fp)
+            seq, typ = g.standing[-1]
+            undone = next((ev for ev in self._events_now(g.id) if ev.seq == seq), None)
+            shown = undone.as_dict() if undone is not None else {"seq": seq, "type": typ}
+            return self._stage(g, g.id, "undo", {"undone": seq, "undone_type": typ}, client_id,
+                               lambda st: ({"undone": shown}, "game"), fp)
+
+        fp = fingerprint("undo") if client_id else None
+        return self._run(game_id, client_id, stage, "undo", fp)
 
     def action(self, game_id: str, action: dict[str, Any], *, client_id: str | None = None,
                expected_version: int | None = None) -> dict[str, Any]:
@@ -323,47 +149,42 @@ class Table:
 
     def action_outcome(self, game_id: str, action: dict[str, Any], *, client_id: str | None = None,
                        expected_version: int | None = None) -> Outcome:
-        with self._lock:
-            fp = fingerprint("action", action=action) if client_id else None
-            again = self._replayed(game_id, client_id, "action", fp)
-            if again is not None:
-                return again
-            g = self._get(game_id)
+        def stage() -> Staged:
+            g = self._writable(game_id)
             self._check_version(g, expected_version)
             if g.rules.play_style != "actions":
                 raise InvalidInput(f"{g.variant} hands are scored with POST .../hands, not actions",
                                    code="wrong_variant")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise TableError("invalid_action", "an action is an object with a \"type\"")
-            return self._commit(g, "action", {"action": action}, client_id,
-                                lambda st: {"events": st.effects[-1] if st.effects else [], "game": st.as_dict()},
-                                fp)
+            return self._stage(g, g.id, "action", {"action": action}, client_id,
+                               lambda st: ({"events": list(st.effects)}, "game"), fp)
+
+        fp = fingerprint("action", action=action) if client_id else None
+        return self._run(game_id, client_id, stage, "action", fp)
 
     def delete_game(self, game_id: str, *, client_id: str | None = None) -> dict[str, Any]:
         """Remove a game from the list (its events stay in the log)."""
-        with self._lock:
-            fp = fingerprint("delete") if client_id else None
-            again = self._replayed(game_id, client_id, "delete", fp)
-            if again is not None:
-                return again.body
+        def stage() -> Staged:
             g = self._get(game_id)
-            ev = self.store.append(g.id, "game_deleted", {}, client_id=client_id,
-                                   result=stamp({"deleted": g.id}, fp))
-            st = fold_game([*g.events, ev])
-            self._games[g.id] = st
-            self._notify(ev, None)
-            return {"deleted": g.id, "seq": ev.seq}
+            seq = self.store.next_seq()
+            return self._stage(g, g.id, "game_deleted", {}, client_id, lambda st: ({"deleted": g.id, "seq": seq}, None),
+                               fp)
+
+        fp = fingerprint("delete") if client_id else None
+        out = self._run(game_id, client_id, stage, "delete", fp).body
+        return {"deleted": out.get("deleted", game_id), "seq": out.get("seq")}
 
     def rematch(self, game_id: str, *, client_id: str | None = None) -> dict[str, Any]:
         """A new game with the same variant, rules and players; the deal moves on one seat."""
         with self._lock:
             g = self._get(game_id)
-            first = g.events[0].payload
-            return self.create_game(
-                g.variant, players=g.players, preset=g.preset, options=dict(first.get("options") or {}),
-                dealer=(int(first.get("dealer", 0)) + 1) % len(g.players), client_id=client_id,
-                rematch_of=g.id,
-            )
+            first = g.created_payload
+        return self.create_game(
+            g.variant, players=g.players, preset=g.preset, options=dict(first.get("options") or {}),
+            dealer=(int(first.get("dealer", 0)) + 1) % len(g.players), client_id=client_id,
+            rematch_of=g.id,
+        )
 
     # -- export and import -------------------------------------------------------------------
 
@@ -371,27 +192,57 @@ class Table:
         """The whole game, re-importable with :meth:`import_game`."""
         with self._lock:
             g = self._get(game_id)
-            return export_body(g, g.events)
+            return export_body(g, [ev for ev in self._events_now(g.id) if not ev.damage])
 
     def import_game(self, data: dict[str, Any], *, client_id: str | None = None) -> dict[str, Any]:
         """Re-create an exported game under a new id (every event is re-checked)."""
-        with self._lock:
-            gid = _game_id(client_id)
-            body = {k: v for k, v in data.items() if k != "client_id"} if isinstance(data, dict) else data
-            fp = fingerprint("import", data=body) if client_id else None
-            again = self._replayed(gid, client_id, "import", fp)
-            if again is not None:
-                return again.body
+        gid = _game_id(client_id)
+
+        def stage() -> Staged:
+            self._recover()
             now = self.store.now()
-            probes, st = imported_events(data, gid, client_id, self.store.last_seq() + 1, now)
-            new = [NewEvent(gid, p.type, p.payload, p.client_id, stamp(st.as_dict(), fp) if i == 0 else None)
+            probes, st = imported_events(data, gid, client_id, self.store.next_seq(), now)
+            last = probes[-1].seq
+            stored = stamp({"v": 2, "body": {}, "game_at": last, "game_key": None}, fp)
+            new = [NewEvent(gid, p.type, p.payload, p.client_id, stored if i == 0 else None)
                    for i, p in enumerate(probes)]
-            stored = self.store.append_many(new, at=now)
-            st = fold_game(stored)
-            self._games[gid] = st
-            for ev in stored:
-                self._notify(ev, st)
-            return st.as_dict()
+            gw = game_write(st, st.version >= checkpoint.EVERY)
+            events = [StoredEvent(p.seq, gid, p.type, p.payload, p.client_id, now, stored if i == 0 else None)
+                      for i, p in enumerate(probes)]
+
+            def announce() -> None:
+                for ev in events:
+                    self._subs.notify(ev, gw.summary)
+
+            ticket = self.store.submit(new, at=now, games=[gw], on_commit=announce, first_seq=probes[0].seq,
+                                       generation=self._gen)
+            if gw.checkpoint is not None:
+                self.library.checkpointed[gid] = st.version
+            self.library.keep(st)
+            for ev in events:
+                self._inflight.setdefault(gid, {})[ev.seq] = ev
+            staged = Staged((gid, client_id) if client_id else None, ticket, st.as_dict(), events[0], fp)
+            if staged.key is not None:
+                self._pending[staged.key] = staged
+            return staged
+
+        body = {k: v for k, v in data.items() if k != "client_id"} if isinstance(data, dict) else data
+        fp = fingerprint("import", data=body) if client_id else None
+        out = self._run(gid, client_id, stage, "import", fp)
+        with self._lock:
+            held = self._inflight.get(gid)
+            if held is not None:
+                for ev in list(held.values()):
+                    if ev.seq <= self.store.last_seq():
+                        held.pop(ev.seq, None)
+                if not held:
+                    self._inflight.pop(gid, None)
+        return out.body
+
+    def held(self, game_id: str) -> GameState | None:
+        """The folded state of a game, if there is one (for tests and tools)."""
+        with self._lock:
+            return self.library.get(game_id)
 
 
 def _game_id(client_id: str | None) -> str:

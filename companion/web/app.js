@@ -55,10 +55,31 @@ function updateOutbox() {
   outboxEl.textContent = n ? `${n} waiting` : "";
 }
 let refreshTimer = null;
+let refreshMsgs = [];
+// Live messages within 60 ms are handed to the view together: update(msgs), where msgs
+// is null for "refresh everything" (back online, a message that is not a game event).
 function refreshCurrent(msg) {
   clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => { if (ctx.current && ctx.current.update) ctx.current.update(msg); }, 60);
+  if (refreshMsgs !== null) {
+    if (msg && msg.type === "event") refreshMsgs.push(msg); else refreshMsgs = null;
+  }
+  refreshTimer = setTimeout(() => {
+    const msgs = refreshMsgs;
+    refreshMsgs = [];
+    if (ctx.current && ctx.current.update) ctx.current.update(msgs);
+  }, 60);
 }
+// Whether live messages change game g: an event of that game at a version the page has
+// not shown yet. Other games' events need no fetch (each carries its game's summary).
+export function touches(msgs, g) {
+  if (msgs === null || msgs === undefined) return true;
+  return msgs.some(m => {
+    const ev = m.event || {};
+    if (ev.game_id !== g.id) return false;
+    return !(m.game && typeof m.game.version === "number" && m.game.version === g.version);
+  });
+}
+ctx.touches = touches;
 function onLive(msg) {
   if (msg && msg.type === "token_revoked" && (!api.tokenId() || msg.id === api.tokenId())) checkToken();
   if (msg && msg.type === "pairing_code") fetchPairCode();  // the live channel never carries the code itself

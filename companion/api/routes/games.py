@@ -3,7 +3,7 @@ events and the exports (``/api/v1/games...``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -26,8 +26,20 @@ def _entry(body: M.HandRequest) -> HandInput:
 
 
 @router.get("/api/v1/games", response_model=M.GameList)
-def list_games(table: TableDep) -> JSONResponse:
-    return json_response({"games": table.games()})
+def list_games(table: TableDep,
+               limit: Optional[int] = Query(None, ge=1, le=1000, description="only the newest this many"),
+               before: Optional[str] = Query(None, max_length=40, description="games created before this one")
+               ) -> JSONResponse:
+    """Every game's summary line (scores, finished, winner...), oldest first; ``limit``
+    and ``before`` page back from the newest. ``GET /api/v1/games/{id}`` has the whole game."""
+    page = table.games_page(limit=limit, before=before)
+    return json_response({"games": page["games"], "total": page["total"], "next_before": page["next_before"]})
+
+
+@router.get("/api/v1/games/{game_id}/summary", response_model=M.Game, responses=ERRORS)
+def get_summary(game_id: str, table: TableDep) -> JSONResponse:
+    """The game's summary line: what the live channel carries with each event."""
+    return json_response(table.summary(game_id))
 
 
 @router.post("/api/v1/games", status_code=201, response_model=M.Game, responses=ERRORS, dependencies=_WRITE)

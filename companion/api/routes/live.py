@@ -14,11 +14,16 @@ from companion.table import Table
 router = APIRouter(tags=["live"])
 
 
+SNAPSHOT_GAMES = 50  # game summaries in the connect snapshot
+
+
 def snapshot(table: Table, sync: Any) -> dict[str, Any]:
     """The first message of every connection: the games and the board as they stand."""
+    # the newest games' summary lines only: older ones page in with GET /api/v1/games?before=
     seq = table.last_seq()
-    return {"type": "snapshot", "seq": seq, "games": table.games(),
-            "board": sync.state() if sync is not None else None}
+    page = table.games_page(limit=SNAPSHOT_GAMES)
+    return {"type": "snapshot", "seq": seq, "games": page["games"], "games_total": page["total"],
+            "games_before": page["next_before"], "board": sync.state() if sync is not None else None}
 
 
 def missed(table: Table, after: int, upto: int) -> list[dict[str, Any]]:

@@ -21,7 +21,8 @@ _variants = functools.lru_cache(maxsize=1)(describe_variants)
 def health(request: Request, table: TableDep, sync: SyncDep) -> dict[str, Any]:
     """Liveness and which LED and sensor backends run."""
     warn = list(request.app.state.warnings)
-    warn += table.replay_errors
+    storage = table.storage_health()
+    warn += [w for w in storage["warnings"] if w not in warn]
     return {
         "status": "ok",
         "version": __version__,
@@ -30,6 +31,7 @@ def health(request: Request, table: TableDep, sync: SyncDep) -> dict[str, Any]:
         "seq": table.last_seq(),
         "warnings": warn,
         "calibration": getattr(request.app.state, "calibration", None),
+        "storage": storage,
     }
 
 

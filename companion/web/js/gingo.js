@@ -391,7 +391,9 @@ export async function mountGingo(main, game, ctx) {
   try { ctx.health = await api.get("/api/v1/health"); } catch { /* shown as offline */ }
   drawAll();
   return {
-    async update() {
+    async update(msgs) {
+      // the whole game is fetched only when a live event changed it
+      if (!ctx.touches(msgs, g)) return;
       const before = JSON.stringify([g.version, g.phase, (g.melds || []).length]);
       await reload();
       drawHeader(); drawBoard(); drawMelds(); drawHistory(); drawTools();

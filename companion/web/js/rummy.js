@@ -486,7 +486,9 @@ export function mountRummy(main, game, ctx) {
   function drawAll() { drawSheet(); drawEntry(); drawHistory(); drawTools(); }
   drawAll();
   return {
-    async update() {
+    async update(msgs) {
+      // the whole game is fetched only when a live event changed it
+      if (!ctx.touches(msgs, g)) return;
       const before = JSON.stringify([g.version, (g.hands || []).length, g.finished]);
       await reload();
       const after = JSON.stringify([g.version, (g.hands || []).length, g.finished]);

@@ -1,0 +1,62 @@
+"""Checkpoints: a game's folded state as JSON, so a start-up replays only the tail.
+
+A checkpoint is derived data: :func:`restore` plus the events after it gives the same
+state as :func:`~companion.table.fold.fold_game` over every event (a test checks this),
+and a checkpoint that cannot be read is ignored (the game is folded from its events).
+
+A rummy checkpoint holds the scored hands (the match is folded from their results); a
+Gin-Go checkpoint holds the actions still standing (the engine plays them again, which
+skips the undone ones and the decoding of every event).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import RummyVariant
+from companion.store import StoredEvent
+from companion.table.fold import GameState, HandEntry, new_state, refold_match
+
+FORMAT = 1
+#: a game writes a checkpoint every this many events (and after an undo)
+EVERY = 50
+
+
+def snapshot(g: GameState) -> dict[str, Any]:
+    """The checkpoint of ``g`` as a JSON-able dict."""
+    d: dict[str, Any] = {
+        "format": FORMAT,
+        "created": {"seq": g.created_seq, "time": g.created, "payload": g.created_payload},
+        "version": g.version, "last_seq": g.last_seq, "deleted": g.deleted,
+        "standing": [[seq, typ] for seq, typ in g.standing],
+    }
+    if g.engine is not None:
+        d["actions"] = g.actions
+    else:
+        d["hands"] = [[h.n, h.seq, h.ender, h.entry, h.result, h.corrected] for h in g.hands]
+    return d
+
+
+def restore(game_id: str, state: dict[str, Any]) -> GameState:
+    """The game a checkpoint holds (raises ``ValueError``/``KeyError``/``TypeError`` when
+    it is not one this version can read)."""
+    if state.get("format") != FORMAT:
+        raise ValueError(f"checkpoint format {state.get('format')!r}")
+    c = state["created"]
+    g = new_state(StoredEvent(int(c["seq"]), game_id, "game_created", dict(c["payload"]), None, float(c["time"])))
+    g.version = int(state["version"])
+    g.last_seq = int(state["last_seq"])
+    g.deleted = bool(state["deleted"])
+    g.standing = [(int(seq), str(typ)) for seq, typ in state["standing"]]
+    if g.engine is not None:
+        for action in state["actions"]:
+            g.effects = g.engine.apply(action)
+            g.actions.append(action)
+        g.dealer = int(g.engine.as_dict().get("dealer", g.dealer))
+    else:
+        g.hands = [HandEntry(int(n), int(seq), ender, dict(entry), dict(result), bool(corr))
+                   for n, seq, ender, entry, result, corr in state["hands"]]
+        v = g.rules
+        assert isinstance(v, RummyVariant)
+        refold_match(g, v, None)
+    return g

@@ -1,0 +1,368 @@
+"""The table's write path and reads: trial fold, group-committed write, answer, notice.
+
+Each write runs in three steps. Under the table's lock: a retried client id gets its
+first answer again; otherwise the new event is folded onto the game (the trial: refused
+input raises and writes nothing), queued for the next group commit with the game's new
+summary line (and a checkpoint now and then), and the game's new state is held. Outside
+the lock the writer waits for the commit: the answer goes out only once the event is on
+disk, and the live channel hears of it in the order of the log. If the commit fails (a
+full disk), every game the failed batches touched is folded from the log again, so
+nothing of them remains, and the writer gets the storage error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import IllegalAction, InvalidInput, StaleVersion
+from companion.store import EventStore, NewEvent, StoredEvent, StoreError
+from companion.store.commit import Ticket
+from companion.table.errors import TableError, engine_failure
+from companion.table.fold import GameState, NeedsRefold, fold_game, step
+from companion.table.library import Library, game_write
+from companion.table.retries import first_answer, stamp
+from companion.table.subscriptions import Subscriber, Subscribers
+
+log = logging.getLogger("companion.table")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a write command returns: the API's response body and the event written
+    (None for a retried client id, whose first answer is returned again)."""
+
+    body: dict[str, Any]
+    event: StoredEvent | None
+    replayed: bool = False
+
+
+@dataclass
+class Staged:
+    """A write queued for commit: its answer is sent once the ticket is done."""
+
+    key: tuple[str, str] | None
+    ticket: Ticket
+    body: dict[str, Any]
+    event: StoredEvent
+    fp: str | None = None
+
+
+#: how a command's answer is made from the state after it: (small body, key of the game in
+#: the body, or None when the body is the game itself)
+BodyParts = Callable[[GameState], tuple[dict[str, Any], str | None]]
+
+
+def stored_answer(small: dict[str, Any], payload: dict[str, Any], seq: int | None,
+                  key: str | None) -> dict[str, Any]:
+    """What the log keeps of an answer: the parts the payload does not already hold (a
+    hand's score is in its payload: it is named, not repeated), and where the game stood.
+
+    >>> stored_answer({"result": {"kind": "gin"}}, {"result": {"kind": "gin"}}, 7, "game")
+    {'v': 2, 'body': {}, 'from_payload': ['result'], 'game_at': 7, 'game_key': 'game'}
+    """
+    same = [k for k, v in small.items() if k in payload and payload[k] == v]
+    out: dict[str, Any] = {"v": 2, "body": {k: v for k, v in small.items() if k not in same}}
+    if same:
+        out["from_payload"] = same
+    out.update(game_at=seq, game_key=key)
+    return out
+
+
+class Ledger:
+    """Reads and the write path; :class:`~companion.table.service.Table` adds the commands."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._subs = Subscribers()
+        self._pending: dict[tuple[str, str], Staged] = {}
+        self._inflight: dict[str, dict[int, StoredEvent]] = {}  # queued, not yet committed
+        self._gen = store.generation
+        self.library = Library(store)
+        self.library.start()
+        self.replay_errors = self.library.replay_errors
+        # every row is read once for damage a page check cannot see; on a long log that
+        # takes a while, so it runs behind the start-up (a game it flags is quarantined)
+        self.scan_state = "running"
+        self._scanned = threading.Event()
+        threading.Thread(target=self._scan, name="log-scan", daemon=True).start()
+
+    def _scan(self) -> None:
+        try:
+            found = self.library.scan()
+            with self._lock:
+                self.library.quarantine(found)
+            self.scan_state = "done"
+        except Exception as exc:  # the log was closed meanwhile, or cannot be read
+            self.scan_state = f"failed: {exc}"
+        finally:
+            self._scanned.set()
+
+    def wait_scan(self, timeout: float | None = None) -> bool:
+        """Wait for the start-up scan of every row (tests, tools); True when it finished."""
+        return self._scanned.wait(timeout)
+
+    # -- subscribers -------------------------------------------------------------------
+
+    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
+        """Call ``fn(event, message)`` after each commit, in the order of the log;
+        ``message["game"]`` is the game's summary. Returns an unsubscribe function."""
+        return self._subs.add(fn)
+
+    # -- reads -------------------------------------------------------------------------
+
+    def games(self, limit: int | None = None, before: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of the games not deleted, oldest first; ``limit``: only the newest
+        that many (before the game ``before``, when given)."""
+        with self._lock:
+            ids = self.library.listed()
+            if before is not None and before in ids:
+                ids = ids[:ids.index(before)]
+            if limit is not None:
+                ids = ids[max(0, len(ids) - limit):]
+            return [dict(line) for gid in ids if (line := self.library.line(gid)) is not None]
+
+    def games_page(self, limit: int | None = None, before: str | None = None) -> dict[str, Any]:
+        """:meth:`games` with ``total`` (games not deleted) and ``next_before`` (the id to
+        pass as ``before`` for the page before this one, or None)."""
+        with self._lock:
+            ids = self.library.listed()
+            total = len(ids)
+            page = self.games(limit=limit, before=before)
+            first = page[0]["id"] if page else None
+            more = first is not None and ids.index(first) > 0
+            return {"games": page, "total": total, "next_before": first if more else None}
+
+    def storage_health(self) -> dict[str, Any]:
+        """The log's health: its counts, incidents, games quarantined, and warnings to show."""
+        with self._lock:
+            damaged = {gid: line["damaged"] for gid in sorted(self.library.flagged)
+                       if (line := self.library.line(gid)) is not None and line.get("damaged")}
+        out = self.store.health()
+        out["damaged_games"] = damaged
+        out["scan"] = self.scan_state
+        warnings = list(out["incidents"])
+        if self.store.damage is not None:
+            warnings.append(self.store.damage.message())
+        for gid, d in damaged.items():
+            warnings.append(f"game {gid} is damaged and read-only: {d.get('reason')} (lost events: "
+                            f"{', '.join(str(x) for x in d.get('lost', [])) or 'none'}; shown as of seq {d.get('as_of')})")
+        out["warnings"] = warnings
+        return out
+
+    def _get(self, game_id: str) -> GameState:
+        g = self.library.get(game_id)
+        if g is None or g.deleted:
+            s = self.library.line(game_id)
+            if g is None and s is not None and s.get("damaged") and not s.get("deleted"):
+                raise TableError("game_damaged", f"game {game_id} cannot be read: {s['damaged'].get('reason')}", 409)
+            raise TableError("not_found", f"no game with id {game_id!r}", 404)
+        return g
+
+    def _writable(self, game_id: str) -> GameState:
+        g = self._get(game_id)
+        if g.damage is not None:
+            raise TableError("game_damaged", f"game {game_id} is read-only: part of its log cannot be read "
+                             f"({g.damage['reason']})", 409)
+        return g
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        """The whole game (a game that cannot be folded at all: its summary line)."""
+        with self._lock:
+            try:
+                return self._get(game_id).as_dict()
+            except TableError as exc:
+                s = self.library.line(game_id)
+                if exc.code == "game_damaged" and s is not None:
+                    return dict(s)
+                raise
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        with self._lock:
+            s = self.library.line(game_id)
+            if s is None or s.get("deleted"):
+                raise TableError("not_found", f"no game with id {game_id!r}", 404)
+            return dict(s)
+
+    def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
+        self.summary(game_id)
+        return [e.as_dict() for e in self.store.events(game_id, after=after)]
+
+    def last_seq(self) -> int:
+        return self.store.last_seq()
+
+    def active_gingo(self) -> dict[str, Any] | None:
+        """The Gin-Go game the board follows: the latest-touched one not finished."""
+        with self._lock:
+            best: GameState | None = None
+            for g in self.library.open.values():
+                if g.rules.on_board and not g.deleted and not g.finished and g.damage is None:
+                    if best is None or g.last_seq > best.last_seq:
+                        best = g
+            return None if best is None else best.as_dict()
+
+    def expected_board(self) -> str | None:
+        """The board the active Gin-Go game expects, or None (mirror mode)."""
+        g = self.active_gingo()
+        return None if g is None else str(g["board"])
+
+    # -- the write path ------------------------------------------------------------------
+
+    def _replayed(self, game_id: str, client_id: str | None, op: str = "",
+                  fp: str | None = None) -> Outcome | Staged | None:
+        """The first answer to a retried client id (or its write, still committing); 409
+        ``client_id_reused`` when it was used for another request (see retries)."""
+        if not client_id:
+            return None
+        staged = self._pending.get((game_id, client_id))
+        if staged is not None:
+            first_answer(stamp({}, staged.fp), staged.event.type, op, fp, client_id)
+            return staged
+        prev = self.store.find_client(game_id, client_id)
+        if prev is None:
+            return None
+        checked = first_answer(prev.result, prev.type, op, fp, client_id)
+        return Outcome(self._answer_of(dataclasses.replace(prev, result=checked)), None, True)
+
+    def _answer_of(self, prev: StoredEvent) -> dict[str, Any]:
+        res = prev.result
+        if not isinstance(res, dict):
+            return {"result": res}
+        if res.get("v") != 2:
+            return res  # written by an old version that stored whole answers
+        body = dict(res.get("body") or {})
+        for k in res.get("from_payload") or ():
+            body[k] = prev.payload.get(k)
+        at = res.get("game_at")
+        if isinstance(at, int):
+            game = self._game_at(prev.game_id, at)
+            key = res.get("game_key")
+            if isinstance(key, str):
+                body[key] = game
+            else:
+                body = game
+        return body
+
+    def _game_at(self, game_id: str, seq: int) -> dict[str, Any]:
+        g = self.library.get(game_id)
+        if g is not None and g.last_seq == seq:
+            return g.as_dict()
+        return fold_game(self.store.events(game_id, upto=seq)).as_dict()
+
+    def _events_now(self, game_id: str) -> list[StoredEvent]:
+        """The game's events, those still committing included (the caller holds the lock)."""
+        merged = {ev.seq: ev for ev in self.store.events(game_id)}
+        merged.update(self._inflight.get(game_id, {}))
+        return [merged[k] for k in sorted(merged)]
+
+    @staticmethod
+    def _check_version(g: GameState, expected: int | None) -> None:
+        if expected is not None and int(expected) != g.version:
+            raise StaleVersion(version=g.version, expected=int(expected))
+
+    def _recover(self) -> None:
+        """After a failed commit: fold again every game whose held state the log lacks."""
+        if self.store.generation == self._gen:
+            return
+        durable = self.store.last_seq()
+        for gid in [gid for gid, seq in self.library.seqs.items() if seq > durable]:
+            self.library.forget(gid)
+        self._pending = {k: s for k, s in self._pending.items() if not s.ticket.done}
+        self._inflight = {gid: kept for gid, evs in self._inflight.items()
+                          if (kept := {q: ev for q, ev in evs.items() if q <= durable})}
+        self._gen = self.store.generation
+
+    def _trial(self, g: GameState | None, probe: StoredEvent) -> GameState:
+        """The state after ``probe`` (the trial before the write); refusals raise TableError."""
+        fast = g is not None and g.engine is not None and probe.type == "action"
+        try:
+            if g is None:
+                return fold_game([probe])
+            try:
+                return step(g, probe)
+            except NeedsRefold:
+                return fold_game([*self._events_now(g.id), probe])
+        except TableError:
+            raise
+        except ValueError as exc:  # an engine's refusal: its message names the rule
+            if g is None:
+                raise InvalidInput(str(exc), code="invalid_options") from None
+            raise IllegalAction(str(exc)) from None
+        except Exception as exc:
+            if fast and g is not None:  # only a refusal is promised to leave the engine unchanged
+                self.library.forget(g.id)
+            raise engine_failure(exc)
+
+    def _stage(self, g: GameState | None, game_id: str, etype: str, payload: dict[str, Any], client_id: str | None,
+               parts: BodyParts, fp: str | None = None) -> Staged:
+        """Trial, then queue the event (the caller holds the lock)."""
+        self._recover()
+        now = self.store.now()
+        seq = self.store.next_seq()
+        probe = StoredEvent(seq, game_id, etype, payload, client_id, now)
+        new_state = self._trial(g, probe)
+        try:
+            small, key = parts(new_state)
+            game = new_state.as_dict()
+            body = dict(small) if key is not None else game
+            if key is not None:
+                body[key] = game
+            stored = stamp(stored_answer(small, payload, seq, key), fp)
+            # after an undo the checkpoint is written at once: a tail never holds an undo to replay
+            gw = game_write(new_state, etype == "undo" or self.library.needs_checkpoint(new_state))
+            summary = gw.summary
+            event = StoredEvent(seq, game_id, etype, payload, client_id, now, stored)
+            ticket = self.store.submit([NewEvent(game_id, etype, payload, client_id, stored)], at=now, games=[gw],
+                                       on_commit=lambda: self._subs.notify(event, summary),
+                                       first_seq=seq, generation=self._gen)
+        except BaseException:
+            if g is not None and g.engine is not None:  # the engine moved on in place: back to what the log says
+                self.library.forget(g.id)
+            raise
+        if gw.checkpoint is not None:
+            self.library.checkpointed[game_id] = new_state.version
+        self.library.keep(new_state)
+        self._inflight.setdefault(game_id, {})[seq] = event
+        staged = Staged((game_id, client_id) if client_id else None, ticket, body, event, fp)
+        if staged.key is not None:
+            self._pending[staged.key] = staged
+        return staged
+
+    def _settle(self, staged: Staged) -> None:
+        ev = staged.event
+        if staged.key is not None and self._pending.get(staged.key) is staged:
+            del self._pending[staged.key]
+        held = self._inflight.get(ev.game_id)
+        if held is not None:
+            held.pop(ev.seq, None)
+            if not held:
+                del self._inflight[ev.game_id]
+
+    def _finish(self, staged: Staged, replayed: bool = False) -> Outcome:
+        """Wait (without the lock) until the event is on disk; then answer."""
+        try:
+            self.store.wait(staged.ticket)
+        except StoreError:
+            with self._lock:
+                self._settle(staged)
+                self._recover()
+            raise
+        with self._lock:
+            self._settle(staged)
+        return Outcome(staged.body, None if replayed else staged.event, replayed)
+
+    def _run(self, game_id: str, client_id: str | None, stage: Callable[[], Staged], op: str = "",
+             fp: str | None = None) -> Outcome:
+        """One write command: a retried client id, or ``stage()`` under the lock; then wait."""
+        with self._lock:
+            self._recover()
+            hit = self._replayed(game_id, client_id, op, fp)
+            if isinstance(hit, Outcome):
+                return hit
+            staged = hit if hit is not None else stage()
+        return self._finish(staged, replayed=hit is not None)
