@@ -29,7 +29,7 @@ class FaultServer(Server):
         super().__init__(data, port)
         self.env = env or {}
 
-    def start(self, timeout: float = 20.0) -> float:
+    def start(self, timeout: float = 60.0) -> float:
         saved = {k: os.environ.get(k) for k in self.env}
         os.environ.update(self.env)  # Server.start copies os.environ; put it back right after
         try:

@@ -69,6 +69,10 @@ class EventStore:
                            f"({max(acked_count - count, acked_seq - seq)} missing; was its -wal file deleted "
                            "after a crash?). New events are numbered after the lost ones.")
         self._seq = max(seq, acked_seq if acked_count else 0)
+        projected = self._read("SELECT value FROM meta WHERE key = 'projected'")
+        #: whether the games table matches the events (see :meth:`projected`)
+        self._projected = bool(projected) and projected[0][0] == str(seq) and seq > 0
+        self._projected_next = self._projected
         self._count = count
         self._commits = 0
         self.acks.write(self._seq, count)
@@ -220,6 +224,17 @@ class EventStore:
                         if cp is not None:
                             conn.execute("INSERT OR REPLACE INTO checkpoints(game_id, seq, version, state) "
                                          "VALUES (?, ?, ?, ?)", (cp.game_id, cp.seq, cp.version, dumps(cp.state)))
+                # the games table is up to date with the events as long as every event came
+                # with its game's line; one that did not (a tool writing events alone) marks
+                # it stale, and the next start-up checks every game against its events
+                events = [e for t in batch for e in t.events]
+                if events:
+                    lines = {gw.game_id for t in batch for gw in t.games}
+                    covered = self._projected and all(e.game_id in lines for e in events)
+                    if covered or self._projected:
+                        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('projected', ?)",
+                                     (str(events[-1].seq) if covered else "0",))
+                    self._projected_next = covered
                 conn.execute("COMMIT")
             except BaseException as exc:
                 if conn.in_transaction:
@@ -230,6 +245,8 @@ class EventStore:
                 if isinstance(exc, (sqlite3.Error, OSError)):
                     raise storage_error(exc) from None
                 raise
+            if any(t.events for t in batch):
+                self._projected = self._projected_next
             n = sum(len(t.events) for t in batch)
             last = max((t.events[-1].seq for t in batch if t.events), default=self._seq)
             self._seq = max(self._seq, last)
@@ -297,20 +314,51 @@ class EventStore:
     def count(self) -> int:
         return int(self._read("SELECT COUNT(*) FROM events")[0][0])
 
+    def projected(self) -> bool:
+        """Whether the ``games`` table was written with every event since the last
+        :meth:`mark_projected` and still adds up (its versions sum to the number of events,
+        its last seqs reach the last event): then start-up need not check each game."""
+        if not self._projected:
+            return False
+        (versions, top), = self._read("SELECT COALESCE(SUM(version), 0), COALESCE(MAX(last_seq), 0) FROM games")
+        (count, last), = self._read("SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM events")
+        return bool(versions == count and top == last)
+
+    def mark_projected(self) -> None:
+        """Say the ``games`` table now matches every event (after a start-up rebuilt it)."""
+        with self._wlock:
+            try:
+                top = self._conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+                self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('projected', ?)", (str(top),))
+                self._projected = self._projected_next = True
+            except sqlite3.Error as exc:
+                log.warning("could not record the games table as current: %s", exc)
+
     def game_heads(self) -> dict[str, tuple[int, int]]:
         """Every game id in the log with (its last seq, its number of events)."""
         return {str(g): (int(m), int(n)) for g, m, n in
                 self._read("SELECT game_id, MAX(seq), COUNT(*) FROM events GROUP BY game_id")}
 
-    def game_rows(self, game_id: str | None = None) -> list[GameRow]:
-        """The lines of the ``games`` table (of one game), in the order the games were created."""
-        sql = "SELECT id, created_seq, last_seq, version, finished, deleted, CAST(summary AS BLOB) FROM games"
+    def game_rows(self, game_id: str | None = None, with_summary: bool = True) -> list[GameRow]:
+        """The lines of the ``games`` table (of one game), in the order the games were
+        created; ``with_summary=False`` leaves each ``raw`` empty (fetch it later)."""
+        col = "CAST(summary AS BLOB)" if with_summary else "NULL"
+        sql = f"SELECT id, created_seq, last_seq, version, finished, deleted, {col} FROM games"
         args: tuple[Any, ...] = ()
         if game_id is not None:
             sql += " WHERE id = ?"
             args = (game_id,)
-        return [GameRow(str(gid), int(cseq), int(lseq), int(ver), bool(fin), bool(dele), bytes(raw))
+        return [GameRow(str(gid), int(cseq), int(lseq), int(ver), bool(fin), bool(dele), bytes(raw or b""))
                 for gid, cseq, lseq, ver, fin, dele, raw in self._read(sql + " ORDER BY created_seq", args)]
+
+    def summaries(self, game_ids: Sequence[str] | None = None) -> dict[str, bytes]:
+        """Stored summary lines (JSON bytes) by game id, of every game or of those named."""
+        if game_ids is not None and len(game_ids) <= 200:
+            marks = ",".join("?" * len(game_ids))
+            rows = self._read(f"SELECT id, CAST(summary AS BLOB) FROM games WHERE id IN ({marks})", list(game_ids))
+        else:
+            rows = self._read("SELECT id, CAST(summary AS BLOB) FROM games")
+        return {str(gid): bytes(raw) for gid, raw in rows}
 
     def checkpoint(self, game_id: str) -> Checkpoint | None:
         rows = self._read("SELECT seq, version, CAST(state AS BLOB) FROM checkpoints WHERE game_id = ?", (game_id,))

@@ -125,6 +125,7 @@ class Ledger:
                 ids = ids[:ids.index(before)]
             if limit is not None:
                 ids = ids[max(0, len(ids) - limit):]
+            self.library.fetch(ids)
             return [dict(line) for gid in ids if (line := self.library.line(gid)) is not None]
 
     def games_page(self, limit: int | None = None, before: str | None = None) -> dict[str, Any]:

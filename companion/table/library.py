@@ -49,7 +49,7 @@ class Library:
         self.store = store
         #: every game's summary line, in the order the games were created; lines read at
         #: start-up stay JSON bytes until they are shown
-        self.summaries: dict[str, dict[str, Any] | bytes] = {}
+        self.summaries: dict[str, dict[str, Any] | bytes | None] = {}
         self.seqs: dict[str, int] = {}  # each game's last seq
         self.hidden: set[str] = set()  # deleted games
         self.flagged: set[str] = set()  # damaged games
@@ -62,8 +62,17 @@ class Library:
     # -- start-up ---------------------------------------------------------------------
 
     def start(self) -> None:
+        if self.store.projected():  # the games table was written with every event: trust it
+            for r in self.store.game_rows(with_summary=False):
+                self.summaries[r.id] = None
+                self.seqs[r.id] = r.last_seq
+                if r.deleted:
+                    self.hidden.add(r.id)
+                if not r.finished and not r.deleted:
+                    self.load(r.id)
+            return
         heads = self.store.game_heads()
-        rows = {r.id: r for r in self.store.game_rows()}
+        rows = {r.id: r for r in self.store.game_rows(with_summary=False)}
         rebuilt: list[GameWrite] = []
         order: list[tuple[int, str]] = []
         for gid, (last, n) in heads.items():
@@ -79,7 +88,7 @@ class Library:
                         self.checkpointed[gid] = g.version
                 order.append((g.created_seq, gid))
                 continue
-            self.summaries[gid] = row.raw
+            self.summaries[gid] = None
             self.seqs[gid] = row.last_seq
             if row.deleted:
                 self.hidden.add(gid)
@@ -88,6 +97,7 @@ class Library:
                 self.load(gid)
         self.summaries = {gid: self.summaries[gid] for _, gid in sorted(order) if gid in self.summaries}
         self.store.write_games(rebuilt)
+        self.store.mark_projected()
 
     def scan(self) -> dict[str, list[tuple[int, str]]]:
         """Read every row once for damage :func:`~companion.store.log.scan_damage` (slow
@@ -180,9 +190,22 @@ class Library:
 
     # -- summary lines ------------------------------------------------------------------
 
+    def fetch(self, gids: list[str]) -> None:
+        """Read the stored summary lines of ``gids`` not read yet, in one query."""
+        missing = [gid for gid in gids if gid in self.summaries and self.summaries[gid] is None]
+        if missing:
+            for gid, raw in self.store.summaries(missing).items():
+                if gid in self.summaries and self.summaries[gid] is None:
+                    self.summaries[gid] = raw
+
     def line(self, gid: str) -> dict[str, Any] | None:
         """The summary line of ``gid`` (None: no such game)."""
+        if gid in self.summaries and self.summaries[gid] is None:
+            self.fetch([gid])
         got = self.summaries.get(gid)
+        if got is None and gid in self.summaries:  # a line lost: fold the game for a new one
+            g = self.load(gid)
+            return None if g is None else g.summary()
         if isinstance(got, bytes):
             try:
                 parsed = json.loads(got.decode("utf-8"))
@@ -242,7 +265,7 @@ class Library:
         self.checkpointed.pop(gid, None)
         rows = self.store.game_rows(gid)
         if rows:
-            self.summaries[gid] = rows[0].raw
+            self.summaries[gid] = rows[0].raw or None
             self.seqs[gid] = rows[0].last_seq
             if rows[0].deleted:
                 self.hidden.add(gid)
