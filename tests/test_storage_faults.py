@@ -23,23 +23,10 @@ from tests.test_table import GIN_HANDS
 
 
 class FaultServer(Server):
-    """The real server with extra environment (the log's size cap)."""
+    """The real server, with extra environment of its own (the log's size cap)."""
 
     def __init__(self, data: Path, port: int | None = None, env: dict[str, str] | None = None) -> None:
-        super().__init__(data, port)
-        self.env = env or {}
-
-    def start(self, timeout: float = 60.0) -> float:
-        saved = {k: os.environ.get(k) for k in self.env}
-        os.environ.update(self.env)  # Server.start copies os.environ; put it back right after
-        try:
-            return super().start(timeout)
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        super().__init__(data, port, env=env)
 
     def health(self) -> dict[str, Any]:
         """The health answer once the start-up scan of every row has finished."""
