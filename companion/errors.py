@@ -207,6 +207,22 @@ class ConfigError(CompanionError, ValueError):
     code: str = "config"
 
 
+def refusal(message: str, *, field: str | None = None, seat: int | None = None) -> IllegalAction:
+    """A rules engine's refusal naming the input it is about: ``field`` (``hands``,
+    ``deadwood``, ``declared``, ``upcard``...) and ``seat``, so a page shows the message
+    next to that field without reading the words.
+
+    >>> refusal("seat 1 may not knock with 58 deadwood", field="hands", seat=1).details
+    {'field': 'hands', 'seat': 1}
+    """
+    details: dict[str, Any] = {}
+    if field is not None:
+        details["field"] = field
+    if seat is not None:
+        details["seat"] = seat
+    return IllegalAction(message, details=details)
+
+
 def _legacy_class(code: str, status: int) -> type[CompanionError]:
     if code == "stale_version":
         return StaleVersion
@@ -219,5 +235,5 @@ def _legacy_class(code: str, status: int) -> type[CompanionError]:
 __all__ = [
     "CompanionError", "TableError", "InvalidInput", "UnknownVariant", "IllegalAction", "ChipShortfall",
     "NotFound", "Conflict", "StaleVersion", "Unauthorized", "StorageError", "StorageFull", "StorageDamaged",
-    "StorageBusy", "BackendError", "ConfigError",
+    "StorageBusy", "BackendError", "ConfigError", "refusal",
 ]

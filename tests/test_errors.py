@@ -155,3 +155,24 @@ def test_no_error_message_cites_a_file_the_player_does_not_have() -> None:
                     if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and "RULES.md" in sub.value:
                         cited.append(f"{path.relative_to(root)}:{sub.lineno}")
     assert cited == []
+
+
+def test_hand_refusals_name_their_field_and_seat(client: TestClient) -> None:
+    """The page puts a refusal next to the field it is about from these details, not the words."""
+    gid = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]}).json()["id"]
+    ann = ["KS", "QS", "10D", "8C", "6C", "4S", "2D", "JC", "9D", "7C"]
+    bob = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]
+    r = client.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "hands": [ann, bob]})
+    assert r.status_code == 422 and r.json()["error"]["details"] == {"field": "hands", "seat": 0}
+    r = client.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "hands": [ann, ann]})
+    assert r.json()["error"]["details"] == {"field": "hands", "seat": 1}  # the same cards twice
+    r = client.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "deadwood": [3]})
+    assert (r.status_code, r.json()["error"]["details"]) == (400, {"field": "deadwood"})
+    ok = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"], "options": {"oklahoma": True}})
+    r = client.post(f"/api/v1/games/{ok.json()['id']}/hands/preview",
+                    json={"ender": 0, "deadwood": [9, 20], "upcard": "7D"})
+    assert r.json()["error"]["details"] == {"field": "upcard", "seat": 0}
+    cg = client.post("/api/v1/games", json={"variant": "color_gin", "players": ["Ann", "Bob"]}).json()["id"]
+    r = client.post(f"/api/v1/games/{cg}/hands/preview",
+                    json={"ender": 0, "hands": [bob, ann], "declared": [["AH", "2H", "JS"]]})
+    assert r.json()["error"]["details"]["field"] == "declared"

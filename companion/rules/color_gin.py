@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Final, Literal
 
+from companion.errors import refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
@@ -397,17 +398,19 @@ def _read_declared(declared: Sequence[Iterable[str | int]], hand: int) -> M.Arra
         try:
             cards = C.parse_cards(meld_cards)
         except ValueError as exc:
-            raise ValueError(f"declared meld {i + 1}: {exc}") from None
+            raise refusal(f"declared meld {i + 1}: {exc}", field="declared") from None
         mask = C.cards_mask(cards)
         missing = mask & ~hand
         if missing:
-            raise ValueError(f"declared meld {i + 1}: {', '.join(C.mask_names(missing))} is not in the ender's hand")
+            raise refusal(f"declared meld {i + 1}: {', '.join(C.mask_names(missing))} is not in the ender's hand",
+                          field="declared")
         if mask & used:
-            raise ValueError(f"declared meld {i + 1}: {', '.join(C.mask_names(mask & used))} is in two melds")
+            raise refusal(f"declared meld {i + 1}: {', '.join(C.mask_names(mask & used))} is in two melds",
+                          field="declared")
         try:
             meld = M.check_meld(cards, M.COLOR_GIN)
         except ValueError as exc:
-            raise ValueError(f"declared meld {i + 1}: {exc}") from None
+            raise refusal(f"declared meld {i + 1}: {exc}", field="declared") from None
         used |= mask
         melds.append(meld)
     dead = tuple(C.mask_cards(hand & ~used))
@@ -461,29 +464,26 @@ def score_hand(
     if declared is not None:
         d = _declare(_read_declared(declared, own), closed_m)
         if d.arrangement.value > opts.knock_limit and not joker:
-            raise ValueError(
+            raise refusal(
                 f"seat {ender} may not knock: the declared deadwood is {d.arrangement.value}, "
-                f"above the knock limit {opts.knock_limit}"
-            )
+                f"above the knock limit {opts.knock_limit}", field="hands", seat=ender)
         if not d.open_unspoiled and not joker:
-            raise ValueError(
+            raise refusal(
                 f"seat {ender} may not knock or go gin: the declared melds leave no suit both "
                 f"unspoiled and open (spoiled {''.join(suit_letters(d.spoiled)) or 'none'}, "
-                f"closed {''.join(suit_letters(closed_m)) or 'none'})"
-            )
+                f"closed {''.join(suit_letters(closed_m)) or 'none'})", field="declared")
     else:
         chosen = choose_arrangement(own, opts, closed_m, forced=joker, defender=masks[1 - ender])
         if chosen is None:
             least = M.deadwood_of_mask(own, "color_gin")
             if least > opts.knock_limit:
-                raise ValueError(
+                raise refusal(
                     f"seat {ender} may not knock: least deadwood {least} is above the knock "
-                    f"limit {opts.knock_limit}"
-                )
-            raise ValueError(
+                    f"limit {opts.knock_limit}", field="hands", seat=ender)
+            raise refusal(
                 f"seat {ender} may not knock or go gin: every arrangement within the limit "
-                f"leaves no suit both unspoiled and open (closed {''.join(suit_letters(closed_m))})"
-            )
+                f"leaves no suit both unspoiled and open (closed {''.join(suit_letters(closed_m))})",
+                field="hands", seat=ender)
         d = chosen
     arr = d.arrangement
     gin = arr.value == 0

@@ -6,7 +6,8 @@ what differs between them comes in as arguments: the ``Options`` class, the game
 name as its messages spell it (the module's name: ``gin``, ``color_gin``, ``ginski``),
 the deck, how many cards a seat may hold and the words of the messages that differ.
 
-Every check raises ``ValueError`` naming what is wrong, as the module surface in
+Every check raises ``ValueError`` naming what is wrong (a refusal about one seat's cards an
+:func:`companion.errors.refusal`, a ``ValueError`` whose details name the field and seat), as the module surface in
 :mod:`companion.rules.base` promises.
 """
 
@@ -16,6 +17,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from companion.errors import refusal
 from companion import cards as C
 from companion.rules.base import HandResult
 
@@ -170,7 +172,7 @@ def read_seat_hands(
     ...                 not_in_deck="is foreign", count_error=lambda seat, n: None)
     Traceback (most recent call last):
     ...
-    ValueError: seat 1: 2S is already in another hand
+    companion.errors.IllegalAction: seat 1: 2S is already in another hand
     """
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
         raise ValueError("hands must be a list with each player's cards in seat order")
@@ -182,19 +184,19 @@ def read_seat_hands(
         try:
             mask = C.to_mask(hand)
         except ValueError as exc:
-            raise ValueError(f"seat {seat}: {exc}") from None
+            raise refusal(f"seat {seat}: {exc}", field="hands", seat=seat) from None
         foreign = mask & ~deck
         if foreign:
-            raise ValueError(f"seat {seat}: {', '.join(C.mask_names(foreign))} {not_in_deck}")
+            raise refusal(f"seat {seat}: {', '.join(C.mask_names(foreign))} {not_in_deck}", field="hands", seat=seat)
         dup = mask & seen
         if dup:
             names = ", ".join(C.mask_names(dup))
-            raise ValueError(f"seat {seat}: {names} is already in another hand")
+            raise refusal(f"seat {seat}: {names} is already in another hand", field="hands", seat=seat)
         seen |= mask
         count = mask.bit_count()
         expected = count_error(seat, count)
         if expected is not None:
-            raise ValueError(f"seat {seat} holds {count} cards; {expected}")
+            raise refusal(f"seat {seat} holds {count} cards; {expected}", field="hands", seat=seat)
         masks.append(mask)
     return masks
 

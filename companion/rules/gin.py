@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from companion.errors import refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandKind, HandResult, MatchScore
@@ -274,11 +275,11 @@ def _hand_masks(hands: Sequence[Any]) -> list[int]:
         try:
             m = M._hand_mask(h, _RULES)
         except ValueError as exc:
-            raise ValueError(f"seat {seat}: {exc}") from None
+            raise refusal(f"seat {seat}: {exc}", field="hands", seat=seat) from None
         dup = m & seen
         if dup:
-            raise ValueError(
-                f"seat {seat}: {', '.join(C.mask_names(dup))} is already in another hand")
+            raise refusal(
+                f"seat {seat}: {', '.join(C.mask_names(dup))} is already in another hand", field="hands", seat=seat)
         seen |= m
         masks.append(m)
     return masks
@@ -412,7 +413,7 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
     ...            1).kind
     Traceback (most recent call last):
     ...
-    ValueError: seat 1 may not knock with 58 deadwood: deadwood must be 10 or less
+    companion.errors.IllegalAction: seat 1 may not knock with 58 deadwood: deadwood must be 10 or less
     """
     opts = _resolve(preset, options, overrides)
     masks = _hand_masks(hands)
@@ -423,8 +424,8 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
         for seat, m in enumerate(masks):
             n = m.bit_count()
             if n not in (0, HAND_SIZE):
-                raise ValueError(
-                    f"seat {seat}: {n} cards; at the stock end each hand holds 10")
+                raise refusal(
+                    f"seat {seat}: {n} cards; at the stock end each hand holds 10", field="hands", seat=seat)
         if opts.stock_end == "void_at_2" or not all(masks):
             dws = [M.deadwood_of_mask(m) for m in masks]
             return HandResult(VARIANT, "void", None, None, [0, 0], dws,
@@ -437,7 +438,7 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
     defender = 1 - ender
     km, dm = masks[ender], masks[defender]
     if dm.bit_count() != HAND_SIZE:
-        raise ValueError(f"seat {defender}: {dm.bit_count()} cards; a defender holds 10")
+        raise refusal(f"seat {defender}: {dm.bit_count()} cards; a defender holds 10", field="hands", seat=defender)
     kn = km.bit_count()
     limit = knock_limit(opts)
     darr_declared: M.Arrangement | None = None
@@ -458,18 +459,18 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
         kdw = M.deadwood_of_mask(km)
     if kn == HAND_SIZE + 1:
         if opts.big_gin_bonus <= 0:
-            raise ValueError(
+            raise refusal(
                 f"seat {ender}: 11 cards, but this preset has no big gin "
-                "(give the 10 cards kept after the discard)")
+                "(give the 10 cards kept after the discard)", field="hands", seat=ender)
         if kdw:
-            raise ValueError(
+            raise refusal(
                 f"seat {ender}: 11 cards are a big gin only when all 11 meld "
-                f"({kdw} deadwood; give the 10 cards kept after the discard)")
+                f"({kdw} deadwood; give the 10 cards kept after the discard)", field="hands", seat=ender)
     elif kn != HAND_SIZE:
-        raise ValueError(f"seat {ender}: {kn} cards; the ender holds 10 after the discard "
-                         "(11 for a big gin)")
+        raise refusal(f"seat {ender}: {kn} cards; the ender holds 10 after the discard "
+                         "(11 for a big gin)", field="hands", seat=ender)
     elif kdw > limit:
-        raise ValueError(_no_knock(ender, kdw, limit, opts))
+        raise refusal(_no_knock(ender, kdw, limit, opts), field="upcard" if opts.oklahoma else "hands", seat=ender)
     layoffs: list[list[str]] = [[], []]
     if kdw == 0 and not opts.layoff_after_gin:
         karr = darr_declared or M._arrangements_mask(km, _RULES, limit=1)[0]
@@ -525,14 +526,14 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
     >>> score_from_deadwood([10, 30], 0, "gin_002")
     Traceback (most recent call last):
     ...
-    ValueError: seat 0 may not knock with 10 deadwood: deadwood must be less than 10
+    companion.errors.IllegalAction: seat 0 may not knock with 10 deadwood: deadwood must be less than 10
     """
     opts = _resolve(preset, options, overrides)
     if isinstance(deadwood, (str, bytes)) or len(deadwood) != 2:
         raise ValueError("give one deadwood count per seat (2 numbers)")
     for seat, d in enumerate(deadwood):
         if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 98:
-            raise ValueError(f"seat {seat}: deadwood {d!r} is not a count from 0 to 98")
+            raise refusal(f"seat {seat}: deadwood {d!r} is not a count from 0 to 98", field="deadwood", seat=seat)
     d0, d1 = int(deadwood[0]), int(deadwood[1])
     notes = ["scored from deadwood counts: lay-offs are not checked"]
     if ender is None:
@@ -552,9 +553,9 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
     kdw, ddw = (d0, d1) if ender == 0 else (d1, d0)
     limit = knock_limit(opts)
     if big_gin and (opts.big_gin_bonus <= 0 or kdw):
-        raise ValueError(f"seat {ender}: a big gin needs 0 deadwood and a preset with big gin")
+        raise refusal(f"seat {ender}: a big gin needs 0 deadwood and a preset with big gin", field="hands", seat=ender)
     if kdw > limit:
-        raise ValueError(_no_knock(ender, kdw, limit, opts))
+        raise refusal(_no_knock(ender, kdw, limit, opts), field="upcard" if opts.oklahoma else "hands", seat=ender)
     kind, winner, points = _outcome(ender, kdw, ddw, big_gin, opts, notes)
     return HandResult(VARIANT, kind, ender, winner, points, [d0, d1], layoffs=[[], []],
                       melds=[[], []], deadwood_cards=[[], []],

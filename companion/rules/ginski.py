@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from companion.errors import refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
@@ -337,16 +338,15 @@ def score_hand(
         own_dw = M.deadwood_of_mask(own, "ginski")
     big = own.bit_count() == deal + 1
     if big and own_dw:
-        raise ValueError(
+        raise refusal(
             f"seat {ender} holds {deal + 1} cards, which is only a Big Ginski, but {own_dw} "
-            f"points of them are unmelded; give the {deal} cards kept after the discard"
-        )
+            f"points of them are unmelded; give the {deal} cards kept after the discard", field="hands", seat=ender)
     if own_dw > opts.end_limit:
-        raise ValueError(
+        raise refusal(
             f"seat {ender} may not end the round: deadwood {own_dw} is above the limit "
             f"{opts.end_limit}" + (" (the declared melds leave "
-                                   f"{' '.join(own_arr.deadwood_names)} unmatched)" if own_arr else "")
-        )
+                                   f"{' '.join(own_arr.deadwood_names)} unmatched)" if own_arr else ""),
+            field="hands", seat=ender)
     notes: list[str] = []
     if own_arr is not None:
         notes.append(f"seat {ender} declared its melds")
@@ -409,7 +409,7 @@ def score_from_deadwood(
     dws: list[int] = []
     for seat, d in enumerate(deadwood):
         if isinstance(d, bool) or not isinstance(d, int) or d < 0:
-            raise ValueError(f"seat {seat}: deadwood must be a whole number >= 0, got {d!r}")
+            raise refusal(f"seat {seat}: deadwood must be a whole number >= 0, got {d!r}", field="deadwood", seat=seat)
         dws.append(d)
     notes = ["scored from deadwood counts only: cards and lay-offs are not checked"]
     empty: list[list[str]] = [[] for _ in range(n)]
@@ -425,12 +425,11 @@ def score_from_deadwood(
     if isinstance(ender, bool) or not isinstance(ender, int) or not 0 <= ender < n:
         raise ValueError(f"ender must be a seat 0..{n - 1} (or None for a void hand), got {ender!r}")
     if dws[ender] > opts.end_limit:
-        raise ValueError(
+        raise refusal(
             f"seat {ender} may not end the round: deadwood {dws[ender]} is above the limit "
-            f"{opts.end_limit}"
-        )
+            f"{opts.end_limit}", field="deadwood", seat=ender)
     if big_gin and dws[ender]:
-        raise ValueError(f"a Big Ginski melds every card: seat {ender}'s deadwood must be 0")
+        raise refusal(f"a Big Ginski melds every card: seat {ender}'s deadwood must be 0", field="hands", seat=ender)
     kind, winner, points, undercutters = _award(dws, ender, big_gin, opts, notes)
     return HandResult(
         variant=VARIANT, kind=kind, ender=ender, winner=winner,  # type: ignore[arg-type]

@@ -35,6 +35,8 @@ def score_deadwood(variant: str, deadwood: Sequence[int], ender: int | None, opt
         raise InvalidInput(f"{v.name} is played with actions, not scored hands", code="wrong_variant")
     try:
         return v.score_from_deadwood(list(deadwood), ender, options, big_gin=big_gin, upcard=upcard)
+    except IllegalAction as exc:  # the engine refused the counts: its message names the rule
+        raise IllegalAction(str(exc), code="invalid_hand", details=exc.details) from None
     except TableError:
         raise
     except ValueError as exc:
@@ -71,30 +73,37 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
     n = len(g.players)
     ender = entry.ender
     if ender is not None and (not isinstance(ender, int) or isinstance(ender, bool) or not 0 <= ender < n):
-        raise TableError("invalid_hand", f"ender must be a seat 0..{n - 1} (or null for a void hand), got {ender!r}")
+        raise InvalidInput(f"ender must be a seat 0..{n - 1} (or null for a void hand), got {ender!r}",
+                           code="invalid_hand", details={"field": "ender"})
     if (entry.hands is None) == (entry.deadwood is None):
-        raise TableError("invalid_hand", "give either \"hands\" (each player's cards) or \"deadwood\" (numbers)")
+        raise InvalidInput("give either \"hands\" (each player's cards) or \"deadwood\" (numbers)",
+                           code="invalid_hand", details={"field": "hands"})
     if entry.big_gin and entry.hands is not None:
-        raise TableError("invalid_hand", "\"big_gin\" goes with \"deadwood\"; with the cards, "
-                         "give the ender's 11 cards for a big gin")
+        raise InvalidInput("\"big_gin\" goes with \"deadwood\"; with the cards, "
+                         "give the ender's 11 cards for a big gin", code="invalid_hand", details={"field": "big_gin"})
     if entry.upcard is not None and "oklahoma" not in {s.name for s in v.option_specs()}:
-        raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only")
+        raise InvalidInput("\"upcard\" is for Oklahoma gin only", code="invalid_hand", details={"field": "upcard"})
     if entry.upcard is not None and not takes["upcard"]:
         # it used to be accepted and silently ignored
-        raise TableError("invalid_hand", "\"upcard\" is for Oklahoma gin only, and this game's "
-                         "option oklahoma is off: leave the upcard out")
+        raise InvalidInput("\"upcard\" is for Oklahoma gin only, and this game's "
+                           "option oklahoma is off: leave the upcard out",
+                           code="invalid_hand", details={"field": "upcard"})
     if entry.declared is not None and not takes["declared"]:
-        raise TableError("invalid_hand", f"\"declared\" is not an entry of {g.variant}")
+        raise InvalidInput(f"\"declared\" is not an entry of {g.variant}", code="invalid_hand",
+                           details={"field": "declared"})
     if entry.joker and not takes["joker"]:
-        raise TableError("invalid_hand", "\"joker\" is a Color Gin entry only (co-op jokers)")
+        raise InvalidInput("\"joker\" is a Color Gin entry only (co-op jokers)", code="invalid_hand",
+                           details={"field": "joker"})
     if entry.declared is not None and entry.hands is None:
-        raise TableError("invalid_hand", "\"declared\" goes with \"hands\": the declared melds "
-                         "are checked against the ender's cards")
+        raise InvalidInput("\"declared\" goes with \"hands\": the declared melds "
+                           "are checked against the ender's cards", code="invalid_hand",
+                           details={"field": "declared"})
     if entry.hands is not None:
         hands = entry.hands
         if not isinstance(hands, list) or len(hands) != n:
             got = len(hands) if isinstance(hands, list) else type(hands).__name__
-            raise TableError("invalid_hand", f"\"hands\" needs one list of cards per player ({n}), got {got}")
+            raise InvalidInput(f"\"hands\" needs one list of cards per player ({n}), got {got}",
+                               code="invalid_hand", details={"field": "hands"})
         payload: dict[str, Any] = {"ender": ender, "hands": hands}
         if entry.declared is not None:
             payload["declared"] = entry.declared
@@ -105,9 +114,11 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
         prior = [hand_result(h.result) for h in g.hands[: len(g.hands) if upto is None else upto]]
         try:
             payload["result"] = rescore(g, v, {**payload, "result": None}, prior)
+        except IllegalAction as exc:  # the engine refused the cards: its message names the rule
+            raise IllegalAction(str(exc), code="invalid_hand", details=exc.details) from None
         except TableError:
             raise
-        except ValueError as exc:  # the engine refused the cards: its message names the rule
+        except ValueError as exc:
             raise IllegalAction(str(exc), code="invalid_hand") from None
         except Exception as exc:
             raise engine_failure(exc)
@@ -116,7 +127,8 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
     if not isinstance(deadwood, list) or len(deadwood) != n or not all(
         isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 500 for x in deadwood
     ):
-        raise TableError("invalid_hand", f"\"deadwood\" needs {n} whole numbers from 0 to 500")
+        raise InvalidInput(f"\"deadwood\" needs {n} whole numbers from 0 to 500",
+                           code="invalid_hand", details={"field": "deadwood"})
     out: dict[str, Any] = {"ender": ender, "deadwood": deadwood}
     if entry.big_gin:
         out["big_gin"] = True

@@ -337,22 +337,18 @@ export function mountRummy(main, game, ctx) {
       showError(formErr, "No connection to the companion: your entry is kept on this phone. Try again when the status shows online.");
       return;
     }
-    // Put the engine's message next to the hand it is about when it names one.
-    const msg = e.message || String(e);
-    let seat = -1;
-    if (Array.isArray(e.detail)) {
-      for (const d of e.detail) if (d.loc && d.loc.includes("hands")) seat = Number(d.loc[d.loc.indexOf("hands") + 1]);
+    // The companion says which field (and seat) a refusal is about in its details: the
+    // message goes next to that field. Seats count from 0 in messages; players see names.
+    const d = e.details || {};
+    const said = String(e.message || e).replace(/\bseat (\d)\b/g, (m, n) => names[Number(n)] ?? m);
+    let seat = typeof d.seat === "number" ? d.seat : -1;
+    for (const f of d.fields || []) {  // a field of the wrong type: "hands.1.0"
+      const parts = String(f.field || "").split(".");
+      if (seat < 0 && (parts[0] === "hands" || parts[0] === "deadwood") && /^\d+$/.test(parts[1] || "")) seat = Number(parts[1]);
     }
-    if (/upcard/i.test(msg) && upcardErr.isConnected) { showError(upcardErr, msg.replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m)); return; }
-    if (/declared/i.test(msg) && declaredErr.isConnected) { showError(declaredErr, msg.replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m)); return; }
-    if (seat < 0) {
-      const mm = /(?:seat|hands?\[?)\s*(\d+)/i.exec(msg);
-      if (mm && Number(mm[1]) < names.length) seat = Number(mm[1]);
-    }
-    if (seat < 0) seat = names.findIndex(n => n && msg.includes(n));
-    // The engine counts seats from 0; the players see names.
-    const said = msg.replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m);
-    if (seat >= 0 && errs[seat].isConnected) showError(errs[seat], said);
+    if (d.field === "upcard" && upcardErr.isConnected) { showError(upcardErr, said); return; }
+    if (d.field === "declared" && declaredErr.isConnected) { showError(declaredErr, said); return; }
+    if (seat >= 0 && seat < names.length && errs[seat].isConnected) showError(errs[seat], said);
     else showError(formErr, said);
   }
 
