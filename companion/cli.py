@@ -54,11 +54,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     module_name, help_text = COMMANDS[name]
     try:
         module = importlib.import_module(module_name)
+        parser = argparse.ArgumentParser(prog=f"gingo {name}", description=help_text)
+        module.configure(parser)
     except ImportError as exc:
         print(f"gingo {name}: not available ({exc}); reinstall with 'make run'", file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog=f"gingo {name}", description=help_text)
-    module.configure(parser)
+    except KeyboardInterrupt:  # Ctrl-C while the command's modules load: as quiet as during its run
+        return 130
     args = parser.parse_args(args_list[1:])
     try:
         return int(module.run(args) or 0)

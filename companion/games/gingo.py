@@ -13,13 +13,15 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import cards as C
 from companion.errors import IllegalAction
 from companion.games.base import GINGO, HandSizes, Variant
-from companion.play import gingo as play
 from companion.rules import gingo as rules
+
+if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
+    from companion.play import gingo as play
 
 
 class GinGo(Variant):
@@ -92,15 +94,18 @@ class GinGo(Variant):
     def new_play(self, players: list[str], *, seed: int = 0, options: Any = None,
                  dealer: int = 0) -> play.GingoPlay:
         """A whole game dealt from ``seed`` (see :mod:`companion.play.gingo`)."""
+        from companion.play import gingo as play
         return play.GingoPlay(list(players), options, seed=seed, dealer=dealer)
 
     def bot_action(self, game: play.GingoPlay, rng: random.Random | None = None) -> dict[str, Any]:
+        from companion.play import gingo as play
         return play.bot_action(game, rng)
 
     def selfplay(self, seed: int, players: int | None = None, *, check: bool = True,
                  preset: str | None = None) -> dict[str, Any]:
         if preset is not None:
             raise IllegalAction("presets apply to the rummy games, not Gin-Go")
+        from companion.play import gingo as play
         return play.selfplay_game(seed, players or 2, check=check)
 
 

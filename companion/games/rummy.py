@@ -19,14 +19,16 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import InvalidInput
 from companion.games.base import RUMSKI, STANDARD, Deck, HandSizes, Variant, players_of, preset_from
 from companion.games.options import Preset
-from companion.play import rummy as play
 from companion.rules import color_gin, gin, ginski
 from companion.rules.base import HandResult, MatchScore
+
+if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
+    from companion.play import rummy as play
 
 
 class RulesModule(Protocol):
@@ -140,6 +142,7 @@ class RummyVariant(Variant):
         ``options`` (a record) or ``preset`` go through :meth:`make_options` like a table game's."""
         if options is None:
             options = self.make_options(preset, {}, players or self.seats[0])
+        from companion.play import rummy as play
         return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer)
 
     def bot_action(self, game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
@@ -152,6 +155,7 @@ class RummyVariant(Variant):
                  preset: str | None = None) -> dict[str, Any]:
         """Bots play one whole match from ``seed`` (invariants checked with ``check``)."""
         options = self.make_options(preset, {}, players or self.seats[0])
+        from companion.play import rummy as play
         return play.selfplay_match(seed, self.name, players=players, check=check, options=options)
 
 
