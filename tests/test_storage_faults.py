@@ -21,6 +21,9 @@ import pytest
 from tests.test_server_live import CODE, Server, pair
 from tests.test_table import GIN_HANDS
 
+# Every test here starts the real service: the live lane, not `make test-fast`.
+pytestmark = pytest.mark.live
+
 
 class FaultServer(Server):
     """The real server, with extra environment of its own (the log's size cap)."""
