@@ -14,6 +14,7 @@ its next submit, which it proves by passing the generation it last saw.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import time
@@ -22,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.store.records import GameWrite, StoredEvent, StorageFailed, StorageFull, StoreError
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -123,8 +126,8 @@ class CommitQueue:
                 if t.on_commit is not None:
                     try:
                         t.on_commit()
-                    except Exception:  # a listener must not undo a commit
-                        pass
+                    except Exception:  # a listener must not undo a commit; say so instead
+                        _log.exception("a commit listener failed (the write itself is committed)")
         with self._cond:
             if failed is not None:
                 behind, self._queue = self._queue, []

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from companion.store import StoredEvent
+
+_log = logging.getLogger(__name__)
 
 Subscriber = Callable[[StoredEvent, dict[str, Any]], None]
 
@@ -38,5 +41,5 @@ class Subscribers:
         for fn in subs:
             try:
                 fn(ev, msg)
-            except Exception:  # a broken listener must not undo a committed command
-                pass
+            except Exception:  # a broken listener must not undo a committed command; say so instead
+                _log.exception("a table listener failed (the command itself is committed)")
