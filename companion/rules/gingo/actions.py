@@ -126,6 +126,15 @@ def _rows(raw: object, what: str, key: str) -> dict[int, str]:
     return out
 
 
+def _with_choices(out: dict[str, Any], designations: Designations, skip: Cards) -> dict[str, Any]:
+    """Add a lay-down's joker designations and forfeited cards to its JSON, when it has any."""
+    if designations:
+        out["designations"] = _des_dict(designations)
+    if skip:
+        out["skip"] = names(skip)
+    return out
+
+
 @dataclass(frozen=True)
 class Meld:
     """A new meld from ``seat``'s cards; ``skip`` names cards whose chips are forfeited."""
@@ -142,11 +151,7 @@ class Meld:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "meld", "seat": self.seat, "cards": names(self.cards)}
-        if self.designations:
-            out["designations"] = _des_dict(self.designations)
-        if self.skip:
-            out["skip"] = names(self.skip)
-        return out
+        return _with_choices(out, self.designations, self.skip)
 
 
 @dataclass(frozen=True)
@@ -167,11 +172,7 @@ class Hit:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "hit", "seat": self.seat, "meld": self.meld, "cards": names(self.cards)}
-        if self.designations:
-            out["designations"] = _des_dict(self.designations)
-        if self.skip:
-            out["skip"] = names(self.skip)
-        return out
+        return _with_choices(out, self.designations, self.skip)
 
 
 @dataclass(frozen=True)
