@@ -120,19 +120,28 @@ def board_view(game: dict[str, Any] | None, sensed: str | None) -> dict[str, Any
     """The whole board view (``GET /api/v1/board``) of the active Gin-Go ``game`` (None:
     mirror mode) and the ``sensed`` board (None: sensors offline).
 
+    A finished game is still followed (``finished`` true), so the winning capture's chips
+    show where they go, until the board is cleared: then the board mirrors again.
+
     >>> v = board_view({"id": "g1", "board": "1" + "." * 51, "options": {}}, "." * 52)
     >>> v["game"], v["pending"], v["mode"]
     ('g1', [0], 'game')
+    >>> done = {"id": "g1", "board": "1" + "." * 51, "options": {}, "finished": True}
+    >>> board_view(done, "1" + "." * 51)["finished"], board_view(done, "." * 52)["mode"]
+    (True, 'mirror')
     """
+    if game is not None and game.get("finished") and sensed is not None and set(sensed) == {"."}:
+        game = None  # a finished game's chips were cleared off: the board mirrors again
     view = compare(None if game is None else str(game["board"]), sensed, adjacency_of(game))
     view["game"] = None if game is None else game["id"]
+    view["finished"] = bool(game is not None and game.get("finished"))
     return view
 
 
 def turn_side(game: dict[str, Any] | None) -> int | None:
-    """The side to play in a fully played Gin-Go game (its ``state.turn`` is a seat:
-    even seats play side 1, odd seats side 2); None when nobody is to play: no game, the
-    game only tracks a table (no turns), or the hand or game is over.
+    """The side to play in a Gin-Go game (its ``state.turn`` is a seat: even seats play
+    side 1, odd seats side 2; a table game counts a turn from the plays entered); None
+    when nobody is to play: no game, no hand in play, or the game is over.
 
     >>> turn_side({"state": {"full_play": True, "phase": "play", "turn": 1}})
     2

@@ -255,9 +255,16 @@ def test_gingo_game_with_simulated_board(env: Env) -> None:
         assert env.post(f"/api/v1/games/{gid}/actions", {"action": action}).status_code == 200
     g = env.get(f"/api/v1/games/{gid}").json()
     assert g["finished"] and g["winner"] == 1 and g["links"]["1"] == list(range(0, 52, 4))
-    # with no Gin-Go game running the board mirrors what it senses
+    # the finished game is still followed: its last board (the winning capture and the
+    # link included) shows every chip still to place
+    b = env.wait_board(lambda b: b["expected"] == g["board"])
+    assert b["mode"] == "game" and b["game"] == gid and b["finished"] is True
+    assert b["expected"] == g["board"] and 48 in b["pending"] and 0 not in b["pending"]
+    # once its chips are cleared off, the board mirrors what it senses
+    for space in (0, 4, 8):
+        env.post("/api/v1/board/sim", {"space": space, "side": None})
     b = env.wait_board(lambda b: b["mode"] == "mirror")
-    assert b["mode"] == "mirror" and b["expected"] == b["sensed"]
+    assert b["mode"] == "mirror" and b["expected"] == b["sensed"] and b["finished"] is False
 
 
 def test_sim_endpoint_validates(env: Env) -> None:

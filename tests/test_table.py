@@ -195,7 +195,8 @@ def test_gingo_game_board_and_undo(table: Table, tmp_path: Path) -> None:
     out = table.action(gid, GINGO_ACTIONS[-1])
     assert [e["type"] for e in out["events"]][-1] == "game_over"
     assert out["game"]["finished"] and out["game"]["winner"] == 1
-    assert table.expected_board() is None  # no running Gin-Go game: the board mirrors
+    # the board keeps following the finished game: its last board has the winning capture
+    assert table.expected_board() == out["game"]["board"] and table.active_gingo()["finished"]
     assert replayed(table, tmp_path, gid) == table.game(gid)
 
 

@@ -89,6 +89,46 @@ class GinGo(Variant):
                 return None
         return out
 
+    @staticmethod
+    def play_line(n: int, hand: int, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+        """What one table action did, in a line a page can show: who played which cards,
+        the spaces that got a chip (``placed``), those taken from the other side (``bumped``),
+        the forfeited cards, the captured cards, the links formed or broken and how the
+        hand ended. ``n`` counts the standing actions from 1; ``hand`` is the hand it was in.
+
+        >>> GinGo.play_line(3, 1, {"type": "meld", "seat": 1, "cards": ["5H", "6H", "7H"]},
+        ...     [{"type": "meld", "seat": 1, "side": 2, "meld": {"id": 2, "cards": ["5H", "6H", "7H"]}},
+        ...      {"type": "chips", "side": 2, "spaces": [30, 34, 38], "placed": [30, 34], "bumped": [38],
+        ...       "forfeited": []}])
+        {'n': 3, 'hand': 1, 'type': 'meld', 'seat': 1, 'side': 2, 'cards': ['5H', '6H', '7H'], 'meld': 2, 'placed': [30, 34], 'bumped': [38]}
+        """
+        line: dict[str, Any] = {"n": n, "hand": hand, "type": str(action.get("type")), "seat": action.get("seat")}
+        for ev in events:
+            t = ev.get("type")
+            if t in ("meld", "hit"):
+                line["side"] = ev["side"]
+                line["cards"] = list(ev.get("cards") or ev["meld"]["cards"])
+                line["meld"] = ev["meld"]["id"]
+            elif t == "chips":
+                line["side"] = ev["side"]
+                for key in ("placed", "bumped", "forfeited"):
+                    if ev.get(key):
+                        line[key] = list(ev[key])
+            elif t == "capture":
+                line["side"] = ev["side"]
+                line["captured"] = {k: list(v) for k, v in ev["cards"].items() if v}
+                if ev.get("jokers_dead"):
+                    line["jokers_dead"] = list(ev["jokers_dead"])
+            elif t == "link":
+                line.setdefault("links", []).append({"side": ev["side"], "formed": ev["formed"], "path": ev["path"]})
+            elif t == "hand_end":
+                line["hand_end"] = {"went_out": ev["went_out"], "winner": ev["winner"], "reason": ev["reason"]}
+            elif t in ("setup", "new_hand"):
+                line["dealer"] = ev["dealer"]
+                if t == "setup":
+                    line["suit_rows"] = dict(ev["suit_rows"])
+        return line
+
     # -- full play and its bot ------------------------------------------------------------------
 
     def new_play(self, players: list[str], *, seed: int = 0, options: Any = None,

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.games import RummyVariant
 from companion.store import StoredEvent
-from companion.table.fold import GameState, HandEntry, new_state, refold_match
+from companion.table.fold import GameState, HandEntry, apply_action, engine_dealer, new_state, refold_match
 
 FORMAT = 1
 #: a game writes a checkpoint every this many events (and after an undo)
@@ -50,9 +50,8 @@ def restore(game_id: str, state: dict[str, Any]) -> GameState:
     g.standing = [(int(seq), str(typ)) for seq, typ in state["standing"]]
     if g.engine is not None:
         for action in state["actions"]:
-            g.effects = g.engine.apply(action)
-            g.actions.append(action)
-        g.dealer = int(g.engine.as_dict().get("dealer", g.dealer))
+            apply_action(g, action)
+        g.dealer = engine_dealer(g)
     else:
         g.hands = [HandEntry(int(n), int(seq), ender, dict(entry), dict(result), bool(corr))
                    for n, seq, ender, entry, result, corr in state["hands"]]

@@ -57,6 +57,8 @@ class GameState:
     engine: Any = None  # GingoGame
     actions: list[dict[str, Any]] = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did
+    #: Gin-Go: one line per standing action, what it did on the board (see GinGo.play_line)
+    plays: list[dict[str, Any]] = field(default_factory=list)
     created_payload: dict[str, Any] = field(default_factory=dict)
     created_seq: int = 0
     #: (seq, type) of the events still standing (not undone), oldest first
@@ -105,6 +107,8 @@ class GameState:
                 links=st.get("links"),
                 link_distance=st.get("link_distance"),
                 state=st,
+                turn=st.get("turn"),
+                plays=list(self.plays),
                 actions=len(self.actions),
                 frames=v.frames(self.engine),
             )
@@ -168,7 +172,7 @@ def new_state(first: StoredEvent) -> GameState:
     g.created_dealer = g.dealer
     if isinstance(v, GinGo):
         g.engine = v.new_game(g.players, dict(p.get("options") or {}))
-        g.dealer = int(g.engine.as_dict().get("dealer", g.dealer))
+        g.dealer = engine_dealer(g)
     elif isinstance(v, RummyVariant):
         refold_match(g, v, None)
     else:  # pragma: no cover - every game is one or the other
@@ -176,12 +180,25 @@ def new_state(first: StoredEvent) -> GameState:
     return g
 
 
+def engine_dealer(g: GameState) -> int:
+    """A Gin-Go game's dealer: the one chosen when it was created until the set-up names
+    the dealer of the first hand, then the dealer of the hand in play (or just played)."""
+    return g.created_dealer if g.engine.phase == "setup" else int(g.engine.dealer)
+
+
+def apply_action(g: GameState, action: dict[str, Any]) -> None:
+    """Apply one Gin-Go action to ``g``'s engine in place, keeping what it did."""
+    hand = int(g.engine.hand)
+    g.effects = g.engine.apply(action)
+    g.actions.append(action)
+    g.plays.append(GinGo.play_line(len(g.actions), hand, action, g.effects))
+
+
 def _apply(g: GameState, ev: StoredEvent) -> int | None:
     """Apply one standing event to ``g`` in place; returns the first hand to re-score."""
     if g.engine is not None:
         if ev.type == "action":
-            g.effects = g.engine.apply(ev.payload["action"])
-            g.actions.append(ev.payload["action"])
+            apply_action(g, ev.payload["action"])
         return None
     if ev.type == "hand":
         g.hands.append(HandEntry(len(g.hands) + 1, ev.seq, ev.payload.get("ender"),
@@ -209,15 +226,15 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
     An ``undo`` raises :class:`NeedsRefold`."""
     if ev.type == "undo":
         raise NeedsRefold()
-    new = dataclasses.replace(g, hands=list(g.hands), actions=list(g.actions), standing=list(g.standing),
-                              version=g.version + 1, last_seq=ev.seq)
+    new = dataclasses.replace(g, hands=list(g.hands), actions=list(g.actions), plays=list(g.plays),
+                              standing=list(g.standing), version=g.version + 1, last_seq=ev.seq)
     if ev.type == "game_deleted":
         new.deleted = True
         return new
     dirty = _apply(new, ev)
     new.standing.append((ev.seq, ev.type))
     if new.engine is not None:
-        new.dealer = int(new.engine.as_dict().get("dealer", new.dealer))
+        new.dealer = engine_dealer(new)
         return new
     v = g.rules
     assert isinstance(v, RummyVariant)
@@ -293,7 +310,7 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
         if d is not None:
             dirty = d if dirty is None else min(dirty, d)
     if g.engine is not None:
-        g.dealer = int(g.engine.as_dict().get("dealer", g.dealer))
+        g.dealer = engine_dealer(g)
         return g
     v = g.rules
     assert isinstance(v, RummyVariant)

@@ -82,6 +82,7 @@ class Ledger:
         self._subs = Subscribers()
         self._pending: dict[tuple[str, str], Staged] = {}
         self._inflight: dict[str, dict[int, StoredEvent]] = {}  # queued, not yet committed
+        self._board_game: str | None = None  # the Gin-Go game written to last (since start-up)
         self._gen = store.generation
         self.library = Library(store)
         self.library.start()
@@ -198,8 +199,13 @@ class Ledger:
         return self.store.last_seq()
 
     def active_gingo(self) -> dict[str, Any] | None:
-        """The Gin-Go game the board follows: the latest-touched one not finished."""
+        """The Gin-Go game the board follows: the latest-touched one, finished or not (a
+        finished game keeps its last board, the winning capture and link included, until
+        its chips are cleared off: see :func:`companion.boardview.board_view`)."""
         with self._lock:
+            last = self.library.get(self._board_game) if self._board_game is not None else None
+            if last is not None and last.finished and not last.deleted and last.damage is None:
+                return last.as_dict()
             best: GameState | None = None
             for g in self.library.open.values():
                 if g.rules.on_board and not g.deleted and not g.finished and g.damage is None:
@@ -328,6 +334,8 @@ class Ledger:
         if gw.checkpoint is not None:
             self.library.checkpointed[game_id] = new_state.version
         self.library.keep(new_state)
+        if new_state.rules.on_board:
+            self._board_game = game_id
         self._inflight.setdefault(game_id, {})[seq] = event
         staged = Staged((game_id, client_id) if client_id else None, ticket, body, event, fp)
         if staged.key is not None:

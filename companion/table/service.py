@@ -176,13 +176,15 @@ class Table(Ledger):
         return {"deleted": out.get("deleted", game_id), "seq": out.get("seq")}
 
     def rematch(self, game_id: str, *, client_id: str | None = None) -> dict[str, Any]:
-        """A new game with the same variant, rules and players; the deal moves on one seat."""
+        """A new game with the same variant, rules and players; the deal moves on one seat
+        (in Gin-Go from the dealer of the last hand played, so the rotation carries on)."""
         with self._lock:
             g = self._get(game_id)
             first = g.created_payload
+            last = g.dealer if g.engine is not None and g.engine.phase != "setup" else int(first.get("dealer", 0))
         return self.create_game(
             g.variant, players=g.players, preset=g.preset, options=dict(first.get("options") or {}),
-            dealer=(int(first.get("dealer", 0)) + 1) % len(g.players), client_id=client_id,
+            dealer=(last + 1) % len(g.players), client_id=client_id,
             rematch_of=g.id,
         )
 

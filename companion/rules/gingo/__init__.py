@@ -113,7 +113,10 @@ State (``game.as_dict()``)
 "links": {"1": [spaces] | null, "2": ...}, "link_distance": {"1": n, "2": n},
 "gin": {"1": bool, "2": bool}, "melds": [meld dicts], "exhaustions": n,
 "winner": side | null, "win_reason": str | null, "hands": [hand_end events],
-"actions": number applied}``; ``supply`` is null per side with ``chip_cap = "unlimited"``.
+"actions": number applied, "turn": seat | null}``; ``supply`` is null per side with
+``chip_cap = "unlimited"``; ``turn`` is the seat to play next as the table sees it (left
+of the dealer when a hand starts, then the seat after the last meld or hit; null when no
+hand is in play).
 
 A meld dict: ``{"id": 3, "seat": 0, "side": 1, "kind": "run" | "set", "cards": ["4H",
 "JK1", "6H", "7H", "5H"] (in the order laid), "designations": {"JK1": "5H"},

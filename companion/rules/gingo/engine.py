@@ -151,6 +151,7 @@ class GingoGame:
             "gin": {"1": s.gin[1], "2": s.gin[2]},
             "melds": [m.as_dict() for m in s.melds],
             "exhaustions": s.exhaustions, "winner": s.winner, "win_reason": s.win_reason,
+            "turn": s.turn if s.phase == "play" else None,
             "hands": [h.to_dict() for h in s.hands], "actions": s.actions,
         }
 
@@ -244,6 +245,7 @@ class GingoGame:
                 if s.gin[side]:
                     s.gin_order.append(side)
         s.suit_rows, s.setup_format, s.dealer, s.phase = rows, fmt, dealer, "play"
+        s.turn = (dealer + 1) % self.nseats
         s.frames = {side: B.Frame(side, rows[side], rank_axis=self.options.rank_axis) for side in (1, 2)}
         # after a second joker the opponent calls: in the 4-player game, the dealer's right
         seat = {"dealer": dealer, "opponent": (dealer - 1) % self.nseats}.get(chooser or "")
@@ -258,6 +260,7 @@ class GingoGame:
         s.next_id += 1
         s.melds.append(m)
         chips = place_chips(s.board, s.frames[side], side, sorted(m.stands(), key=m.position), a.skip, "meld")
+        s.turn = (seat + 1) % self.nseats
         return [MeldLaid(seat, side, m.copy()), chips, *s.update_links(side, seat)]
 
     def _hit(self, s: TableState, a: A.Hit, held: Iterable[int]) -> list[Event]:
@@ -269,6 +272,7 @@ class GingoGame:
         new, chip_cards = hit_meld(m, cards, des, s.melds, self.options, held=held)
         s.replace_meld(new)
         chips = place_chips(s.board, s.frames[side], side, chip_cards, a.skip, "hit")
+        s.turn = (seat + 1) % self.nseats
         return [HitLaid(seat, side, new.copy(), cards), chips, *s.update_links(side, seat)]
 
     def _go_out(self, s: TableState, a: A.GoOut) -> list[Event]:
@@ -332,6 +336,7 @@ class GingoGame:
         s.melds = []
         s.exhaustions = 0
         s.phase = "play"
+        s.turn = (s.dealer + 1) % self.nseats
         return [HandStarted(s.hand, s.dealer)]
 
 

@@ -44,6 +44,10 @@ class TableState:
     win_reason: str | None = None
     hands: list[HandEnded] = field(default_factory=list)
     actions: int = 0
+    #: the seat to play next as the table sees it: left of the dealer when a hand starts,
+    #: then the seat after the last meld or hit (a turn ends with that player's discard,
+    #: which is not entered); None when no hand is in play
+    turn: int | None = None
 
     def copy(self) -> TableState:
         s = dataclasses.replace(self)
@@ -101,6 +105,7 @@ class TableState:
         end = HandEnded(self.hand, went_out, winner, reason)
         self.hands.append(end)
         events: list[Event] = [end]
+        self.turn = None
         if winner is not None:
             self.winner, self.win_reason, self.phase = winner, reason, "game_over"
             events.append(GameWon(winner, tuple(p for i, p in enumerate(players) if side_of(i) == winner)))
