@@ -64,6 +64,9 @@ export async function mountGingo(main, game, ctx) {
   let latest = null;
   function paintBoard(board) {
     if (board.sensed !== null) board = withPending(board);
+    // A finished game shows its own record's links (the winning capture included), while
+    // the chips still to place on the real board stay marked.
+    if (g.finished) board = Object.assign({}, board, { links: g.links, link_distance: g.link_distance });
     latest = board;
     const sim = ctx.isSim();
     boardBox.replaceChildren(...[h("h2", null, "Board"), boardView(board, { names: sides, sim, onTap: tap }), boardErr,
