@@ -151,6 +151,7 @@ def sheet_numbers(page: Page, row_class: str, seats: int) -> list[int]:
 
 def test_join_with_the_pairing_code(page: Page, server: LiveServer) -> None:
     page.goto(server.url + "/")
+    page.click("#watch-join")   # a phone that has not joined watches; Join is one tap away
     expect(page.locator("#join-code")).to_be_visible()
     shot(page, "join")
     page.fill("#join-code", "0000")
@@ -838,7 +839,7 @@ def test_host_settings_revoke_a_phone_and_delete_a_game(page: Page, browser: Bro
     other = browser.new_context(viewport=VIEWPORT).new_page()
     other.set_default_timeout(TIMEOUT_MS)
     try:
-        other.goto(server.url + "/")
+        other.goto(server.url + "/#/join")
         other.fill("#join-code", CODE)
         other.fill("#join-name", "Wes's phone")
         other.click("#join-btn")

@@ -3,15 +3,17 @@
 
 import * as api from "./js/api.js";
 import { Live } from "./js/live.js";
-import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, labelOf, seg } from "./js/ui.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg } from "./js/ui.js";
 import { boardView, linkedSides, nextSimChip, noteSimTap, withPending } from "./js/board.js";
 import { mountRummy } from "./js/rummy.js";
 import { mountGingo } from "./js/gingo.js";
+import { gamesOf, playerNames, winnerName as winnerOf, variantsOf, gameItem, gameLabel } from "./js/games.js";
 
 const view = document.getElementById("view");
 const connEl = document.getElementById("conn");
 const outboxEl = document.getElementById("outbox");
 const banner = document.getElementById("gin-banner");
+const watchBar = document.getElementById("watch-bar");
 
 const ctx = {
   variants: null,
@@ -21,6 +23,7 @@ const ctx = {
   navigate: (hash) => { if (location.hash === hash) render(); else location.hash = hash; },
   showGin,
   loadBoard,
+  normVariants: (data) => normVariants(data),
 };
 window.gingo = ctx; // handy when debugging on a laptop
 
@@ -41,7 +44,8 @@ applyTheme();
 // ---- connection --------------------------------------------------------------------
 function setConn(state) {
   connEl.dataset.state = state;
-  connEl.textContent = state;
+  const text = connEl.querySelector(".conn-text");
+  if (text) text.textContent = state; else connEl.textContent = state;
   if (state === "online") {
     checkToken();
     api.flushOutbox((w, err) => toast(`Not saved: ${w.label || "entry"}: ${err.message}`, "error"))
@@ -114,9 +118,26 @@ async function newPairCode(err) {
 }
 const live = new Live({ onMessage: onLive, onState: setConn });
 
+// ---- watching or scoring -------------------------------------------------------------------
+// Reads are open on the LAN: a phone that has not joined watches (games, sheets, the live
+// board), read-only, with a Join button; only a joined phone (a token) writes.
+export function paired() { return !!api.token(); }
+ctx.paired = paired;
+function updateRole() {
+  const on = paired();
+  document.body.dataset.paired = on ? "1" : "0";
+  const route = (location.hash || "#/games").split("/")[1];
+  watchBar.hidden = on || route === "join";
+}
+// What a write says on a phone that has not joined (nothing is sent; not "not paired any more").
+export class NotJoined extends api.ApiError {
+  constructor() { super(401, "not_joined", "This phone is only watching: tap Join to score (it needs the pairing code)."); }
+}
+
 // A phone the host removed learns it at once (live message) or when it reconnects.
 function notPaired() {
   api.setToken("");
+  updateRole();
   toast("This phone is not paired any more: enter the pairing code again", "error");
   if (location.hash === "#/join") render(); else location.hash = "#/join";
 }
@@ -128,6 +149,7 @@ async function checkToken() {
 ctx.live = live;
 
 async function write(method, path, body, opts = {}) {
+  if (!paired()) throw new NotJoined();
   const payload = Object.assign({}, body);
   if (opts.clientId !== false && !payload.client_id) payload.client_id = api.newClientId();
   try {
@@ -153,8 +175,9 @@ function showGin(board, names) {
   banner.hidden = false;
 }
 
+// The simulated board takes taps from joined phones only (a watcher's board is read-only).
 function isSim() {
-  return !!ctx.health && ctx.health.sensors === "sim";
+  return paired() && !!ctx.health && ctx.health.sensors === "sim";
 }
 ctx.isSim = isSim;
 
@@ -175,12 +198,14 @@ async function render() {
     a.setAttribute("aria-current", a.dataset.nav === route ? "page" : "false");
   }
   view.replaceChildren();
+  updateRole();
   // A scanned QR code (?code=...) always pairs again, so a stale key is replaced.
-  if ((!api.token() || new URLSearchParams(location.search).get("code")) && route !== "board" && route !== "host") {
+  if (new URLSearchParams(location.search).get("code") && route !== "board" && route !== "host") {
     return mountJoin(view);
   }
   try {
     if (route === "join") return mountJoin(view);
+    if (route === "new" && !paired()) return mountJoin(view, "Join the table to start a game.");
     if (route === "new") return await mountNew(view, arg);
     if (route === "board") return await mountBoard(view);
     if (route === "host") return await mountHost(view);
@@ -195,7 +220,7 @@ async function render() {
 }
 
 // ---- join ------------------------------------------------------------------------------
-function mountJoin(main) {
+function mountJoin(main, why) {
   const params = new URLSearchParams(location.search);
   const draft = loadDraft("join", { code: "", name: localStorage.getItem("gingo.name") || "" });
   if (params.get("code")) draft.code = params.get("code");
@@ -212,6 +237,7 @@ function mountJoin(main) {
     try {
       const res = await api.post("/api/v1/pair", { code: c, name: name.value.trim() || "phone" });
       api.setToken(res.token, res.id);
+      updateRole();
       localStorage.setItem("gingo.name", name.value.trim());
       clearDraft("join");
       if (params.get("code")) history.replaceState(null, "", location.pathname + "#/games");
@@ -222,19 +248,19 @@ function mountJoin(main) {
   }
   main.append(h("section", { class: "panel join" },
     h("h1", null, "Join the table"),
+    why ? h("p", { id: "join-why" }, why) : null,
     h("p", { class: "muted" }, "Scan the QR code on the companion, or type the pairing code it shows."),
     h("form", { onsubmit: join, novalidate: true },
       h("label", { for: "join-code" }, "Pairing code"), code, err,
       h("label", { for: "join-name" }, "Name for this phone (optional)"), name,
-      h("button", { type: "submit", class: "btn primary", id: "join-btn" }, "Join"))));
+      h("button", { type: "submit", class: "btn primary", id: "join-btn" }, "Join")),
+    paired() ? null : h("p", { class: "help" }, "Only here to follow the scores? ",
+      h("a", { href: "#/games", id: "just-watch" }, "Watch without joining"), ": the games, score sheets and the board, read-only.")));
   if (params.get("code")) join();
 }
 
 // ---- game list ---------------------------------------------------------------------------
-function gamesOf(data) { return Array.isArray(data) ? data : (data && data.games) || []; }
-export function playerNames(game) {
-  return (game.players || []).map((p, i) => typeof p === "string" ? p : (p && p.name) || `Player ${i + 1}`);
-}
+export { playerNames };
 
 async function mountGames(main) {
   const list = h("ul", { class: "game-list", id: "game-list" });
@@ -255,33 +281,25 @@ async function mountGames(main) {
   });
   main.append(h("section", { class: "panel" },
     h("div", { class: "row-between" }, h("h1", null, "Games"),
-      h("a", { class: "btn primary", href: "#/new", id: "new-game" }, "New game")),
+      paired() ? h("a", { class: "btn primary", href: "#/new", id: "new-game" }, "New game") : null),
     list,
     h("div", { class: "actions" },
-      h("label", { for: "import-file", class: "btn" }, "Import a game (JSON)"), file),
+      h("a", { class: "btn", href: "#/history", id: "history-link" }, "History"),
+      h("a", { class: "btn", href: "#/stats", id: "stats-link" }, "Players and statistics"),
+      paired() ? h("label", { for: "import-file", class: "btn" }, "Import a game (JSON)") : null, paired() ? file : null),
     importErr));
   async function update() {
     let games;
-    try { games = gamesOf(await api.get("/api/v1/games")); } catch (e) { return; }
-    list.replaceChildren(...(games.length ? games.slice().reverse().map(g => {
-      const names = playerNames(g);
-      const label = labelOf(g);
-      const status = g.finished ? (g.winner !== null && g.winner !== undefined ? `won by ${winnerName(g, names)}` : "finished") : "in play";
-      return h("li", null, h("a", { href: `#/game/${g.id}`, class: "game-link" },
-        h("strong", null, label), h("span", null, names.join(" · ")), h("span", { class: "muted" }, status)));
-    }) : [h("li", { class: "muted" }, "No games yet.")]));
+    try { games = gamesOf(await api.get("/api/v1/games?limit=100")); } catch (e) { return; }
+    const variants = await variantsOf(ctx);
+    list.replaceChildren(...(games.length ? games.slice().reverse().map(g => gameItem(g, variants))
+      : [h("li", { class: "muted" }, "No games yet.")]));
   }
   ctx.current = { update };
   await update();
 }
 
-export function winnerName(game, names) {
-  const w = game.winner;
-  if (w === null || w === undefined) return "";
-  const sides = rulesOf(game).sides;
-  if (sides) return (sides[String(w)] || []).map(s => names[s]).join(" & ") || `Side ${w}`;
-  return typeof w === "number" ? (names[w] || `Player ${w + 1}`) : String(w);
-}
+export function winnerName(game, names) { return winnerOf(game, names, ctx.variants); }
 
 function optionLabel(name) {
   const t = name.replace(/_/g, " ");
@@ -531,6 +549,7 @@ async function mountHost(main) {
     try {
       tokens = (await hostReq("GET", "/api/v1/tokens")).tokens || [];
       games = gamesOf(await api.get("/api/v1/games"));
+      await variantsOf(ctx);
     } catch (e) { if (!(e instanceof api.NetError)) showError(codeErr, e.message); return; }
     const err = fieldError("host-error");
     const mine = api.tokenId();
@@ -544,7 +563,7 @@ async function mountHost(main) {
         await update();
       }))) : [h("li", { class: "muted" }, "No phones paired.")]));
     const gameItems = games.slice().reverse().map(g => h("li", { dataset: { game: g.id }, class: "row-between" },
-      h("span", null, h("strong", null, labelOf(g)), " ", playerNames(g).join(" · "),
+      h("span", null, h("strong", null, gameLabel(g, ctx.variants)), " ", playerNames(g).join(" · "),
         h("br"), h("small", { class: "muted" }, g.finished ? "finished" : "in play")),
       armedButton("Delete", "Yes, delete", { "aria-label": `Delete game ${playerNames(g).join(" · ")}` }, armed, "g:" + g.id, async () => {
         try { await hostReq("DELETE", `/api/v1/games/${encodeURIComponent(g.id)}`); toast("Game deleted"); }
@@ -577,6 +596,34 @@ async function mountHost(main) {
   ctx.current = { update };
   if (sessionStorage.getItem("gingo.host")) await update();
 }
+
+// ---- wide sheets: a sheet wider than the phone scrolls in its own box and says so ------------
+function markWideSheets() {
+  for (const wrap of view.querySelectorAll(".sheet-wrap")) {
+    const wide = wrap.scrollWidth > wrap.clientWidth + 1;
+    if ((wrap.dataset.overflow === "1") === wide) continue;
+    wrap.dataset.overflow = wide ? "1" : "0";
+    let hint = wrap.previousElementSibling;
+    if (!hint || !hint.classList.contains("scroll-hint")) {
+      hint = h("p", { class: "scroll-hint", "aria-hidden": "true" }, "More columns: swipe the sheet sideways ⇆");
+      wrap.before(hint);
+    }
+    hint.hidden = !wide;
+    if (wide) {
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", "Score sheet (scrolls sideways)");
+      wrap.tabIndex = 0;
+    } else {
+      wrap.removeAttribute("role");
+      wrap.removeAttribute("aria-label");
+      wrap.removeAttribute("tabindex");
+    }
+  }
+}
+let wideTimer = null;
+new MutationObserver(() => { clearTimeout(wideTimer); wideTimer = setTimeout(markWideSheets, 50); })
+  .observe(view, { childList: true, subtree: true });
+window.addEventListener("resize", () => { clearTimeout(wideTimer); wideTimer = setTimeout(markWideSheets, 50); });
 
 // ---- start -------------------------------------------------------------------------------
 updateOutbox();

@@ -1,0 +1,292 @@
+"""The phone page's shell in real headless Chromium against the real service: watching
+without joining, every screen at every phone width, the header, the games list, history
+and statistics, the offline page and keeping the screen on.
+
+Games are set up through the API (the score sheets' own entry is tested in test_web.py);
+each screen is then visited as a player would, at 320 and 390 px and, for the width
+check, at 320, 360, 390 and 430 px. Set ``GINGO_SCREENSHOTS=1`` to also write the
+screenshots docs/phone.md shows.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.live_server import LiveServer
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, ROOT, Server
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ROOT / "docs" / "screenshots"
+TIMEOUT_MS = 20000
+expect.set_options(timeout=TIMEOUT_MS)
+WIDTHS = (320, 360, 390, 430)
+HEIGHT = 740
+
+# Color Gin hands from the seeds' worked example: two of them close two suits (a star each),
+# the widest score sheet there is.
+CY = ["3H", "4H", "5H", "6H", "8S", "8D", "8C", "JD", "QD", "KD"]
+DI = ["AS", "2S", "9S", "4C", "5C", "9C", "JH", "10H", "7D", "2D"]
+
+
+def shot(page: Page, name: str, full: bool = False) -> None:
+    if os.environ.get("GINGO_SCREENSHOTS"):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        css = "#toast{display:none !important}"
+        if full:
+            css += ".topbar,.bottombar,.gin-banner,.watch-bar{position:static !important}"
+        page.add_style_tag(content=css)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled")
+        page.evaluate("document.querySelectorAll('head style').forEach(s => s.remove())")
+
+
+class Table:
+    """The games the tests look at, made through the API with a token of their own."""
+
+    def __init__(self, server: LiveServer) -> None:
+        self.server = server
+        self.token = server.pair("set-up script")
+        self.ids: dict[str, str] = {}
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        return self.server.post(path, body, self.token)
+
+    def game(self, key: str, variant: str, players: list[str], **extra: Any) -> str:
+        g = self.post("/api/v1/games", {"variant": variant, "players": players, **extra})
+        self.ids[key] = str(g["id"])
+        return self.ids[key]
+
+    def deadwood(self, gid: str, ender: int | None, deadwood: list[int]) -> None:
+        self.post(f"/api/v1/games/{gid}/hands", {"ender": ender, "deadwood": deadwood})
+
+    def cards(self, gid: str, ender: int, hands: list[list[str]]) -> None:
+        self.post(f"/api/v1/games/{gid}/hands", {"ender": ender, "hands": hands})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    srv = Server(tmp_path_factory.mktemp("shell-data")).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def table(server: LiveServer) -> Table:
+    t = Table(server)
+    gin = t.game("gin", "gin", ["Ana", "Ben"], preset="gin_004")
+    t.deadwood(gin, 0, [3, 30])        # Ana knocks: 27
+    t.deadwood(gin, 1, [25, 0])        # Ben gin: 50
+    t.deadwood(gin, 0, [0, 80])        # Ana gin: 105, the match is over
+    cg = t.game("color", "color_gin", ["Cy", "Di"])
+    t.cards(cg, 0, [CY, DI])
+    t.cards(cg, 0, [CY, DI])           # two suits close: the sheet carries stars
+    sk = t.game("ginski", "ginski", ["Kim", "Lou", "Max"])
+    t.deadwood(sk, 0, [8, 15, 20])
+    sk4 = t.game("ginski4", "ginski", ["Kim", "Lou", "Max", "Ned"], preset="ginski_4p")
+    t.deadwood(sk4, 1, [30, 2, 40, 25])
+    gg = t.game("gingo", "gingo", ["Eve", "Fox"])
+    t.post(f"/api/v1/games/{gg}/actions", {"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}}})
+    t.post(f"/api/v1/games/{gg}/actions", {"action": {"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"]}})
+    t.game("gingo4", "gingo", ["Pam", "Quin", "Rae", "Sol"])
+    return t
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser: Browser, width: int, errors: list[str]) -> Page:
+    ctx = browser.new_context(viewport={"width": width, "height": HEIGHT}, device_scale_factor=1, has_touch=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    return pg
+
+
+@pytest.fixture(params=[320, 390], ids=lambda w: f"{w}px")
+def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    errors: list[str] = []
+    pg = open_page(browser, int(request.param), errors)
+    yield pg
+    pg.context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def join(page: Page, server: LiveServer) -> None:
+    page.goto(f"{server.url}/?code={CODE}")
+    expect(page.locator("#game-list")).to_be_attached()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+
+
+def no_sideways_scroll(page: Page, where: str) -> None:
+    sw, cw = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert sw <= cw, f"{where}: the page scrolls sideways ({sw} px of content in {cw} px)"
+
+
+# Things a finger presses: each at least 44 x 44 px where it shows (links inside a sentence
+# are exempt, as WCAG 2.5.8 says).
+TARGETS = ("button, a.btn, .bottombar a, .brand, .game-link, select, summary, label.toggle, "
+           "input:not([type=checkbox]):not([type=radio]):not([type=file])")
+SMALL_TARGETS = """(sel) => [...document.querySelectorAll(sel)].filter(e => {
+  const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+  if (!r.width || !r.height || s.visibility === 'hidden' || e.closest('[hidden]')) return false;
+  return r.height < 44 || r.width < 44;
+}).map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className} ${Math.round(e.getBoundingClientRect().width)}x${Math.round(e.getBoundingClientRect().height)} "${(e.textContent || '').trim().slice(0, 20)}"`)"""
+
+
+def small_targets(page: Page) -> list[str]:
+    return list(page.evaluate(SMALL_TARGETS, TARGETS))
+
+
+# ---- watching without joining -------------------------------------------------------------------
+
+def test_a_phone_that_has_not_joined_watches_read_only(phone: Page, server: LiveServer, table: Table) -> None:
+    page = phone
+    page.goto(server.url + "/")
+    # The games, told apart: game, rule set, players, score, date and how it stands.
+    item = page.locator(f"#game-list li[data-game='{table.ids['gin']}']")
+    expect(item).to_contain_text("Gin Rummy")
+    expect(item).to_contain_text("Full rules with boxes (seed 004)")
+    expect(item).to_contain_text("Ana · Ben")
+    expect(item).to_contain_text("won by Ana")
+    final = server.get(f"/api/v1/games/{table.ids['gin']}")["final"]   # with the game bonus and boxes
+    expect(item.locator(".game-score")).to_have_text(f"Ana {final[0]} · Ben {final[1]}")
+    expect(item.locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-\d\d-\d\dT"))
+    gg = page.locator(f"#game-list li[data-game='{table.ids['gingo4']}']")
+    expect(gg).to_contain_text("Pam & Rae 0 · Quin & Sol 0")
+    # A Join button for scoring, and nothing that writes.
+    expect(page.locator("#watch-bar")).to_be_visible()
+    expect(page.locator("#new-game")).to_have_count(0)
+    shot(page, f"watching-{page.viewport_size['width'] if page.viewport_size else 0}")
+    # A score sheet, read-only: the sheet and history, no entry, undo or correction.
+    item.locator("a").click()
+    expect(page.locator("#score-table")).to_be_visible()
+    expect(page.locator("#history li[data-hand]")).to_have_count(3)
+    for hidden in ("#entry", "#undo-btn", "#history li[data-hand] button"):
+        for i in range(page.locator(hidden).count()):
+            expect(page.locator(hidden).nth(i)).to_be_hidden()
+    expect(page.locator("#tools a[href$='export.csv']")).to_be_visible()  # reads stay open
+    # The live board: shown, but a tap changes nothing and says nothing about pairing.
+    page.goto(f"{server.url}/#/game/{table.ids['gingo']}")
+    expect(page.locator("#gingo-board .space[data-space='0']")).to_be_visible()
+    expect(page.locator("#gingo-form")).to_be_hidden()
+    before = server.get("/api/v1/board")
+    page.locator("#gingo-board .space[data-space='20']").click()
+    page.click("#nav a[data-nav='board']")
+    space = page.locator("#board-box .space[data-space='5']")
+    expect(space).to_be_visible()
+    assert page.locator("#board-box button.space").count() == 0   # spaces are not buttons here
+    space.click()
+    expect(page.locator("#toast")).to_have_count(0)
+    assert "not paired" not in page.locator("body").inner_text()
+    assert server.get("/api/v1/board") == before
+    # A write the page would send is refused on the phone, before anything goes out.
+    msg = page.evaluate("window.gingo.write('POST', '/api/v1/board/sim', {space: 5, side: 1}).then(() => 'sent', e => e.message)")
+    assert "watching" in msg and "not paired" not in msg
+    # Join from the bar: the same page then scores.
+    page.click("#watch-join")
+    page.fill("#join-code", CODE)
+    page.click("#join-btn")
+    expect(page.locator("#new-game")).to_be_visible()
+    expect(page.locator("#watch-bar")).to_be_hidden()
+    page.goto(f"{server.url}/#/game/{table.ids['ginski']}")
+    expect(page.locator("#entry")).to_be_visible()
+
+
+def test_new_game_asks_a_watcher_to_join_first(phone: Page, server: LiveServer, table: Table) -> None:
+    phone.goto(server.url + "/#/new")
+    expect(phone.locator("#join-why")).to_contain_text("Join the table to start a game")
+    expect(phone.locator("#join-code")).to_be_visible()
+    phone.click("#just-watch")
+    expect(phone.locator("#game-list")).to_be_attached()
+
+
+# ---- the header ---------------------------------------------------------------------------------
+
+def test_the_header_never_wraps(phone: Page, server: LiveServer, table: Table) -> None:
+    page = phone
+    join(page, server)
+    one_line = "document.querySelector('.topbar').getBoundingClientRect().height"
+    height = page.evaluate(one_line)
+    assert height < 70
+    # The longest it gets: reconnecting, with an entry waiting to be sent (as the page
+    # shows them; test_web.py's lost-connection test gets there for real).
+    page.evaluate("""() => { const c = document.getElementById('conn'), o = document.getElementById('outbox');
+      c.dataset.state = 'reconnecting'; c.querySelector('.conn-text').textContent = 'reconnecting';
+      o.hidden = false; o.textContent = '1 waiting'; }""")
+    assert page.evaluate(one_line) == height
+    brand = page.locator(".brand")
+    assert brand.evaluate("e => e.scrollWidth <= e.clientWidth")       # "Gin-Go" whole, on one line
+    box = brand.bounding_box()
+    assert box is not None and box["height"] >= 44
+    for sel in (".brand", "#conn", "#outbox", "#theme"):
+        b = page.locator(sel).bounding_box()
+        assert b is not None and b["y"] < height and b["x"] + b["width"] <= page.evaluate("innerWidth"), sel
+    no_sideways_scroll(page, "header")
+
+
+# ---- every screen at every width ----------------------------------------------------------------
+
+def screens(table: Table) -> list[tuple[str, str, str]]:
+    """(name, hash, a selector that shows when the screen is ready)."""
+    out = [("games", "#/games", "#game-list li[data-game]"), ("new game", "#/new", "#new-form"),
+           ("board", "#/board", "#board-box .space"), ("host", "#/host", "#host-body h2"),
+           ("join", "#/join", "#join-code")]
+    for key, ready in (("gin", "#score-table"), ("color", "#score-table"), ("ginski", "#score-table"),
+                       ("ginski4", "#score-table"), ("gingo", "#gingo-board .space"), ("gingo4", "#gingo-board .space")):
+        out.append((key, f"#/game/{table.ids[key]}", ready))
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS, ids=lambda w: f"{w}px")
+def test_no_screen_scrolls_sideways_and_targets_are_big_enough(browser: Browser, server: LiveServer, table: Table,
+                                                               width: int) -> None:
+    errors: list[str] = []
+    page = open_page(browser, width, errors)
+    try:
+        join(page, server)
+        page.evaluate(f"sessionStorage.setItem('gingo.host', {HOST_CODE!r})")
+        problems: list[str] = []
+        for name, where, ready in screens(table):
+            page.goto(f"{server.url}/{where}")
+            expect(page.locator(ready).first).to_be_visible()
+            if name == "new game":
+                for variant in ("gin", "color_gin", "ginski", "gingo"):
+                    page.click(f"#new-form .seg[aria-label='variant'] button[data-value='{variant}']")
+                    if page.locator("#new-form details.options").count():
+                        page.click("#new-form details.options summary")
+                    sw, cw = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                    if sw > cw:
+                        problems.append(f"new game ({variant}): {sw} > {cw}")
+                    problems += [f"new game ({variant}): {t}" for t in small_targets(page)]
+                continue
+            sw, cw = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            if sw > cw:
+                problems.append(f"{name}: the page is {sw} px wide in {cw} px")
+            problems += [f"{name}: {t}" for t in small_targets(page)]
+            # A sheet wider than the phone scrolls in its own box, labelled as such.
+            for i in range(page.locator(".sheet-wrap").count()):
+                wrap = page.locator(".sheet-wrap").nth(i)
+                if wrap.evaluate("e => e.scrollWidth > e.clientWidth"):
+                    label = wrap.get_attribute("aria-label") or ""
+                    if "sideways" not in label or not page.locator(".scroll-hint").first.is_visible():
+                        problems.append(f"{name}: a sheet scrolls sideways without saying so")
+        assert not problems, "\n".join(problems)
+    finally:
+        page.context.close()
+    assert not errors, errors
