@@ -131,6 +131,8 @@ class HandResponse(BaseModel):
     result: dict[str, Any]
     game: Game
     preview: bool = False
+    breakdown: Optional[dict[str, Any]] = Field(None, description="previews: the winner's points in parts "
+                                                "(seat, parts [{label, points}], total, times, per_suit)")
 
 
 class ActionRequest(_Strict):
@@ -171,6 +173,11 @@ class UndoRequest(_Strict):
 
 class UndoResponse(BaseModel):
     undone: dict[str, Any]
+    game: Game
+
+
+class RedoResponse(BaseModel):
+    redone: dict[str, Any]
     game: Game
 
 

@@ -29,6 +29,7 @@ def snapshot(g: GameState) -> dict[str, Any]:
         "created": {"seq": g.created_seq, "time": g.created, "payload": g.created_payload},
         "version": g.version, "last_seq": g.last_seq, "deleted": g.deleted,
         "standing": [[seq, typ] for seq, typ in g.standing],
+        "undone": [[seq, typ, n] for seq, typ, n in g.undone],
     }
     if g.engine is not None:
         d["actions"] = g.actions
@@ -48,6 +49,7 @@ def restore(game_id: str, state: dict[str, Any]) -> GameState:
     g.last_seq = int(state["last_seq"])
     g.deleted = bool(state["deleted"])
     g.standing = [(int(seq), str(typ)) for seq, typ in state["standing"]]
+    g.undone = [(int(seq), str(typ), None if n is None else int(n)) for seq, typ, n in state.get("undone", [])]
     if g.engine is not None:
         for action in state["actions"]:
             apply_action(g, action)

@@ -63,6 +63,8 @@ class GameState:
     created_seq: int = 0
     #: (seq, type) of the events still standing (not undone), oldest first
     standing: list[tuple[int, str]] = field(default_factory=list)
+    #: (seq, type, hand) of the events undone since the last new entry, the next to redo last
+    undone: list[tuple[int, str, int | None]] = field(default_factory=list)
     #: set when the game's log has unreadable rows: what was lost (the game is read-only)
     damage: dict[str, Any] | None = None
 
@@ -91,6 +93,9 @@ class GameState:
             "created": self.created,
             "rematch_of": self.rematch_of,
             "rules": self.rules.table_rules(self.options, len(self.players)),
+            "undo": self._undoable(),
+            "redo": None if not self.undone else {"seq": self.undone[-1][0], "type": self.undone[-1][1],
+                                                  "hand": self.undone[-1][2]},
         }
         if self.damage is not None:
             d["damaged"] = dict(self.damage)
@@ -123,6 +128,14 @@ class GameState:
                 match=m.as_dict(),
             )
         return d
+
+    def _undoable(self) -> dict[str, Any] | None:
+        """What an undo would take back: the latest event still standing (and its hand)."""
+        if not self.standing:
+            return None
+        seq, typ = self.standing[-1]
+        hand = next((h.n for h in self.hands if h.seq == seq), None)
+        return {"seq": seq, "type": typ, "hand": hand}
 
     def summary(self) -> dict[str, Any]:
         """The game in a few hundred bytes: what the game list and the live channel carry
@@ -223,14 +236,15 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
     """The state after one more event, without folding the whole game again; ``g`` is
     left as it was, except a Gin-Go engine, which moves on in place (it leaves itself
     unchanged when it refuses an action). Equal to :func:`fold_game` over all events.
-    An ``undo`` raises :class:`NeedsRefold`."""
-    if ev.type == "undo":
+    An ``undo`` or a ``redo`` raises :class:`NeedsRefold`."""
+    if ev.type in ("undo", "redo"):
         raise NeedsRefold()
     new = dataclasses.replace(g, hands=list(g.hands), actions=list(g.actions), plays=list(g.plays),
                               standing=list(g.standing), version=g.version + 1, last_seq=ev.seq)
     if ev.type == "game_deleted":
         new.deleted = True
         return new
+    new.undone = []  # a new entry: what was undone before it can no longer be redone
     dirty = _apply(new, ev)
     new.standing.append((ev.seq, ev.type))
     if new.engine is not None:
@@ -280,15 +294,69 @@ def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
 
 
 def effective(events: Sequence[StoredEvent]) -> list[StoredEvent]:
-    """The events after undos: each ``undo`` cancels the latest one still standing."""
+    """The events after undos: each ``undo`` cancels the latest one still standing, each
+    ``redo`` brings back the latest one undone (until a new entry is made)."""
+    return stacks(events)[0]
+
+
+def stacks(events: Sequence[StoredEvent]) -> tuple[list[StoredEvent], list[tuple[StoredEvent, int | None]]]:
+    """The events still standing, and those undone that a ``redo`` can bring back (each
+    with its hand number, the next to redo last)."""
     stack: list[StoredEvent] = []
+    undone: list[tuple[StoredEvent, int | None]] = []
     for ev in events[1:]:
         if ev.type == "undo":
             if stack:
-                stack.pop()
+                top = stack.pop()
+                undone.append((top, _hand_number(top, stack)))
+        elif ev.type == "redo":
+            if undone:
+                stack.append(undone.pop()[0])
         elif ev.type != "game_deleted":
             stack.append(ev)
-    return stack
+            undone = []
+    return stack, undone
+
+
+def _hand_number(ev: StoredEvent, before: Sequence[StoredEvent]) -> int | None:
+    """The hand an event is about: a correction names it, a new hand comes after those standing."""
+    if ev.type == "hand_corrected":
+        n = ev.payload.get("hand")
+        return n if isinstance(n, int) else None
+    if ev.type == "hand":
+        return 1 + sum(1 for e in before if e.type == "hand")
+    return None
+
+
+def describe(events: Sequence[StoredEvent], after: int = 0) -> list[dict[str, Any]]:
+    """What each event after the first ``after`` did, in players' terms: ``{"seq", "type",
+    "hand", "by"}`` (an undo or a redo also names, as ``of``, the type of the event it took
+    back or brought back). One pass over the game's events."""
+    out: list[dict[str, Any]] = []
+    stack: list[StoredEvent] = []
+    undone: list[tuple[StoredEvent, int | None]] = []
+    for i, ev in enumerate(events):
+        d: dict[str, Any] = {"seq": ev.seq, "type": ev.type, "by": ev.payload.get("by"), "hand": None}
+        if i == 0 or ev.type == "game_deleted":
+            pass
+        elif ev.type == "undo":
+            if stack:
+                top = stack.pop()
+                n = _hand_number(top, stack)
+                undone.append((top, n))
+                d.update(hand=n, of=top.type)
+        elif ev.type == "redo":
+            if undone:
+                top, n = undone.pop()
+                stack.append(top)
+                d.update(hand=n, of=top.type)
+        else:
+            d["hand"] = _hand_number(ev, stack)
+            stack.append(ev)
+            undone = []
+        if i >= after:
+            out.append(d)
+    return out
 
 
 def fold_game(events: Sequence[StoredEvent]) -> GameState:
@@ -304,7 +372,9 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
     g.last_seq = events[-1].seq
     g.deleted = any(ev.type == "game_deleted" for ev in events)
     dirty: int | None = None
-    for ev in effective(events):
+    standing, undone = stacks(events)
+    g.undone = [(ev.seq, ev.type, n) for ev, n in undone]
+    for ev in standing:
         d = _apply(g, ev)
         g.standing.append((ev.seq, ev.type))
         if d is not None:
@@ -321,12 +391,12 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
 def entry_of(payload: dict[str, Any]) -> dict[str, Any]:
     if "hands" in payload:
         out = {"hands": payload["hands"]}
-        for key in ("declared", "joker", "upcard"):
+        for key in ("declared", "joker", "upcard", "by"):
             if payload.get(key) is not None:
                 out[key] = payload[key]
         return out
     out = {"deadwood": payload["deadwood"]}
-    for key in ("big_gin", "upcard"):
+    for key in ("big_gin", "upcard", "by"):
         if payload.get(key) is not None:
             out[key] = payload[key]
     return out

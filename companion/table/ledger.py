@@ -23,7 +23,7 @@ from companion.errors import IllegalAction, InvalidInput, StaleVersion
 from companion.store import EventStore, NewEvent, StoredEvent, StoreError
 from companion.store.commit import Ticket
 from companion.table.errors import TableError, engine_failure
-from companion.table.fold import GameState, NeedsRefold, fold_game, step
+from companion.table.fold import GameState, NeedsRefold, describe, fold_game, step
 from companion.table.library import Library, game_write
 from companion.table.retries import first_answer, stamp
 from companion.table.subscriptions import Subscriber, Subscribers
@@ -267,10 +267,14 @@ class Ledger:
         merged.update(self._inflight.get(game_id, {}))
         return [merged[k] for k in sorted(merged)]
 
-    @staticmethod
-    def _check_version(g: GameState, expected: int | None) -> None:
+    def _check_version(self, g: GameState, expected: int | None) -> None:
+        """409 ``stale_version`` when the client started from another version; its details
+        list ``changes``: what each event since that version did and which phone wrote it."""
         if expected is not None and int(expected) != g.version:
-            raise StaleVersion(version=g.version, expected=int(expected))
+            exc = StaleVersion(version=g.version, expected=int(expected))
+            if 0 < int(expected) < g.version:
+                exc.details["changes"] = describe(self._events_now(g.id), after=int(expected))
+            raise exc
 
     def _recover(self) -> None:
         """After a failed commit: fold again every game whose held state the log lacks."""
@@ -320,8 +324,8 @@ class Ledger:
             if key is not None:
                 body[key] = game
             stored = stamp(stored_answer(small, payload, seq, key), fp)
-            # after an undo the checkpoint is written at once: a tail never holds an undo to replay
-            gw = game_write(new_state, etype == "undo" or self.library.needs_checkpoint(new_state))
+            # after an undo (or a redo) the checkpoint is written at once: a tail never holds an undo to replay
+            gw = game_write(new_state, etype in ("undo", "redo") or self.library.needs_checkpoint(new_state))
             summary = gw.summary
             event = StoredEvent(seq, game_id, etype, payload, client_id, now, stored)
             ticket = self.store.submit([NewEvent(game_id, etype, payload, client_id, stored)], at=now, games=[gw],

@@ -20,6 +20,7 @@ from companion.store import NewEvent, StoredEvent
 from companion.table import checkpoint
 from companion.table.checks import check_players, range_text
 from companion.table.errors import TableError, engine_failure
+from companion.table.explain import breakdown
 from companion.table.fold import GameState, step
 from companion.table.hands import HandInput, hand_payload
 from companion.table.ledger import Ledger, Outcome, Staged
@@ -65,18 +66,20 @@ class Table(Ledger):
         return self._run(gid, client_id, stage, "create", fp)
 
     def score_hand(self, game_id: str, entry: HandInput, *, client_id: str | None = None,
-                   expected_version: int | None = None) -> dict[str, Any]:
-        """Score the end of a hand; returns ``{"result": breakdown, "game": game}``."""
-        return self.score_hand_outcome(game_id, entry, client_id=client_id, expected_version=expected_version).body
+                   expected_version: int | None = None, by: str | None = None) -> dict[str, Any]:
+        """Score the end of a hand; returns ``{"result": breakdown, "game": game}``.
+        ``by``: the name of the phone that entered it (kept with the hand)."""
+        return self.score_hand_outcome(game_id, entry, client_id=client_id, expected_version=expected_version,
+                                       by=by).body
 
     def score_hand_outcome(self, game_id: str, entry: HandInput, *, client_id: str | None = None,
-                           expected_version: int | None = None) -> Outcome:
+                           expected_version: int | None = None, by: str | None = None) -> Outcome:
         def stage() -> Staged:
             g = self._writable(game_id)
             self._check_version(g, expected_version)
             if g.finished:
                 raise TableError("finished", "the match is over: start a rematch or correct a hand", 409)
-            payload = hand_payload(g, entry)
+            payload = _signed(hand_payload(g, entry), by)
             return self._stage(g, g.id, "hand", payload, client_id, lambda st: ({"result": payload["result"]}, "game"),
                                fp)
 
@@ -84,37 +87,57 @@ class Table(Ledger):
         return self._run(game_id, client_id, stage, "hand", fp)
 
     def preview_hand(self, game_id: str, entry: HandInput) -> dict[str, Any]:
-        """Score a hand without writing anything: ``{"result", "game", "preview"}``."""
+        """Score a hand without writing anything: ``{"result", "game", "preview",
+        "breakdown"}`` (``breakdown``: the winner's points in parts, see :mod:`.explain`)."""
         with self._lock:
             g = self._get(game_id)
             if g.finished:
                 raise TableError("finished", "the match is over: start a rematch or correct a hand", 409)
             payload = hand_payload(g, entry)
-            probe = StoredEvent(self.store.next_seq(), g.id, "hand", payload, None, 0.0)
-            try:
-                st = step(g, probe)
-            except TableError:
-                raise
-            except ValueError as exc:
-                raise IllegalAction(str(exc)) from None
-            except Exception as exc:
-                raise engine_failure(exc)
-            return {"result": payload["result"], "game": st.as_dict(), "preview": True}
+            return self._previewed(g, "hand", payload, payload["result"])
+
+    def preview_correction(self, game_id: str, n: int, entry: HandInput) -> dict[str, Any]:
+        """Score a correction of hand ``n`` without writing anything (a finished match too):
+        ``{"result", "game", "preview", "breakdown"}``; ``game`` is the match re-scored,
+        which may be unfinished again (or end earlier: then the hands after are refused)."""
+        with self._lock:
+            g = self._get(game_id)
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(g.hands):
+                raise TableError("not_found", f"hand {n} does not exist (the game has {len(g.hands)} hands)", 404)
+            payload = {"hand": n, **hand_payload(g, entry, upto=n - 1)}
+            return self._previewed(g, "hand_corrected", payload, None)
+
+    def _previewed(self, g: GameState, etype: str, payload: dict[str, Any],
+                   result: dict[str, Any] | None) -> dict[str, Any]:
+        probe = StoredEvent(self.store.next_seq(), g.id, etype, payload, None, 0.0)
+        try:
+            st = step(g, probe)
+        except TableError:
+            raise
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        except Exception as exc:
+            raise engine_failure(exc)
+        if result is None:
+            result = st.hands[int(payload["hand"]) - 1].result
+        return {"result": result, "game": st.as_dict(), "preview": True,
+                "breakdown": breakdown(g.variant, result, g.options, g.players)}
 
     def correct_hand(self, game_id: str, n: int, entry: HandInput, *, client_id: str | None = None,
-                     expected_version: int | None = None) -> dict[str, Any]:
-        """Replace hand ``n`` (1-based) with new input; the match is re-scored."""
+                     expected_version: int | None = None, by: str | None = None) -> dict[str, Any]:
+        """Replace hand ``n`` (1-based) with new input; the match is re-scored (a finished
+        match too: it may be unfinished again)."""
         return self.correct_hand_outcome(game_id, n, entry, client_id=client_id,
-                                         expected_version=expected_version).body
+                                         expected_version=expected_version, by=by).body
 
     def correct_hand_outcome(self, game_id: str, n: int, entry: HandInput, *, client_id: str | None = None,
-                             expected_version: int | None = None) -> Outcome:
+                             expected_version: int | None = None, by: str | None = None) -> Outcome:
         def stage() -> Staged:
             g = self._writable(game_id)
             self._check_version(g, expected_version)
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(g.hands):
                 raise TableError("not_found", f"hand {n} does not exist (the game has {len(g.hands)} hands)", 404)
-            payload = {"hand": n, **hand_payload(g, entry, upto=n - 1)}
+            payload = _signed({"hand": n, **hand_payload(g, entry, upto=n - 1)}, by)
             return self._stage(g, g.id, "hand_corrected", payload, client_id,
                                lambda st: ({"result": st.hands[n - 1].result}, "game"), fp)
 
@@ -122,12 +145,12 @@ class Table(Ledger):
         return self._run(game_id, client_id, stage, "correct", fp)
 
     def undo(self, game_id: str, *, client_id: str | None = None,
-             expected_version: int | None = None) -> dict[str, Any]:
+             expected_version: int | None = None, by: str | None = None) -> dict[str, Any]:
         """Undo the latest event still standing, as a new ``undo`` event."""
-        return self.undo_outcome(game_id, client_id=client_id, expected_version=expected_version).body
+        return self.undo_outcome(game_id, client_id=client_id, expected_version=expected_version, by=by).body
 
     def undo_outcome(self, game_id: str, *, client_id: str | None = None,
-                     expected_version: int | None = None) -> Outcome:
+                     expected_version: int | None = None, by: str | None = None) -> Outcome:
         def stage() -> Staged:
             g = self._writable(game_id)
             self._check_version(g, expected_version)
@@ -136,11 +159,34 @@ class Table(Ledger):
             seq, typ = g.standing[-1]
             undone = next((ev for ev in self._events_now(g.id) if ev.seq == seq), None)
             shown = undone.as_dict() if undone is not None else {"seq": seq, "type": typ}
-            return self._stage(g, g.id, "undo", {"undone": seq, "undone_type": typ}, client_id,
+            return self._stage(g, g.id, "undo", _signed({"undone": seq, "undone_type": typ}, by), client_id,
                                lambda st: ({"undone": shown}, "game"), fp)
 
         fp = fingerprint("undo") if client_id else None
         return self._run(game_id, client_id, stage, "undo", fp)
+
+    def redo(self, game_id: str, *, client_id: str | None = None,
+             expected_version: int | None = None, by: str | None = None) -> dict[str, Any]:
+        """Bring back the latest event undone (as a new ``redo`` event, so the log keeps
+        everything); only until a new entry is made. Returns ``{"redone", "game"}``."""
+        return self.redo_outcome(game_id, client_id=client_id, expected_version=expected_version, by=by).body
+
+    def redo_outcome(self, game_id: str, *, client_id: str | None = None,
+                     expected_version: int | None = None, by: str | None = None) -> Outcome:
+        def stage() -> Staged:
+            g = self._writable(game_id)
+            self._check_version(g, expected_version)
+            if not g.undone:
+                raise TableError("nothing_to_redo", "there is nothing to redo in this game (an entry made after "
+                                 "an undo ends what can be redone)", 409)
+            seq, typ, _ = g.undone[-1]
+            redone = next((ev for ev in self._events_now(g.id) if ev.seq == seq), None)
+            shown = redone.as_dict() if redone is not None else {"seq": seq, "type": typ}
+            return self._stage(g, g.id, "redo", _signed({"redone": seq, "redone_type": typ}, by), client_id,
+                               lambda st: ({"redone": shown}, "game"), fp)
+
+        fp = fingerprint("redo") if client_id else None
+        return self._run(game_id, client_id, stage, "redo", fp)
 
     def action(self, game_id: str, action: dict[str, Any], *, client_id: str | None = None,
                expected_version: int | None = None) -> dict[str, Any]:
@@ -245,6 +291,13 @@ class Table(Ledger):
         """The folded state of a game, if there is one (for tests and tools)."""
         with self._lock:
             return self.library.get(game_id)
+
+
+def _signed(payload: dict[str, Any], by: str | None) -> dict[str, Any]:
+    """The payload with the name of the phone that wrote it (what another phone is told)."""
+    if by:
+        payload["by"] = str(by)[:60]
+    return payload
 
 
 def _game_id(client_id: str | None) -> str:

@@ -18,7 +18,7 @@ from companion.table.fold import GameState, effective, fold_game
 from companion.table.hands import hand_input, hand_payload
 
 EXPORT_FORMAT = "gingo-export/1"
-IMPORTABLE = ("game_created", "hand", "hand_corrected", "action", "undo")
+IMPORTABLE = ("game_created", "hand", "hand_corrected", "action", "undo", "redo")
 
 
 def export_body(g: GameState, events: Sequence[StoredEvent]) -> dict[str, Any]:
@@ -74,6 +74,8 @@ def _rescored(probes: list[StoredEvent]) -> list[StoredEvent]:
         if p.type == "undo" and not effective(out):
             # the live API answers 409 nothing_to_undo here; an edited file used to slip it in
             raise TableError("invalid_import", f"event {i} is an undo with nothing left to undo")
+        if p.type == "redo" and not st.undone:
+            raise TableError("invalid_import", f"event {i} is a redo with nothing undone to redo")
         if p.type in ("hand", "hand_corrected"):
             payload = dict(p.payload)
             n = payload.get("hand")
@@ -85,6 +87,9 @@ def _rescored(probes: list[StoredEvent]) -> list[StoredEvent]:
             fresh = hand_payload(st, hand_input(payload), upto=upto)
             if upto is not None:
                 fresh = {"hand": n, **fresh}
+            by = payload.get("by")
+            if isinstance(by, str) and by:
+                fresh["by"] = by[:60]
             p = dataclasses.replace(p, payload=fresh)
         out.append(p)
         st = fold_game(out)

@@ -3,7 +3,7 @@ events and the exports (``/api/v1/games...``)."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -14,10 +14,13 @@ from companion.api.deps import TableDep
 from companion.api.limits import MAX_SEQ
 from companion.api.routes import ERRORS, HOST_ERRORS, JSON_ERRORS, json_response
 from companion.api.sheets import score_sheet_csv
+from companion.store import TokenRecord
 from companion.table import HandInput
 
 router = APIRouter(tags=["games"])
 _WRITE = [Depends(require_token)]
+#: the paired phone that writes: its name goes with what it writes (another phone is told who)
+Phone = Annotated[TokenRecord, Depends(require_token)]
 
 
 def _entry(body: M.HandRequest) -> HandInput:
@@ -70,11 +73,13 @@ def delete_game(game_id: str, table: TableDep) -> dict[str, Any]:
     return {"deleted": str(out["deleted"])}
 
 
-@router.post("/api/v1/games/{game_id}/hands", response_model=M.HandResponse, responses=ERRORS, dependencies=_WRITE)
-def score_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResponse:
-    """Score the end of a hand (cards per player, or deadwood numbers)."""
+@router.post("/api/v1/games/{game_id}/hands", response_model=M.HandResponse, responses=ERRORS)
+def score_hand(game_id: str, body: M.HandRequest, table: TableDep, phone: Phone) -> JSONResponse:
+    """Score the end of a hand (cards per player, or deadwood numbers). A stale
+    ``expected_version`` is 409 ``stale_version``; its details list the ``changes`` since
+    (type, hand, and ``by``: the name of the phone that made each)."""
     return json_response(table.score_hand(game_id, _entry(body), client_id=body.client_id,
-                                          expected_version=body.expected_version))
+                                          expected_version=body.expected_version, by=phone.name))
 
 
 @router.post("/api/v1/games/{game_id}/hands/preview", response_model=M.HandResponse, responses=ERRORS)
@@ -83,12 +88,19 @@ def preview_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResp
     return json_response(table.preview_hand(game_id, _entry(body)))
 
 
-@router.put("/api/v1/games/{game_id}/hands/{n:int}", response_model=M.HandResponse, responses=ERRORS,
-            dependencies=_WRITE)
-def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep) -> JSONResponse:
-    """Replace hand ``n`` (1-based); the match is re-scored."""
+@router.put("/api/v1/games/{game_id}/hands/{n:int}", response_model=M.HandResponse, responses=ERRORS)
+def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep, phone: Phone) -> JSONResponse:
+    """Replace hand ``n`` (1-based); the match is re-scored (a finished one too: it may
+    become unfinished again)."""
     return json_response(table.correct_hand(game_id, n, _entry(body), client_id=body.client_id,
-                                            expected_version=body.expected_version))
+                                            expected_version=body.expected_version, by=phone.name))
+
+
+@router.post("/api/v1/games/{game_id}/hands/{n:int}/preview", response_model=M.HandResponse, responses=ERRORS)
+def preview_correction(game_id: str, n: int, body: M.HandRequest, table: TableDep) -> JSONResponse:
+    """Score a correction of hand ``n`` without writing anything (a finished match too):
+    the result, the match re-scored and the winner's ``breakdown``."""
+    return json_response(table.preview_correction(game_id, n, _entry(body)))
 
 
 @router.post("/api/v1/games/{game_id}/actions", response_model=M.ActionResponse, responses=ERRORS,
@@ -99,11 +111,22 @@ def action(game_id: str, body: M.ActionRequest, table: TableDep) -> JSONResponse
                                       expected_version=body.expected_version))
 
 
-@router.post("/api/v1/games/{game_id}/undo", response_model=M.UndoResponse, responses=ERRORS, dependencies=_WRITE)
-def undo(game_id: str, table: TableDep, body: M.UndoRequest | None = None) -> JSONResponse:
-    """Undo the latest event still standing (itself an event)."""
+@router.post("/api/v1/games/{game_id}/undo", response_model=M.UndoResponse, responses=ERRORS)
+def undo(game_id: str, table: TableDep, phone: Phone, body: M.UndoRequest | None = None) -> JSONResponse:
+    """Undo the latest event still standing (itself an event); the game's ``undo`` says
+    what that is."""
     b = body or M.UndoRequest(client_id=None)
-    return json_response(table.undo(game_id, client_id=b.client_id, expected_version=b.expected_version))
+    return json_response(table.undo(game_id, client_id=b.client_id, expected_version=b.expected_version,
+                                    by=phone.name))
+
+
+@router.post("/api/v1/games/{game_id}/redo", response_model=M.RedoResponse, responses=ERRORS)
+def redo(game_id: str, table: TableDep, phone: Phone, body: M.UndoRequest | None = None) -> JSONResponse:
+    """Bring back the latest event undone (itself an event, so nothing is lost), until a
+    new entry is made; the game's ``redo`` says what that is (null: nothing to redo)."""
+    b = body or M.UndoRequest(client_id=None)
+    return json_response(table.redo(game_id, client_id=b.client_id, expected_version=b.expected_version,
+                                    by=phone.name))
 
 
 @router.post("/api/v1/games/{game_id}/rematch", status_code=201, response_model=M.Game, responses=ERRORS,

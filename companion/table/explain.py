@@ -1,0 +1,104 @@
+"""A hand's score in players' words: "25 gin bonus + 8 deadwood difference".
+
+:func:`breakdown` splits what the winner of a rummy hand scores into its parts (the bonus,
+the deadwood) from the result and the game's options. It is shown, never trusted: the
+parts must add up to the points the engine gave, else there is no breakdown (a rule this
+module does not know about must not be explained wrongly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeGuard
+
+_BONUS_WORD = {
+    ("gin", "gin"): "gin bonus", ("gin", "big_gin"): "big gin bonus", ("gin", "undercut"): "undercut bonus",
+    ("ginski", "gin"): "Ginski bonus", ("ginski", "big_gin"): "Big Ginski bonus",
+    ("ginski", "undercut"): "undercut bonus",
+    ("color_gin", "gin"): "gin bonus", ("color_gin", "undercut"): "undercut bonus",
+}
+_BONUS_OPTION = {
+    ("gin", "gin"): "gin_bonus", ("gin", "big_gin"): "big_gin_bonus", ("gin", "undercut"): "undercut_bonus",
+    ("ginski", "gin"): "ginski_bonus", ("ginski", "big_gin"): "big_ginski_bonus",
+    ("ginski", "undercut"): "undercut_bonus",
+    ("color_gin", "gin"): "gin_bonus", ("color_gin", "undercut"): "undercut_bonus",
+}
+
+
+def _whole(x: Any) -> TypeGuard[int]:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def breakdown(variant: str, result: dict[str, Any], options: Any,
+              players: Sequence[str]) -> dict[str, Any] | None:
+    """The winner's score of one hand in parts, or None (no winner, or parts that do not
+    add up). ``{"seat", "parts": [{"label", "points"}], "total", "times", "per_suit"}``:
+    the total is the sum of the parts ``times`` (2 for Oklahoma's spade upcard); in Color
+    Gin it is what each open suit scores.
+
+    >>> from companion.games import find_variant
+    >>> opts = find_variant("gin").make_options("gin_004", {}, 2)
+    >>> r = {"kind": "gin", "ender": 0, "winner": 0, "points": [33, 0], "deadwood": [0, 8], "notes": []}
+    >>> [(p["points"], p["label"]) for p in breakdown("gin", r, opts, ["Ana", "Ben"])["parts"]]
+    [(25, 'gin bonus'), (8, "Ben's deadwood")]
+    >>> r = {"kind": "knock", "ender": 0, "winner": 0, "points": [8, 0], "deadwood": [4, 12], "notes": []}
+    >>> [p["label"] for p in breakdown("gin", r, opts, ["Ana", "Ben"])["parts"]]
+    ['deadwood difference (12 - 4)']
+    """
+    winner = result.get("winner")
+    points = result.get("points")
+    dws = result.get("deadwood")
+    kind = str(result.get("kind"))
+    ender = result.get("ender")
+    if not _whole(winner) or not isinstance(points, list) or not isinstance(dws, list) \
+            or not all(_whole(d) for d in dws) or not 0 <= winner < len(points):
+        return None
+    per_suit = isinstance(points[winner], dict)
+    if per_suit:
+        values = {v for v in points[winner].values() if v}
+        if len(values) != 1:
+            return None
+        got = values.pop()
+    else:
+        got = points[winner]
+    if not _whole(got) or got <= 0:
+        return None
+    times = 2 if any("doubled" in str(n) for n in result.get("notes") or []) else 1
+    parts: list[dict[str, Any]] = []
+    bonus_opt = _BONUS_OPTION.get((variant, kind))
+    if bonus_opt is not None and kind != "undercut":
+        parts.append({"label": _BONUS_WORD[(variant, kind)], "points": int(getattr(options, bonus_opt, 0))})
+        others = [s for s in range(len(dws)) if s != winner]
+        if len(others) == 1:
+            label = f"{players[others[0]]}'s deadwood" if others[0] < len(players) else "deadwood"
+        else:
+            label = "the others' deadwood"
+        parts.append({"label": label, "points": sum(dws[s] for s in others)})
+    elif kind == "undercut" and _whole(ender):
+        parts.append({"label": "undercut bonus", "points": int(getattr(options, "undercut_bonus", 0))})
+        others = [s for s in range(len(dws)) if s != winner]
+        if variant == "ginski":  # Ginski: the undercutter takes everyone else's deadwood
+            label = f"{players[ender]}'s deadwood" if len(others) == 1 and ender < len(players) \
+                else "the others' deadwood"
+            parts.append({"label": label, "points": sum(dws[s] for s in others)})
+        else:
+            diff = dws[ender] - dws[winner]
+            parts.append({"label": f"deadwood difference ({dws[ender]} - {dws[winner]})", "points": diff})
+    elif kind in ("knock", "showdown"):
+        others = [s for s in range(len(dws)) if s != winner]
+        if len(others) == 1:
+            o = others[0]
+            if kind == "showdown" and dws[winner] == 0:
+                parts.append({"label": "gin bonus", "points": int(getattr(options, "gin_bonus", 0))})
+            parts.append({"label": f"deadwood difference ({dws[o]} - {dws[winner]})", "points": dws[o] - dws[winner]})
+        else:
+            parts.append({"label": f"the others' deadwood ({sum(dws[s] for s in others)}) "
+                                   f"less the knocker's ({dws[winner]})",
+                          "points": sum(dws[s] for s in others) - dws[winner]})
+    parts = [p for p in parts if p["points"]]
+    if not parts or sum(p["points"] for p in parts) * times != got:
+        return None
+    out: dict[str, Any] = {"seat": winner, "parts": parts, "total": got, "times": times, "per_suit": per_suit}
+    if per_suit:
+        out["suits"] = sorted(s for s, v in points[winner].items() if v)
+    return out
