@@ -28,6 +28,7 @@ Run: .venv/bin/python benchmarks/pipeline.py [--changes N] [--rate HZ] [--cpu-se
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -37,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.hardware.framing import READINGS, encode_frame, pack_readings  # noqa: E402
+from companion.hardware.framing import HELLO, READINGS, encode_frame, pack_readings  # noqa: E402
 from companion.hardware.sensing import BoardChange, SensingPipeline  # noqa: E402
 from companion.hardware.sensors.serial import SerialSensors  # noqa: E402
 
@@ -65,6 +66,11 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+def hello_frame(rate: float) -> bytes:
+    """The firmware's HELLO, as it answers the companion's request: its frame rate."""
+    return encode_frame(HELLO, 0xFFFF, json.dumps({"fw": "bench", "rate": rate}).encode())
+
+
 def writer(fd: int, rate: float, seconds: float, noisy: bool) -> None:
     """The child: write READINGS frames to ``fd`` at ``rate`` for ``seconds``."""
     import random
@@ -73,6 +79,7 @@ def writer(fd: int, rate: float, seconds: float, noisy: bool) -> None:
     base = [32768 + rng.randint(-2000, 2000) for _ in range(52)]
     base[5], base[40] = 45000, 20000  # two chips on the board
     period = 1.0 / rate
+    os.write(fd, hello_frame(rate))
     start = time.monotonic()
     n = 0
     while True:
@@ -166,6 +173,7 @@ def latency(args: argparse.Namespace) -> int:
 
     pipe = SensingPipeline(backend, on_change=on_change)
     pipe.start()
+    os.write(master, hello_frame(args.rate))
     values = [32768] * 52
     period = 1.0 / args.rate
     total_frames = (args.changes + 2) * args.hold  # a quiet tail lets the last change settle

@@ -145,3 +145,68 @@ def test_push_mode_over_a_pty_delivers_changes_and_notices_silence() -> None:
         pipe.stop()
         os.close(master)
     assert backend.link._consumer is None  # noqa: SLF001 - the subscription is gone
+
+
+def test_pipeline_tells_the_link_whether_a_change_is_pending() -> None:
+    pipe = SensingPipeline(_NoBackend(), debouncer=Debouncer(scans=3, settle=0.02))
+    still = tuple([32768] * 52)
+    answers = [pipe._push(Readings(n, still, n * 0.01)) for n in range(6)]  # noqa: SLF001
+    assert answers[:2] == [True, True] and answers[-1] is False  # settling, then nothing pending
+    moved = list(still)
+    moved[3] = 45000
+    answers = [pipe._push(Readings(n, tuple(moved), n * 0.01)) for n in range(6, 12)]  # noqa: SLF001
+    assert answers[0] is True and answers[-1] is False  # pending until accepted
+
+
+def test_link_gathers_frames_when_nothing_is_pending_and_dates_them_back() -> None:
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    os.close(slave)
+    backend = SerialSensors(path, coalesce=0.03)
+    link = backend.link
+    seen: list[tuple[int, float]] = []
+    pending = [False]
+
+    def consumer(r: Readings) -> bool:
+        seen.append((r.seq, r.t))
+        return pending[0]
+
+    backend.subscribe(consumer)
+    try:
+        os.write(master, encode_frame(0x01, 0, b'{"rate": 200}'))  # the firmware's HELLO: 5 ms a frame
+        still = pack_readings([32768] * 52)
+        os.write(master, encode_frame(READINGS, 1, still))
+        deadline = time.monotonic() + 3
+        while len(seen) < 1 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        reads = link.stats["reads"]
+        # the reader now sleeps 30 ms before its next read: four frames come meanwhile
+        os.write(master, b"".join(encode_frame(READINGS, n, still) for n in range(2, 6)))
+        while len(seen) < 5 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert [s for s, _ in seen] == [1, 2, 3, 4, 5]
+        assert link.stats["reads"] - reads == 1  # one wake-up for the four
+        t1, batch = seen[0][1], [t for _, t in seen[1:]]
+        assert batch[-1] - t1 >= 0.03  # read after the gathering sleep
+        # dated back one frame period (5 ms) each, never before the previous read
+        assert all(t >= t1 for t in batch)
+        for earlier, later in zip(batch, batch[1:]):
+            assert later - earlier == pytest.approx(0.005, abs=1e-9) or earlier == t1
+        # a change pending: every frame is read when it comes, stamped with its read time
+        pending[0] = True
+        os.write(master, encode_frame(READINGS, 6, still))
+        while len(seen) < 6 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        os.write(master, encode_frame(READINGS, 7, still) + encode_frame(READINGS, 8, still))
+        while len(seen) < 8 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert [s for s, _ in seen[5:]] == [6, 7, 8]
+        assert seen[6][1] == seen[7][1]  # one read, no dating back
+    finally:
+        backend.close()
+        os.close(master)
+
+
+def test_link_refuses_a_coalesce_window_out_of_range() -> None:
+    with pytest.raises(ValueError, match="coalesce must be between 0 and 0.1 seconds"):
+        SerialSensors("loop://", coalesce=0.5)

@@ -151,13 +151,17 @@ class SensingPipeline:
         self._thread = threading.Thread(target=target, name="gingo-sensing", daemon=True)
         self._thread.start()
 
-    def _push(self, readings: Readings) -> None:
+    def _push(self, readings: Readings) -> bool:
+        """Process a pushed scan; False tells the link nothing is pending (it may then
+        gather a few frames per wake-up), True that a change is being debounced."""
         if self._stop.is_set():
-            return
+            return True
         try:
             self.step(readings)
         except Exception:  # a callback bug must not kill sensing
             log.exception("sensing pipeline step failed; continuing")
+            return True
+        return not (self._online and self.debouncer.idle)
 
     def _watch(self) -> None:
         while not self._stop.wait(0.1):

@@ -66,6 +66,7 @@ STAT_KEYS = (
     "pings", "pongs", "hellos", "errors",
     "connects", "disconnects", "write_failures",
     "hello_requests",  # empty HELLOs sent (on connect, until answered, after silence)
+    "reads",         # reads that returned data (reader wake-ups with work)
 )
 
 
@@ -114,8 +115,12 @@ class SerialLink:
         backoff_max: float = 2.0,
         queue_size: int = 64,
         hello_every: float = 0.5,
+        coalesce: float = 0.02,
     ) -> None:
+        if not 0 <= coalesce <= 0.1:
+            raise ValueError(f"coalesce must be between 0 and 0.1 seconds, got {coalesce!r}")
         self.port = port
+        self.coalesce = coalesce
         self.baudrate = baudrate
         self.offline_after = offline_after
         self.hello_every = hello_every
@@ -138,7 +143,12 @@ class SerialLink:
         self._cond = threading.Condition()
         #: when set, READINGS go straight to this callable on the reader thread instead
         #: of the queue (host CPU: one thread wake per frame instead of two)
-        self._consumer: Callable[[Readings], None] | None = None
+        self._consumer: Callable[[Readings], bool | None] | None = None
+        #: the consumer said nothing is pending (returned False): the reader may gather
+        #: a few frames per wake-up (see :meth:`set_consumer`)
+        self._relaxed = False
+        #: seconds between READINGS frames (from HELLO's rate; the protocol default until then)
+        self._period = 1.0 / 200
         self._stop = threading.Event()
         self._refs = 0
         try:
@@ -221,11 +231,19 @@ class SerialLink:
 
     # ---- receiving ----
 
-    def set_consumer(self, consumer: Callable[[Readings], None] | None) -> None:
+    def set_consumer(self, consumer: Callable[[Readings], bool | None] | None) -> None:
         """Hand every READINGS scan to ``consumer`` on the reader thread (None: back to
-        the queue that :meth:`get` reads). An exception in it is logged, never fatal."""
+        the queue that :meth:`get` reads). An exception in it is logged, never fatal.
+
+        A consumer that returns ``False`` says nothing is pending (a still board): the
+        reader then sleeps ``coalesce`` seconds after each read and takes the frames
+        that gathered meanwhile in one wake-up (host CPU: at 200 frames/s and 20 ms,
+        one wake per 4 frames instead of one per frame). As soon as it returns anything
+        else (a change is being debounced) every frame is read the moment it arrives,
+        so coalescing never delays the frame that completes a change."""
         with self._cond:
             self._consumer = consumer
+            self._relaxed = False
             self._queue.clear()
 
     def get(self, timeout: float) -> Readings | None:
@@ -249,6 +267,7 @@ class SerialLink:
         self._logged.discard("open")
         log.info("sensor link %s connected", self.port)
         self._answered = False
+        self._relaxed = False
         self._last_rx = time.monotonic()
         self._ask_hello(self._last_rx)
 
@@ -289,6 +308,7 @@ class SerialLink:
 
     def _run(self) -> None:
         backoff = self._backoff_min
+        gathered: float | None = None  # when the reader last read before sleeping to gather frames
         while not self._stop.is_set():
             ser = self._serial
             if ser is None:
@@ -309,11 +329,16 @@ class SerialLink:
                 # TypeError/AttributeError: pyserial's posix read on a port closed under it
                 self.last_error = str(exc)
                 self._drop()
+                gathered = None
                 continue
             now = time.monotonic()
             if data:
-                self._feed(data, now)
+                self._feed(data, now, gathered)
             self._keep_asking(now)
+            gathered = None
+            if data and self._relaxed:
+                gathered = now
+                self._stop.wait(self.coalesce)  # let a few frames gather: one wake-up for them all
         self._drop(closing=True)
 
     def _read(self, ser: serial.SerialBase, wait: float) -> bytes:
@@ -334,17 +359,36 @@ class SerialLink:
             raise serial.SerialException("device reports readiness to read but returned no data (unplugged?)")
         return data
 
-    def _feed(self, data: bytes, now: float) -> None:
-        for item in self._splitter.feed(data):
+    def _feed(self, data: bytes, now: float, gathered: float | None = None) -> None:
+        """Handle the frames in ``data``, read at ``now``.
+
+        ``gathered``: the time of the previous read when the reader slept in between to
+        gather frames (coalescing). Each scan of such a batch is then dated back by its
+        distance in seq from the batch's last scan times the firmware's frame period
+        (never before ``gathered``), so the debouncer's settle time counts from when
+        the scan arrived, not from when it was read.
+        """
+        self.stats["reads"] += 1
+        items = list(self._splitter.feed(data))
+        last = -1
+        if gathered is not None:
+            for item in reversed(items):
+                if isinstance(item, Frame) and item.type == READINGS:
+                    last = item.seq
+                    break
+        for item in items:
             if isinstance(item, FrameError):
                 self.stats[item.kind] += 1
                 self._log_once(item.kind, "sensor link %s: dropped %s (counted in stats)", self.port, item)
                 continue
             self.stats["frames"] += 1
             self._last_rx = now
-            self._handle(item, now)
+            t = now
+            if gathered is not None and last >= 0 and item.type == READINGS:
+                t = max(gathered, now - ((last - item.seq) & 0xFFFF) * self._period)
+            self._handle(item, now, t)
 
-    def _handle(self, frame: Frame, now: float) -> None:
+    def _handle(self, frame: Frame, now: float, t: float) -> None:
         # The firmware counts every frame it sends (READINGS, PONG, HELLO...) with one seq.
         last = self._last_seq
         if last is not None and frame.type != HELLO:
@@ -358,12 +402,13 @@ class SerialLink:
         if frame.type == READINGS:
             self._last_readings = now
             self.stats["readings"] += 1
-            readings = Readings(frame.seq, unpack_readings(frame.payload), now)
+            readings = Readings(frame.seq, unpack_readings(frame.payload), t)
             consumer = self._consumer
             if consumer is not None:
                 try:
-                    consumer(readings)
+                    self._relaxed = consumer(readings) is False
                 except Exception:  # a consumer bug must not stop the link
+                    self._relaxed = False
                     log.exception("sensor link %s: the readings consumer failed; continuing", self.port)
                 return
             with self._cond:
@@ -384,6 +429,9 @@ class SerialLink:
                 if not isinstance(hello, dict):
                     raise ValueError("not an object")
                 self.hello = hello
+                rate = hello.get("rate")
+                if isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 <= rate <= 10000:
+                    self._period = 1.0 / rate
                 log.info("sensor link %s: firmware %s", self.port, hello)
             except (UnicodeDecodeError, ValueError) as exc:
                 self.stats["type"] += 1
@@ -440,7 +488,7 @@ class SerialSensors(SensorBackend):
         """Send the LED colours to a Pico that drives the strip."""
         return self.link.send_leds(rgb)
 
-    def subscribe(self, consumer: Callable[[Readings], None] | None) -> bool:
+    def subscribe(self, consumer: Callable[[Readings], bool | None] | None) -> bool:
         """Push every scan to ``consumer`` on the link's reader thread (see
         :meth:`SerialLink.set_consumer`); :meth:`read` then returns nothing."""
         self.link.set_consumer(consumer)
