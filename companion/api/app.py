@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
@@ -39,12 +40,18 @@ from companion.api.limits import DEFAULT_MAX_BODY, body_limit
 from companion.api.routes import board, games, live, pairing as pairing_routes, rules, service
 from companion.api.methods import MethodGuard
 from companion.api.openapi import install_openapi
+from companion.api.responses import JsonResponse
 from companion.api.security import WebGuard
 from companion.api.throttle import AddressThrottle
 from companion.pairing import Pairing
 from companion.table import Table
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: The companion exports no traces, metrics or logs over OpenTelemetry: FastAPI releases
+#: that can are told so, which spares each request their check for a configured provider.
+_NO_TELEMETRY: dict[str, Any] = (
+    {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
+    if "telemetry" in inspect.signature(FastAPI.__init__).parameters else {})
 ROUTERS = (service.router, pairing_routes.router, games.router, board.router, live.router, rules.router)
 
 
@@ -83,6 +90,8 @@ def create_app(
         docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN onto the token's origin
         redoc_url=None,
         openapi_url="/openapi.json",
+        default_response_class=JsonResponse,
+        **_NO_TELEMETRY,
     )
     app.state.table = table
     app.state.pairing = pairing

@@ -3,6 +3,9 @@
 :func:`companion.api.app.create_app` keeps the table, pairing, board sync and live hub on
 ``app.state``; routes ask for them here instead of closing over them, so each resource's
 routes live in their own module under :mod:`companion.api.routes`.
+
+They are ``async``: FastAPI runs a plain ``def`` dependency in a worker thread, one
+thread hop per dependency per request for what is an attribute read.
 """
 
 from __future__ import annotations
@@ -16,22 +19,22 @@ from companion.pairing import Pairing
 from companion.table import Table
 
 
-def get_table(request: Request) -> Table:
+async def get_table(request: Request) -> Table:
     table: Table = request.app.state.table
     return table
 
 
-def get_pairing(request: Request) -> Pairing:
+async def get_pairing(request: Request) -> Pairing:
     pairing: Pairing = request.app.state.pairing
     return pairing
 
 
-def get_sync(request: Request) -> Any:
+async def get_sync(request: Request) -> Any:
     """The :class:`~companion.sync.BoardSync`, or None when the companion runs without a board."""
     return request.app.state.sync
 
 
-def get_hub(request: Request) -> LiveHub:
+async def get_hub(request: Request) -> LiveHub:
     hub: LiveHub = request.app.state.hub
     return hub
 

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from companion import errors as E
+from companion.api.responses import JsonResponse
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ class ApiError(Exception):
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None,
                    details: dict[str, Any] | None = None) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "details": details or {}}}
-    return JSONResponse(body, status_code=status, headers=headers)
+    return JsonResponse(body, status_code=status, headers=headers)
 
 
 def companion_error_response(exc: E.CompanionError) -> JSONResponse:

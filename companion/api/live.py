@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import Any, Optional
 
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from companion.api.responses import dumps_text
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ class LiveHub:
         if not self._queues:
             return
         seq = msg.get("seq") if msg.get("type") == "event" else None
-        item = (seq if isinstance(seq, int) else None, json.dumps(msg, separators=(",", ":")))
+        item = (seq if isinstance(seq, int) else None, dumps_text(msg))
         for q in list(self._queues):
             try:
                 q.put_nowait(item)
@@ -85,7 +86,7 @@ class LiveHub:
         reader = asyncio.create_task(self._drain(ws))
         try:
             snap = await run_in_threadpool(self._snapshot)
-            await ws.send_json(snap)
+            await ws.send_text(dumps_text(snap))
             last = int(snap["seq"])
             cursor = after
             while cursor is not None and cursor < last:
@@ -94,7 +95,7 @@ class LiveHub:
                 if not missed:
                     break
                 for m in missed:
-                    await ws.send_json(m)
+                    await ws.send_text(dumps_text(m))
                 cursor = int(missed[-1]["seq"])
             while True:
                 getter = asyncio.ensure_future(q.get())

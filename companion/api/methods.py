@@ -9,6 +9,7 @@ phone page's static files answered ``GET, HEAD`` for API paths).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from starlette.routing import Match, Mount
@@ -19,7 +20,7 @@ from companion.api.errors import error_response
 _ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 
 
-def allow_header(methods: set[str]) -> str:
+def allow_header(methods: AbstractSet[str]) -> str:
     """The ``Allow`` value for a path taking ``methods`` (HEAD with GET, OPTIONS always)."""
     every = set(methods) | ({"HEAD"} if "GET" in methods else set())
     return ", ".join([m for m in _ORDER if m in every] + sorted(every - set(_ORDER)) + ["OPTIONS"])
@@ -61,18 +62,40 @@ def path_methods(routes: list[Any], scope: Scope) -> set[str]:
 
 class MethodGuard:
     """ASGI middleware: OPTIONS, HEAD and the ``Allow`` of every 405 (see the module doc).
-    ``routes`` is the app's route list (read at each request, so routes added later count)."""
+    ``routes`` is the app's route list (read again when its length changes, so routes
+    added later count).
+
+    What a path takes is remembered (the last :data:`CACHE_SIZE` paths): matching the
+    path against every route was a visible share of each request's cost on the Pi."""
+
+    CACHE_SIZE = 1024
 
     def __init__(self, app: ASGIApp, routes: list[Any]) -> None:
         self.app = app
         self.routes = routes
+        self._known: dict[str, frozenset[str]] = {}
+        self._count = -1
+
+    def methods_for(self, scope: Scope) -> frozenset[str]:
+        """:func:`path_methods` of this request's path, remembered."""
+        if len(self.routes) != self._count:
+            self._known.clear()
+            self._count = len(self.routes)
+        path = str(scope.get("path", ""))
+        found = self._known.get(path)
+        if found is None:
+            found = frozenset(path_methods(self.routes, scope))
+            if len(self._known) >= self.CACHE_SIZE:
+                self._known.clear()
+            self._known[path] = found
+        return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         method = scope.get("method", "GET")
-        methods = path_methods(self.routes, scope)
+        methods = self.methods_for(scope)
         path = str(scope.get("path", ""))
         if not methods and path.startswith("/api/") and scope.get("method") != "GET":
             # no such API path: 404 whatever the method (the page's static files said 405)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.responses import JSONResponse
 
 from companion.api import models as M
+from companion.api.responses import JsonResponse
 
 #: the error answers every route may give (the contract's ``{"error": ...}`` body)
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -40,6 +40,6 @@ PAIR_ERRORS: dict[int | str, dict[str, Any]] = {
 HOST_ERRORS = PAIR_ERRORS
 
 
-def json_response(body: Any, status: int = 200) -> JSONResponse:
+def json_response(body: Any, status: int = 200) -> JsonResponse:
     """Answer with ``body`` as it is (the route's model documents it; the table built it)."""
-    return JSONResponse(body, status_code=status)
+    return JsonResponse(body, status_code=status)

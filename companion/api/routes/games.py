@@ -12,6 +12,7 @@ from companion.api import models as M
 from companion.api.auth import require_host, require_token
 from companion.api.deps import TableDep
 from companion.api.limits import MAX_SEQ
+from companion.api.responses import JsonResponse
 from companion.api.routes import ERRORS, HOST_ERRORS, JSON_ERRORS, json_response
 from companion.api.sheets import score_sheet_csv
 from companion.store import TokenRecord
@@ -145,7 +146,7 @@ def events(game_id: str, table: TableDep,
 @router.get("/api/v1/games/{game_id}/export.json", responses=ERRORS)
 def export_json(game_id: str, table: TableDep) -> JSONResponse:
     data = table.export(game_id)
-    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="gingo-{game_id}.json"'})
+    return JsonResponse(data, headers={"Content-Disposition": f'attachment; filename="gingo-{game_id}.json"'})
 
 
 _CSV: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "the score sheet"}}
