@@ -45,6 +45,8 @@ def test_turn_and_dealer_follow_the_table(table: Table) -> None:
     assert g["state"]["phase"] == "hand_over" and g["turn"] is None and turn_side(g) is None
     g = table.action(g["id"], {"type": "new_hand"})["game"]
     assert g["dealer"] == 0 and g["turn"] == 1  # the deal passed to Ann; Bob starts
+    assert g["plays"][-1] == {"n": 5, "hand": 2, "type": "new_hand", "seat": None, "dealer": 0}
+    assert [p["hand"] for p in g["plays"]] == [1, 1, 1, 1, 2]
 
 
 def test_four_players_turn_goes_round_the_table(table: Table) -> None:

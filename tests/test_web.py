@@ -104,6 +104,18 @@ def new_game(page: Page, variant: str, players: list[str], preset: str | None = 
     return page.url.rsplit("/", 1)[-1]
 
 
+def gingo_type(page: Page, selector: str, text: str) -> None:
+    """Type cards into a Gin-Go field, opening "Type the cards instead" first."""
+    typed = page.locator("#gingo-form details.typed")
+    if not typed.evaluate("d => d.open"):
+        typed.locator("summary").click()
+    page.fill(selector, text)
+
+
+def gingo_who(page: Page, seat: int) -> None:
+    page.click(f"#gingo-form .seg[aria-label='who plays'] button[data-value='{seat}']")
+
+
 def pick_ender(page: Page, seat: int | str) -> None:
     page.click(f"#entry .seg[aria-label='who ended the hand'] button[data-value='{seat}']")
 
@@ -364,9 +376,10 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: LiveSer
     page.click("#gingo-form .seg[aria-label='format'] button[data-value='suit_for_suit']")
     shot(page, "gingo-setup", full=True)
     page.click("#setup-btn")
-    expect(page.locator("#action-cards")).to_be_visible()
+    expect(page.locator("#gingo-pick")).to_be_visible()
     # Eve melds A-7 of spades with a joker for the 4; the chips are pending on the board.
-    page.fill("#action-cards", "AS 2S 3S JK 5S 6S 7S")
+    gingo_who(page, 0)
+    gingo_type(page, "#action-cards", "AS 2S 3S JK 5S 6S 7S")
     page.fill("#desig-JK1", "4S")
     page.click("#send-action")
     expect(page.locator("#melds li[data-meld]")).to_have_count(1)
@@ -374,10 +387,12 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: LiveSer
     expect(pending).to_have_count(7)
     page.locator("#gingo-board").scroll_into_view_if_needed()
     shot(page, "gingo-pending")
-    # Eve lays the 8 to the K of spades off onto her meld.
+    # Eve lays the 8 to the K of spades off onto her meld (the turn passed to Fox).
+    expect(page.locator("#gingo-turn")).to_have_text("Fox to play")
+    gingo_who(page, 0)
     page.click("#gingo-form .seg[aria-label='action'] button[data-value='hit']")
     page.select_option("#hit-meld", "1")
-    page.fill("#action-cards", "8S 9S 10S JS QS KS")
+    gingo_type(page, "#action-cards", "8S 9S 10S JS QS KS")
     page.click("#send-action")
     expect(pending).to_have_count(13)
     expect(page.locator("#gin-banner")).to_be_hidden()
@@ -415,8 +430,9 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: LiveSer
     expect(stray).to_have_attribute("data-chip", ".")
     expect(page.locator("#gingo-board .board-notes")).to_be_hidden()
     # Eve goes out; Fox's cards are captured; the link held since the Gin call wins.
+    gingo_who(page, 0)
     page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
-    page.fill("#captured-1", "2H 9D")
+    gingo_type(page, "#captured-1", "2H 9D")
     page.click("#send-action")
     expect(page.locator("#winner")).to_contain_text("Eve wins the game")
     expect(page.locator("#history li")).to_have_count(1)
@@ -432,7 +448,8 @@ def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page
     page.fill("#secret-2", "SHDC")   # Uma's clubs: the same column seen from the far end
     page.click("#setup-btn")
     expect(page.locator("#gingo-form .seg[aria-label='action']")).to_be_visible()
-    page.fill("#action-cards", "AH 2H 3H")
+    gingo_who(page, 0)
+    gingo_type(page, "#action-cards", "AH 2H 3H")
     page.click("#send-action")
     hearts = [0, 4, 8]             # column 1, rows 1-3
     for sp in hearts:
@@ -442,7 +459,7 @@ def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page
         expect(space).to_have_attribute("data-state", "agreed")
     # Uma's K, Q, J of clubs sit on rows 1-3 of the same column: Tia's chips must go.
     page.click("#gingo-form .seg[aria-label='who plays'] button[data-value='1']")
-    page.fill("#action-cards", "JC QC KC")
+    gingo_type(page, "#action-cards", "JC QC KC")
     page.click("#send-action")
     expect(page.locator("#gingo-board .space.bump")).to_have_count(3)
     expect(page.locator("#gingo-board .board-notes")).to_contain_text("3 to bump")
@@ -482,16 +499,16 @@ def test_gingo_four_players_play_as_two_teams(page: Page, server: LiveServer) ->
     expect(page.locator("#setup-error")).to_contain_text("four suits")
     page.fill("#rows-2", "CDHS")
     page.click("#setup-btn")
-    expect(page.locator("#action-cards")).to_be_visible()
+    expect(page.locator("#gingo-pick")).to_be_visible()
     expect(page.locator("#gingo-form .seg[aria-label='who plays'] button")).to_have_count(4)
     # Quin goes out at once; the captured cards give no link, so the next hand is dealt.
     page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
     page.click("#gingo-form .seg[aria-label='who plays'] button[data-value='1']")
-    page.fill("#captured-0", "2H 3H")
-    page.fill("#captured-2", "2H")
+    gingo_type(page, "#captured-0", "2H 3H")
+    gingo_type(page, "#captured-2", "2H")
     page.click("#send-action")
     expect(page.locator("#captured-error-2")).to_contain_text("entered for two players")
-    page.fill("#captured-2", "9C")
+    gingo_type(page, "#captured-2", "9C")
     page.click("#send-action")
     expect(page.locator("#new-hand-btn")).to_be_visible()
     expect(page.locator("#history li")).to_have_count(1)
@@ -699,7 +716,8 @@ def test_gingo_short_chip_supply_lets_the_players_forfeit(page: Page, server: Li
     board = "".join("." if i in free else "1" for i in range(52))
     server.post(f"/api/v1/games/{game['id']}/actions", {"action": {"type": "setup", "suit_rows": rows, "board": board}}, token)
     page.goto(f"{server.url}/#/game/{game['id']}")
-    page.fill("#action-cards", "AH 2H 3H")
+    gingo_who(page, 0)
+    gingo_type(page, "#action-cards", "AH 2H 3H")
     page.click("#send-action")
     box = page.locator("#forfeit-box")
     expect(box).to_be_visible()
@@ -758,8 +776,9 @@ def test_gingo_going_out_with_too_few_chips_forfeits_the_chosen_captures(page: P
     page.goto(f"{server.url}/#/game/{gid}")
     assert wait_for(lambda: shown_board(page) == probe.as_dict()["board"])
     # Wes goes out; Xan still holds three 7s (on Xan's chips) and the 2S (a space Wes holds already).
+    gingo_who(page, 0)
     page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
-    page.fill("#captured-1", "7S 7H 7D 2S")
+    gingo_type(page, "#captured-1", "7S 7H 7D 2S")
     page.click("#send-action")
     box = page.locator("#forfeit-box")
     expect(box).to_be_visible()
@@ -801,9 +820,10 @@ def test_gingo_hit_with_too_few_chips_forfeits_the_chosen_cards(page: Page, serv
     page.goto(f"{server.url}/#/game/{gid}")
     expect(page.locator("#melds li[data-meld]")).to_have_count(1)
     # Yul lays off the AH, the 5H and a joker for the 6H: three chips, one left.
+    gingo_who(page, 0)
     page.click("#gingo-form .seg[aria-label='action'] button[data-value='hit']")
     page.select_option("#hit-meld", "1")
-    page.fill("#action-cards", "AH 5H JK")
+    gingo_type(page, "#action-cards", "AH 5H JK")
     page.fill("#desig-JK1", "6H")
     page.click("#send-action")
     box = page.locator("#forfeit-box")

@@ -94,7 +94,7 @@ class GinGo(Variant):
         """What one table action did, in a line a page can show: who played which cards,
         the spaces that got a chip (``placed``), those taken from the other side (``bumped``),
         the forfeited cards, the captured cards, the links formed or broken and how the
-        hand ended. ``n`` counts the standing actions from 1; ``hand`` is the hand it was in.
+        hand ended. ``n`` counts the standing actions from 1; ``hand`` is the hand it was in (a new hand's own number).
 
         >>> GinGo.play_line(3, 1, {"type": "meld", "seat": 1, "cards": ["5H", "6H", "7H"]},
         ...     [{"type": "meld", "seat": 1, "side": 2, "meld": {"id": 2, "cards": ["5H", "6H", "7H"]}},

@@ -201,10 +201,9 @@ def engine_dealer(g: GameState) -> int:
 
 def apply_action(g: GameState, action: dict[str, Any]) -> None:
     """Apply one Gin-Go action to ``g``'s engine in place, keeping what it did."""
-    hand = int(g.engine.hand)
     g.effects = g.engine.apply(action)
     g.actions.append(action)
-    g.plays.append(GinGo.play_line(len(g.actions), hand, action, g.effects))
+    g.plays.append(GinGo.play_line(len(g.actions), int(g.engine.hand), action, g.effects))
 
 
 def _apply(g: GameState, ev: StoredEvent) -> int | None:

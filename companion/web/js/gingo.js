@@ -6,6 +6,8 @@ import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, seg,
 import { deckFrom, naturalsOf, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
 import { boardView, nextSimChip, noteSimTap, withPending } from "./board.js";
 import { namesOf } from "./rummy.js";
+import { playEntry } from "./gingo_play.js";
+import { playLog, WIN_REASON } from "./gingo_log.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let deck = deckFrom(null);  // the game's own deck, set when a game is mounted
@@ -39,26 +41,35 @@ export async function mountGingo(main, game, ctx) {
   const names = namesOf(g);
   const sides = sideNames(names, rules.sides);
   const key = `game.${g.id}`;
+  // the set-up's dealer starts as the one the game was made with (a rematch passes the deal on)
   const draft = loadDraft(key, { tab: "meld", seat: 0, cards: "", meld: null, desig: {}, captured: {}, jokers: {},
-    setupMode: "reveal", reveal: "", format: "normal", secret1: "", secret2: "", rows1: "SHDC", rows2: "SHDC", dealer: 0 });
+    setupMode: "reveal", reveal: "", format: "normal", secret1: "", secret2: "", rows1: "SHDC", rows2: "SHDC",
+    dealer: Number(game.dealer) || 0, capSeat: null, typed: false, turnKey: null, handKey: null });
   const save = () => saveDraft(key, draft);
 
   const header = h("section", { class: "panel" });
   const boardBox = h("section", { class: "panel", id: "gingo-board" });
   const form = h("section", { class: "panel entry no-print", id: "gingo-form" });
   const meldsBox = h("section", { class: "panel", id: "melds" });
+  const playsBox = h("section", { class: "panel", id: "plays" });
   const historyBox = h("section", { class: "panel", id: "history" });
   const tools = h("section", { class: "panel tools no-print" });
-  main.append(header, boardBox, form, meldsBox, historyBox, tools);
+  main.append(header, boardBox, form, meldsBox, playsBox, historyBox, tools);
+  let onBoard = [];   // the entry's compact board, redrawn with every board view
   const boardErr = fieldError("board-error");
 
   function drawHeader() {
     const phase = { setup: "Set-up: suit rows", play: `Hand ${g.hand ?? 1}: in play`, hand_over: "Hand over", game_over: "Game over" }[g.phase] || g.phase || "";
     const rows = g.suit_rows ? ["1", "2"].map(s => h("p", { class: "suit-row side-" + s }, `${sides[s]}: `, h("span", { class: "suits" }, (g.suit_rows[s] || "").split("").map(x => SUIT_SYMBOL[x] || x).join(" ")))) : [];
-    const winner = g.winner !== null && g.winner !== undefined ? h("div", { class: "winner", id: "winner" }, `${sides[String(g.winner)]} win${names.length === 4 ? "" : "s"} the game!${g.win_reason ? " (" + String(g.win_reason).replace(/_/g, " ") + ")" : ""}`) : null;
+    const why = g.state && g.state.win_reason;
+    const winner = g.winner !== null && g.winner !== undefined ? h("div", { class: "winner", id: "winner" }, `${sides[String(g.winner)]} win${names.length === 4 ? "" : "s"} the game!${why ? ` (${String(why).replace(/_/g, " ")})` : ""}`,
+      why && WIN_REASON[why] ? h("small", { class: "win-why" }, WIN_REASON[why]) : null) : null;
     const won = Array.isArray(g.scores) && (g.hands || []).length
       ? h("p", { class: "muted", id: "hands-won" }, `Hands won: ${sides["1"]} ${g.scores[0]} · ${sides["2"]} ${g.scores[1]}`) : null;
-    header.replaceChildren(...[h("h1", null, `${rules.label} `, h("small", null, `· ${phase}`)), winner, ...rows, won].filter(Boolean));
+    // during a hand the board carries the suit rows: the header stays one line
+    const inPlay = g.phase === "play" && !g.finished;
+    header.classList.toggle("compact-head", inPlay);
+    header.replaceChildren(...[h("h1", null, `${rules.label} `, h("small", null, `· ${phase}`)), winner, ...(inPlay ? [] : rows), inPlay ? null : won].filter(Boolean));
   }
 
   let latest = null;
@@ -68,17 +79,21 @@ export async function mountGingo(main, game, ctx) {
     // the chips still to place on the real board stay marked.
     if (g.finished) board = Object.assign({}, board, { links: g.links, link_distance: g.link_distance });
     latest = board;
+    for (const f of onBoard) f();
     const sim = ctx.isSim();
-    boardBox.replaceChildren(...[h("h2", null, "Board"), boardView(board, { names: sides, sim, onTap: tap }), boardErr,
+    boardBox.replaceChildren(...[h("h2", null, "Board"), boardView(board, { names: sides, sim, onTap: tap, frames: g.frames }), boardErr,
       sim ? h("p", { class: "help no-print" }, "Simulated board: tap a space to put a side 1 chip, again for side 2, again to lift it.") : null].filter(Boolean));
     ctx.showGin(board, sides);
   }
   async function drawBoard() {
     let board = await ctx.loadBoard();
     // Another Gin-Go game may be the one the board follows: then show this game's own board.
-    if (!board || !board.expected || (board.game && board.game !== g.id)) {
+    // The live board is this game's only while the board follows it; otherwise (another
+    // game, or a finished game's chips cleared off) this game's own record is shown.
+    if (!board || !board.expected || board.game !== g.id) {
       board = { expected: g.board || ".".repeat(52), sensed: null, links: g.links, link_distance: g.link_distance,
-        note: board && board.game ? "The board follows another game: this is this game's record." : null };
+        note: board && board.game ? "The board follows another game: this is this game's record."
+          : board && g.finished ? "The board was cleared: this is the game's record." : null };
     }
     paintBoard(board);
   }
@@ -151,10 +166,6 @@ export async function mountGingo(main, game, ctx) {
     }
   }
 
-  function seatSeg() {
-    return seg(names.map((n, s) => [s, `${n}`]), draft.seat, (s) => { draft.seat = Number(s); save(); drawForm(); }, "who plays");
-  }
-
   // A typed card list with its error line, an optional grid kept in step, and an
   // optional box (joker designations) redrawn from the cards as they are typed.
   function cardsField(id, label, value, onChange, errEl, withGrid, extra) {
@@ -197,8 +208,10 @@ export async function mountGingo(main, game, ctx) {
   }
 
   function drawForm() {
-    // Set-up comes before the (still empty) board; during play the board comes first.
-    if (g.phase === "setup") boardBox.before(form); else boardBox.after(form);
+    form.classList.remove("play");
+    // Set-up comes before the (still empty) board; during play the entry comes first,
+    // with its own compact board, and the full board below it.
+    if (g.phase === "game_over") boardBox.after(form); else boardBox.before(form);
     if (g.phase === "game_over" || (g.winner !== null && g.winner !== undefined)) {
       form.replaceChildren(h("h2", null, "The game is over"), h("p", { class: "muted" }, "Start a new game, or a rematch below."));
       return;
@@ -209,85 +222,27 @@ export async function mountGingo(main, game, ctx) {
         h("button", { type: "button", class: "btn primary", id: "new-hand-btn", onclick: async () => { if (await send({ type: "new_hand" })) drawAll(); } }, "Deal the next hand"));
       return;
     }
-    const kids = [h("h2", null, "What happened?"),
-      seg([["meld", "Meld"], ["hit", "Hit"], ["go_out", "Go out"], ["stock", "Stock ran out"]], draft.tab, (t) => { draft.tab = t; forfeit = null; drawForfeit(); save(); drawForm(); }, "action")];
-    if (draft.tab !== "stock") kids.push(h("p", { class: "label" }, "Who?"), seatSeg());
-    const err = fieldError("cards-error");
-    if (draft.tab === "meld" || draft.tab === "hit") {
-      if (draft.tab === "hit") {
-        const melds = (g.melds || []).filter(m => !m.dead);
-        if (!melds.length) kids.push(h("p", { class: "muted" }, "No melds on the table to hit yet."));
-        const sel = h("select", { id: "hit-meld" }, h("option", { value: "" }, "Choose a meld"),
-          ...melds.map(m => h("option", { value: m.id, selected: String(m.id) === String(draft.meld) }, `#${m.id} ${(m.stands_for || m.cards).map(pretty).join(" ")} (${names[m.seat] ?? ""})`)));
-        sel.addEventListener("change", () => { draft.meld = sel.value; save(); });
-        kids.push(h("label", { for: "hit-meld" }, "Onto meld"), sel);
-      }
-      kids.push(...cardsField("action-cards", draft.tab === "meld" ? "Cards of the meld" : "Cards laid off", draft.cards, (v) => { draft.cards = v; save(); }, err, true, (cards) => desigFields(cards, err)));
-      kids.push(formErr, h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => {
-        showError(err, ""); showError(formErr, "");
-        const p = parseHand(draft.cards, deck);
-        if (p.error) { showError(err, p.error); return; }
-        if (draft.tab === "meld" && p.cards.length < 3) { showError(err, `A meld needs 3 or more cards; ${p.cards.length} entered.`); return; }
-        if (draft.tab === "hit" && !p.cards.length) { showError(err, "Enter the cards laid off."); return; }
-        if (draft.tab === "hit" && !draft.meld) { showError(err, "Choose the meld the cards go onto."); return; }
-        const desig = readDesig(p.cards, err);
-        if (!desig) return;
-        const action = { type: draft.tab, seat: draft.seat, cards: p.cards, designations: desig };
-        if (draft.tab === "hit") action.meld = Number(draft.meld);
-        const done = () => { draft.cards = ""; draft.desig = {}; save(); };
-        const res = await send(action, err, done);
-        if (res) { done(); drawAll(); }
-      } }, draft.tab === "meld" ? "Meld" : "Hit"), forfeitBox);
-    } else if (draft.tab === "go_out") {
-      kids.push(h("p", { class: "help" }, "Enter the cards every other player still holds; the chips go on the captured cards' spaces."));
-      const jokerBox = h("div", { class: "joker-box" });
-      names.forEach((n, s) => {
-        if (s === draft.seat) return;
-        const e = fieldError(`captured-error-${s}`);
-        kids.push(...cardsField(`captured-${s}`, `${n} still holds`, draft.captured[s] || "", (v) => { draft.captured[s] = v; save(); drawJokers(); }, e, false));
-      });
-      kids.push(jokerBox);
-      drawJokers();
-      function drawJokers() {
-      const allCaptured = names.flatMap((_, s) => s === draft.seat ? [] : parseHand(draft.captured[s] || "", deck).cards);
-      const rows = [];
-      for (const j of allCaptured.filter(c => c.startsWith("JK"))) {
-        const jd = draft.jokers[j] || { meld: "", as: "" };
-        const sel = h("select", { id: `joker-meld-${j}` }, h("option", { value: "" }, "dead (not laid)"), ...(g.melds || []).map(m => h("option", { value: m.id, selected: String(m.id) === String(jd.meld) }, `#${m.id} ${(m.stands_for || m.cards).map(pretty).join(" ")}`)));
-        const as = h("input", { id: `joker-as-${j}`, value: jd.as, placeholder: "stands for, e.g. 6S" });
-        const upd = () => { draft.jokers[j] = { meld: sel.value, as: as.value }; save(); };
-        sel.addEventListener("change", upd); as.addEventListener("input", upd);
-        rows.push(h("div", { class: "seat-block" }, h("label", { for: `joker-meld-${j}` }, `Captured ${j} goes onto`), sel, h("label", { for: `joker-as-${j}` }, "as"), as));
-      }
-      jokerBox.replaceChildren(...rows);
-      }
-      kids.push(formErr, h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => {
-        showError(formErr, "");
-        const captured = {};
-        const seen = new Set();
-        for (const [s, n] of names.entries()) {
-          if (s === draft.seat) continue;
-          const p = parseHand(draft.captured[s] || "", deck);
-          const e = document.getElementById(`captured-error-${s}`);
-          if (p.error) { showError(e, p.error); return; }
-          for (const c of p.cards) { if (seen.has(c)) { showError(e, `${pretty(c)} is entered for two players`); return; } seen.add(c); }
-          if (p.cards.length) captured[String(s)] = p.cards;
-          showError(e, "");
-        }
-        const jokers = {};
-        for (const [j, v] of Object.entries(draft.jokers)) {
-          if (!seen.has(j) || !v.meld) continue;
-          try { jokers[j] = { meld: Number(v.meld), as: parseCard(v.as, naturalsOf(deck)) }; }
-          catch (e) { showError(formErr, `${j}: ${e.message}`); return; }
-        }
-        const done = () => { draft.captured = {}; draft.jokers = {}; save(); };
-        const res = await send({ type: "go_out", seat: draft.seat, captured, jokers }, null, done);
-        if (res) { done(); drawAll(); }
-      } }, `${names[draft.seat]} goes out`), forfeitBox);
-    } else {
-      kids.push(h("p", { class: "help" }, "The stock is empty: the melds on the table become the new stock (their chips stay)."), formErr,
-        h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => { if (await send({ type: "stock_exhausted" })) drawAll(); } }, "Stock ran out"));
+    // The player follows the turn after each play (any phone's); a new hand opens on Meld.
+    const handKey = `${g.hand}:${g.phase}`;
+    if (draft.handKey !== handKey) {
+      const fresh = draft.handKey !== null;
+      Object.assign(draft, { handKey, tab: "meld", cards: "", captured: {}, jokers: {}, desig: {}, meld: null, meldPicked: false });
+      if (fresh) window.scrollTo(0, 0);  // a new hand: back to the top, the entry in view
     }
+    const turnKey = `${g.hand}:${g.actions}`;
+    if (draft.turnKey !== turnKey && g.turn !== null && g.turn !== undefined) {
+      draft.turnKey = turnKey;
+      draft.seat = g.turn;
+    }
+    save();
+    form.classList.add("play");
+    onBoard = [];
+    const kids = playEntry({
+      g, names, sides, deck, draft, save, frames: g.frames, label: rules.label, formErr, forfeitBox, cardsField, desigFields, readDesig,
+      boardNow: () => latest || { expected: g.board || ".".repeat(52), sensed: null, links: g.links },
+      send, redraw: () => { forfeit = null; drawForfeit(); drawForm(); }, done: () => drawAll(),
+      onBoard: (f) => onBoard.push(() => { if (latest) f(); }),
+    });
     form.replaceChildren(...kids);
   }
 
@@ -390,7 +345,9 @@ export async function mountGingo(main, game, ctx) {
     try { const res = await api.get(`/api/v1/games/${g.id}`); g = stateOf(res.game || res); } catch { /* keep the last */ }
   }
 
-  function drawAll() { drawHeader(); drawBoard(); drawForm(); drawMelds(); drawHistory(); drawTools(); }
+  function drawPlays() { playsBox.replaceChildren(...playLog(g, names, sides)); }
+
+  function drawAll() { drawHeader(); drawBoard(); drawForm(); drawMelds(); drawPlays(); drawHistory(); drawTools(); }
   try { ctx.health = await api.get("/api/v1/health"); } catch { /* shown as offline */ }
   drawAll();
   return {
@@ -399,7 +356,7 @@ export async function mountGingo(main, game, ctx) {
       if (!ctx.touches(msgs, g)) return;
       const before = JSON.stringify([g.version, g.phase, (g.melds || []).length]);
       await reload();
-      drawHeader(); drawBoard(); drawMelds(); drawHistory(); drawTools();
+      drawHeader(); drawBoard(); drawMelds(); drawPlays(); drawHistory(); drawTools();
       if (before !== JSON.stringify([g.version, g.phase, (g.melds || []).length]) && !form.contains(document.activeElement)) drawForm();
     },
   };
