@@ -381,7 +381,7 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: LiveSer
     gingo_who(page, 0)
     gingo_type(page, "#action-cards", "AS 2S 3S JK 5S 6S 7S")
     page.fill("#desig-JK1", "4S")
-    page.click("#send-action")
+    page.click("#send-meld")
     expect(page.locator("#melds li[data-meld]")).to_have_count(1)
     pending = page.locator("#gingo-board .space.pending")
     expect(pending).to_have_count(7)
@@ -390,10 +390,9 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: LiveSer
     # Eve lays the 8 to the K of spades off onto her meld (the turn passed to Fox).
     expect(page.locator("#gingo-turn")).to_have_text("Fox to play")
     gingo_who(page, 0)
-    page.click("#gingo-form .seg[aria-label='action'] button[data-value='hit']")
     page.select_option("#hit-meld", "1")
     gingo_type(page, "#action-cards", "8S 9S 10S JS QS KS")
-    page.click("#send-action")
+    page.click("#send-hit")
     expect(pending).to_have_count(13)
     expect(page.locator("#gin-banner")).to_be_hidden()
     side = page.locator("#gingo-board .side-line[data-side='1']")
@@ -431,7 +430,7 @@ def test_gingo_hand_on_the_simulated_board_until_gin(page: Page, server: LiveSer
     expect(page.locator("#gingo-board .board-notes")).to_be_hidden()
     # Eve goes out; Fox's cards are captured; the link held since the Gin call wins.
     gingo_who(page, 0)
-    page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
+    page.click("#gingo-form [aria-label='action'] button[data-value='go_out']")
     gingo_type(page, "#captured-1", "2H 9D")
     page.click("#send-action")
     expect(page.locator("#winner")).to_contain_text("Eve wins the game")
@@ -447,10 +446,10 @@ def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page
     page.fill("#secret-1", "HSDC")   # Tia's hearts: the first column from her seat
     page.fill("#secret-2", "SHDC")   # Uma's clubs: the same column seen from the far end
     page.click("#setup-btn")
-    expect(page.locator("#gingo-form .seg[aria-label='action']")).to_be_visible()
+    expect(page.locator("#gingo-form [aria-label='action']")).to_be_visible()
     gingo_who(page, 0)
     gingo_type(page, "#action-cards", "AH 2H 3H")
-    page.click("#send-action")
+    page.click("#send-meld")
     hearts = [0, 4, 8]             # column 1, rows 1-3
     for sp in hearts:
         space = page.locator(f"#gingo-board .space[data-space='{sp}']")
@@ -460,7 +459,7 @@ def test_gingo_secrecy_rows_and_a_bump_shown_until_the_chip_is_turned(page: Page
     # Uma's K, Q, J of clubs sit on rows 1-3 of the same column: Tia's chips must go.
     page.click("#gingo-form .seg[aria-label='who plays'] button[data-value='1']")
     gingo_type(page, "#action-cards", "JC QC KC")
-    page.click("#send-action")
+    page.click("#send-meld")
     expect(page.locator("#gingo-board .space.bump")).to_have_count(3)
     expect(page.locator("#gingo-board .board-notes")).to_contain_text("3 to bump")
     for sp in hearts:
@@ -502,7 +501,7 @@ def test_gingo_four_players_play_as_two_teams(page: Page, server: LiveServer) ->
     expect(page.locator("#gingo-pick")).to_be_visible()
     expect(page.locator("#gingo-form .seg[aria-label='who plays'] button")).to_have_count(4)
     # Quin goes out at once; the captured cards give no link, so the next hand is dealt.
-    page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
+    page.click("#gingo-form [aria-label='action'] button[data-value='go_out']")
     page.click("#gingo-form .seg[aria-label='who plays'] button[data-value='1']")
     gingo_type(page, "#captured-0", "2H 3H")
     gingo_type(page, "#captured-2", "2H")
@@ -718,7 +717,7 @@ def test_gingo_short_chip_supply_lets_the_players_forfeit(page: Page, server: Li
     page.goto(f"{server.url}/#/game/{game['id']}")
     gingo_who(page, 0)
     gingo_type(page, "#action-cards", "AH 2H 3H")
-    page.click("#send-action")
+    page.click("#send-meld")
     box = page.locator("#forfeit-box")
     expect(box).to_be_visible()
     expect(page.locator("#forfeit-text")).to_contain_text("2 chips left, but this play needs 3")
@@ -777,7 +776,7 @@ def test_gingo_going_out_with_too_few_chips_forfeits_the_chosen_captures(page: P
     assert wait_for(lambda: shown_board(page) == probe.as_dict()["board"])
     # Wes goes out; Xan still holds three 7s (on Xan's chips) and the 2S (a space Wes holds already).
     gingo_who(page, 0)
-    page.click("#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
+    page.click("#gingo-form [aria-label='action'] button[data-value='go_out']")
     gingo_type(page, "#captured-1", "7S 7H 7D 2S")
     page.click("#send-action")
     box = page.locator("#forfeit-box")
@@ -821,11 +820,10 @@ def test_gingo_hit_with_too_few_chips_forfeits_the_chosen_cards(page: Page, serv
     expect(page.locator("#melds li[data-meld]")).to_have_count(1)
     # Yul lays off the AH, the 5H and a joker for the 6H: three chips, one left.
     gingo_who(page, 0)
-    page.click("#gingo-form .seg[aria-label='action'] button[data-value='hit']")
     page.select_option("#hit-meld", "1")
     gingo_type(page, "#action-cards", "AH 5H JK")
     page.fill("#desig-JK1", "6H")
-    page.click("#send-action")
+    page.click("#send-hit")
     box = page.locator("#forfeit-box")
     expect(box).to_be_visible()
     expect(page.locator("#forfeit-text")).to_contain_text("1 chip left, but this play needs 3")

@@ -107,11 +107,11 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     # Ana melds 5-6-7 of hearts: three cards on the board, then Meld
     for c in ("5H", "6H", "7H"):
         tap(phone, card(c))
-    expect(phone.locator("#chosen-cards")).to_have_text("5♥ 6♥ 7♥")
+    expect(phone.locator("#chosen-cards")).to_have_text("Chosen: 5♥ 6♥ 7♥")
     if os.environ.get("GINGO_SCREENSHOTS") and phone.viewport_size and phone.viewport_size["width"] == 390:
         # the screen as it is (the page's CSP refuses injected styles)
         phone.screenshot(path=str(SHOTS / "gingo-play.png"), animations="disabled")
-    tap(phone, "#send-action")
+    tap(phone, "#send-meld")
     expect(phone.locator("#melds li[data-meld]")).to_have_count(1)
     assert taps(phone) == 4
     # each chip goes on Ana's space for its card: pending on the compact board and the full one
@@ -131,7 +131,7 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     before = taps(phone)
     for c in ("9S", "9H", "9D"):
         tap(phone, card(c))
-    tap(phone, "#send-action")
+    tap(phone, "#send-meld")
     expect(phone.locator("#melds li[data-meld]")).to_have_count(2)
     assert taps(phone) - before == 4
     # Ana's turn; she melds, then Ben only draws and discards, so she melds again: one
@@ -140,14 +140,14 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     before = taps(phone)
     for c in ("JC", "QC", "KC"):
         tap(phone, card(c))
-    tap(phone, "#send-action")
+    tap(phone, "#send-meld")
     expect(phone.locator("#melds li[data-meld]")).to_have_count(3)
     assert taps(phone) - before == 4
     before = taps(phone)
     tap(phone, "#gingo-form .seg[aria-label='who plays'] button[data-value='0']")
     for c in ("2D", "3D", "4D"):
         tap(phone, card(c))
-    tap(phone, "#send-action")
+    tap(phone, "#send-meld")
     expect(phone.locator("#melds li[data-meld]")).to_have_count(4)
     assert taps(phone) - before == 5
     plays = phone.locator("#plays li[data-type='meld']")
@@ -163,12 +163,11 @@ def test_a_hit_finds_its_meld_and_a_bump_is_logged(phone: Page, server: LiveServ
     open_game(phone, server, gid)
     expect(phone.locator("#gingo-turn")).to_have_text("Ben to play")
     # Ben lays the 8H off: the only meld it fits is chosen for him
-    tap(phone, "#gingo-form .seg[aria-label='action'] button[data-value='hit']")
     tap(phone, card("8H"))
     expect(phone.locator("#hit-meld")).to_have_value("1")
-    tap(phone, "#send-action")
+    tap(phone, "#send-hit")
     expect(phone.locator("#plays li[data-type='hit']")).to_have_count(1)
-    assert taps(phone) == 3
+    assert taps(phone) == 2
     # Ben's 8H sits on Ana's 6H space (side 2 counts from the far end): a bump, logged
     game = server.get(f"/api/v1/games/{gid}")
     space = game["frames"]["2"]["8H"]
@@ -191,7 +190,7 @@ def test_going_out_on_the_card_grid_the_winning_capture_and_a_rematch(phone: Pag
     server.post("/api/v1/board/sim", {"space": game["frames"]["1"]["AS"], "side": 1}, token)
     # a first hand with no link: Ana goes out, Ben's 2H is captured; the chips stay
     tap(phone, "#gingo-form .seg[aria-label='who plays'] button[data-value='0']")
-    tap(phone, "#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
+    tap(phone, "#gingo-form [aria-label='action'] button[data-value='go_out']")
     tap(phone, card("2H"))
     expect(phone.locator("#send-action")).to_have_text("Ana goes out")
     tap(phone, "#send-action")
@@ -199,16 +198,16 @@ def test_going_out_on_the_card_grid_the_winning_capture_and_a_rematch(phone: Pag
     tap(phone, "#new-hand-btn")
     # the next hand opens on Meld, with the player left of the new dealer (Ana deals: Ben)
     expect(phone.locator("#gingo-status")).to_contain_text("Hand 2")
-    expect(phone.locator("#gingo-form .seg[aria-label='action'] button[data-value='meld']")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#send-meld")).to_be_visible()   # not in "go out" mode
     expect(phone.locator("#gingo-dealer")).to_have_text("Ana dealt")
     expect(phone.locator("#gingo-turn")).to_have_text("Ben to play")
     # Ana goes out capturing 4S (the gap in her spades) and 9D: the capture completes her link
     before = taps(phone)
     tap(phone, "#gingo-form .seg[aria-label='who plays'] button[data-value='0']")
-    tap(phone, "#gingo-form .seg[aria-label='action'] button[data-value='go_out']")
+    tap(phone, "#gingo-form [aria-label='action'] button[data-value='go_out']")
     for c in ("4S", "9D"):
         tap(phone, card(c))
-    expect(phone.locator("#chosen-cards")).to_have_text("4♠ 9♦")
+    expect(phone.locator("#chosen-cards")).to_have_text("Captured: 4♠ 9♦")
     tap(phone, "#send-action")
     expect(phone.locator("#winner")).to_contain_text("Ana wins the game")
     expect(phone.locator("#winner")).to_contain_text("the capture completed the link")

@@ -32,36 +32,31 @@ export function meldsFitting(melds, cards) {
 
 // env: {g, names, sides, deck, draft, save, boardNow() (the view to draw chips from),
 // frames, send, formErr, forfeitBox, cardsField, desigFields, readDesig, redraw, done, onBoard}
+//
+// One screen, every target 44 px: the turn and who plays; the board, whose spaces are the
+// cards (in the player's frame); a row of actions that send the cards chosen (Meld, Hit),
+// or switch to choosing the captured cards (Go out), or end the stock (tapped twice).
 export function playEntry(env) {
   const { g, names, deck, draft, save } = env;
   const sideOf = (seat) => (seat % 2 === 0 ? "1" : "2");
   const hand = g.state ? g.state.hand : g.hand;
   const dealer = g.state ? g.state.dealer : g.dealer;
   const turn = g.turn ?? (g.state ? g.state.turn : null);
+  if (!["meld", "go_out"].includes(draft.tab)) draft.tab = "meld";
+  const going = draft.tab === "go_out";
   const err = fieldError("cards-error");
+  const say = (el, msg) => { showError(el, msg); if (msg) el.scrollIntoView({ block: "nearest" }); };
   const status = h("h1", { class: "turn-line", id: "gingo-status", "aria-live": "polite" },
     h("span", { class: "visually-hidden" }, `${env.label || "Gin-Go"}: `),
-    `Hand ${hand ?? 1} · `, h("span", { id: "gingo-dealer" }, `${names[dealer] ?? "?"} dealt`),
-    turn !== null && turn !== undefined ? [" · ", h("strong", { id: "gingo-turn" }, `${names[turn]} to play`)] : null);
+    h("span", null, `Hand ${hand ?? 1} · `, h("span", { id: "gingo-dealer" }, `${names[dealer] ?? "?"} dealt`)),
+    turn !== null && turn !== undefined ? h("strong", { id: "gingo-turn" }, `${names[turn]} to play`) : null);
   const who = seg(names.map((n, s) => [s, s === turn ? `${n} ▸` : n]), draft.seat, (s) => {
     draft.seat = Number(s); save(); env.redraw();
   }, "who plays");
   who.classList.add("who");
-  const tabs = seg([["meld", "Meld"], ["hit", "Hit"], ["go_out", "Go out"], ["stock", "Stock out"]], draft.tab, (t) => {
-    draft.tab = t; save(); env.redraw();
-  }, "action");
-  tabs.classList.add("tabs");
-  const kids = [status, who, tabs];
-  if (draft.tab === "stock") {
-    kids.push(h("p", { class: "help" }, "The stock is empty: the melds on the table become the new stock (their chips stay)."), env.formErr,
-      h("button", { type: "button", class: "btn primary", id: "send-action", onclick: async () => {
-        if (await env.send({ type: "stock_exhausted" })) env.done();
-      } }, "Stock ran out"));
-    return kids;
-  }
+  const top = h("div", { class: "turn-row" }, status, who);
 
   // the cards chosen so far: the play's cards, or the captured cards of one other player
-  const going = draft.tab === "go_out";
   const others = names.map((_, s) => s).filter(s => s !== draft.seat);
   if (going && !others.includes(Number(draft.capSeat))) draft.capSeat = others[0];
   const listOf = (s) => parseHand(going ? (draft.captured[s] || "") : draft.cards, deck).cards;
@@ -75,16 +70,29 @@ export function playEntry(env) {
     const now = listOf(s);
     setList(s, now.includes(card) ? now.filter(c => c !== card) : now.concat([card]));
     showError(err, ""); showError(env.formErr, "");
+    armed = false;
+    refresh();
+  };
+  // the joker key: none -> JK1 -> both -> none
+  const jokerTap = () => {
+    const s = going ? Number(draft.capSeat) : null;
+    const now = listOf(s);
+    const have = deck.extra.filter(j => now.includes(j));
+    const next = have.length === deck.extra.length ? [] : deck.extra.slice(0, have.length + 1);
+    setList(s, now.filter(c => !deck.extra.includes(c)).concat(next));
     refresh();
   };
 
   const pickBox = h("div", { id: "gingo-pick", class: "pick-box" });
+  const actBox = h("div", { class: "act-row", role: "group", "aria-label": "action" });
   const extraBox = h("div", { class: "extra-box" });
-  const sendBox = h("div", { class: "send-row" });
+  const chosenLine = h("p", { class: "chosen", id: "chosen-cards", "aria-live": "polite" });
+  const kids = [top];
   if (going && others.length > 1) {
     kids.push(seg(others.map(s => [s, names[s]]), draft.capSeat, (s) => { draft.capSeat = Number(s); save(); env.redraw(); }, "cards held by"));
   }
-  kids.push(pickBox, sendBox, extraBox, err, env.formErr, env.forfeitBox);
+  kids.push(pickBox, actBox, chosenLine, err, env.formErr, extraBox, env.forfeitBox);
+  let armed = false;   // "Stock" asks once more
 
   // typed entry, folded away (a laptop, or a card the board cannot show)
   const typed = h("details", { class: "typed no-print", open: draft.typed ? true : null });
@@ -95,7 +103,7 @@ export function playEntry(env) {
       typed.append(...env.cardsField(`captured-${s}`, `${names[s]} still holds`, draft.captured[s] || "", (v) => { draft.captured[s] = v; save(); refresh(); }, e, false));
     }
   } else {
-    typed.append(...env.cardsField("action-cards", draft.tab === "meld" ? "Cards of the meld" : "Cards laid off", draft.cards, (v) => { draft.cards = v; save(); refresh(); }, err, false));
+    typed.append(...env.cardsField("action-cards", "Cards of the play", draft.cards, (v) => { draft.cards = v; save(); refresh(); }, err, false));
   }
   typed.prepend(h("summary", null, "Type the cards instead"));
   kids.push(typed);
@@ -111,17 +119,35 @@ export function playEntry(env) {
     const selected = new Set(cards.map(c => frame[c]).filter(x => x !== undefined));
     pickBox.replaceChildren(boardView(env.boardNow(), { names: env.sides, frames: env.frames, compact: true,
       pick: { side, selected, onPick: (space) => { const card = Object.keys(frame).find(c => frame[c] === space); if (card) toggle(card); } } }));
-    const jokers = deck.extra.map(j => h("button", { type: "button", class: "cell wild joker", dataset: { card: j },
-      "aria-pressed": cards.includes(j) ? "true" : "false", "aria-label": `joker ${j.slice(2)}`, title: j, onclick: () => toggle(j) }, "🃏"));
+    const nj = deck.extra.filter(j => cards.includes(j)).length;
+    const joker = deck.extra.length ? h("button", { type: "button", class: "btn joker", id: "joker-key", "aria-pressed": nj ? "true" : "false",
+      "aria-label": nj ? `jokers chosen: ${nj}` : "add a joker", onclick: jokerTap }, nj ? `🃏${nj}` : "🃏") : null;
+    const act = (value, text, attrs, fn) => h("button", Object.assign({ type: "button", class: "btn", dataset: { value }, onclick: fn }, attrs), text);
+    if (going) {
+      actBox.replaceChildren(...[joker,
+        act("meld", "Back", { "aria-label": "back to melds and hits" }, () => { draft.tab = "meld"; save(); env.redraw(); }),
+        act("go_out", `${names[draft.seat]} goes out`, { id: "send-action", class: "btn primary" }, sendGoOut)].filter(Boolean));
+    } else {
+      actBox.replaceChildren(...[joker,
+        act("meld", "Meld", { id: "send-meld", class: "btn primary" }, () => sendPlay("meld")),
+        act("hit", "Hit", { id: "send-hit" }, () => sendPlay("hit")),
+        act("go_out", "Go out", null, () => { draft.tab = "go_out"; save(); env.redraw(); }),
+        act("stock", armed ? "Stock out?" : "Stock", { id: "stock-btn", "aria-label": armed ? "tap again: the stock ran out" : "the stock ran out", dataset: { value: "stock", armed: armed ? "1" : "0" } }, async () => {
+          if (!armed) { armed = true; refresh(); return; }
+          armed = false;
+          if (await env.send({ type: "stock_exhausted" })) env.done();
+        })].filter(Boolean));
+    }
+    chosenLine.textContent = cards.length ? `${going ? "Captured" : "Chosen"}: ${cards.map(pretty).join(" ")}` : "";
     // what the chosen cards need besides: a joker's card, the meld hit, a captured joker's place
     const extra = [];
     if (!going) {
       extra.push(...env.desigFields(cards, err));
-      if (draft.tab === "hit") {
-        const melds = (g.melds || []).filter(m => !m.dead);
+      const melds = (g.melds || []).filter(m => !m.dead);
+      if (melds.length) {
         const fits = meldsFitting(melds, cards);
         if (fits.length === 1 && !draft.meldPicked) draft.meld = String(fits[0].id);
-        const sel = h("select", { id: "hit-meld", "aria-label": "onto meld" }, h("option", { value: "" }, melds.length ? "Onto meld…" : "No melds on the table yet"),
+        const sel = h("select", { id: "hit-meld", "aria-label": "meld to hit" }, h("option", { value: "" }, "Hit onto meld…"),
           ...melds.map(m => h("option", { value: m.id, selected: String(m.id) === String(draft.meld) },
             `#${m.id} ${(m.stands_for || m.cards).map(pretty).join(" ")} (${names[m.seat] ?? ""})`)));
         sel.addEventListener("change", () => { draft.meld = sel.value; draft.meldPicked = !!sel.value; save(); });
@@ -139,26 +165,22 @@ export function playEntry(env) {
       }
     }
     extraBox.replaceChildren(...extra);
-    const word = { meld: "Meld", hit: "Hit", go_out: `${names[draft.seat]} goes out` }[draft.tab];
-    const shown = cards.length ? cards.map(pretty).join(" ") : (going ? "no cards held" : "tap cards");
-    sendBox.replaceChildren(...jokers,
-      h("span", { class: "chosen", id: "chosen-cards", "aria-live": "polite" }, shown),
-      h("button", { type: "button", class: "btn primary", id: "send-action", onclick: going ? sendGoOut : sendPlay }, word));
   }
 
-  async function sendPlay() {
+  async function sendPlay(type) {
     showError(err, ""); showError(env.formErr, "");
     const p = parseHand(draft.cards, deck);
-    if (p.error) { showError(err, p.error); return; }
-    if (draft.tab === "meld" && p.cards.length < 3) { showError(err, `A meld needs 3 or more cards; ${p.cards.length} chosen.`); return; }
-    if (draft.tab === "hit" && !p.cards.length) { showError(err, "Choose the cards laid off."); return; }
-    if (draft.tab === "hit" && !draft.meld) { showError(err, "Choose the meld the cards go onto."); return; }
+    if (p.error) { say(err, p.error); return; }
+    if (type === "meld" && p.cards.length < 3) { say(err, `A meld needs 3 or more cards; ${p.cards.length} chosen.`); return; }
+    if (type === "hit" && !p.cards.length) { say(err, "Choose the cards laid off."); return; }
+    if (type === "hit" && !draft.meld) { say(err, "Choose the meld the cards go onto (under the board)."); return; }
     const desig = env.readDesig(p.cards, err);
-    if (!desig) return;
-    const action = { type: draft.tab, seat: draft.seat, cards: p.cards, designations: desig };
-    if (draft.tab === "hit") action.meld = Number(draft.meld);
+    if (!desig) { err.scrollIntoView({ block: "nearest" }); return; }
+    const action = { type, seat: draft.seat, cards: p.cards, designations: desig };
+    if (type === "hit") action.meld = Number(draft.meld);
     const clear = () => { draft.cards = ""; draft.desig = {}; draft.meld = null; draft.meldPicked = false; save(); };
     if (await env.send(action, err, clear)) { clear(); env.done(); }
+    else if (!err.hidden) err.scrollIntoView({ block: "nearest" });
   }
 
   async function sendGoOut() {
@@ -168,8 +190,8 @@ export function playEntry(env) {
     for (const s of others) {
       const p = parseHand(draft.captured[s] || "", deck);
       const e = (typed.open && document.getElementById(`captured-error-${s}`)) || err;
-      if (p.error) { showError(e, `${names[s]}: ${p.error}`); return; }
-      for (const c of p.cards) { if (seen.has(c)) { showError(e, `${pretty(c)} is entered for two players`); return; } seen.add(c); }
+      if (p.error) { say(e, `${names[s]}: ${p.error}`); return; }
+      for (const c of p.cards) { if (seen.has(c)) { say(e, `${pretty(c)} is entered for two players`); return; } seen.add(c); }
       if (p.cards.length) captured[String(s)] = p.cards;
       showError(e, "");
     }
@@ -177,10 +199,11 @@ export function playEntry(env) {
     for (const [j, v] of Object.entries(draft.jokers)) {
       if (!seen.has(j) || !v.meld) continue;
       try { jokers[j] = { meld: Number(v.meld), as: parseCard(v.as, naturalsOf(deck)) }; }
-      catch (e) { showError(env.formErr, `${j}: ${e.message}`); return; }
+      catch (e) { say(env.formErr, `${j}: ${e.message}`); return; }
     }
     const clear = () => { draft.captured = {}; draft.jokers = {}; draft.tab = "meld"; save(); };
     if (await env.send({ type: "go_out", seat: draft.seat, captured, jokers }, null, clear)) { clear(); env.done(); }
+    else if (!env.formErr.hidden) env.formErr.scrollIntoView({ block: "nearest" });
   }
 
   refresh();
