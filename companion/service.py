@@ -135,6 +135,7 @@ class Service:
 
     def start(self) -> None:
         self.sync.start()
+        self.table.resume_bots()  # a dealt game stopped on a bot's turn (a restart, a crash) plays on
 
     def stop(self) -> None:
         if self.buttons is not None:
@@ -149,6 +150,26 @@ class Service:
             print(f"gingo: WARNING: {exc}", file=sys.stderr, flush=True)
         finally:
             self.store.close()
+
+
+def bot_delay(environ: Any = None) -> float:
+    """Seconds a bot waits before each move in a dealt game: ``GINGO_BOT_DELAY`` (default
+    0.8; 0 plays the bots' moves at once).
+
+    >>> bot_delay({"GINGO_BOT_DELAY": "0"}), bot_delay({})
+    (0.0, 0.8)
+    """
+    env = os.environ if environ is None else environ
+    raw = str(env.get("GINGO_BOT_DELAY", "")).strip()
+    if not raw:
+        return 0.8
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"GINGO_BOT_DELAY must be a number of seconds, got {raw!r}") from None
+    if not 0 <= value <= 30:
+        raise ValueError(f"GINGO_BOT_DELAY must be 0 to 30 seconds, got {raw!r}")
+    return value
 
 
 def build_service(settings: Settings, warn: Say | None = None) -> Service:
@@ -177,6 +198,7 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
     if store.upgraded_from is not None:
         say(f"the event log was upgraded to the new format; the old file is kept as {store.upgraded_from}")
     table = Table(store)
+    table.bot_delay = bot_delay()
     for text in table.storage_health()["warnings"]:
         say(text)
     try:

@@ -37,7 +37,7 @@ from fastapi.responses import RedirectResponse
 from companion import __version__
 from companion.api.errors import install
 from companion.api.limits import DEFAULT_MAX_BODY, body_limit
-from companion.api.routes import board, games, live, pairing as pairing_routes, rules, service
+from companion.api.routes import board, games, live, pairing as pairing_routes, play, rules, service
 from companion.api.methods import MethodGuard
 from companion.api.openapi import install_openapi
 from companion.api.responses import JsonResponse
@@ -52,7 +52,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 _NO_TELEMETRY: dict[str, Any] = (
     {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
     if "telemetry" in inspect.signature(FastAPI.__init__).parameters else {})
-ROUTERS = (service.router, pairing_routes.router, games.router, board.router, live.router, rules.router)
+ROUTERS = (service.router, pairing_routes.router, games.router, play.router, board.router, live.router,
+           rules.router)
 
 
 def create_app(
@@ -69,7 +70,7 @@ def create_app(
     ``web_dir`` the phone page served at ``/`` when the folder exists; ``names`` more host
     names the companion answers to (besides localhost, gingo.local, the hostname and IP
     addresses, see :mod:`companion.api.security`)."""
-    hub = live.make_hub(table, sync)
+    hub = live.make_hub(table, sync, pairing)
     unsubscribe = table.subscribe(lambda ev, msg: hub.publish(msg))
     pairing.subscribe(hub.publish)
 

@@ -11,6 +11,12 @@ the board and links: a few hundred bytes, whatever the length of the game); a ph
 fetches ``GET /api/v1/games/{id}`` when it shows that game. Board news from the sync loop
 (``{"type": "board", ...}``, ``{"type": "link", ...}``) carries no event seq.
 
+Dealt games keep each hand private. A connection that sends ``{"type": "auth", "token":
+"<its bearer token>"}`` gets ``{"type": "auth", "ok": true}`` and then, for every dealt
+game where that token holds a seat, ``{"type": "private", "game_id", "view"}`` (the seat's
+cards and legal actions, as ``GET /api/v1/games/{id}/view``) at once and after each event
+of that game. A connection that has not authenticated never gets a private message.
+
 The table calls :meth:`LiveHub.publish` from whatever thread ran the command; the hub
 hands the message to each connection's queue on the event loop. A phone too slow to keep
 up (queue full) is disconnected with code 1013 and reconnects with ``?after=``.
@@ -32,16 +38,25 @@ from companion.api.responses import dumps_text
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 2000
-_Item = tuple[Optional[int], str]  # (event seq or None, the message as JSON text)
+#: (event seq or None, the message as JSON text, the dealt game it concerns or None)
+_Item = tuple[Optional[int], str, Optional[str]]
 MAX_REPLAY = 5000
+#: event types only dealt games write (a seat's private view may have changed)
+DEALT_EVENTS = frozenset({"play", "seat"})
+#: authenticate(token) -> the token's id or None; private(token id, game id or None) -> views
+Authenticate = Callable[[str], Optional[str]]
+Private = Callable[[str, Optional[str]], list[dict[str, Any]]]
 
 
 class LiveHub:
     """Fan-out of table events and board news to the connected WebSockets."""
 
-    def __init__(self, snapshot: Callable[[], dict[str, Any]], missed: Callable[[int, int], list[dict[str, Any]]]) -> None:
+    def __init__(self, snapshot: Callable[[], dict[str, Any]], missed: Callable[[int, int], list[dict[str, Any]]],
+                 authenticate: Authenticate | None = None, private: Private | None = None) -> None:
         self._snapshot = snapshot
         self._missed = missed
+        self._authenticate = authenticate
+        self._private = private
         self._queues: set[asyncio.Queue[_Item | None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -66,7 +81,10 @@ class LiveHub:
         if not self._queues:
             return
         seq = msg.get("seq") if msg.get("type") == "event" else None
-        item = (seq if isinstance(seq, int) else None, dumps_text(msg))
+        ev = msg.get("event") if msg.get("type") == "event" else None
+        gid = ev.get("game_id") if isinstance(ev, dict) and ev.get("type") in DEALT_EVENTS else None
+        item = (seq if isinstance(seq, int) else None, dumps_text(msg),
+                gid if isinstance(gid, str) else None)
         for q in list(self._queues):
             try:
                 q.put_nowait(item)
@@ -83,7 +101,8 @@ class LiveHub:
             self.bind(asyncio.get_running_loop())
         q: asyncio.Queue[_Item | None] = asyncio.Queue(QUEUE_SIZE)
         self._queues.add(q)
-        reader = asyncio.create_task(self._drain(ws))
+        holder: list[str] = []  # the token id this connection authenticated as
+        reader = asyncio.create_task(self._drain(ws, q, holder))
         try:
             snap = await run_in_threadpool(self._snapshot)
             await ws.send_text(dumps_text(snap))
@@ -107,25 +126,58 @@ class LiveHub:
                 if item is None:
                     await ws.close(code=1013, reason="too slow: reconnect with ?after=")
                     return
-                seq, text = item
+                seq, text, gid = item
                 if seq is not None:
                     if seq <= last:
                         continue
                     last = seq
                 await ws.send_text(text)
+                if gid is not None and holder and self._private is not None:
+                    for view in await run_in_threadpool(self._private, holder[0], gid):
+                        await ws.send_text(dumps_text({"type": "private", "game_id": gid, "view": view}))
         except (WebSocketDisconnect, RuntimeError, ConnectionError):
             return
         finally:
             self._queues.discard(q)
             reader.cancel()
 
-    @staticmethod
-    async def _drain(ws: WebSocket) -> None:
-        """Read (and ignore) what the phone sends, to notice when it leaves."""
+    async def _drain(self, ws: WebSocket, q: asyncio.Queue[_Item | None], holder: list[str]) -> None:
+        """Read what the phone sends: an ``auth`` message, and its leaving."""
         try:
             while True:
                 msg = await ws.receive()
                 if msg.get("type") == "websocket.disconnect":
                     return
+                text = msg.get("text")
+                if text:
+                    await self._heard(text, q, holder)
         except (WebSocketDisconnect, RuntimeError):
             return
+
+    async def _heard(self, text: str, q: asyncio.Queue[_Item | None], holder: list[str]) -> None:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or data.get("type") != "auth":
+            return  # anything else a phone sends is ignored, as before
+        token = data.get("token")
+        who = None
+        if isinstance(token, str) and token and self._authenticate is not None:
+            who = await run_in_threadpool(self._authenticate, token)
+        if who is None:
+            reply = {"type": "auth", "ok": False,
+                     "error": {"code": "unauthorized", "message": "unknown or revoked token: pair this phone again"}}
+            self._put(q, (None, dumps_text(reply), None))
+            return
+        holder[:] = [who]
+        self._put(q, (None, dumps_text({"type": "auth", "ok": True}), None))
+        if self._private is not None:
+            for view in await run_in_threadpool(self._private, who, None):
+                msg = {"type": "private", "game_id": view.get("game_id"), "view": view}
+                self._put(q, (None, dumps_text(msg), None))
+
+    @staticmethod
+    def _put(q: asyncio.Queue[_Item | None], item: _Item) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            q.put_nowait(item)

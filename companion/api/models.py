@@ -7,7 +7,7 @@ because each variant adds its own fields.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -86,8 +86,14 @@ class CreateGame(_Strict):
     options: dict[str, Any] = Field(default_factory=dict)
     dealer: int = Field(0, ge=0, le=3)
     client_id: ClientId = Field(None, max_length=100)
+    mode: Literal["tracked", "dealt"] = Field("tracked", description="tracked: the cards are real and the table "
+                                              "enters what happens; dealt: the companion shuffles, deals and holds "
+                                              "every hand (each player sees their own on a phone)")
+    bots: list[int] = Field(default_factory=list, max_length=4, description="dealt games: the seats a bot plays")
+    skip_board: bool = Field(False, strict=True, description="dealt Gin-Go: play on phones only, without waiting "
+                             "for the board's chips")
 
-    _no_bools = field_validator('dealer', mode="before")(_not_bool)
+    _no_bools = field_validator('dealer', 'bots', mode="before")(_not_bool)
 
 
 class Game(BaseModel):
@@ -150,6 +156,8 @@ class ActionRequest(_Strict):
         if not isinstance(action.get("type"), str):
             raise ValueError('an action needs "type": "setup", "meld", "hit", "go_out", ...')
         for key in ("seat", "meld", "dealer"):
+            if key == "meld" and action.get("type") == "take" and isinstance(action.get("meld"), dict):
+                continue  # full play's dig: the meld the dug card goes into, as an object
             if key in action and (isinstance(action[key], bool) or not isinstance(action[key], int)):
                 raise ValueError(f'"{key}" must be a whole number, got {action[key]!r}')
         cards = action.get("cards")
@@ -162,6 +170,21 @@ class ActionRequest(_Strict):
 class ActionResponse(BaseModel):
     events: list[dict[str, Any]]
     game: Game
+    view: Optional[dict[str, Any]] = Field(None, description="dealt games: the caller's view after the action "
+                                           "(and after the bots' moves)")
+
+
+class SeatView(BaseModel):
+    """A dealt game as one seat sees it."""
+
+    model_config = ConfigDict(extra="allow")
+    seat: Optional[int] = Field(description="the caller's seat, null without one")
+    hand: list[str] = Field(description="the caller's cards (empty without a seat)")
+    legal_actions: list[dict[str, Any]] = Field(description="what the caller may do now: post one of these, as "
+                                                "given, to POST .../actions")
+    public: dict[str, Any] = Field(description="what every player sees: turn, stock size, discard pile, card counts")
+    version: int
+    finished: bool
 
 
 class UndoRequest(_Strict):

@@ -72,103 +72,29 @@ ValueError: the upcard phase: take the upcard (Draw('discard')) or pass (Pass())
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import inspect
 import random
-from dataclasses import dataclass
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Final, Literal, Union
+from typing import Any, Final
 
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
+from companion.play.rummy_actions import (Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass, _name,
+                                          action_from_dict, action_to_dict)
+from companion.play.rummy_checks import MAX_HANDS, STOCK_END_AT, check_game, game_view
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, dealer_after_choice, draw_flips
 
-STOCK_END_AT: Final = 2  # the last two stock cards are never drawn
-MAX_HANDS: Final = 400  # a match that has not ended by then is a bug
 
 RULE_MODULES: Final[dict[str, str]] = {
     "gin": "companion.rules.gin",
     "color_gin": "companion.rules.color_gin",
     "ginski": "companion.rules.ginski",
 }
-
-
-# ---------------------------------------------------------------------------
-# Actions
-
-
-@dataclass(frozen=True)
-class Pass:
-    """Turn down the upcard (upcard phase), or give up the last-discard rescue."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
-class Draw:
-    """Take the top card of the ``"stock"`` or of the ``"discard"`` pile."""
-
-    source: Literal["stock", "discard"]
-
-    def __str__(self) -> str:
-        return f"draw {self.source}"
-
-
-@dataclass(frozen=True)
-class Discard:
-    """Put ``card`` face up on the discard pile; the turn passes on."""
-
-    card: int
-
-    def __str__(self) -> str:
-        return f"discard {C.card_name(self.card)}"
-
-
-@dataclass(frozen=True)
-class Knock:
-    """Discard ``card`` face down and end the hand: a knock, or gin when every kept
-    card melds (the rule module decides which). ``declared``: the melds the player lays
-    out, as card names (``("3H", "4H", "5H")``; a wild ``"W1=R5"``), the rest of the
-    hand deadwood; None lets the rules declare the least-deadwood arrangement."""
-
-    card: int
-    # not part of equality: Knock(c, declared) is legal exactly when Knock(c) is
-    declared: tuple[tuple[str, ...], ...] | None = dataclasses.field(default=None, compare=False)
-
-    def __str__(self) -> str:
-        text = f"knock {C.card_name(self.card)}"
-        if self.declared is not None:
-            text += " declaring " + " / ".join(" ".join(m) for m in self.declared)
-        return text
-
-    def undeclared(self) -> Knock:
-        return Knock(self.card) if self.declared is not None else self
-
-
-@dataclass(frozen=True)
-class ChooseDeal:
-    """The winner of the flip for the first deal (``first_dealer =
-    flip_high_chooses``) deals (``deal=True``) or leaves the deal to the player on
-    their right (``deal=False``)."""
-
-    deal: bool
-
-    def __str__(self) -> str:
-        return "deal first" if self.deal else "let the other deal"
-
-
-@dataclass(frozen=True)
-class BigGin:
-    """End the hand with every card held melded and no discard."""
-
-    def __str__(self) -> str:
-        return "big gin"
-
-
-Action = Union[Pass, Draw, Discard, Knock, BigGin, ChooseDeal]
 
 
 def load_rules(variant: str) -> ModuleType:
@@ -192,13 +118,16 @@ class RummyGame:
     ``variant``: ``"gin"``, ``"color_gin"`` or ``"ginski"``; ``players``: the number of
     seats (the game's default when None); ``preset``/``options``/``**overrides``: as
     the rule module's ``make_options``; ``dealer``: the first dealer (drawn from the
-    seed when None). All randomness comes from ``random.Random(seed)``.
+    seed when None). All randomness comes from ``random.Random(seed)``, except that with
+    ``hand_rng`` each hand is shuffled by ``hand_rng(hand_number)`` (a dealt game's
+    secret per-hand seeds, :mod:`companion.play.deal`).
     """
 
     def __init__(self, variant: str = "gin", players: int | None = None, seed: int = 0,
                  preset: str | None = None, options: Any = None, dealer: int | None = None,
-                 **overrides: Any) -> None:
+                 hand_rng: Callable[[int], random.Random] | None = None, **overrides: Any) -> None:
         self.variant = variant
+        self._hand_rng = hand_rng
         self.rules = load_rules(variant)
         if options is None:
             options = self.rules.make_options(preset, **overrides)
@@ -267,6 +196,8 @@ class RummyGame:
     # ------------------------------------------------------------------ state
 
     def _deal(self) -> None:
+        if self._hand_rng is not None:
+            self.rng = self._hand_rng(self.hand_number + 1)
         cards = C.mask_cards(self.deck)
         self.rng.shuffle(cards)
         jokers: list[int] = []
@@ -300,6 +231,14 @@ class RummyGame:
             opts = dataclasses.replace(opts, upcard=C.card_name(up))
         self.hand_options = opts
         self._end_cache = {}
+
+    def clone(self) -> RummyGame:
+        """An independent copy (what one more action would do, without touching this one)."""
+        other = copy.copy(self)
+        other.rng = copy.copy(self.rng)
+        other.hands, other.stock, other.discard = list(self.hands), list(self.stock), list(self.discard)
+        other.last_taken, other.results = list(self.last_taken), list(self.results)
+        return other
 
     @property
     def over(self) -> bool:
@@ -597,227 +536,15 @@ class RummyGame:
         arr = d.arrangement if d is not None else next(iter(rules.all_arrangements(kept, 0)))
         return [m.names() for m in arr.melds]
 
+
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What a player may see, as JSON-ready data: the table (phase, turn, dealer,
-        stock size, the discard pile's top, hand sizes, the cards each seat took from
-        the discard pile, the match) and, for ``seat``, that player's cards and, on
-        their turn, their legal actions (see :func:`action_to_dict`). With ``seat``
-        None nobody's cards are shown.
-
-        >>> v = RummyGame("gin", seed=7, dealer=0).view(1)
-        >>> v["phase"], v["turn"], v["stock"], len(v["hand"]), v["legal"]
-        ('upcard', 1, 31, 10, [{'type': 'draw', 'source': 'discard'}, {'type': 'pass'}])
-        """
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
-        top = self.top_discard
-        out: dict[str, Any] = {
-            "variant": self.variant,
-            "players": self.players,
-            "hand_number": self.hand_number,
-            "phase": self.phase,
-            "turn": self.turn,
-            "dealer": self.dealer,
-            "stock": len(self.stock),
-            "discard_top": None if top is None else C.card_name(top),
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "picked_up": [None if c is None else C.card_name(c) for c in self.last_taken],
-            "first_deal": None if self.first_deal is None else self.first_deal.as_dict(),
-            "match": self.match.as_dict(),
-        }
-        if seat is not None:
-            out["seat"] = seat
-            out["hand"] = C.mask_names(self.hands[seat])
-            out["legal"] = ([action_to_dict(a) for a in self.legal_actions()]
-                            if seat == self.turn else [])
-        return out
-
-    # ------------------------------------------------------------------ checks
+        """What a player may see (see :func:`companion.play.rummy_checks.game_view`)."""
+        return game_view(self, seat)
 
     def check(self) -> None:
-        """Raise ``AssertionError`` if any invariant is broken: every card of the deck
-        in exactly one place, hand sizes right for the phase, the match score equal to
-        ``score_match`` over the hand results, and the match not running forever."""
-        if self.phase == "first_dealer":
-            if self.results or any(self.hands) or self.stock or self.discard:
-                raise AssertionError("cards are dealt before the first dealer is chosen")
-            return
-        stock_mask = C.cards_mask(self.stock)
-        discard_mask = C.cards_mask(self.discard)
-        places = list(self.hands) + [stock_mask, discard_mask]
-        seen = 0
-        count = 0
-        for m in places:
-            if m & seen:
-                raise AssertionError(
-                    f"hand {self.hand_number}: {', '.join(C.mask_names(m & seen))} in two places")
-            seen |= m
-            count += m.bit_count()
-        if len(self.stock) + len(self.discard) != stock_mask.bit_count() + \
-                discard_mask.bit_count():
-            raise AssertionError(f"hand {self.hand_number}: a card repeats in a pile")
-        if seen != self.deck:
-            lost = self.deck & ~seen
-            extra = seen & ~self.deck
-            raise AssertionError(
-                f"hand {self.hand_number}: cards lost {C.mask_names(lost)} "
-                f"or foreign {C.mask_names(extra)}")
-        for s, h in enumerate(self.hands):
-            held = h & C.JOKER_MASK
-            if held and (self.over or s != self.turn or self.phase != "discard"
-                         or held & (held - 1) or not held & self.jokers):
-                raise AssertionError(
-                    f"hand {self.hand_number}: seat {s} holds {', '.join(C.mask_names(held))}"
-                    " outside the moment of drawing it (a co-op joker never stays in a hand)")
-        # a discarded joker ends the hand, so it lies on the pile only once the match is
-        # over (as its last discard)
-        in_pile = discard_mask & C.JOKER_MASK
-        if in_pile and (not self.over or in_pile != 1 << self.discard[-1]):
-            raise AssertionError(f"hand {self.hand_number}: a joker is in the discard pile "
-                                 "during play")
-        if not self.over:
-            for s, h in enumerate(self.hands):
-                want = self.deal_size + (1 if self.phase == "discard" and s == self.turn else 0)
-                if h.bit_count() != want:
-                    raise AssertionError(
-                        f"hand {self.hand_number}: seat {s} holds {h.bit_count()} cards, "
-                        f"expected {want} in the {self.phase} phase")
-            if len(self.stock) < STOCK_END_AT:
-                raise AssertionError(f"hand {self.hand_number}: the stock went below two")
-        # The fold is redone whenever the results or the match object changed since the
-        # last check (the match changes only when a hand ends).
-        key = (len(self.results), id(self.match), self.over)
-        if key != self._checked:
-            again = self.rules.score_match(self.results, self.players, self.options)
-            if again.as_dict() != self.match.as_dict():
-                raise AssertionError("the match score differs from score_match over the hands")
-            if self.over != again.finished:
-                raise AssertionError("the match is over without score_match saying so (or not)")
-            self._checked = key
-        if len(self.results) > MAX_HANDS:
-            raise AssertionError(f"the match has not ended after {MAX_HANDS} hands")
-
-
-def action_to_dict(action: Action) -> dict[str, Any]:
-    """An action as JSON-ready data: ``{"type": "pass" | "draw" | "discard" | "knock" |
-    "big_gin"}`` with ``"source"`` for a draw and ``"card"`` (a name) for a discard
-    or knock.
-
-    >>> action_to_dict(Knock(C.parse_card("KD")))
-    {'type': 'knock', 'card': 'KD'}
-    """
-    if isinstance(action, Pass):
-        return {"type": "pass"}
-    if isinstance(action, Draw):
-        return {"type": "draw", "source": action.source}
-    if isinstance(action, Discard):
-        return {"type": "discard", "card": C.card_name(action.card)}
-    if isinstance(action, Knock):
-        out: dict[str, Any] = {"type": "knock", "card": C.card_name(action.card)}
-        if action.declared is not None:
-            out["declared"] = [list(m) for m in action.declared]
-        return out
-    if isinstance(action, ChooseDeal):
-        return {"type": "choose_deal", "deal": action.deal}
-    if isinstance(action, BigGin):
-        return {"type": "big_gin"}
-    raise ValueError(f"not a rummy action: {action!r}")
-
-
-def action_from_dict(data: Any) -> Action:
-    """The action written as :func:`action_to_dict` writes it; ``ValueError`` naming
-    what is wrong otherwise.
-
-    >>> action_from_dict({"type": "discard", "card": "10h"})
-    Discard(card=22)
-    >>> action_from_dict({"type": "draw", "source": "deck"})
-    Traceback (most recent call last):
-    ...
-    ValueError: a draw's source is 'stock' or 'discard', not 'deck'
-    """
-    if not isinstance(data, dict):
-        raise ValueError(f"an action is an object with a 'type', not {type(data).__name__}")
-    kind = data.get("type")
-    if kind == "pass":
-        return Pass()
-    if kind == "big_gin":
-        return BigGin()
-    if kind == "draw":
-        source = data.get("source")
-        if source not in ("stock", "discard"):
-            raise ValueError(f"a draw's source is 'stock' or 'discard', not {source!r}")
-        return Draw(source)
-    if kind == "choose_deal":
-        deal = data.get("deal")
-        if not isinstance(deal, bool):
-            raise ValueError(f"choose_deal says 'deal': true or false, not {deal!r}")
-        return ChooseDeal(deal)
-    if kind in ("discard", "knock"):
-        card = data.get("card")
-        if not isinstance(card, str):
-            raise ValueError(f"a {kind} names its card, like {{'card': '5H'}}")
-        c = C.parse_card(card)
-        if kind == "discard":
-            return Discard(c)
-        declared = data.get("declared")
-        if declared is None:
-            return Knock(c)
-        if not isinstance(declared, list) or not all(
-                isinstance(m, list) and all(isinstance(x, str) for x in m) for m in declared):
-            raise ValueError("a knock's 'declared' is a list of melds, each a list of card "
-                             "names, like [['3H', '4H', '5H']]")
-        return Knock(c, tuple(tuple(m) for m in declared))
-    raise ValueError(
-        f"unknown action type {kind!r} (pass, draw, discard, knock, big_gin or choose_deal)")
-
-
-def _name(card: object) -> str:
-    try:
-        return C.card_name(card)  # type: ignore[arg-type]
-    except ValueError:
-        return repr(card)
-
-
-def selfplay_match(seed: int, variant: str = "gin", players: int | None = None,
-                   check: bool = True, preset: str | None = None,
-                   options: Any = None) -> dict[str, Any]:
-    """Bots play one whole match from ``seed``; with ``check`` every invariant is
-    checked after every action (``AssertionError`` on a violation). Returns a summary.
-
-    >>> r = selfplay_match(1, "gin")
-    >>> r["finished"], r["winner"] in (0, 1), r["hands"] == sum(r["kinds"].values())
-    (True, True, True)
-    """
-    from companion.play.bot import choose_action
-
-    game = RummyGame(variant, players=players, seed=seed, preset=preset, options=options)
-    if check:
-        game.check()
-    limit = MAX_HANDS * 400
-    steps = 0
-    while not game.over:
-        action = choose_action(game)
-        game.apply(action)
-        steps += 1
-        if check:
-            game.check()
-        if steps > limit:
-            raise AssertionError(f"seed {seed}: more than {limit} actions without an end")
-    kinds: dict[str, int] = {}
-    for r in game.results:
-        kinds[r.kind] = kinds.get(r.kind, 0) + 1
-    return {
-        "variant": variant,
-        "seed": seed,
-        "players": game.players,
-        "hands": len(game.results),
-        "actions": game.actions,
-        "finished": game.match.finished,
-        "winner": game.match.winner,
-        "final": list(game.match.final),
-        "totals": game.match.totals,
-        "kinds": kinds,
-    }
+        """Raise ``AssertionError`` if an invariant is broken (see
+        :func:`companion.play.rummy_checks.check_game`)."""
+        check_game(self)
 
 
 __all__ = [
@@ -825,3 +552,8 @@ __all__ = [
     "action_to_dict", "action_from_dict",
     "selfplay_match", "RULE_MODULES", "STOCK_END_AT", "MAX_HANDS",
 ]
+
+
+
+# self-play needs the engine above (and imports the bot when it runs)
+from companion.play.rummy_selfplay import selfplay_match  # noqa: E402

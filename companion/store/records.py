@@ -32,6 +32,21 @@ class StorageFailed(StoreError):
     code = "storage_failed"
 
 
+#: the payload key no public rendering of an event shows (a dealt game's match key)
+SECRET = "secret"
+
+
+def public_payload(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` as the API, the live channel and exports show it: without its secret part.
+
+    >>> public_payload({"variant": "gin", "secret": {"key": "00"}})
+    {'variant': 'gin'}
+    """
+    if SECRET not in payload:
+        return payload
+    return {k: v for k, v in payload.items() if k != SECRET}
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     """One committed row of the log. ``damage`` says why a row could not be read
@@ -52,7 +67,7 @@ class StoredEvent:
             "seq": self.seq,
             "game_id": self.game_id,
             "type": self.type,
-            "payload": self.payload,
+            "payload": public_payload(self.payload),
             "client_id": self.client_id,
             "time": self.time,
         }

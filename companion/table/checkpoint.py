@@ -6,7 +6,8 @@ and a checkpoint that cannot be read is ignored (the game is folded from its eve
 
 A rummy checkpoint holds the scored hands (the match is folded from their results); a
 Gin-Go checkpoint holds the actions still standing (the engine plays them again, which
-skips the undone ones and the decoding of every event).
+skips the undone ones and the decoding of every event); a dealt game's checkpoint holds
+its seat and play events (the deal is replayed from the key in its first event).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from companion.games import RummyVariant
 from companion.store import StoredEvent
-from companion.table.fold import GameState, HandEntry, apply_action, engine_dealer, new_state, refold_match
+from companion.table.fold import GameState, HandEntry, _apply, apply_action, engine_dealer, new_state, refold_match
 
 FORMAT = 1
 #: a game writes a checkpoint every this many events (and after an undo)
@@ -31,7 +32,9 @@ def snapshot(g: GameState) -> dict[str, Any]:
         "standing": [[seq, typ] for seq, typ in g.standing],
         "undone": [[seq, typ, n] for seq, typ, n in g.undone],
     }
-    if g.engine is not None:
+    if g.dealt is not None:
+        d["dealt"] = g.dealt.log
+    elif g.engine is not None:
         d["actions"] = g.actions
     else:
         d["hands"] = [[h.n, h.seq, h.ender, h.entry, h.result, h.corrected] for h in g.hands]
@@ -50,7 +53,10 @@ def restore(game_id: str, state: dict[str, Any]) -> GameState:
     g.deleted = bool(state["deleted"])
     g.standing = [(int(seq), str(typ)) for seq, typ in state["standing"]]
     g.undone = [(int(seq), str(typ), None if n is None else int(n)) for seq, typ, n in state.get("undone", [])]
-    if g.engine is not None:
+    if g.dealt is not None:
+        for e in state["dealt"]:
+            _apply(g, StoredEvent(int(e["seq"]), game_id, str(e["type"]), dict(e["payload"]), None, 0.0))
+    elif g.engine is not None:
         for action in state["actions"]:
             apply_action(g, action)
         g.dealer = engine_dealer(g)

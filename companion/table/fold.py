@@ -67,6 +67,8 @@ class GameState:
     undone: list[tuple[int, str, int | None]] = field(default_factory=list)
     #: set when the game's log has unreadable rows: what was lost (the game is read-only)
     damage: dict[str, Any] | None = None
+    #: a dealt game's play (the companion holds the cards), see companion.table.dealt
+    dealt: Any = None
 
     @property
     def rules(self) -> Variant:
@@ -75,6 +77,8 @@ class GameState:
 
     @property
     def finished(self) -> bool:
+        if self.dealt is not None:
+            return bool(self.dealt.finished)
         if self.engine is not None:
             return bool(self.engine.as_dict().get("phase") == "game_over")
         return bool(self.match is not None and self.match.finished)
@@ -99,6 +103,8 @@ class GameState:
         }
         if self.damage is not None:
             d["damaged"] = dict(self.damage)
+        if self.dealt is not None:
+            d.update(mode="dealt", bots=sorted(self.dealt.bots), dealt=self.dealt.public())
         v = self.rules
         if isinstance(v, GinGo):
             st = self.engine.as_dict()
@@ -131,7 +137,7 @@ class GameState:
 
     def _undoable(self) -> dict[str, Any] | None:
         """What an undo would take back: the latest event still standing (and its hand)."""
-        if not self.standing:
+        if not self.standing or self.dealt is not None:  # a dealt game never undoes
             return None
         seq, typ = self.standing[-1]
         hand = next((h.n for h in self.hands if h.seq == seq), None)
@@ -149,6 +155,8 @@ class GameState:
             d["deleted"] = True
         if self.damage is not None:
             d["damaged"] = dict(self.damage)
+        if self.dealt is not None:
+            d.update(mode="dealt", bots=sorted(self.dealt.bots), to_move=self.dealt.to_move())
         if self.engine is not None:
             st = self.engine.as_dict()
             d.update(scores=[sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)],
@@ -183,7 +191,12 @@ def new_state(first: StoredEvent) -> GameState:
         last_seq=first.seq,
     )
     g.created_dealer = g.dealer
-    if isinstance(v, GinGo):
+    if p.get("mode") == "dealt":
+        from companion.table.dealt import DealtGame
+
+        g.dealt = DealtGame.create(v, p, g.options)
+        _sync_dealt(g)
+    elif isinstance(v, GinGo):
         g.engine = v.new_game(g.players, dict(p.get("options") or {}))
         g.dealer = engine_dealer(g)
     elif isinstance(v, RummyVariant):
@@ -206,8 +219,51 @@ def apply_action(g: GameState, action: dict[str, Any]) -> None:
     g.plays.append(GinGo.play_line(len(g.actions), int(g.engine.hand), action, g.effects))
 
 
+def _sync_dealt(g: GameState) -> None:
+    """The parts of ``g`` the dealt game decides (what the score sheet and the board read)."""
+    d = g.dealt
+    g.dealer = d.dealer
+    if d.gingo:
+        g.engine = d.engine.table
+    else:
+        g.match = d.engine.match
+
+
+def _apply_dealt(g: GameState, ev: StoredEvent) -> None:
+    """One event of a dealt game (a seat claimed or freed, or a seat's action)."""
+    d = g.dealt
+    p = ev.payload
+    if ev.type == "seat":
+        new = d.clone()
+        seat, holder = int(p["seat"]), p.get("holder")
+        if holder is None:
+            new.seats.pop(seat, None)
+        else:
+            new.seats[seat] = str(holder)
+        new.log.append({"seq": ev.seq, "type": ev.type, "payload": p})
+        g.dealt = new
+        return
+    if ev.type != "play":
+        raise TableError("dealt_game", f"a dealt game is played through its seats' actions (POST .../actions with "
+                         f"an action from GET .../view), not with {ev.type!r}", 422)
+    before = d.hands_over()
+    new, effects = d.after(int(p["seat"]), p["action"])
+    new.log.append({"seq": ev.seq, "type": ev.type, "payload": p})
+    g.effects = effects
+    g.dealt = new
+    if not new.gingo:
+        for r in new.engine.results[before:]:
+            n = len(g.hands) + 1
+            g.hands.append(HandEntry(n, ev.seq, r.ender, {"dealt": True}, r.as_dict()))
+            new.ended_at.append(ev.seq)
+    _sync_dealt(g)
+
+
 def _apply(g: GameState, ev: StoredEvent) -> int | None:
     """Apply one standing event to ``g`` in place; returns the first hand to re-score."""
+    if g.dealt is not None:
+        _apply_dealt(g, ev)
+        return None
     if g.engine is not None:
         if ev.type == "action":
             apply_action(g, ev.payload["action"])
@@ -237,6 +293,9 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
     unchanged when it refuses an action). Equal to :func:`fold_game` over all events.
     An ``undo`` or a ``redo`` raises :class:`NeedsRefold`."""
     if ev.type in ("undo", "redo"):
+        if g.dealt is not None:
+            raise TableError("dealt_no_undo", "a dealt game cannot undo: every card seen stays seen (play on, or "
+                             "start a new game)", 409)
         raise NeedsRefold()
     new = dataclasses.replace(g, hands=list(g.hands), actions=list(g.actions), plays=list(g.plays),
                               standing=list(g.standing), version=g.version + 1, last_seq=ev.seq)
@@ -246,6 +305,8 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
     new.undone = []  # a new entry: what was undone before it can no longer be redone
     dirty = _apply(new, ev)
     new.standing.append((ev.seq, ev.type))
+    if new.dealt is not None:
+        return new
     if new.engine is not None:
         new.dealer = engine_dealer(new)
         return new
@@ -378,6 +439,8 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
         g.standing.append((ev.seq, ev.type))
         if d is not None:
             dirty = d if dirty is None else min(dirty, d)
+    if g.dealt is not None:
+        return g
     if g.engine is not None:
         g.dealer = engine_dealer(g)
         return g

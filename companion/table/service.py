@@ -23,7 +23,8 @@ from companion.table.errors import TableError, engine_failure
 from companion.table.explain import breakdown
 from companion.table.fold import GameState, step
 from companion.table.hands import HandInput, hand_payload
-from companion.table.ledger import Ledger, Outcome, Staged
+from companion.table.dealing import Dealing
+from companion.table.ledger import Outcome, Staged
 from companion.table.retries import fingerprint, stamp
 from companion.table.library import game_write
 from companion.table.transfer import export_body, imported_events
@@ -31,7 +32,7 @@ from companion.table.transfer import export_body, imported_events
 __all__ = ["Outcome", "Table"]
 
 
-class Table(Ledger):
+class Table(Dealing):
     """Every command on every game; thread-safe (one lock around check-and-queue, then a
     shared commit). ``store`` is the event log; on start-up the open games are folded
     from their checkpoints, the finished ones when first asked for."""

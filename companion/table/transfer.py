@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.store import StoredEvent
+from companion.store.records import public_payload
 from companion.table.checks import check_created
 from companion.table.errors import TableError
 from companion.table.fold import GameState, effective, fold_game
@@ -26,7 +27,7 @@ def export_body(g: GameState, events: Sequence[StoredEvent]) -> dict[str, Any]:
     return {
         "format": EXPORT_FORMAT,
         "game": g.as_dict(),
-        "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "time": e.time}
+        "events": [{"seq": e.seq, "type": e.type, "payload": public_payload(e.payload), "time": e.time}
                    for e in events if e.type != "game_deleted"],
     }
 

@@ -15,6 +15,7 @@ from companion.api.limits import MAX_SEQ
 from companion.api.responses import JsonResponse
 from companion.api.routes import ERRORS, HOST_ERRORS, JSON_ERRORS, json_response
 from companion.api.sheets import score_sheet_csv
+from companion.errors import InvalidInput
 from companion.store import TokenRecord
 from companion.table import HandInput
 
@@ -48,7 +49,14 @@ def get_summary(game_id: str, table: TableDep) -> JSONResponse:
 
 @router.post("/api/v1/games", status_code=201, response_model=M.Game, responses=ERRORS, dependencies=_WRITE)
 def create_game(body: M.CreateGame, table: TableDep) -> JSONResponse:
-    """Start a game; a retried ``client_id`` returns the same game."""
+    """Start a game; a retried ``client_id`` returns the same game. ``"mode": "dealt"``: the
+    companion deals (bots in the ``bots`` seats; claim a seat with POST .../seats/{n})."""
+    if body.mode == "dealt":
+        return json_response(table.create_dealt(body.variant, players=body.players, preset=body.preset,
+                                                options=body.options, dealer=body.dealer, bots=body.bots,
+                                                skip_board=body.skip_board, client_id=body.client_id).body, 201)
+    if body.bots or body.skip_board:
+        raise InvalidInput("bots and skip_board are for dealt games: add \"mode\": \"dealt\"", code="invalid_mode")
     return json_response(table.create_game(body.variant, players=body.players, preset=body.preset,
                                            options=body.options, dealer=body.dealer, client_id=body.client_id), 201)
 
@@ -104,10 +112,14 @@ def preview_correction(game_id: str, n: int, body: M.HandRequest, table: TableDe
     return json_response(table.preview_correction(game_id, n, _entry(body)))
 
 
-@router.post("/api/v1/games/{game_id}/actions", response_model=M.ActionResponse, responses=ERRORS,
-             dependencies=_WRITE)
-def action(game_id: str, body: M.ActionRequest, table: TableDep) -> JSONResponse:
-    """A Gin-Go action (see the action schema in companion.rules.gingo)."""
+@router.post("/api/v1/games/{game_id}/actions", response_model=M.ActionResponse, responses=ERRORS)
+def action(game_id: str, body: M.ActionRequest, table: TableDep,
+           rec: TokenRecord = Depends(require_token)) -> JSONResponse:
+    """A Gin-Go action at a real table (see the action schema in companion.rules.gingo), or in
+    a dealt game the caller's seat's action: one object from ``legal_actions`` of GET .../view."""
+    if table.is_dealt(game_id):
+        return json_response(table.play(game_id, rec.id, body.action, client_id=body.client_id,
+                                        expected_version=body.expected_version))
     return json_response(table.action(game_id, body.action, client_id=body.client_id,
                                       expected_version=body.expected_version))
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, WebSocket
 
 from companion.api.limits import MAX_SEQ
 from companion.api.live import MAX_REPLAY, LiveHub
+from companion.pairing import Pairing
 from companion.table import Table
 
 router = APIRouter(tags=["live"])
@@ -33,9 +34,27 @@ def missed(table: Table, after: int, upto: int) -> list[dict[str, Any]]:
             for e in evs if e.seq <= upto]
 
 
-def make_hub(table: Table, sync: Any) -> LiveHub:
+def private_views(table: Table, holder: str, game_id: str | None) -> list[dict[str, Any]]:
+    """The views of the seats ``holder`` holds: in ``game_id``, or in every open dealt game."""
+    out = []
+    for gid in [game_id] if game_id is not None else table.seats_held(holder):
+        try:
+            view = table.view(gid, holder)
+        except ValueError:  # a game deleted or not dealt
+            continue
+        if view.get("seat") is not None:
+            out.append(view)
+    return out
+
+
+def make_hub(table: Table, sync: Any, pairing: Pairing | None = None) -> LiveHub:
     """The live hub of one app, reading snapshots and missed events from ``table``."""
-    return LiveHub(lambda: snapshot(table, sync), lambda after, upto: missed(table, after, upto))
+    def authenticate(token: str) -> str | None:
+        rec = pairing.check(token) if pairing is not None else None
+        return rec.id if rec is not None else None
+
+    return LiveHub(lambda: snapshot(table, sync), lambda after, upto: missed(table, after, upto),
+                   authenticate, lambda holder, gid: private_views(table, holder, gid))
 
 
 @router.websocket("/api/v1/live")

@@ -7,9 +7,10 @@ actions and returns typed events; :meth:`GingoPlay.apply` is the JSON edge.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,8 +39,7 @@ class _PState:
     actions: int = 0
 
     def copy(self) -> _PState:
-        r = random.Random()
-        r.setstate(self.rng.getstate())
+        r = copy.copy(self.rng)
         return dataclasses.replace(self, table=self.table.copy(), rng=r, hands=[list(h) for h in self.hands],
                                    stock=list(self.stock), pile=list(self.pile))
 
@@ -48,7 +48,7 @@ class GingoPlay:
     """A whole Gin-Go game with a deck (see the package docstring for the actions)."""
 
     def __init__(self, players: list[str], options: Options | Mapping[str, Any] | None = None,
-                 seed: int = 0, dealer: int = 0) -> None:
+                 seed: int = 0, dealer: int = 0, hand_rng: Callable[[int], random.Random] | None = None) -> None:
         if not isinstance(players, list) or len(players) not in (2, 4):
             raise GingoError("Gin-Go needs a list of 2 or 4 player names")
         opts = options if isinstance(options, Options) else make_options(len(players), options)
@@ -58,7 +58,10 @@ class GingoPlay:
         self.players = list(players)
         self.options = opts
         self.seed = seed
-        rng = random.Random(seed)
+        # hand_rng: each hand (0: the set-up reveal) shuffled by its own generator (a dealt
+        # game's secret per-hand seeds, companion.play.deal)
+        self._hand_rng = hand_rng
+        rng = random.Random(seed) if hand_rng is None else hand_rng(0)
         deck = list(range(54))
         rng.shuffle(deck)
         self._st = _PState(table=table, rng=rng, reveal=B.reveal_suits(deck).cards)
@@ -106,6 +109,12 @@ class GingoPlay:
         st.turn = (dealer + 1) % len(players) if turn is None else turn
         st.stage, st.keep, st.phase = "draw", None, "play"
         return play
+
+    def clone(self) -> GingoPlay:
+        """An independent copy (what one more action would do, without touching this one)."""
+        other = copy.copy(self)
+        other._st = self._st.copy()
+        return other
 
     # -- views ------------------------------------------------------------------
 
@@ -255,6 +264,8 @@ class GingoPlay:
     def _deal(self, st: _PState) -> list[Event]:
         n = len(self.players)
         dealer = st.table.dealer
+        if self._hand_rng is not None:
+            st.rng = self._hand_rng(st.table.hand)
         deck = C.mask_cards(self.deck_mask())
         st.rng.shuffle(deck)
         hands: list[list[int]] = [[] for _ in range(n)]

@@ -1,0 +1,295 @@
+"""The commands of dealt games: create one, claim and free seats, a seat's view, a seat's
+action, and the bots that play their seats (see :mod:`companion.table.dealt`).
+
+Every change is an event written through the same path as a tracked game's (trial fold,
+group commit, answer after the commit), so a dealt game survives a restart or a crash
+exactly like a tracked one. A seat's action checks that the caller holds the seat whose
+turn it is; the rules refuse anything else by name and nothing is written. When an
+action ends a hand, its event also publishes that hand's seed and the next hand's
+commitment (``"revealed"`` and ``"next"``), so the log alone proves every deal.
+
+Bots act after each human action until a human must act: at once in the same request
+when ``bot_delay`` is 0 (tests), else on a thread that waits ``bot_delay`` seconds before
+each bot move (the page shows them one by one).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
+from companion.games import find_variant
+from companion.play.deal import SEED_BYTES, commitment, hand_seed
+from companion.store.records import SECRET
+from companion.table.checks import check_players
+from companion.table.dealt import DealtGame, check_bots
+from companion.table.fold import GameState
+from companion.table.ledger import Ledger, Outcome, Staged
+from companion.table.retries import fingerprint
+
+log = logging.getLogger("companion.table")
+
+#: at most this many bot moves in a row (a whole match is far fewer between two humans)
+BOT_LIMIT = 20000
+
+
+class Dealing(Ledger):
+    """Dealt-game commands, on top of the write path of :class:`Ledger`."""
+
+    #: seconds a bot waits before each move (0: the bots move inside the human's request)
+    bot_delay: float = 0.0
+    #: games whose board must agree before the next turn (set by the board sync), see waiting_for_board
+    board_gate: Any = None
+
+    def _bots_running(self) -> set[str]:
+        running: set[str] | None = self.__dict__.get("_bot_threads")
+        if running is None:
+            running = self.__dict__["_bot_threads"] = set()
+        return running
+
+    # -- creating --------------------------------------------------------------------------
+
+    def create_dealt(self, variant: str, *, players: Sequence[str], preset: str | None = None,
+                     options: dict[str, Any] | None = None, dealer: int = 0, bots: Sequence[int] = (),
+                     skip_board: bool = False, client_id: str | None = None) -> Outcome:
+        """Start a dealt game: the companion shuffles with a fresh secret key and deals."""
+        from companion.table.service import _game_id
+
+        gid = _game_id(client_id)
+        fp = fingerprint("create_dealt", variant=variant, players=list(players), preset=preset,
+                         options=options or {}, dealer=dealer, bots=list(bots), skip_board=skip_board) \
+            if client_id else None
+
+        def stage() -> Staged:
+            names = check_players(players)
+            find_variant(variant).check_seats(len(names))
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(names):
+                raise InvalidInput(f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}", code="invalid_dealer")
+            try:
+                seats = check_bots(list(bots), len(names))
+            except ValueError as exc:
+                raise InvalidInput(str(exc), code="invalid_bots") from None
+            key = secrets.token_bytes(SEED_BYTES)
+            payload: dict[str, Any] = {
+                "variant": variant, "preset": preset, "options": dict(options or {}), "players": names,
+                "dealer": dealer, "mode": "dealt", "bots": seats, "skip_board": bool(skip_board),
+                "next": {"hand": 1, "commitment": commitment(hand_seed(key, 1))},
+                SECRET: {"key": key.hex()},
+            }
+            return self._stage(None, gid, "game_created", payload, client_id, lambda st: ({}, None), fp)
+
+        out = self._run(gid, client_id, stage, "create_dealt", fp)
+        self.after_dealt(str(out.body.get("id", gid)))
+        return out
+
+    # -- seats -------------------------------------------------------------------------------
+
+    def _dealt(self, game_id: str) -> tuple[GameState, DealtGame]:
+        g = self._writable(game_id)
+        if g.dealt is None:
+            raise InvalidInput(f"game {game_id} is tracked at a real table, not dealt by the companion "
+                               "(create one with \"mode\": \"dealt\")", code="not_dealt")
+        return g, g.dealt
+
+    def is_dealt(self, game_id: str) -> bool:
+        with self._lock:
+            return self._get(game_id).dealt is not None
+
+    @staticmethod
+    def seat_of(d: DealtGame, holder: str | None) -> int | None:
+        if holder is None:
+            return None
+        return next((s for s, h in sorted(d.seats.items()) if h == holder), None)
+
+    def claim_seat(self, game_id: str, seat: int, holder: str, *, client_id: str | None = None) -> dict[str, Any]:
+        """Seat ``seat`` for the token ``holder``; 409 when a bot or another token holds it."""
+        def stage() -> Staged | None:
+            g, d = self._dealt(game_id)
+            n = len(d.names)
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise NotFound(f"seat {seat} does not exist: seats are 0..{n - 1}", details={"seat": seat})
+            if seat in d.bots:
+                raise Conflict(f"seat {seat} is played by a bot", code="seat_taken", details={"seat": seat})
+            held = d.seats.get(seat)
+            if held == holder:
+                return None
+            if held is not None:
+                raise Conflict(f"seat {seat} is taken by another phone (the host can free it)", code="seat_taken",
+                               details={"seat": seat})
+            mine = self.seat_of(d, holder)
+            if mine is not None:
+                raise Conflict(f"you hold seat {mine} already: one seat per phone", code="seat_taken",
+                               details={"seat": seat, "held": mine})
+            return self._stage(g, g.id, "seat", {"seat": seat, "holder": holder}, None, lambda st: ({}, None))
+
+        with self._lock:
+            staged = stage()
+        if staged is not None:
+            self._finish(staged)
+        return self.view(game_id, holder)
+
+    def free_seat(self, game_id: str, seat: int) -> dict[str, Any]:
+        """The host frees ``seat`` (a phone that left); its cards stay with the seat."""
+        with self._lock:
+            g, d = self._dealt(game_id)
+            if seat not in d.seats:
+                raise Conflict(f"seat {seat} is not held by a phone", code="seat_free", details={"seat": seat})
+            staged = self._stage(g, g.id, "seat", {"seat": seat, "holder": None}, None, lambda st: ({}, None))
+        self._finish(staged)
+        return self.game(game_id)
+
+    def view(self, game_id: str, holder: str | None) -> dict[str, Any]:
+        """What ``holder`` may see: its seat, its cards and legal actions, the table, the version."""
+        with self._lock:
+            g = self._get(game_id)
+            if g.dealt is None:
+                raise InvalidInput(f"game {game_id} is not dealt by the companion: it has no private view",
+                                   code="not_dealt")
+            out: dict[str, Any] = g.dealt.view(self.seat_of(g.dealt, holder))
+            out["version"] = g.version
+            out["game_id"] = g.id
+            return out
+
+    def seats_held(self, holder: str) -> list[str]:
+        """The open dealt games where ``holder`` holds a seat."""
+        with self._lock:
+            return [gid for gid, g in self.library.open.items()
+                    if g.dealt is not None and self.seat_of(g.dealt, holder) is not None]
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def play(self, game_id: str, holder: str, action: Any, *, client_id: str | None = None,
+             expected_version: int | None = None) -> dict[str, Any]:
+        """``holder``'s seat plays ``action``; then the bots play until a human must act."""
+        out = self._play(game_id, holder, None, action, client_id, expected_version)
+        self.after_dealt(game_id)
+        body = dict(out.body)
+        body["view"] = self.view(game_id, holder)
+        body["game"] = self.game(game_id)
+        return body
+
+    def _play(self, game_id: str, holder: str | None, bot_seat: int | None, action: Any, client_id: str | None,
+              expected_version: int | None) -> Outcome:
+        fp = fingerprint("play", action=action) if client_id else None
+
+        def stage() -> Staged:
+            g, d = self._dealt(game_id)
+            self._check_version(g, expected_version)
+            seat = bot_seat if bot_seat is not None else self.seat_of(d, holder)
+            if seat is None:
+                raise IllegalAction("you hold no seat in this game: claim one with POST "
+                                    f"/api/v1/games/{game_id}/seats/{{n}}", code="no_seat")
+            if self.waiting_for_board(g):
+                raise Conflict("the board does not match the game yet: place and bump the chips the LEDs show "
+                               "(or play with skip_board)", code="board_pending")
+            try:
+                new, _ = d.after(seat, action)
+            except ValueError as exc:
+                raise IllegalAction(str(exc), details={"seat": seat}) from None
+            payload: dict[str, Any] = {"seat": seat, "action": action, "by": "bot" if bot_seat is not None else holder}
+            done = d.hands_over()
+            if new.hands_over() > done:
+                payload["revealed"] = [{"hand": k, "seed": hand_seed(d.key, k).hex()}
+                                       for k in range(done + 1, new.hands_over() + 1)]
+                if not new.finished:
+                    k = new.hands_over() + 1
+                    payload["next"] = {"hand": k, "commitment": commitment(hand_seed(d.key, k))}
+            return self._stage(g, g.id, "play", payload, client_id,
+                               lambda st: ({"events": list(st.effects)}, "game"), fp)
+
+        return self._run(game_id, client_id, stage, "play", fp)
+
+    # -- the board ------------------------------------------------------------------------
+
+    def waiting_for_board(self, g: GameState) -> bool:
+        """True while a dealt Gin-Go game waits for the board to show the last play."""
+        gate = self.board_gate
+        if gate is None or g.dealt is None or not g.dealt.gingo or g.dealt.skip_board:
+            return False
+        return bool(gate(g))
+
+    # -- bots ------------------------------------------------------------------------------
+
+    def _bot_move(self, game_id: str) -> tuple[int, Any, int] | None:
+        """The next bot move (seat, action, version), or None when no bot is to move."""
+        with self._lock:
+            g = self.library.get(game_id)
+            if g is None or g.dealt is None or g.finished or g.damage is not None or g.deleted:
+                return None
+            d = g.dealt
+            seat = d.to_move()
+            if seat is None or seat not in d.bots or self.waiting_for_board(g):
+                return None
+            e = d.engine
+            if d.gingo:
+                from companion.play.gingo import bot_action
+
+                action = bot_action(e, random.Random(g.version))
+            else:
+                from companion.play.bot import choose_action
+                from companion.play.rummy import action_to_dict
+
+                action = action_to_dict(choose_action(e))
+            return seat, action, g.version
+
+    def run_bots(self, game_id: str, delay: float = 0.0) -> int:
+        """Bots play in ``game_id`` until a human must act (or the game ends); the moves made."""
+        made = 0
+        for _ in range(BOT_LIMIT):
+            move = self._bot_move(game_id)
+            if move is None:
+                return made
+            if delay > 0:
+                time.sleep(delay)
+            seat, action, version = move
+            try:
+                self._play(game_id, None, seat, action, None, version)
+            except StaleVersion:
+                continue  # someone else moved meanwhile: look again
+            except (IllegalAction, Conflict) as exc:
+                if exc.code == "board_pending":
+                    return made
+                log.error("bot in seat %d of game %s chose an illegal move %r: %s", seat, game_id, action, exc)
+                return made
+            made += 1
+        return made
+
+    def after_dealt(self, game_id: str) -> None:
+        """After a change to a dealt game: let the bots move (now, or on a thread with a delay)."""
+        if self.bot_delay <= 0:
+            self.run_bots(game_id)
+            return
+        running = self._bots_running()
+        with self._lock:
+            if game_id in running:
+                return
+            running.add(game_id)
+
+        def work() -> None:
+            try:
+                self.run_bots(game_id, self.bot_delay)
+            except Exception:
+                log.exception("the bots of game %s stopped", game_id)
+            finally:
+                with self._lock:
+                    running.discard(game_id)
+            if self._bot_move(game_id) is not None:  # a human moved while the thread was finishing
+                self.after_dealt(game_id)
+
+        threading.Thread(target=work, name=f"bots-{game_id}", daemon=True).start()
+
+    def resume_bots(self) -> None:
+        """At start-up: the bots of every open dealt game whose turn it is move on."""
+        with self._lock:
+            gids = [gid for gid, g in self.library.open.items() if g.dealt is not None]
+        for gid in gids:
+            self.after_dealt(gid)
+
+
+__all__ = ["Dealing", "BOT_LIMIT"]

@@ -1,0 +1,221 @@
+"""A dealt game: the companion holds the deck, every seat's cards and the stock.
+
+:class:`DealtGame` wraps a full-play engine (:class:`~companion.play.rummy.RummyGame` for
+Gin Rummy, Color Gin and Ginski; :class:`~companion.play.gingo.GingoPlay` for Gin-Go)
+with the seats (which are bots, which phone token holds which seat) and the match key
+the hands are shuffled from (:mod:`companion.play.deal`). It is folded from events like
+every game: ``game_created`` (with ``"mode": "dealt"``, the bots and the secret key),
+``seat`` (a seat claimed or freed) and ``play`` (one seat's action). It never changes in
+place: :meth:`DealtGame.after` returns the game after one more event.
+
+What anyone may see is :meth:`public`; a seat's own cards and legal actions are
+:meth:`view`. The key lives only in the ``secret`` part of the first event's payload,
+which no public rendering of an event shows (:func:`public_payload`).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import cards as C
+from companion.games import GinGo, RummyVariant, Variant
+from companion.play.deal import HashRandom, commitment, hand_seed
+from companion.store.records import SECRET, public_payload
+
+def check_bots(bots: Any, players: int) -> list[int]:
+    """The bot seats, sorted; ``ValueError`` naming what is wrong."""
+    if not isinstance(bots, list) or not all(isinstance(b, int) and not isinstance(b, bool) for b in bots):
+        raise ValueError(f"bots is a list of seat numbers, like [1], not {bots!r}")
+    for b in bots:
+        if not 0 <= b < players:
+            raise ValueError(f"bot seat {b} does not exist: seats are 0..{players - 1}")
+    if len(set(bots)) != len(bots):
+        raise ValueError("a bot seat is listed twice")
+    return sorted(bots)
+
+
+@dataclass
+class DealtGame:
+    """One dealt game's play state (see the module notes)."""
+
+    variant: Variant
+    names: list[str]
+    key: bytes
+    bots: frozenset[int]
+    engine: Any  # RummyGame | GingoPlay
+    skip_board: bool = False
+    seats: dict[int, str] = field(default_factory=dict)  # seat -> the token id holding it
+    log: list[dict[str, Any]] = field(default_factory=list)  # the standing events after game_created
+    effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did (public)
+    #: the sequence number of the event that ended each hand (for the score sheet)
+    ended_at: list[int] = field(default_factory=list)
+
+    # -- making ---------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, variant: Variant, payload: dict[str, Any], options: Any) -> DealtGame:
+        names = list(payload["players"])
+        secret = payload.get(SECRET) or {}
+        key = bytes.fromhex(str(secret.get("key", "")))
+        if len(key) < 16:
+            raise ValueError("a dealt game's first event has lost its key: the deal cannot be replayed")
+        bots = frozenset(check_bots(list(payload.get("bots") or []), len(names)))
+        dealer = int(payload.get("dealer", 0))
+
+        def hand_rng(k: int) -> random.Random:
+            return HashRandom(hand_seed(key, k))
+
+        engine: Any
+        if isinstance(variant, GinGo):
+            from companion.play.gingo import GingoPlay
+
+            engine = GingoPlay(names, options, dealer=dealer, hand_rng=hand_rng)
+        elif isinstance(variant, RummyVariant):
+            from companion.play.rummy import RummyGame
+
+            engine = RummyGame(variant.name, players=len(names), options=options, dealer=dealer,
+                               hand_rng=hand_rng)
+        else:  # pragma: no cover - every game is one or the other
+            raise ValueError(f"{variant.name} cannot be dealt")
+        return cls(variant, names, key, bots, engine, skip_board=bool(payload.get("skip_board", False)))
+
+    def clone(self) -> DealtGame:
+        other = copy.copy(self)
+        other.engine = self.engine.clone()
+        other.seats = dict(self.seats)
+        other.log = list(self.log)
+        other.ended_at = list(self.ended_at)
+        return other
+
+    @property
+    def gingo(self) -> bool:
+        return isinstance(self.variant, GinGo)
+
+    # -- whose turn --------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        if self.gingo:
+            return bool(self.engine.phase == "game_over")
+        return bool(self.engine.over)
+
+    def to_move(self) -> int | None:
+        """The seat that must act now (None once the game is over)."""
+        if self.finished:
+            return None
+        e = self.engine
+        if not self.gingo:
+            return int(e.turn)
+        if e.phase == "play":
+            return int(e.turn)
+        n = len(self.names)
+        if e.phase == "setup":  # the dealer calls the set-up when the reveal says so, else the opponent
+            first = int(e._first_dealer)
+            return first if e.reveal.chooser == "dealer" else (first + 1) % n
+        return (int(e.table.dealer) + 1) % n  # the next deal, after a hand with no winner
+
+    def hands_over(self) -> int:
+        """How many hands have ended."""
+        if self.gingo:
+            return len(self.engine.table.as_dict().get("hands", []))
+        return len(self.engine.results)
+
+    @property
+    def dealer(self) -> int:
+        return int(self.engine.table.dealer if self.gingo else self.engine.dealer)
+
+    # -- what a seat may do ------------------------------------------------------------------
+
+    def hand_cards(self, seat: int) -> list[int]:
+        if self.gingo:
+            return list(self.engine.hands[seat]) if self.engine.phase == "play" else []
+        return C.mask_cards(self.engine.hands[seat]) if not self.engine.over else []
+
+    def legal_actions(self, seat: int | None) -> list[dict[str, Any]]:
+        """The actions ``seat`` may take now, as JSON (empty when it is not its turn)."""
+        if seat is None or seat != self.to_move():
+            return []
+        if self.gingo:
+            from companion.play.gingo import legal_actions
+
+            return legal_actions(self.engine)
+        from companion.play.rummy import action_to_dict
+
+        return [action_to_dict(a) for a in self.engine.legal_actions()]
+
+    def after(self, seat: int, action: Any) -> tuple[DealtGame, list[dict[str, Any]]]:
+        """The game after ``seat`` plays ``action`` (a JSON action) and what it did, as public
+        events; ``ValueError`` naming the rule when it is not legal (nothing changes)."""
+        if self.finished:
+            raise ValueError("the game is over: no more actions")
+        mover = self.to_move()
+        if seat != mover:
+            who = self.names[mover] if mover is not None else "nobody"
+            raise ValueError(f"it is seat {mover}'s turn ({who}), not seat {seat}'s: wait for your turn")
+        if not isinstance(action, dict):
+            raise ValueError("an action is an object from legal_actions, like {\"type\": \"draw\", ...}")
+        new = self.clone()
+        if self.gingo:
+            act = dict(action)
+            if act.get("type") not in ("setup", "new_hand"):
+                if "seat" in act and act["seat"] != seat:
+                    raise ValueError(f"the action names seat {act['seat']!r}, but you hold seat {seat}")
+                act["seat"] = seat
+            effects = list(new.engine.apply(act))
+        else:
+            from companion.play.rummy import action_from_dict, action_to_dict
+
+            typed = action_from_dict(action)
+            new.engine.apply(typed)
+            effects = [{"type": "played", "seat": seat, "action": action_to_dict(typed)}]
+        new.effects = effects
+        return new, effects
+
+    # -- what anyone may see ----------------------------------------------------------------
+
+    def deals(self) -> list[dict[str, Any]]:
+        """Each hand's commitment and, once the hand is over, its seed (to check the deal)."""
+        done = self.hands_over()
+        current = done + (0 if self.finished else 1)
+        out = []
+        for k in range(1, current + 1):
+            seed = hand_seed(self.key, k)
+            out.append({"hand": k, "commitment": commitment(seed),
+                        "seed": seed.hex() if k <= done else None})
+        return out
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        return [{"seat": s, "name": self.names[s], "bot": s in self.bots, "taken": s in self.seats or s in self.bots}
+                for s in range(len(self.names))]
+
+    def public(self) -> dict[str, Any]:
+        """The table as every player sees it: no card of a hand in play, no stock order."""
+        e = self.engine
+        out: dict[str, Any] = {"to_move": self.to_move(), "seats": self.seat_list(), "deals": self.deals(),
+                               "skip_board": self.skip_board}
+        if self.gingo:
+            st = e.table.as_dict()
+            out.update(phase=e.phase, turn=e.turn, stage=e.stage, dealer=st.get("dealer"), hand_number=st.get("hand"),
+                       stock=len(e.stock), pile=[C.card_name(c) for c in e.pile],
+                       discard_top=C.card_name(e.pile[-1]) if e.pile else None,
+                       keep=None if e.keep is None else C.card_name(e.keep),
+                       hand_sizes=[len(h) for h in e.hands] if e.phase == "play" else [0] * len(self.names),
+                       table=st)
+        else:
+            v = e.view(None)
+            v.pop("variant", None)
+            v.pop("players", None)
+            out.update(v)
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``seat``'s own view (a seat of None sees what everybody sees)."""
+        cards = self.hand_cards(seat) if seat is not None else []
+        return {"seat": seat, "hand": [C.card_name(c) for c in cards],
+                "legal_actions": self.legal_actions(seat), "public": self.public(), "finished": self.finished}
+
+
+__all__ = ["DealtGame", "public_payload", "check_bots", "SECRET"]
