@@ -47,6 +47,12 @@ class Dealing(Ledger):
     #: games whose board must agree before the next turn (set by the board sync), see waiting_for_board
     board_gate: Any = None
 
+    @staticmethod
+    def new_key() -> bytes:
+        """A new match key: 32 bytes from the operating system's random source (tests may
+        replace this with a seeded source to replay a deal)."""
+        return secrets.token_bytes(SEED_BYTES)
+
     def _bots_running(self) -> set[str]:
         running: set[str] | None = self.__dict__.get("_bot_threads")
         if running is None:
@@ -75,7 +81,7 @@ class Dealing(Ledger):
                 seats = check_bots(list(bots), len(names))
             except ValueError as exc:
                 raise InvalidInput(str(exc), code="invalid_bots") from None
-            key = secrets.token_bytes(SEED_BYTES)
+            key = self.new_key()
             payload: dict[str, Any] = {
                 "variant": variant, "preset": preset, "options": dict(options or {}), "players": names,
                 "dealer": dealer, "mode": "dealt", "bots": seats, "skip_board": bool(skip_board),
