@@ -175,6 +175,17 @@ def test_deadwood_of_no_cards_is_an_error(capsys: pytest.CaptureFixture[str]) ->
     assert err.startswith("gingo deadwood: error: no cards given") and err.count("\n") == 1
 
 
+def _catches_sigint(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) & (1 << (2 - 1)))  # bit of signal 2
+    except FileNotFoundError:
+        pass
+    return False
+
+
 def test_ctrl_c_during_selfplay_exits_130_quietly(tmp_path: object) -> None:
     import signal
     import subprocess
@@ -184,7 +195,14 @@ def test_ctrl_c_during_selfplay_exits_130_quietly(tmp_path: object) -> None:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        time.sleep(2.0)
+        # Ctrl-C before the interpreter has installed its SIGINT handler kills the process
+        # the kernel's way (-2) whatever gingo does; under heavy load that start takes more
+        # than the 2 s this test used to wait, so wait until Linux shows SIGINT as caught
+        # (SigCgt in /proc/PID/status), then a little into the run
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not _catches_sigint(proc.pid):
+            time.sleep(0.05)
+        time.sleep(1.0)
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=20)
     finally:
