@@ -25,15 +25,17 @@ for the same card. In Gin-Go a joker may not stand for a card the same hand hold
 (16, ['QS', 'KS'])
 
 The package holds one module per part (imports point down only: ``cards`` <- ``rules``
-<- ``tables`` <- ``natural`` <- ``wild``, ``block`` <- ``solve`` <- ``arrange`` <-
-``check``, ``layoffs``):
+<- ``tables`` <- ``natural`` <- ``wild``, ``block`` <- ``fast`` <- ``solve`` <-
+``arrange`` <- ``check``, ``layoffs``):
 
 * :mod:`~companion.melds.rules`: :class:`MeldRules`, the games' rules, ``get_rules``;
 * :mod:`~companion.melds.tables`: the per-suit run tables;
 * :mod:`~companion.melds.natural`: hands without wilds, set enumeration;
 * :mod:`~companion.melds.wild`: the wild-card search;
 * :mod:`~companion.melds.block`: the rank-by-rank programme for large hands;
-* :mod:`~companion.melds.solve`: ``min_deadwood``, ``best_discard`` and their mask forms;
+* :mod:`~companion.melds.fast`: the four-suit solver (minimum and best discard of a mask);
+* :mod:`~companion.melds.solve`: ``min_deadwood``, ``best_discard`` and their mask forms
+  (reading the caller's cards into a mask and choosing each game's solver);
 * :mod:`~companion.melds.arrange`: :class:`Meld`, :class:`Arrangement`, ``arrangements``;
 * :mod:`~companion.melds.check`: ``check_meld``;
 * :mod:`~companion.melds.layoffs`: ``best_layoffs``.

@@ -1,36 +1,38 @@
-"""The four-suit fast path (Gin Rummy, Color Gin, and Gin-Go hands without jokers):
-minimum deadwood and best discard of a card bitmask, exact, in as few Python steps as
-the common hands allow.
+"""The four-suit solver (Gin Rummy, Color Gin, and Gin-Go hands without jokers): the
+exact minimum deadwood and best discard of a card bitmask, in as few Python steps as
+the common hands allow. Everything here works on masks; the public functions in
+:mod:`companion.melds.solve` only read the caller's cards into a mask.
 
 Deadwood is the least, over the choice of sets, of the sum of the per-suit run table
-``T`` (see :mod:`companion.melds.tables`). Three shortcuts keep most hands off the
-enumeration of set choices:
+``T`` (see :mod:`companion.melds.tables`). With the suits ``a b c d`` (13 bits each):
 
 * no rank held three times (three hands in four at random): four table look-ups;
-* a rank held three or four times none of whose cards can be in a run (the table
+* one rank held three or four times (bit ``t``): either no set of it (the base sum),
+  or the set of every card of it (``rest``: each suit looked up without ``t``), or,
+  four held, a set of three of them: ``rest`` with one card put back, the best one
+  being the suit whose ``T[x] - T[x - t]`` is least. No branching per suit;
+* a rank held three or more times none of whose cards can be in a run (the table
   ``RC`` gives the run-capable cards of a suit pattern): the whole set is taken, as
   no other meld can use those cards;
-* the last rank left to choose is settled in closed form: taking a set out of suits
-  ``i`` gains ``g_i = T[x_i] - T[x_i - card]`` each, so the best is the base sum less
-  the largest of 0, the three-card gain and (four present) the four-card gain or the
-  best three of four.
-
-Everything else (two or more ranks whose cards also fit runs) enumerates the choices
-of the earlier ranks and closes the last one the same way. Past ``_SETS_ENUM_MAX``
-such ranks the rank-by-rank programme (:mod:`companion.melds.block`) is faster.
+* more ranks: the choices of the earlier ranks are enumerated (quads last, since the
+  closed form above settles a quad as cheaply as a triple) and the last is closed in
+  the closed form. Past ``SETS_ENUM_MAX`` such ranks the rank-by-rank programme
+  (:mod:`companion.melds.block`) is faster.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 
 from companion.melds.block import _block_min
 from companion.melds.rules import MeldRules
-from companion.melds.tables import _BIG, _Tables
+from companion.melds.tables import _BIG, _tables
 
 # Enumerating set choices costs about 6^(ranks held 3+ times); past this many such
 # ranks the rank-by-rank programme is faster (measured in benchmarks/solver.py).
-_SETS_ENUM_MAX = 5
+SETS_ENUM_MAX = 5
 
 # For a 4-bit pattern of the suits holding a rank: the suit choices of a set (as
 # 4-bit masks), three or four suits.
@@ -38,59 +40,71 @@ _CHOICES: tuple[tuple[int, ...], ...] = tuple(
     tuple(c for c in range(16) if c & p == c and c.bit_count() >= 3) for p in range(16)
 )
 
+Sets = Callable[[int, int, int, int, int], int]
 
-SetsMin = Callable[[int, int, int, int, int, int], int]
+
+@dataclass(frozen=True)
+class FourSuit:
+    """One game's four-suit solver: ``min(mask)``; ``sets(a, b, c, d, trip)`` for
+    hands holding ranks three or more times (the suits' 13-bit patterns and those
+    ranks, so callers that have split the mask go straight to it); ``discard(mask)`` ``-> (deadwood, mask of
+    every discard reaching it)``; ``quad(a, b, c, d, ~t)`` for one rank ``t`` held
+    four times; ``T`` the run table the inline callers need."""
+
+    min: Callable[[int], int]
+    sets: Sets
+    quad: Callable[[int, int, int, int, int], int]
+    discard: Callable[[int], tuple[int, int]]
+    T: list[int]
 
 
-def make_min(tb: _Tables, rules: MeldRules) -> tuple[Callable[[int], int], SetsMin]:
-    """The exact minimum deadwood of a four-suit mask (no wild cards in it), and the
-    part of it for hands holding a rank three or more times: ``with_sets(a, b, c, d,
-    trip, mask)`` with the four suits' 13-bit patterns and the ranks held 3+ times
-    (so callers that have already split the mask go straight to it)."""
+@lru_cache(maxsize=None)
+def four_suit(rules: MeldRules) -> FourSuit:
+    """The solver for a four-suit game whose cards start at bit 0 (no wild cards in
+    the masks it is given)."""
+    if rules.base != 0 or rules.nsuits != 4:
+        raise ValueError(f"{rules.name} is not a four-suit game")
+    tb = _tables(rules)
     T = tb.T
     RC = tb.RC
+    D = tb.D
+    DS = tb.DS
     choices = _CHOICES
 
-    def last(a: int, b: int, c: int, d: int, bit: int) -> int:
-        # one rank left: base sum less the best gain of taking a set out of it
+    def quad(a: int, b: int, c: int, d: int, nt: int) -> int:
+        # one rank held four times (``nt`` all but it): no set, the set of four, or
+        # the four less the card whose suit loses most by giving it up
         ta, tb_, tc, td = T[a], T[b], T[c], T[d]
+        ra, rb, rc, rd = T[a & nt], T[b & nt], T[c & nt], T[d & nt]
         base = ta + tb_ + tc + td
-        s = n = 0
-        mn = _BIG
-        if a & bit:
-            g = ta - T[a ^ bit]
-            s += g
-            n += 1
-            if g < mn:
-                mn = g
-        if b & bit:
-            g = tb_ - T[b ^ bit]
-            s += g
-            n += 1
-            if g < mn:
-                mn = g
-        if c & bit:
-            g = tc - T[c ^ bit]
-            s += g
-            n += 1
-            if g < mn:
-                mn = g
-        if d & bit:
-            g = td - T[d ^ bit]
-            s += g
-            n += 1
-            if g < mn:
-                mn = g
-        if n == 4 and mn < 0:
-            s -= mn  # the best three of four
-        return base - s if s > 0 else base
+        rest = ra + rb + rc + rd
+        g = ta - ra
+        if tb_ - rb < g:
+            g = tb_ - rb
+        if tc - rc < g:
+            g = tc - rc
+        if td - rd < g:
+            g = td - rd
+        if g < 0:
+            rest += g
+        return rest if rest < base else base
+
+    def one(a: int, b: int, c: int, d: int, t: int) -> int:
+        # one rank ``t`` held three or four times: no set of it, or the set of every
+        # card of it (each suit looked up without ``t``), or for four a set of three
+        nt = ~t
+        if a & b & c & d & t:
+            return quad(a, b, c, d, nt)
+        rest = T[a & nt] + T[b & nt] + T[c & nt] + T[d & nt]
+        base = T[a] + T[b] + T[c] + T[d]
+        return rest if rest < base else base
 
     def rec(a: int, b: int, c: int, d: int, ranks: list[int], i: int) -> int:
         bit = ranks[i]
-        if i == len(ranks) - 1:
-            return last(a, b, c, d, bit)
-        pat = (a & bit and 1) | (b & bit and 2) | (c & bit and 4) | (d & bit and 8)
         j = i + 1
+        if j == len(ranks):
+            return one(a, b, c, d, bit)
+        pat = (a & bit and 1) | (b & bit and 2) | (c & bit and 4) | (d & bit and 8)
         best = rec(a, b, c, d, ranks, j)
         for ch in choices[pat]:
             v = rec(a ^ bit if ch & 1 else a, b ^ bit if ch & 2 else b,
@@ -99,39 +113,9 @@ def make_min(tb: _Tables, rules: MeldRules) -> tuple[Callable[[int], int], SetsM
                 best = v
         return best
 
-    def with_sets(a: int, b: int, c: int, d: int, trip: int, mask: int) -> int:
-        if not trip & (trip - 1):  # one rank: ``last`` written out (no call)
-            bit = trip
-            ta, tb_, tc, td = T[a], T[b], T[c], T[d]
-            s = n = 0
-            mn = _BIG
-            if a & bit:
-                g = ta - T[a ^ bit]
-                s += g
-                n += 1
-                mn = g
-            if b & bit:
-                g = tb_ - T[b ^ bit]
-                s += g
-                n += 1
-                if g < mn:
-                    mn = g
-            if c & bit:
-                g = tc - T[c ^ bit]
-                s += g
-                n += 1
-                if g < mn:
-                    mn = g
-            if d & bit:
-                g = td - T[d ^ bit]
-                s += g
-                n += 1
-                if g < mn:
-                    mn = g
-            if n == 4 and mn < 0:
-                s -= mn
-            base = ta + tb_ + tc + td
-            return base - s if s > 0 else base
+    def sets(a: int, b: int, c: int, d: int, trip: int) -> int:
+        if not trip & (trip - 1):
+            return one(a, b, c, d, trip)
         free = trip & ~(RC[a] | RC[b] | RC[c] | RC[d])
         if free:
             keep = ~free
@@ -142,30 +126,118 @@ def make_min(tb: _Tables, rules: MeldRules) -> tuple[Callable[[int], int], SetsM
             trip ^= free
             if not trip:
                 return T[a] + T[b] + T[c] + T[d]
-        if not trip & (trip - 1):
-            return last(a, b, c, d, trip)
+            if not trip & (trip - 1):
+                return one(a, b, c, d, trip)
+        quads = a & b & c & d & trip
+        ranks = []
+        x = trip ^ quads  # triples first, quads last (closed by ``one``)
+        while x:
+            low = x & -x
+            ranks.append(low)
+            x ^= low
+        while quads:
+            low = quads & -quads
+            ranks.append(low)
+            quads ^= low
+        if len(ranks) > SETS_ENUM_MAX:
+            return _block_min(a | b << 13 | c << 26 | d << 39, rules)
+        return rec(a, b, c, d, ranks, 0)
+
+    def solve(mask: int) -> int:
+        lo = mask & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
+        hi = mask >> 26
+        b = lo >> 13
+        d = hi >> 13
+        # the ranks held 3+ times (lo | b and hi | d carry junk above bit 13 that the
+        # first term, under 8192, clears)
+        trip = (lo & b | hi & d) & (lo | b) & (hi | d)
+        a = lo & 8191
+        c = hi & 8191
+        if not trip:
+            return T[a] + T[b] + T[c] + T[d]
+        if trip & (trip - 1):
+            return sets(a, b, c, d, trip)
+        # one rank: ``one`` written out for a triple
+        nt = ~trip
+        if a & b & c & d & trip:
+            return quad(a, b, c, d, nt)
+        rest = T[a & nt] + T[b & nt] + T[c & nt] + T[d & nt]
+        base = T[a] + T[b] + T[c] + T[d]
+        return rest if rest < base else base
+
+    def improve(s: list[int]) -> tuple[int, int]:
+        # the suits' run tables summed, less the best single removal; which removals
+        total = 0
+        imp = -_BIG
+        for x in s:
+            total += T[x]
+            if x:
+                g = T[x] - D[x]
+                if g > imp:
+                    imp = g
+        if imp == -_BIG:
+            return _BIG, 0
+        which = 0
+        for j, x in enumerate(s):
+            if x and T[x] - D[x] == imp:
+                which |= DS[x] << (13 * j)
+        return total - imp, which
+
+    def discard(mask: int) -> tuple[int, int]:
+        s = [mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191]
+        a, b, c, d = s
+        trip = (a & b | c & d) & (a | b) & (c | d)
+        if not trip:
+            return improve(s)
+        if trip.bit_count() > SETS_ENUM_MAX:
+            # many set ranks (enumerating set choices grows as 6^ranks): the exact
+            # minimum once per discard
+            best = _BIG
+            which = 0
+            x = mask
+            while x:
+                low = x & -x
+                x ^= low
+                v = solve(mask ^ low)
+                if v < best:
+                    best, which = v, low
+                elif v == best:
+                    which |= low
+            return best, which
         ranks = []
         while trip:
             low = trip & -trip
             ranks.append(low)
             trip ^= low
-        if len(ranks) > _SETS_ENUM_MAX:
-            return _block_min(mask, rules)
-        return rec(a, b, c, d, ranks, 0)
+        best = _BIG
+        which = 0
 
-    def fast(mask: int) -> int:
-        lo = mask & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
-        hi = mask >> 26 & 0x3FFFFFF
-        a = lo & 8191
-        b = lo >> 13
-        c = hi & 8191
-        d = hi >> 13
-        trip = (a & b & (c | d)) | (c & d & (a | b))
-        if trip:
-            return with_sets(a, b, c, d, trip, mask)
-        return T[a] + T[b] + T[c] + T[d]
+        def walk(i: int) -> None:
+            nonlocal best, which
+            if i == len(ranks):
+                v, w = improve(s)
+                if v < best:
+                    best, which = v, w
+                elif v == best:
+                    which |= w
+                return
+            bit = ranks[i]
+            pat = (s[0] & bit and 1) | (s[1] & bit and 2) | (s[2] & bit and 4) | (
+                s[3] & bit and 8)
+            walk(i + 1)
+            for ch in choices[pat]:
+                for j in range(4):
+                    if ch >> j & 1:
+                        s[j] ^= bit
+                walk(i + 1)
+                for j in range(4):
+                    if ch >> j & 1:
+                        s[j] ^= bit
 
-    return fast, with_sets
+        walk(0)
+        return best, which
+
+    return FourSuit(solve, sets, quad, discard, T)
 
 
-__all__ = ["make_min"]
+__all__ = ["FourSuit", "SETS_ENUM_MAX", "four_suit"]

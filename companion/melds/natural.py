@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.melds.rules import _FULL, MeldRules
-from companion.melds.tables import _Tables
+from companion.melds.tables import _BIG, _Tables
 
 
 def _suits(mask: int, rules: MeldRules) -> list[int]:
@@ -63,3 +63,58 @@ def _natural_min(mask: int, rules: MeldRules, tb: _Tables) -> int:
         T = tb.T
         return sum(T[x] for x in s)
     return _min_sets(s, _bits(trip), 0, tb)
+
+
+def _natural_discard(mask: int, rules: MeldRules, tb: _Tables) -> tuple[int, int]:
+    """(least deadwood after one discard, mask of every discard reaching it) of a hand
+    without wild cards, any number of suits: each choice of sets, less the best single
+    removal from the suits' runs."""
+    T, D, DS = tb.T, tb.D, tb.DS
+    base = rules.base
+    s = _suits(mask, rules)
+    ranks = _bits(_rank_bits_3plus(s))
+    best = _BIG
+    which = 0
+
+    def close() -> None:
+        nonlocal best, which
+        total = 0
+        imp = -_BIG
+        for x in s:
+            total += T[x]
+            if x:
+                g = T[x] - D[x]
+                if g > imp:
+                    imp = g
+        if imp == -_BIG:
+            return
+        v = total - imp
+        if v <= best:
+            w = 0
+            for j, x in enumerate(s):
+                if x and T[x] - D[x] == imp:
+                    w |= DS[x] << (base + 13 * j)
+            if v < best:
+                best, which = v, w
+            else:
+                which |= w
+
+    def rec(i: int) -> None:
+        if i == len(ranks):
+            close()
+            return
+        bit = ranks[i]
+        pat = 0
+        for j, x in enumerate(s):
+            if x & bit:
+                pat |= 1 << j
+        rec(i + 1)
+        for choice in tb.SUB[pat]:
+            for j in choice:
+                s[j] ^= bit
+            rec(i + 1)
+            for j in choice:
+                s[j] ^= bit
+
+    rec(0)
+    return best, which

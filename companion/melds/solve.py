@@ -1,5 +1,7 @@
-"""The public numbers: minimum deadwood and best discard, each game's solver choosing
-the no-wild fast path, the wild-card search or the rank-by-rank programme."""
+"""The public numbers: minimum deadwood and best discard. Each game's solver works on
+a card bitmask (the four-suit games through :mod:`companion.melds.fast`, others
+through the wild-card search or the rank-by-rank programme); the functions here only
+read the caller's cards into a mask (checked) and hand it over."""
 
 from __future__ import annotations
 
@@ -10,22 +12,27 @@ from typing import Protocol
 
 from companion import cards as C
 from companion.melds.block import _block_min, _block_ok
-from companion.melds.fast import _SETS_ENUM_MAX, make_min
-from companion.melds.natural import _bits, _min_sets, _natural_min, _rank_bits_3plus, _suits
+from companion.melds.fast import four_suit
+from companion.melds.natural import _bits, _natural_discard, _natural_min
 from companion.melds.rules import GIN, MeldRules, _hand_mask, get_rules
-from companion.melds.tables import _BIG, _Tables, _tables
+from companion.melds.tables import _BIG, _tables
 from companion.melds.wild import _wild_min
 
 Solver = Callable[[int], int]
 
 
+def _four_suit_ok(rules: MeldRules) -> bool:
+    return rules.base == 0 and rules.nsuits == 4
+
+
 @lru_cache(maxsize=None)
 def _build_solver(rules: MeldRules) -> Solver:
-    tb = _tables(rules)
     wm = rules.wild_mask
-    if rules.base == 0 and rules.nsuits == 4:
-        nat_fast = make_min(tb, rules)[0]
+    if _four_suit_ok(rules):
+        nat_fast = four_suit(rules).min
     else:
+        tb = _tables(rules)
+
         def nat_fast(mask: int) -> int:
             return _natural_min(mask, rules, tb)
     if not wm:
@@ -81,25 +88,21 @@ class _CardsMin(Protocol):
 
 
 def _make_public() -> tuple[_MaskMin, _CardsMin]:
-    """``deadwood_of_mask`` and ``min_deadwood``, with Gin Rummy's tables bound in so
-    that the common call (a Gin Rummy hand as a mask, or as a list of card ints) runs
-    the four-suit fast path (:mod:`companion.melds.fast`) inline."""
-    T = _tables(GIN).T
-    sets = make_min(_tables(GIN), GIN)[1]
+    """``deadwood_of_mask`` and ``min_deadwood``. The common call (a Gin Rummy hand as
+    a mask) splits the mask and, when no rank is held three times, answers with the
+    four table look-ups here; every other Gin Rummy hand goes to the one solver of
+    :mod:`companion.melds.fast`, and other games to theirs."""
+    gin = four_suit(GIN)
+    T = gin.T
+    TD = dict(enumerate(T))  # the top suit: a key error is a mask beyond the deck
+    sets = gin.sets
+    quad = gin.quad
+    solve = gin.min
 
     def deadwood_of_mask(mask: int, variant: str | MeldRules = "gin") -> int:
         """Minimum deadwood of a card bitmask (no validation; the fast entry point)."""
         if variant == "gin":
-            lo = mask & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
-            hi = mask >> 26 & 0x3FFFFFF
-            a = lo & 8191
-            b = lo >> 13
-            c = hi & 8191
-            d = hi >> 13
-            trip = (a & b & (c | d)) | (c & d & (a | b))
-            if trip:
-                return sets(a, b, c, d, trip, mask)
-            return T[a] + T[b] + T[c] + T[d]
+            return solve(mask)
         entry = _FAST.get(variant) or _fast_entry(variant)
         return entry[0](mask)
 
@@ -118,70 +121,46 @@ def _make_public() -> tuple[_MaskMin, _CardsMin]:
         """
         if variant == "gin":
             if type(cards) is int:
-                if not cards >> 52:  # a Gin Rummy mask (a negative one goes below)
-                    lo = cards & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
-                    hi = cards >> 26
-                    a = lo & 8191
-                    b = lo >> 13
-                    c = hi & 8191
-                    d = hi >> 13
-                    trip = (a & b & (c | d)) | (c & d & (a | b))
-                    if not trip:
-                        return T[a] + T[b] + T[c] + T[d]
-                    if trip & (trip - 1):
-                        return sets(a, b, c, d, trip, cards)
-                    # one rank held 3+ times: the closed form of companion.melds.fast
-                    ta, tb, tc, td = T[a], T[b], T[c], T[d]
-                    s = n = 0
-                    mn = 99
-                    if a & trip:
-                        mn = s = ta - T[a ^ trip]
-                        n = 1
-                    if b & trip:
-                        g = tb - T[b ^ trip]
-                        s += g
-                        n += 1
-                        if g < mn:
-                            mn = g
-                    if c & trip:
-                        g = tc - T[c ^ trip]
-                        s += g
-                        n += 1
-                        if g < mn:
-                            mn = g
-                    if d & trip:
-                        g = td - T[d ^ trip]
-                        s += g
-                        n += 1
-                        if g < mn:
-                            mn = g
-                    if n == 4 and mn < 0:
-                        s -= mn
-                    return ta + tb + tc + td - (s if s > 0 else 0)
+                # fast.FourSuit.min written out (no call); a mask beyond the deck or
+                # a negative one is read the checked way below
+                lo = cards & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
+                hi = cards >> 26
+                b = lo >> 13
+                d = hi >> 13
+                trip = (lo & b | hi & d) & (lo | b) & (hi | d)  # ranks held 3+ times
+                if trip:
+                    if not hi >> 26:
+                        a = lo & 8191
+                        c = hi & 8191
+                        if trip & (trip - 1):
+                            return sets(a, b, c, d, trip)
+                        # one rank: FourSuit.one written out for a triple
+                        nt = ~trip
+                        if a & b & c & d & trip:
+                            return quad(a, b, c, d, nt)
+                        rest = T[a & nt] + T[b & nt] + T[c & nt] + T[d & nt]
+                        base = T[a] + T[b] + T[c] + T[d]
+                        return rest if rest < base else base
+                else:
+                    try:
+                        return T[lo & 8191] + T[b] + T[hi & 8191] + TD[d]
+                    except KeyError:
+                        pass
             elif type(cards) is list or type(cards) is tuple:
                 # card ints: one C-level pass builds the mask; anything else (names,
                 # foreign numbers, one card alone, repeats, True/False) is read the
                 # checked way below. (A float equal to a card int reads as that card,
                 # as it would as a dict key.)
                 seq: list[int] = cards  # type: ignore[assignment]
-                mask: int
                 try:
                     mask = sum(_gather(*seq)(_BIT))
                 except (KeyError, TypeError):
-                    mask = -1
-                if mask >= 0 and mask.bit_count() == len(seq) and not (mask & 3 and (
-                        mask & 1 and seq[seq.index(0)] is False
-                        or mask & 2 and seq[seq.index(1)] is True)):
-                    lo = mask & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
-                    hi = mask >> 26
-                    a = lo & 8191
-                    b = lo >> 13
-                    c = hi & 8191
-                    d = hi >> 13
-                    trip = (a & b & (c | d)) | (c & d & (a | b))
-                    if trip:
-                        return sets(a, b, c, d, trip, mask)
-                    return T[a] + T[b] + T[c] + T[d]
+                    pass
+                else:
+                    if mask.bit_count() == len(seq) and not (mask & 3 and (
+                            mask & 1 and seq[seq.index(0)] is False
+                            or mask & 2 and seq[seq.index(1)] is True)):
+                        return solve(mask)
         return _generic_min(cards, variant)
 
     return deadwood_of_mask, min_deadwood
@@ -194,81 +173,21 @@ def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
     """(least deadwood after one discard, mask of every discard reaching it)."""
     if not mask:
         raise ValueError("no card to discard")
-    tb = _tables(rules)
-    s = _suits(mask, rules)
-    trip = _rank_bits_3plus(s)
-    if mask & rules.wild_mask or (
-        trip.bit_count() > _SETS_ENUM_MAX and _block_ok(rules)
-    ):
-        # Wild cards, or a large hand with many set ranks (enumerating set choices
-        # grows as 6^ranks): solve once per discard with the exact solver.
-        f = _solver(rules)
-        best = _BIG
-        which = 0
-        for c in _bits(mask):
-            v = f(mask ^ c)
-            if v < best:
-                best, which = v, c
-            elif v == best:
-                which |= c
-        return best, which
-    T, D, DS = tb.T, tb.D, tb.DS
-    base = rules.base
-    if not trip:
-        total = 0
-        imp = -_BIG
-        for x in s:
-            total += T[x]
-            if x:
-                g = T[x] - D[x]
-                if g > imp:
-                    imp = g
-        which = 0
-        for j, x in enumerate(s):
-            if x and T[x] - D[x] == imp:
-                which |= DS[x] << (base + 13 * j)
-        return total - imp, which
-    state = [_BIG, 0]
-    ranks = _bits(trip)
-
-    def rec(i: int) -> None:
-        if i == len(ranks):
-            total = 0
-            imp = -_BIG
-            for x in s:
-                total += T[x]
-                if x:
-                    g = T[x] - D[x]
-                    if g > imp:
-                        imp = g
-            if imp == -_BIG:
-                return
-            v = total - imp
-            if v <= state[0]:
-                which = 0
-                for j, x in enumerate(s):
-                    if x and T[x] - D[x] == imp:
-                        which |= DS[x] << (base + 13 * j)
-                if v < state[0]:
-                    state[0], state[1] = v, which
-                else:
-                    state[1] |= which
-            return
-        bit = ranks[i]
-        pat = 0
-        for j, x in enumerate(s):
-            if x & bit:
-                pat |= 1 << j
-        rec(i + 1)
-        for choice in tb.SUB[pat]:
-            for j in choice:
-                s[j] ^= bit
-            rec(i + 1)
-            for j in choice:
-                s[j] ^= bit
-
-    rec(0)
-    return state[0], state[1]
+    if not mask & rules.wild_mask:
+        if _four_suit_ok(rules):
+            return four_suit(rules).discard(mask)
+        return _natural_discard(mask, rules, _tables(rules))
+    # wild cards: solve once per discard with the exact solver
+    f = _solver(rules)
+    best = _BIG
+    which = 0
+    for c in _bits(mask):
+        v = f(mask ^ c)
+        if v < best:
+            best, which = v, c
+        elif v == best:
+            which |= c
+    return best, which
 
 
 def best_discard_mask(mask: int, variant: str | MeldRules = "gin") -> tuple[int, int]:
