@@ -77,6 +77,14 @@ def test_a_stale_form_is_told_which_phone_scored_meanwhile(server: LiveServer) -
         g = ok(ana.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [5, 9]}))["game"]
     started = g["version"]  # both phones open the form for hand 4 here
     ok(ben.post(f"/api/v1/games/{gid}/hands", json={"ender": 1, "deadwood": [9, 3], "expected_version": started}))
+    # Ana's preview from the old version is answered, and says what changed meanwhile
+    pv = ok(ana.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "deadwood": [5, 9],
+                                                                 "expected_version": started}))
+    assert pv["version"] == started + 1
+    assert [(c["type"], c["hand"], c["by"]) for c in pv["changes"]] == [("hand", 4, "Ben's phone")]
+    fresh = ok(ana.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "deadwood": [5, 9],
+                                                                    "expected_version": started + 1}))
+    assert "changes" not in fresh
     r = ana.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [5, 9], "expected_version": started})
     assert r.status_code == 409
     err = r.json()["error"]

@@ -251,6 +251,7 @@ def test_whole_gin_match_to_100(page: Page, server: LiveServer) -> None:
     score_deadwood(page, 1, [12, 4])   # Ben knocks: 8
     assert sheet_numbers(page, "total", 2)[1] == p1[1] + 65 + 8
     page.click("#undo-btn")
+    page.click("#undo-yes")  # undo asks first
     expect(page.locator("#score-table tr.total td[data-total-seat='1']")).to_have_text(str(p1[1] + 65))
     # Ana goes gin until the match is over.
     while sheet_numbers(page, "total", 2)[0] < 100:

@@ -139,6 +139,9 @@ class HandResponse(BaseModel):
     preview: bool = False
     breakdown: Optional[dict[str, Any]] = Field(None, description="previews: the winner's points in parts "
                                                 "(seat, parts [{label, points}], total, times, per_suit)")
+    changes: Optional[list[dict[str, Any]]] = Field(None, description="previews with a stale expected_version: "
+                                                    "what changed since (seq, type, hand, by)")
+    version: Optional[int] = Field(None, description="previews with a stale expected_version: the game's version now")
 
 
 class ActionRequest(_Strict):

@@ -186,7 +186,11 @@ class GinRummy(RummyVariant):
                      "first_dealer": {"random": "drawn at random", "flip_high_chooses": "flip: highest chooses",
                                       "flip_low_deals": "flip: lowest deals"},
                      "team_mode": {"none": "none (two players)", "pagat_partnership": "partnership (4 players)",
-                                   "pair_tournament": "outing of pair matches"}}
+                                   "pair_tournament": "outing of pair matches"},
+                     "stock_end": {"void_at_2": "void: nobody scores", "showdown_at_2": "showdown: lower deadwood scores"},
+                     "shutout": {"none": "no shutout bonus", "double_total": "double the total",
+                                 "double_game_bonus": "double the game bonus", "double_points": "double the hand points"},
+                     "next_dealer": {"winner": "the hand's winner", "loser": "the hand's loser", "alternate": "in turn"}}
 
     def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
         options = super()._build_options(preset, overrides, players)
@@ -218,6 +222,14 @@ class ColorGin(RummyVariant):
     seats = (2,)
     deck = STANDARD
     options_class = color_gin.Options
+    choice_labels = {"tie": {"undercut": "the defender undercuts", "knocker_wins_zero": "the knocker wins 0",
+                             "no_score": "nobody scores"},
+                     "tiebreak": {"none": "stays a tie", "total_points": "higher total of all four suits"},
+                     "stock_end": {"void_at_2": "void: nobody scores", "alternate_anyway": "void, and the deal passes anyway"},
+                     "auto_declare": {"best_score": "the best score", "least_deadwood": "the least deadwood",
+                                      "most_open_suits": "the most open suits"},
+                     "first_dealer": {"random": "drawn at random", "flip_high_chooses": "flip: highest chooses",
+                                      "flip_low_deals": "flip: lowest deals"},}
     default_preset = color_gin.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = color_gin
     context_scoring = True
@@ -253,6 +265,14 @@ class Ginski(RummyVariant):
     seats = (3, 2, 4)
     deck = RUMSKI
     options_class = ginski.Options
+    choice_labels = {"undercut_tie": {"first_in_turn_order_after_ender": "the first after the ender takes it",
+                                      "split": "they split it", "both_full": "each scores in full"},
+                     "layoffs": {"none": "no lay-offs", "onto_ender_melds": "onto the ender's melds"},
+                     "stock_end": {"void_at_2": "void: nobody scores", "pass_left": "void, and the deal passes left"},
+                     "after_all_pass": {"must_draw_stock": "must draw from the stock",
+                                        "may_take_upcard": "may take the upcard"},
+                     "first_dealer": {"random": "drawn at random", "flip_high_chooses": "flip: highest chooses",
+                                      "flip_low_deals": "flip: lowest deals"},}
     default_preset = ginski.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = ginski
     gin_word = "Ginski"

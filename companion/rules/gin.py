@@ -52,8 +52,8 @@ class Options:
     knock_limit: int = field(default=10, metadata={
         "help": "Most deadwood a player may hold and still knock."})
     knock_compare: str = field(default="le", metadata={
-        "help": "'le': knock with deadwood up to the limit; 'lt': strictly below it "
-                "(seed 002).",
+        "help": "Knock with deadwood up to the limit, or only below it (the short rules "
+                "of seed 002).",
         "choices": ("le", "lt")})
     undercut_on_tie: bool = field(default=True, metadata={
         "help": "Equal deadwood after a knock counts as an undercut by the defender."})
@@ -65,12 +65,12 @@ class Options:
         "help": "Bonus for big gin (all 11 cards melded, no discard); 0 = no big gin, "
                 "the player discards and goes gin."})
     gin_can_be_undercut: bool = field(default=False, metadata={
-        "help": "A defender with 0 deadwood undercuts a gin (needs undercut_on_tie)."})
+        "help": "A defender with 0 deadwood undercuts a gin (needs 'equal deadwood is an undercut')."})
     layoff_after_gin: bool = field(default=False, metadata={
         "help": "The defender may lay off onto the melds of a player who went gin."})
     stock_end: str = field(default="void_at_2", metadata={
-        "help": "When two stock cards remain: 'void_at_2' = no score, same dealer; "
-                "'showdown_at_2' = lower deadwood scores the difference.",
+        "help": "When two stock cards remain: void (no score, the same dealer deals "
+                "again), or a showdown (the lower deadwood scores the difference).",
         "choices": ("void_at_2", "showdown_at_2")})
     last_discard_rescue: bool = field(default=False, metadata={
         "help": "Facing a two-card stock, a player may take the last discard only to "
@@ -80,15 +80,14 @@ class Options:
     game_bonus: int = field(default=100, metadata={
         "help": "Bonus for the player who reaches the target."})
     shutout: str = field(default="double_total", metadata={
-        "help": "When the loser won no hand: 'double_total' = winner's total with the "
-                "game bonus doubled; 'double_game_bonus' = game bonus doubled; "
-                "'double_points' = hand points doubled; 'none'.",
+        "help": "When the loser won no hand: double the winner's total with the game "
+                "bonus, double the game bonus only, double the hand points, or nothing.",
         "choices": ("none", "double_total", "double_game_bonus", "double_points")})
     box_bonus: int = field(default=25, metadata={
         "help": "Bonus per hand won, added at the end of the match after any doubling."})
     next_dealer: str = field(default="winner", metadata={
-        "help": "Who deals the next hand: the hand's 'winner', its 'loser', or "
-                "'alternate'. After a void hand the same dealer deals again.",
+        "help": "Who deals the next hand: the hand's winner, its loser, or the players "
+                "in turn. After a void hand the same dealer deals again.",
         "choices": ("winner", "loser", "alternate")})
     oklahoma: bool = field(default=False, metadata={
         "help": "Oklahoma Gin: the upcard's value is the knock limit; an ace upcard "
@@ -99,14 +98,14 @@ class Options:
         "help": "A card taken from the discard pile may not be discarded (nor knocked "
                 "with) in the same turn."})
     first_dealer: str = field(default="random", metadata={
-        "help": "Who deals the first hand: 'random'; 'flip_high_chooses' = each player "
-                "flips a card, the highest chooses to deal or not, a tie flips again "
-                "(seed 004); 'flip_low_deals' = the lowest card deals, a tie flips again.",
+        "help": "Who deals the first hand: drawn at random; or each player flips a card "
+                "and the highest chooses to deal or not (seed 004); or the lowest card "
+                "deals. A tie flips again.",
         "choices": ("random", "flip_high_chooses", "flip_low_deals")})
     team_mode: str = field(default="none", metadata={
-        "help": "Team play: 'none'; 'pagat_partnership' = four players, partners 0+2 "
-                "against 1+3, two pair games per hand, the team with more points "
-                "scores the difference (both won: the sum); 'pair_tournament' = seed "
+        "help": "Team play: none (two players); a partnership of four, partners "
+                "sitting across against the other two, two pair games per hand, the team "
+                "with more points scores the difference (both won: the sum); or seed "
                 "004's outing: two sides, pair matches, winners play winners.",
         "choices": ("none", "pagat_partnership", "pair_tournament")})
     team_target: int = field(default=125, metadata={

@@ -81,7 +81,7 @@ class Options:
     )
     no_same_card_discard: bool = option_field(True, "a card taken from the discard pile may not be discarded (nor knocked with) in the same turn")
     first_dealer: str = option_field(
-        "random", "who deals first: 'random', or 'flip_high_chooses' (each player flips a card, the highest chooses to deal or not, a tie flips again) or 'flip_low_deals' (the lowest card deals, a tie flips again)",
+        "random", "who deals first: drawn at random, or each player flips a card and the highest chooses to deal or not, or the lowest card deals (a tie flips again)",
         ("random", "flip_high_chooses", "flip_low_deals"),
     )
     after_all_pass: AfterAllPass = option_field(

@@ -21,7 +21,7 @@ from companion.table import checkpoint
 from companion.table.checks import check_players, range_text
 from companion.table.errors import TableError, engine_failure
 from companion.table.explain import breakdown
-from companion.table.fold import GameState, step
+from companion.table.fold import GameState, describe, step
 from companion.table.hands import HandInput, hand_payload
 from companion.table.dealing import Dealing
 from companion.table.ledger import Outcome, Staged
@@ -87,29 +87,40 @@ class Table(Dealing):
         fp = fingerprint("hand", entry=entry) if client_id else None
         return self._run(game_id, client_id, stage, "hand", fp)
 
-    def preview_hand(self, game_id: str, entry: HandInput) -> dict[str, Any]:
+    def preview_hand(self, game_id: str, entry: HandInput, *, expected_version: int | None = None) -> dict[str, Any]:
         """Score a hand without writing anything: ``{"result", "game", "preview",
-        "breakdown"}`` (``breakdown``: the winner's points in parts, see :mod:`.explain`)."""
+        "breakdown"}`` (``breakdown``: the winner's points in parts, see :mod:`.explain`).
+        With an ``expected_version`` the game has moved on from, the answer also lists the
+        ``changes`` since (as a stale write's 409 would), so a phone can show them first."""
         with self._lock:
             g = self._get(game_id)
+            changes = self._changes(g, expected_version)
             if g.finished:
-                raise TableError("finished", "the match is over: start a rematch or correct a hand", 409)
+                raise TableError("finished", "the match is over: start a rematch or correct a hand", 409,
+                                 details={"changes": changes} if changes is not None else None)
             payload = hand_payload(g, entry)
-            return self._previewed(g, "hand", payload, payload["result"])
+            return self._previewed(g, "hand", payload, payload["result"], changes)
 
-    def preview_correction(self, game_id: str, n: int, entry: HandInput) -> dict[str, Any]:
+    def preview_correction(self, game_id: str, n: int, entry: HandInput, *,
+                           expected_version: int | None = None) -> dict[str, Any]:
         """Score a correction of hand ``n`` without writing anything (a finished match too):
         ``{"result", "game", "preview", "breakdown"}``; ``game`` is the match re-scored,
         which may be unfinished again (or end earlier: then the hands after are refused)."""
         with self._lock:
             g = self._get(game_id)
+            changes = self._changes(g, expected_version)
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(g.hands):
                 raise TableError("not_found", f"hand {n} does not exist (the game has {len(g.hands)} hands)", 404)
             payload = {"hand": n, **hand_payload(g, entry, upto=n - 1)}
-            return self._previewed(g, "hand_corrected", payload, None)
+            return self._previewed(g, "hand_corrected", payload, None, changes)
+
+    def _changes(self, g: GameState, expected: int | None) -> list[dict[str, Any]] | None:
+        if expected is None or int(expected) == g.version or not 0 < int(expected) < g.version:
+            return None
+        return describe(self._events_now(g.id), after=int(expected))
 
     def _previewed(self, g: GameState, etype: str, payload: dict[str, Any],
-                   result: dict[str, Any] | None) -> dict[str, Any]:
+                   result: dict[str, Any] | None, changes: list[dict[str, Any]] | None) -> dict[str, Any]:
         probe = StoredEvent(self.store.next_seq(), g.id, etype, payload, None, 0.0)
         try:
             st = step(g, probe)
@@ -121,8 +132,12 @@ class Table(Dealing):
             raise engine_failure(exc)
         if result is None:
             result = st.hands[int(payload["hand"]) - 1].result
-        return {"result": result, "game": st.as_dict(), "preview": True,
-                "breakdown": breakdown(g.variant, result, g.options, g.players)}
+        out = {"result": result, "game": st.as_dict(), "preview": True,
+               "breakdown": breakdown(g.variant, result, g.options, g.players)}
+        if changes is not None:
+            out["changes"] = changes
+            out["version"] = g.version
+        return out
 
     def correct_hand(self, game_id: str, n: int, entry: HandInput, *, client_id: str | None = None,
                      expected_version: int | None = None, by: str | None = None) -> dict[str, Any]:

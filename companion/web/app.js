@@ -416,7 +416,10 @@ async function mountNew(main, arg) {
           saveDraft("new", draft);
         });
         const help = (o.help || "").trim();
-        const defText = typeof def === "boolean" ? (def ? "on" : "off") : String(def);
+        // the default in the same words as the choices (never an option code)
+        const di = o.choices ? o.choices.findIndex(c => JSON.stringify(c) === JSON.stringify(def)) : -1;
+        const defText = typeof def === "boolean" ? (def ? "on" : "off") : def === null || def === undefined ? "none"
+          : di >= 0 ? ((o.choice_labels && o.choice_labels[di]) || String(def).replace(/_/g, " ")) : String(def);
         det.append(h("div", { class: "option" + (input.type === "checkbox" ? " check" : "") },
           h("label", { for: id }, o.label || optionLabel(o.name)), input,
           h("p", { class: "help" }, help + (help && !/[.!?)]$/.test(help) ? "." : "") + ` Default: ${defText}.`)));

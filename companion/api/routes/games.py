@@ -93,8 +93,9 @@ def score_hand(game_id: str, body: M.HandRequest, table: TableDep, phone: Phone)
 
 @router.post("/api/v1/games/{game_id}/hands/preview", response_model=M.HandResponse, responses=ERRORS)
 def preview_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResponse:
-    """Score a hand without writing anything."""
-    return json_response(table.preview_hand(game_id, _entry(body)))
+    """Score a hand without writing anything. With a stale ``expected_version`` nothing is
+    refused: the answer lists the ``changes`` since (who scored what meanwhile)."""
+    return json_response(table.preview_hand(game_id, _entry(body), expected_version=body.expected_version))
 
 
 @router.put("/api/v1/games/{game_id}/hands/{n:int}", response_model=M.HandResponse, responses=ERRORS)
@@ -109,7 +110,7 @@ def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep, pho
 def preview_correction(game_id: str, n: int, body: M.HandRequest, table: TableDep) -> JSONResponse:
     """Score a correction of hand ``n`` without writing anything (a finished match too):
     the result, the match re-scored and the winner's ``breakdown``."""
-    return json_response(table.preview_correction(game_id, n, _entry(body)))
+    return json_response(table.preview_correction(game_id, n, _entry(body), expected_version=body.expected_version))
 
 
 @router.post("/api/v1/games/{game_id}/actions", response_model=M.ActionResponse, responses=ERRORS)

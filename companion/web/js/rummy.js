@@ -3,8 +3,9 @@
 import * as api from "./api.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg } from "./ui.js";
 import { deckFrom, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
+import { SUIT_SYMBOL, matchOf, plainSheet, colorSheet, finalSummary } from "./rummy_sheet.js";
+import { reviewPanel, changedHands, breakdownText } from "./review.js";
 
-const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const KIND_LABEL = {
   gin: "gin", big_gin: "big gin", knock: "knock", undercut: "undercut", void: "no game", showdown: "showdown",
 };
@@ -23,23 +24,10 @@ export function handsOf(game) {
   });
 }
 
-function matchOf(game) {
-  const m = game.match || game.score || {};
-  return {
-    totals: m.totals || game.scores || [],
-    final: m.final || game.final || null,
-    bonuses: m.bonuses || game.bonuses || [],
-    hands_won: m.hands_won || game.hands_won || null,
-    extra: m.extra || game.extra || {},
-    finished: game.finished ?? m.finished,
-    winner: game.winner ?? m.winner,
-  };
-}
-
-function bonusLabel(b) {
-  const k = String(b.kind || b.name || "bonus");
-  const map = { game: "Game bonus", box: "Boxes", boxes: "Boxes", line: "Boxes", shutout: "Shutout" };
-  return map[k] || k.replace(/_/g, " ");
+// A buzz on a gin where the phone has a vibration motor and the browser allows it.
+function buzz() {
+  try { if ("vibrate" in navigator && typeof navigator.vibrate === "function") navigator.vibrate([120, 60, 120]); }
+  catch { /* not allowed here: the toast says it anyway */ }
 }
 
 // Cards each seat holds after the discard (the companion says, from the game's rules):
@@ -66,8 +54,14 @@ export function mountRummy(main, game, ctx) {
   const rules = rulesOf(g);
   const deck = deckFrom(rules.deck);
   const key = `game.${g.id}`;
-  const draft = loadDraft(key, { ender: null, mode: "cards", active: 0, text: {}, deadwood: {}, editing: null });
-  const save = () => saveDraft(key, draft);
+  const draft = loadDraft(key, { ender: null, mode: "cards", active: 0, text: {}, deadwood: {}, editing: null, base: null, baseHands: null });
+  // A form carries the version it started from: a write from it is checked against that
+  // version, so a hand another phone scored meanwhile is shown, never silently built on.
+  const save = () => {
+    if (draft.base === null || draft.base === undefined) { draft.base = g.version; draft.baseHands = handsOf(g).length; }
+    saveDraft(key, draft);
+  };
+  let changed = null;  // hands another phone changed (marked on the sheet during a review)
 
   const title = h("h1", null, `${rules.label}`, g.preset ? h("small", null, ` · ${g.preset_label || g.preset}`) : null);
   const winnerBox = h("div", { id: "winner", class: "winner", hidden: true });
@@ -75,81 +69,22 @@ export function mountRummy(main, game, ctx) {
   const entry = h("section", { class: "panel entry", id: "entry" });
   const preview = h("section", { class: "panel preview", id: "preview", hidden: true });
   const history = h("section", { class: "panel", id: "history" });
+  const summary = h("div", { id: "summary-box" });
   const tools = h("section", { class: "panel tools no-print", id: "tools" });
-  main.append(h("section", { class: "panel" }, title, winnerBox, sheet), entry, preview, history, tools);
+  main.append(h("section", { class: "panel" }, title, winnerBox, sheet), entry, preview, history, summary, tools);
 
   // ---- score sheet -------------------------------------------------------------------------
   function drawSheet() {
     const m = matchOf(g);
     const hands = handsOf(g);
-    let table;
-    if (rules.suit_columns) table = colorSheet(hands, m);
-    else table = plainSheet(hands, m);
-    sheet.replaceChildren(table);
+    sheet.replaceChildren(rules.suit_columns ? colorSheet(names, hands, m, (g.options || {}).target, changed)
+      : plainSheet(names, hands, m, kindLabel, changed));
     if (m.finished) {
       const w = m.winner;
       winnerBox.hidden = false;
       winnerBox.textContent = (w === null || w === undefined) ? "The match is over: a tie." : `${names[w] ?? w} wins the match!`;
     } else winnerBox.hidden = true;
-  }
-
-  function plainSheet(hands, m) {
-    const head = h("tr", null, h("th", { scope: "col" }, "#"), ...names.map(n => h("th", { scope: "col" }, n)));
-    const rows = hands.map(({ n, result }) => h("tr", { dataset: { hand: n } },
-      h("th", { scope: "row", title: kindLabel(result.kind) }, `${n}`, h("small", null, " " + (kindLabel(result.kind)))),
-      ...names.map((_, s) => {
-        const p = Array.isArray(result.points) ? result.points[s] : 0;
-        return h("td", { class: p ? "pos" : "zero" }, p ? String(p) : "·");
-      })));
-    const foot = [h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),
-      ...names.map((_, s) => h("td", { dataset: { totalSeat: s } }, String(m.totals[s] ?? 0))))];
-    if (m.hands_won) {
-      foot.push(h("tr", { class: "won" }, h("th", { scope: "row" }, "Hands won"),
-        ...names.map((_, s) => h("td", { dataset: { wonSeat: s } }, String(m.hands_won[s] ?? 0)))));
-    }
-    const byKind = new Map();
-    for (const b of m.bonuses) {
-      const k = bonusLabel(b);
-      if (!byKind.has(k)) byKind.set(k, names.map(() => 0));
-      byKind.get(k)[b.seat] += Number(b.points) || 0;
-    }
-    for (const [k, pts] of byKind) {
-      foot.push(h("tr", { class: "bonus", dataset: { bonus: k } }, h("th", { scope: "row" }, k),
-        ...pts.map((p, s) => h("td", { dataset: { bonusSeat: s } }, p ? `+${p}` : "·"))));
-    }
-    if (m.final && m.finished) {
-      foot.push(h("tr", { class: "final" }, h("th", { scope: "row" }, "Final"),
-        ...names.map((_, s) => h("td", { dataset: { finalSeat: s } }, String(m.final[s] ?? 0)))));
-    }
-    return h("table", { class: "sheet", id: "score-table" }, h("thead", null, head), h("tbody", null, ...rows), h("tfoot", null, ...foot));
-  }
-
-  function colorSheet(hands, m) {
-    const suits = "SHDC".split("");
-    const closed = m.extra.closed || {};
-    const suitWinner = m.extra.suit_winner || {};
-    const isClosed = (s) => Array.isArray(closed) ? closed.includes(s) : !!closed[s];
-    const head1 = h("tr", null, h("th", null, ""), ...names.map(n => h("th", { colspan: 4, scope: "colgroup" }, n)));
-    const head2 = h("tr", null, h("th", { scope: "col" }, "#"), ...names.flatMap(() => suits.map(s =>
-      h("th", { scope: "col", class: "suit-" + s + (isClosed(s) ? " closed" : "") }, SUIT_SYMBOL[s]))));
-    const rows = hands.map(({ n, result }) => {
-      const spoiled = (result.extra && result.extra.spoiled) || [];
-      return h("tr", { dataset: { hand: n } }, h("th", { scope: "row" }, String(n)),
-        ...names.flatMap((_, p) => suits.map(s => {
-          const pts = result.points && result.points[p] ? (result.points[p][s] || 0) : 0;
-          if (spoiled.includes(s) && !pts) return h("td", { class: "spoiled", title: `${SUIT_SYMBOL[s]} spoiled this hand` }, "✕");
-          return h("td", { class: pts ? "pos" : "zero" }, pts ? String(pts) : "·");
-        })));
-    });
-    const total = h("tr", { class: "total" }, h("th", { scope: "row" }, "Σ"),
-      ...names.flatMap((_, p) => suits.map(s => {
-        const v = m.totals[p] ? (m.totals[p][s] || 0) : 0;
-        const won = suitWinner[s] !== undefined && suitWinner[s] !== null && Number(suitWinner[s]) === p;
-        return h("td", { class: (isClosed(s) ? "closed" : "") + (won ? " won" : ""), dataset: { totalSeat: p, suit: s },
-          title: won ? `${names[p]} took ${SUIT_SYMBOL[s]}` : (isClosed(s) ? "closed" : "") }, (won ? "★" : "") + String(v));
-      })));
-    const legend = h("p", { class: "help" }, "✕ spoiled that hand · ★ suit taken (100 or more, closed) · three suits win the match");
-    return h("div", null, h("table", { class: "sheet color", id: "score-table" }, h("thead", null, head1, head2), h("tbody", null, ...rows), h("tfoot", null, total)), legend);
+    summary.replaceChildren(...[finalSummary(names, m, !!rules.suit_columns)].filter(Boolean));
   }
 
   // ---- hand entry ---------------------------------------------------------------------------
@@ -173,14 +108,58 @@ export function mountRummy(main, game, ctx) {
     return m;
   }
 
+  const reviewBox = h("div", { id: "review-box" });
+  const staleNote = h("p", { class: "stale-note", id: "stale-note", role: "status", hidden: true });
+
+  function inProgress() { return draft.base !== null && draft.base !== undefined; }
+  // The number of the hand being entered: the one it was when the form was started.
+  function handNumber() { return (inProgress() ? draft.baseHands : handsOf(g).length) + 1; }
+
+  // A live change from another phone while this form is open: said at once (the review,
+  // with what changed, comes with Preview).
+  function drawStale() {
+    const moved = inProgress() && g.version !== draft.base;
+    staleNote.hidden = !moved;
+    if (!moved) return;
+    const fresh = handsOf(g).filter(x => x.n >= handNumber());
+    const last = fresh[fresh.length - 1];
+    const what = last ? `${last.raw.by || "Another phone"} scored hand ${last.n}` : "Another phone changed this game";
+    staleNote.replaceChildren(`${what} meanwhile: tap Preview to review before anything is written.`);
+  }
+
+  function ginTap(s) {
+    // One tap for the usual ending: the gin player chosen, their 0 filled in.
+    draft.ender = s; draft.bigGin = false; draft.deadwood[s] = "0";
+    if (draft.mode === "cards") draft.active = s;
+    save(); showError(enderErr, ""); drawEntry();
+    if (draft.mode === "deadwood") {
+      const next = names.map((_, i) => (s + 1 + i) % names.length).find(i => i !== s && !String(draft.deadwood[i] ?? "").trim());
+      const inp = next !== undefined ? document.getElementById(`deadwood-${next}`) : null;
+      if (inp) inp.focus();
+    } else {
+      const grid = entry.querySelector(`.seat-block[data-seat='${s}']`);
+      if (grid) grid.scrollIntoView({ block: "start" });
+    }
+  }
+
   function drawEntry() {
     const m = matchOf(g);
     if (m.finished && draft.editing === null) {
-      entry.replaceChildren(h("h2", null, "The match is over"),
-        h("p", { class: "muted" }, "Correct a hand from the history, or start a rematch below."));
+      entry.replaceChildren(reviewBox, h("h2", null, "The match is over"),
+        h("p", { class: "muted", id: "over-help" }, "A mistake? Tap Correct next to the hand in the history: the match is scored again, ",
+          "and if nobody has won any more it goes on. Or start a rematch below."));
       return;
     }
-    const kids = [h("h2", null, draft.editing !== null ? `Correct hand ${draft.editing}` : `Score hand ${handsOf(g).length + 1}`)];
+    const dealer = g.dealer !== undefined && g.dealer !== null && names[g.dealer] !== undefined ? names[g.dealer] : null;
+    const kids = [reviewBox, h("h2", null, draft.editing !== null ? `Correct hand ${draft.editing}` : `Score hand ${handNumber()}`),
+      draft.editing === null && dealer ? h("p", { class: "dealer-line", id: "dealer-line" }, `${dealer} deals this hand`) : null,
+      staleNote];
+    if (draft.editing === null) {
+      kids.push(h("div", { class: "gin-taps", role: "group", "aria-label": `one tap: who went ${rules.gin_word}` },
+        ...names.map((n, s) => h("button", { type: "button", class: "btn gin-tap", id: `gin-tap-${s}`,
+          "aria-pressed": draft.ender === s && String(draft.deadwood[s] ?? "") === "0" ? "true" : "false",
+          onclick: () => ginTap(s) }, `${n}: ${rules.gin_word}`))));
+    }
     const enderWord = rules.gin_word === "gin" ? "Who knocked or went gin?" : `Who ended the hand (knocked or went ${rules.gin_word})?`;
     kids.push(h("p", { class: "label", id: "ender-label" }, enderWord),
       seg(names.map((n, s) => [s, n]).concat([["void", "Nobody: the stock ran out"]]), draft.ender,
@@ -256,8 +235,8 @@ export function mountRummy(main, game, ctx) {
     }
     kids.push(formErr, h("div", { class: "actions" },
       h("button", { type: "button", class: "btn primary", id: "preview-btn", onclick: doPreview }, "Preview"),
-      draft.editing !== null ? h("button", { type: "button", class: "btn", onclick: () => { draft.editing = null; draft.text = {}; draft.deadwood = {}; draft.ender = null; save(); drawEntry(); preview.hidden = true; } }, "Cancel correction") : null,
-      h("button", { type: "button", class: "btn", onclick: () => { draft.text = {}; draft.deadwood = {}; save(); drawEntry(); preview.hidden = true; } }, "Clear")));
+      draft.editing !== null ? h("button", { type: "button", class: "btn", id: "cancel-correction", onclick: () => { clearEntry(); drawEntry(); drawStale(); } }, "Cancel correction") : null,
+      h("button", { type: "button", class: "btn", id: "clear-btn", onclick: () => { draft.text = {}; draft.deadwood = {}; draft.base = null; save(); drawEntry(); drawStale(); preview.hidden = true; } }, "Clear")));
     entry.replaceChildren(...kids);
   }
 
@@ -269,6 +248,20 @@ export function mountRummy(main, game, ctx) {
     else if (other.has(card)) { showError(errs[seat], `${pretty(card)} is already in ${other.get(card)}'s hand`); return; }
     else cards = cards.concat([card]);
     draft.text[seat] = cards.join(" ");
+    const full = cards.length === handSize(g, seat, draft.ender)[0] && !parsed.cards.includes(card);
+    if (full) {
+      // This hand is complete: the grid moves on to the next player still short of cards,
+      // and when every hand is complete (and the ender chosen) the preview opens by itself.
+      const short = names.map((_, i) => (seat + 1 + i) % names.length)
+        .find(i => i !== seat && parseHand(draft.text[i] || "", deck).cards.length < handSize(g, i, draft.ender)[0]);
+      if (short !== undefined) draft.active = short;
+      save(); drawEntry();
+      if (short !== undefined) {
+        const next = entry.querySelector(`.seat-block[data-seat='${short}']`);
+        if (next) next.scrollIntoView({ block: "start" });
+      } else if (draft.ender !== null && draft.ender !== undefined) doPreview();
+      return;
+    }
     save();
     drawEntry();
   }
@@ -292,7 +285,8 @@ export function mountRummy(main, game, ctx) {
     if (draft.mode === "deadwood") {
       const dw = names.map((n, s) => {
         const v = String(draft.deadwood[s] ?? "").trim();
-        if (!/^\d+$/.test(v)) { showError(errs[s], `Type ${n}'s deadwood as a whole number (0 or more).`); ok = false; return 0; }
+        if (!/^\d+$/.test(v)) { showError(errs[s], `Type ${n}'s deadwood: the points of the cards left unmatched, a whole number like 0 or 12.`); ok = false; return 0; }
+        if (Number(v) > 500) { showError(errs[s], `${n}'s deadwood of ${v} is more than any hand can hold: check the number.`); ok = false; return 0; }
         return Number(v);
       });
       body.deadwood = dw;
@@ -328,7 +322,8 @@ export function mountRummy(main, game, ctx) {
       }
       if (ok) body.declared = groups;
     }
-    if (g.version !== undefined) body.expected_version = g.version;
+    const base = inProgress() ? draft.base : g.version;
+    if (base !== undefined && base !== null) body.expected_version = base;
     return ok ? body : null;
   }
 
@@ -346,6 +341,9 @@ export function mountRummy(main, game, ctx) {
       const parts = String(f.field || "").split(".");
       if (seat < 0 && (parts[0] === "hands" || parts[0] === "deadwood") && /^\d+$/.test(parts[1] || "")) seat = Number(parts[1]);
     }
+    if (d.field === "deadwood") {  // the companion's range check, in players' words
+      showError(formErr, "Each player's deadwood is a whole number, the points of their unmatched cards (0 to 500)."); return;
+    }
     if (d.field === "upcard" && upcardErr.isConnected) { showError(upcardErr, said); return; }
     if (d.field === "declared" && declaredErr.isConnected) { showError(declaredErr, said); return; }
     if (seat >= 0 && seat < names.length && errs[seat].isConnected) showError(errs[seat], said);
@@ -358,22 +356,81 @@ export function mountRummy(main, game, ctx) {
     if (first) first.scrollIntoView({ block: "center" });
   }
 
+
   async function doPreview() {
     const body = buildBody();
+    reviewBox.replaceChildren();
     if (!body) { preview.hidden = true; revealError(); return; }
+    const editing = draft.editing;
+    const path = editing !== null ? `/api/v1/games/${g.id}/hands/${editing}/preview` : `/api/v1/games/${g.id}/hands/preview`;
     try {
-      const res = await api.post(`/api/v1/games/${g.id}/hands/preview`, Object.assign({}, body, { expected_version: undefined }));
-      showPreview(res.result || res, body);
-    } catch (e) { preview.hidden = true; showServerError(e); revealError(); }
+      const res = await api.post(path, body);
+      if (res.changes && res.changes.length) { await review(res.changes); return; }
+      showPreview(res.result || res, body, res);
+    } catch (e) {
+      preview.hidden = true;
+      if (e instanceof api.ApiError && e.details && e.details.changes) { await review(e.details.changes); return; }
+      showServerError(e); revealError();
+    }
   }
 
-  function showPreview(r, body) {
-    const kids = [h("h2", null, "Preview")];
+  // Another phone wrote meanwhile: show what changed, write nothing, let the player choose.
+  async function review(changes) {
+    preview.hidden = true;
+    await reload();
+    changed = changedHands(changes);
+    drawSheet(); drawHistory(); drawTools();
+    const now = handsOf(g);
+    const describe = (n) => {
+      const x = now.find(y => y.n === n);
+      if (!x) return `Hand ${n}: no longer on the sheet.`;
+      return `Hand ${n}: ${handLine(x.result)}${x.raw.by ? ` (by ${x.raw.by})` : ""}.`;
+    };
+    const rebase = () => {
+      draft.base = g.version; draft.baseHands = handsOf(g).length; saveDraft(key, draft);
+      changed = null; reviewBox.replaceChildren(); drawSheet(); drawEntry(); doPreview();
+    };
+    const discard = () => { clearEntry(); changed = null; drawAll(); toast("Your entry was discarded"); };
+    const finished = matchOf(g).finished;
+    const choices = [];
+    if (draft.editing !== null) choices.push([`Keep my correction of hand ${draft.editing}`, "rebase-mine", rebase, true]);
+    else if (!finished) choices.push([`Score mine as hand ${handsOf(g).length + 1}`, "rebase-mine", rebase, true]);
+    choices.push(["Discard my entry", "discard-mine", discard, false]);
+    drawEntry();
+    reviewBox.replaceChildren(reviewPanel(changes, describe, choices));
+    reviewBox.scrollIntoView({ block: "start" });
+  }
+
+  function handLine(result) {
+    const ender = result.ender !== null && result.ender !== undefined ? names[result.ender] : "nobody";
+    const winner = result.winner !== null && result.winner !== undefined ? names[result.winner] : null;
+    let pts = "";
+    if (Array.isArray(result.points) && winner) {
+      const p = result.points[result.winner];
+      pts = typeof p === "object" ? ` +${Object.values(p).reduce((a, b) => Math.max(a, b), 0)} per open suit` : ` +${p}`;
+    }
+    return `${ender}: ${kindLabel(result.kind)}${winner ? ` · ${winner}${pts}` : ""}`;
+  }
+
+  function showPreview(r, body, res) {
+    const kids = [h("h2", null, draft.editing !== null ? `Preview: hand ${draft.editing} corrected` : "Preview")];
     const kind = kindLabel(r.kind);
     const winner = r.winner !== null && r.winner !== undefined ? names[r.winner] : null;
     kids.push(h("p", { class: "verdict", id: "preview-verdict" }, `${r.ender === null || r.ender === undefined ? "Nobody" : names[r.ender]}: ${kind}.`, winner ? ` ${winner} scores.` : " No score."));
+    const why = breakdownText(res.breakdown, names);
+    if (why) kids.push(h("p", { class: "breakdown", id: "preview-breakdown" }, why));
     if (r.extra && r.extra.spoiled) kids.push(h("p", { id: "preview-spoiled" }, "Spoiled suits: ", r.extra.spoiled.length ? r.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") : "none"));
     if (r.extra && r.extra.undercutter !== undefined && r.extra.undercutter !== null) kids.push(h("p", null, `Undercut by ${names[r.extra.undercutter]}`));
+    if (draft.editing !== null && res.game) {
+      // A correction re-scores the whole match: say plainly what becomes of it.
+      const was = matchOf(g), now = matchOf(res.game);
+      const tot = (m) => names.map((n, s) => `${n} ${typeof m.totals[s] === "object" ? Object.values(m.totals[s]).reduce((a, b) => a + b, 0) : (m.totals[s] ?? 0)}`).join(", ");
+      let text = `After this correction: ${tot(now)}.`;
+      if (was.finished && !now.finished) text = `After this correction the match is not over any more (${tot(now)}): play goes on.`;
+      else if (!was.finished && now.finished) text = `This correction ends the match: ${now.winner === null || now.winner === undefined ? "a tie" : `${names[now.winner]} wins`} (${tot(now)}).`;
+      else if (was.finished && now.finished && was.winner !== now.winner) text = `After this correction ${now.winner === null || now.winner === undefined ? "the match is a tie" : `${names[now.winner]} wins the match instead`} (${tot(now)}).`;
+      kids.push(h("p", { class: "match-after", id: "preview-match" }, text));
+    }
     names.forEach((n, s) => {
       const melds = (r.melds && r.melds[s]) || [];
       const lay = (r.layoffs && r.layoffs[s]) || [];
@@ -396,22 +453,38 @@ export function mountRummy(main, game, ctx) {
     preview.scrollIntoView({ block: "start" });
   }
 
+  function clearEntry() {
+    clearDraft(key);
+    Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "", bigGin: false, joker: false, upcard: "", base: null, baseHands: null });
+    preview.hidden = true;
+    reviewBox.replaceChildren();
+  }
+
   async function confirm(body, errEl) {
     const editing = draft.editing;
     const path = editing !== null ? `/api/v1/games/${g.id}/hands/${editing}` : `/api/v1/games/${g.id}/hands`;
+    const wasOver = !!matchOf(g).finished;
     try {
       const res = await ctx.write(editing !== null ? "PUT" : "POST", path, body, { queue: true, label: `hand for game ${g.id}` });
-      clearDraft(key);
-      Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "", bigGin: false, joker: false, upcard: "" });
-      preview.hidden = true;
+      clearEntry();
+      changed = null;
       if (res && res.game) g = res.game;
       else await reload();
       drawAll();
+      const r = res && res.result;
+      if (r && (r.kind === "gin" || r.kind === "big_gin") && editing === null) {
+        buzz();
+        toast(`${kindLabel(r.kind).charAt(0).toUpperCase() + kindLabel(r.kind).slice(1)}! ${names[r.winner] ?? ""}`.trim());
+      } else if (editing !== null && wasOver && !matchOf(g).finished) {
+        toast(`Hand ${editing} corrected: the match is not over any more`);
+      }
       window.scrollTo(0, 0);
     } catch (e) {
-      if (e instanceof api.ApiError && e.status === 409) {
-        showError(errEl, "Someone else scored a hand first: the sheet is updated; check and confirm again.");
-        await reload(); drawSheet(); drawHistory();
+      if (e instanceof api.ApiError && e.status === 409 && e.details && e.details.changes) {
+        await review(e.details.changes);
+      } else if (e instanceof api.ApiError && e.status === 409) {
+        showError(errEl, `${e.message}: the sheet is updated, check it and confirm again.`);
+        await reload(); drawSheet(); drawHistory(); drawTools();
       } else {
         preview.hidden = true;
         showServerError(e);
@@ -419,33 +492,25 @@ export function mountRummy(main, game, ctx) {
     }
   }
 
-  // ---- history, undo, export -----------------------------------------------------------------
+  // ---- history, undo and redo, export -----------------------------------------------------------
   function drawHistory() {
     const hands = handsOf(g);
     const items = hands.slice().reverse().map(({ n, result, input, raw }) => {
-      const kind = kindLabel(result.kind);
-      const ender = result.ender !== null && result.ender !== undefined ? names[result.ender] : "nobody";
-      const winner = result.winner !== null && result.winner !== undefined ? names[result.winner] : null;
-      let pts = "";
-      if (Array.isArray(result.points) && winner) {
-        const p = result.points[result.winner];
-        pts = typeof p === "object" ? ` +${Object.values(p).reduce((a, b) => Math.max(a, b), 0)} per open suit` : ` +${p}`;
-      }
       const spoiled = result.extra && result.extra.spoiled ? ` · spoiled ${result.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") || "none"}` : "";
-      return h("li", { dataset: { hand: n } },
-        h("span", null, h("strong", null, `Hand ${n}`), ` ${ender}: ${kind}`, winner ? ` · ${winner}${pts}` : "", spoiled,
-          raw.corrected ? h("small", { class: "muted" }, " (corrected)") : null),
-        h("button", { type: "button", class: "btn small", onclick: () => startCorrection(n, input, result) }, "Correct"));
+      return h("li", { dataset: { hand: n }, class: changed && changed.has(n) ? "changed" : null },
+        h("span", null, h("strong", null, `Hand ${n}`), ` ${handLine(result)}`, spoiled,
+          raw.corrected ? h("small", { class: "muted" }, " (corrected)") : null,
+          raw.by ? h("small", { class: "muted by" }, ` · ${raw.by}`) : null),
+        h("button", { type: "button", class: "btn small", "aria-label": `Correct hand ${n}`, onclick: () => startCorrection(n, input, result) }, "Correct"));
     });
     history.replaceChildren(h("h2", null, "History"), items.length ? h("ol", { class: "history", reversed: true }, ...items) : h("p", { class: "muted" }, "No hands yet."));
   }
 
   function startCorrection(n, input, result) {
+    clearEntry();
     draft.editing = n;
     draft.ender = input && input.ender !== undefined ? input.ender : result.ender;
     if (draft.ender === null || draft.ender === undefined) draft.ender = "void";
-    draft.text = {};
-    draft.deadwood = {};
     draft.declared = input && input.declared ? input.declared.map(m => m.join(" ")).join(" / ") : "";
     draft.bigGin = !!(input && input.big_gin);
     draft.joker = !!(input && input.joker);
@@ -458,20 +523,50 @@ export function mountRummy(main, game, ctx) {
     entry.scrollIntoView({ block: "start" });
   }
 
-  function drawTools() {
+  // What an undo or a redo is about, in words: "hand 5 (Ana: gin · Ana +33)".
+  function entryWords(what) {
+    if (!what) return "";
+    if (what.type === "hand_corrected") return `the correction of hand ${what.hand}`;
+    const x = handsOf(g).find(y => y.n === what.hand && what.type === "hand");
+    return x ? `hand ${what.hand} (${handLine(x.result)})` : (what.hand ? `hand ${what.hand}` : "the last entry");
+  }
+
+  function drawTools(confirming = false) {
     const m = matchOf(g);
     const undoErr = fieldError("undo-error");
-    tools.replaceChildren(h("h2", null, "Game"), h("div", { class: "actions wrap" },
-      h("button", { type: "button", class: "btn", id: "undo-btn", onclick: async () => {
-        try { const res = await ctx.write("POST", `/api/v1/games/${g.id}/undo`, {}); if (res && res.game) g = res.game; else await reload(); drawAll(); toast("Last entry undone"); }
-        catch (e) { showError(undoErr, e.message); }
-      } }, "Undo last"),
+    const undoable = g.undo === undefined ? { type: "entry" } : g.undo;
+    const act = async (path, done) => {
+      try {
+        const res = await ctx.write("POST", path, { expected_version: g.version });
+        if (res && res.game) g = res.game; else await reload();
+        drawAll(); toast(done);
+      } catch (e) {
+        if (e instanceof api.ApiError && e.status === 409 && e.details && e.details.changes) {
+          await reload(); drawAll();
+          showError(tools.querySelector("#undo-error"), "Another phone changed the game just now: nothing was undone or redone. Check the sheet and try again.");
+        } else showError(tools.querySelector("#undo-error") || undoErr, e.message);
+      }
+    };
+    const undoWords = entryWords(g.undo);
+    const row = [];
+    if (confirming) {
+      row.push(h("p", { class: "confirm-q", id: "undo-question" }, `Undo ${undoWords}? You can redo it afterwards.`),
+        h("button", { type: "button", class: "btn primary", id: "undo-yes", onclick: () => act(`/api/v1/games/${g.id}/undo`, `Undone: ${undoWords}`) }, "Yes, undo"),
+        h("button", { type: "button", class: "btn", id: "undo-no", onclick: () => drawTools(false) }, "Keep it"));
+    } else {
+      row.push(h("button", { type: "button", class: "btn", id: "undo-btn", disabled: !undoable, onclick: () => { drawTools(true); const y = document.getElementById("undo-yes"); if (y) y.focus(); } }, "Undo last"));
+      if (g.redo) {
+        const redoWords = g.redo.type === "hand_corrected" ? `the correction of hand ${g.redo.hand}` : (g.redo.hand ? `hand ${g.redo.hand}` : "the last undone entry");
+        row.push(h("button", { type: "button", class: "btn", id: "redo-btn", onclick: () => act(`/api/v1/games/${g.id}/redo`, `Brought back: ${redoWords}`) }, `Redo ${redoWords}`));
+      }
+    }
+    tools.replaceChildren(h("h2", null, "Game"), h("div", { class: "actions wrap" }, ...row,
       h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.json`, download: `gingo-${g.id}.json` }, "Export JSON"),
       h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.csv`, download: `gingo-${g.id}.csv` }, "Export CSV"),
       h("button", { type: "button", class: "btn", onclick: () => window.print() }, "Print"),
       m.finished ? h("button", { type: "button", class: "btn primary", id: "rematch-btn", onclick: async () => {
         try { const res = await ctx.write("POST", `/api/v1/games/${g.id}/rematch`, {}); const ng = res.game || res; ctx.navigate(`#/game/${ng.id}`); }
-        catch (e) { showError(undoErr, e.message); }
+        catch (e) { showError(tools.querySelector("#undo-error"), e.message); }
       } }, "Rematch") : null), undoErr);
   }
 
@@ -479,7 +574,7 @@ export function mountRummy(main, game, ctx) {
     try { const res = await api.get(`/api/v1/games/${g.id}`); g = res.game || res; } catch { /* keep showing the last state */ }
   }
 
-  function drawAll() { drawSheet(); drawEntry(); drawHistory(); drawTools(); }
+  function drawAll() { drawSheet(); drawEntry(); drawStale(); drawHistory(); drawTools(); }
   drawAll();
   return {
     async update(msgs) {
@@ -488,9 +583,9 @@ export function mountRummy(main, game, ctx) {
       const before = JSON.stringify([g.version, (g.hands || []).length, g.finished]);
       await reload();
       const after = JSON.stringify([g.version, (g.hands || []).length, g.finished]);
-      drawSheet(); drawHistory(); drawTools();
-      // Redraw the entry only when it is not being typed in.
-      if (before !== after && !entry.contains(document.activeElement)) drawEntry();
+      drawSheet(); drawHistory(); drawTools(); drawStale();
+      // Redraw the entry only when it is not being typed in (a started form keeps its hand number).
+      if (before !== after && !entry.contains(document.activeElement)) { drawEntry(); drawStale(); }
     },
   };
 }
