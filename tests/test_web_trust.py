@@ -97,7 +97,9 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(params=[320, 390], ids=lambda w: f"{w}px")
 def phone(request: pytest.FixtureRequest, browser: Browser, server: LiveServer) -> Iterator[Page]:
     ctx = browser.new_context(viewport={"width": int(request.param), "height": HEIGHT}, device_scale_factor=1,
-                              has_touch=True, accept_downloads=True)
+                              has_touch=True, accept_downloads=True,
+                              # the screenshots' own style tag (hides the toast) is inline: only then
+                              bypass_csp=bool(os.environ.get("GINGO_SCREENSHOTS")))
     pg = ctx.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
@@ -178,6 +180,7 @@ def test_a_hand_scored_meanwhile_by_another_phone_is_reviewed_first(phone: Page,
     ben.hand(gid, 1, [9, 3], version=1)
     expect(phone.locator("#stale-note")).to_contain_text("Ben's phone scored hand 1 meanwhile")
     expect(phone.locator("#entry h2")).to_have_text("Score hand 1")   # not silently "hand 2"
+    expect(phone.locator("#dealer-line")).to_have_text("Ana deals this hand")  # hand 1's dealer still
     phone.click("#preview-btn")
     expect(phone.locator("#review-title")).to_have_text("Ben's phone scored hand 1 meanwhile: review")
     expect(phone.locator("#review-hands li[data-hand='1']")).to_have_text("Hand 1: Ben: knock · Ben +6 (by Ben's phone).")

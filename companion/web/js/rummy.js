@@ -2,9 +2,10 @@
 
 import * as api from "./api.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg } from "./ui.js";
-import { deckFrom, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
+import { deckFrom, parseHand, parseCard, pretty, cardGrid } from "./cards.js";
 import { SUIT_SYMBOL, matchOf, plainSheet, colorSheet, finalSummary } from "./rummy_sheet.js";
-import { reviewPanel, changedHands, breakdownText } from "./review.js";
+import { reviewPanel, changedHands } from "./review.js";
+import { handWords, resultKids } from "./rummy_views.js";
 
 const KIND_LABEL = {
   gin: "gin", big_gin: "big gin", knock: "knock", undercut: "undercut", void: "no game", showdown: "showdown",
@@ -58,7 +59,7 @@ export function mountRummy(main, game, ctx) {
   // A form carries the version it started from: a write from it is checked against that
   // version, so a hand another phone scored meanwhile is shown, never silently built on.
   const save = () => {
-    if (draft.base === null || draft.base === undefined) { draft.base = g.version; draft.baseHands = handsOf(g).length; }
+    if (draft.base === null || draft.base === undefined) { draft.base = g.version; draft.baseHands = handsOf(g).length; draft.baseDealer = g.dealer; }
     saveDraft(key, draft);
   };
   let changed = null;  // hands another phone changed (marked on the sheet during a review)
@@ -118,7 +119,7 @@ export function mountRummy(main, game, ctx) {
   // A live change from another phone while this form is open: said at once (the review,
   // with what changed, comes with Preview).
   function drawStale() {
-    const moved = inProgress() && g.version !== draft.base;
+    const moved = inProgress() && g.version !== draft.base && !reviewBox.childElementCount;
     staleNote.hidden = !moved;
     if (!moved) return;
     const fresh = handsOf(g).filter(x => x.n >= handNumber());
@@ -150,7 +151,8 @@ export function mountRummy(main, game, ctx) {
           "and if nobody has won any more it goes on. Or start a rematch below."));
       return;
     }
-    const dealer = g.dealer !== undefined && g.dealer !== null && names[g.dealer] !== undefined ? names[g.dealer] : null;
+    const dealt = inProgress() && typeof draft.baseDealer === "number" ? draft.baseDealer : g.dealer;
+    const dealer = dealt !== undefined && dealt !== null && names[dealt] !== undefined ? names[dealt] : null;
     const kids = [reviewBox, h("h2", null, draft.editing !== null ? `Correct hand ${draft.editing}` : `Score hand ${handNumber()}`),
       draft.editing === null && dealer ? h("p", { class: "dealer-line", id: "dealer-line" }, `${dealer} deals this hand`) : null,
       staleNote];
@@ -387,7 +389,7 @@ export function mountRummy(main, game, ctx) {
       return `Hand ${n}: ${handLine(x.result)}${x.raw.by ? ` (by ${x.raw.by})` : ""}.`;
     };
     const rebase = () => {
-      draft.base = g.version; draft.baseHands = handsOf(g).length; saveDraft(key, draft);
+      draft.base = g.version; draft.baseHands = handsOf(g).length; draft.baseDealer = g.dealer; saveDraft(key, draft);
       changed = null; reviewBox.replaceChildren(); drawSheet(); drawEntry(); doPreview();
     };
     const discard = () => { clearEntry(); changed = null; drawAll(); toast("Your entry was discarded"); };
@@ -398,52 +400,15 @@ export function mountRummy(main, game, ctx) {
     choices.push(["Discard my entry", "discard-mine", discard, false]);
     drawEntry();
     reviewBox.replaceChildren(reviewPanel(changes, describe, choices));
+    drawStale();
     reviewBox.scrollIntoView({ block: "start" });
   }
 
-  function handLine(result) {
-    const ender = result.ender !== null && result.ender !== undefined ? names[result.ender] : "nobody";
-    const winner = result.winner !== null && result.winner !== undefined ? names[result.winner] : null;
-    let pts = "";
-    if (Array.isArray(result.points) && winner) {
-      const p = result.points[result.winner];
-      pts = typeof p === "object" ? ` +${Object.values(p).reduce((a, b) => Math.max(a, b), 0)} per open suit` : ` +${p}`;
-    }
-    return `${ender}: ${kindLabel(result.kind)}${winner ? ` · ${winner}${pts}` : ""}`;
-  }
+  function handLine(result) { return handWords(result, names, kindLabel); }
 
   function showPreview(r, body, res) {
-    const kids = [h("h2", null, draft.editing !== null ? `Preview: hand ${draft.editing} corrected` : "Preview")];
-    const kind = kindLabel(r.kind);
-    const winner = r.winner !== null && r.winner !== undefined ? names[r.winner] : null;
-    kids.push(h("p", { class: "verdict", id: "preview-verdict" }, `${r.ender === null || r.ender === undefined ? "Nobody" : names[r.ender]}: ${kind}.`, winner ? ` ${winner} scores.` : " No score."));
-    const why = breakdownText(res.breakdown, names);
-    if (why) kids.push(h("p", { class: "breakdown", id: "preview-breakdown" }, why));
-    if (r.extra && r.extra.spoiled) kids.push(h("p", { id: "preview-spoiled" }, "Spoiled suits: ", r.extra.spoiled.length ? r.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") : "none"));
-    if (r.extra && r.extra.undercutter !== undefined && r.extra.undercutter !== null) kids.push(h("p", null, `Undercut by ${names[r.extra.undercutter]}`));
-    if (draft.editing !== null && res.game) {
-      // A correction re-scores the whole match: say plainly what becomes of it.
-      const was = matchOf(g), now = matchOf(res.game);
-      const tot = (m) => names.map((n, s) => `${n} ${typeof m.totals[s] === "object" ? Object.values(m.totals[s]).reduce((a, b) => a + b, 0) : (m.totals[s] ?? 0)}`).join(", ");
-      let text = `After this correction: ${tot(now)}.`;
-      if (was.finished && !now.finished) text = `After this correction the match is not over any more (${tot(now)}): play goes on.`;
-      else if (!was.finished && now.finished) text = `This correction ends the match: ${now.winner === null || now.winner === undefined ? "a tie" : `${names[now.winner]} wins`} (${tot(now)}).`;
-      else if (was.finished && now.finished && was.winner !== now.winner) text = `After this correction ${now.winner === null || now.winner === undefined ? "the match is a tie" : `${names[now.winner]} wins the match instead`} (${tot(now)}).`;
-      kids.push(h("p", { class: "match-after", id: "preview-match" }, text));
-    }
-    names.forEach((n, s) => {
-      const melds = (r.melds && r.melds[s]) || [];
-      const lay = (r.layoffs && r.layoffs[s]) || [];
-      const dwc = (r.deadwood_cards && r.deadwood_cards[s]) || [];
-      const pts = Array.isArray(r.points) ? r.points[s] : 0;
-      const ptsText = typeof pts === "object" && pts ? Object.entries(pts).filter(([, v]) => v).map(([k, v]) => `${SUIT_SYMBOL[k] || k} ${v}`).join(", ") || "0" : String(pts ?? 0);
-      kids.push(h("div", { class: "seat-result", dataset: { seat: s } },
-        h("h3", null, n, h("span", { class: "pts" }, ` ${ptsText} points`)),
-        melds.length ? h("div", { class: "melds" }, ...melds.map(ml => h("span", { class: "meld" }, ...ml.map(cardChip)))) : null,
-        lay.length ? h("p", null, "Laid off: ", ...lay.map(cardChip)) : null,
-        h("p", null, `Deadwood ${r.deadwood ? r.deadwood[s] : "?"}`, dwc.length ? ": " : "", ...dwc.map(cardChip))));
-    });
-    for (const note of r.notes || []) kids.push(h("p", { class: "help" }, note));
+    const kids = [h("h2", null, draft.editing !== null ? `Preview: hand ${draft.editing} corrected` : "Preview"),
+      ...resultKids(r, res, { names, kindLabel, editing: draft.editing, before: g })];
     const confirmErr = fieldError("confirm-error");
     kids.push(confirmErr, h("div", { class: "actions" },
       h("button", { type: "button", class: "btn primary", id: "confirm-btn", onclick: () => confirm(body, confirmErr) }, draft.editing !== null ? "Save the correction" : "Confirm and score"),
@@ -455,7 +420,7 @@ export function mountRummy(main, game, ctx) {
 
   function clearEntry() {
     clearDraft(key);
-    Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "", bigGin: false, joker: false, upcard: "", base: null, baseHands: null });
+    Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "", bigGin: false, joker: false, upcard: "", base: null, baseHands: null, baseDealer: null });
     preview.hidden = true;
     reviewBox.replaceChildren();
   }
