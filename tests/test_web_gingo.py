@@ -242,3 +242,33 @@ def test_going_out_on_the_card_grid_the_winning_capture_and_a_rematch(phone: Pag
     expect(phone.locator("#dealer")).to_have_value("1")
     # and the board follows the new game
     assert wait_for(lambda: server.get("/api/v1/board")["game"] not in (gid, None))
+
+
+def test_flip_for_the_deal_in_the_set_up(phone: Page, server: LiveServer) -> None:  # noqa: F811
+    token = str(server.post("/api/v1/pair", {"code": CODE, "name": "set-up script"})["token"])
+    gid = str(server.post("/api/v1/games", {"variant": "gingo", "players": ["Ana", "Ben"]}, token)["id"])
+    join(phone, server)
+    phone.goto(f"{server.url}/#/game/{gid}")
+    phone.click("#flip-box summary")
+    # round 1: a tie (suits never break it), so both flip again
+    phone.fill("#flip-1-0", "7H")
+    phone.click("#flip-btn")
+    expect(phone.locator("#flip-error")).to_contain_text("Type the card Ben flipped")
+    phone.fill("#flip-1-1", "7S")
+    phone.click("#flip-btn")
+    expect(phone.locator("#flip-error")).to_contain_text("Ana and Ben tie: flip again")
+    phone.fill("#flip-2-0", "2C")
+    phone.fill("#flip-2-1", "KD")
+    phone.click("#flip-btn")
+    expect(phone.locator("#flip-winner")).to_contain_text("Ben flipped highest")
+    # Ben does not deal: the deal goes to the player on his right, Ana
+    phone.click("#flip-pass")
+    expect(phone.locator("#dealer")).to_have_value("0")
+    expect(phone.locator("#flip-box")).not_to_have_attribute("open", "")
+    # set the rows: Ana deals the first hand, Ben plays first
+    phone.click("#gingo-form .seg[aria-label='set-up'] button[data-value='direct']")
+    phone.click("#setup-btn")
+    expect(phone.locator("#gingo-dealer")).to_have_text("Ana dealt")
+    expect(phone.locator("#gingo-turn")).to_have_text("Ben to play")
+    assert server.get(f"/api/v1/games/{gid}")["plays"][0]["dealer"] == 0
+    assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")

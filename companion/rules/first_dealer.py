@@ -24,7 +24,7 @@ Quick entry (what the players flipped, round by round) goes through
 >>> first_dealer_from_flips([["7H", "7S"]], 2, "flip_high_chooses", "deal")
 Traceback (most recent call last):
 ...
-ValueError: first dealer (flip_high_chooses): seats 0 and 1 tie with 7 in round 1 and flip again; give round 2
+companion.errors.IllegalAction: first dealer (flip_high_chooses): seats 0 and 1 tie with 7 in round 1 and flip again; give round 2
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from companion import cards as C
+from companion.errors import IllegalAction
 
 RULES: Final = ("random", "flip_high_chooses", "flip_low_deals")
 FLIP_RULES: Final = ("flip_high_chooses", "flip_low_deals")
@@ -144,8 +145,10 @@ def first_dealer_from_flips(
         seats = _round_leaders(round_flips, rule)
     if len(seats) > 1:
         value = flip_value(dict(rounds[-1])[seats[0]])
-        raise _err(rule, f"seats {_seats_words(seats)} tie with {value} in round {len(rounds)} "
-                         f"and flip again; give round {len(rounds) + 1}")
+        # the seats to flip again, for a page to ask them (details)
+        raise IllegalAction(str(_err(rule, f"seats {_seats_words(seats)} tie with {value} in round {len(rounds)} "
+                                           f"and flip again; give round {len(rounds) + 1}")),
+                            details={"tied": list(seats), "round": len(rounds) + 1})
     winner = seats[0]
     if rule == "flip_low_deals":
         dealer: int | None = winner

@@ -88,7 +88,7 @@ def _pair_result(entry: PairGame, opts: gin.Options, where: str) -> HandResult:
 
 
 def _refuse(code: str, exc: ValueError) -> IllegalAction:
-    return IllegalAction(str(exc), code=code)
+    return IllegalAction(str(exc), code=code, details=dict(getattr(exc, "details", None) or {}))
 
 
 class FirstDealerAnswer(BaseModel):

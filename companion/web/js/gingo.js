@@ -8,6 +8,7 @@ import { boardView, nextSimChip, noteSimTap, withPending } from "./board.js";
 import { namesOf } from "./rummy.js";
 import { playEntry } from "./gingo_play.js";
 import { playLog, WIN_REASON } from "./gingo_log.js";
+import { flipForDeal } from "./flip.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let deck = deckFrom(null);  // the game's own deck, set when a game is mounted
@@ -56,6 +57,7 @@ export async function mountGingo(main, game, ctx) {
   const tools = h("section", { class: "panel tools no-print" });
   main.append(header, boardBox, form, meldsBox, playsBox, historyBox, tools);
   let onBoard = [];   // the entry's compact board, redrawn with every board view
+  let flipBox = null;  // the flip for the deal, while the game is being set up
   const boardErr = fieldError("board-error");
 
   function drawHeader() {
@@ -253,7 +255,14 @@ export async function mountGingo(main, game, ctx) {
       h("label", { for: "dealer" }, "Dealer of the first hand")];
     const dsel = h("select", { id: "dealer" }, ...names.map((n, s) => h("option", { value: s, selected: s === draft.dealer }, n)));
     dsel.addEventListener("change", () => { draft.dealer = Number(dsel.value); save(); });
-    kids.push(dsel, h("p", { class: "label" }, "How are the rows set?"), seg([["reveal", "Cards turned up"], ["direct", "Set rows directly"]], draft.setupMode, (m) => { draft.setupMode = m; save(); drawForm(); }, "set-up"));
+    // the flip for the deal keeps its rounds while the form is redrawn
+    flipBox = flipBox || flipForDeal({ names, onDealer: (d) => {
+      draft.dealer = d; save();
+      const sel = document.getElementById("dealer");
+      if (sel) sel.value = String(d);
+      toast(`${names[d]} deals the first hand`);
+    } });
+    kids.push(dsel, flipBox, h("p", { class: "label" }, "How are the rows set?"), seg([["reveal", "Cards turned up"], ["direct", "Set rows directly"]], draft.setupMode, (m) => { draft.setupMode = m; save(); drawForm(); }, "set-up"));
     const letters = (id, label, val, set) => {
       const inp = h("input", { id, value: val, maxlength: 4, autocapitalize: "characters", placeholder: "SHDC", "aria-describedby": "setup-error" });
       inp.addEventListener("input", () => { set(inp.value.toUpperCase()); save(); });
