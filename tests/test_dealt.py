@@ -30,13 +30,24 @@ CODE, HOST = "4242", "host-code"
 class Phones:
     """The app on a real SQLite file with two paired phones (Ann, Bob)."""
 
-    def __init__(self, data: Path, seed: str = "") -> None:
+    def __init__(self, data: Path, seed: str = "", board: bool = False) -> None:
         data.mkdir(parents=True, exist_ok=True)
         self.store = open_store(data)
         self.table = Table(self.store)
         keys = random.Random(seed or data.parent.name)  # a replayable deal per test (the service uses the OS's random source)
         self.table.new_key = lambda: keys.randbytes(32)  # type: ignore[method-assign]
-        self.app = create_app(self.table, pairing=Pairing(self.store, code=CODE, host_code=HOST))
+        self.sync = None
+        if board:  # the simulated board, as `gingo serve` runs without hardware
+            from companion.hardware.layout import default_layout
+            from companion.hardware.leds.sim import SimLeds
+            from companion.hardware.sensors.sim import SimSensors
+            from companion.sync import BoardSync
+
+            self.sync = BoardSync(self.table, SimSensors(rate=400, seed=1), SimLeds(), layout=default_layout(), fps=30)
+            self.sync.start()
+        # names: TestClient.websocket_connect sends 'Host: testserver'
+        self.app = create_app(self.table, pairing=Pairing(self.store, code=CODE, host_code=HOST), sync=self.sync,
+                              names=("testserver",))
         self.client = TestClient(self.app, base_url="http://localhost")
         self.client.__enter__()
         self.ann = self.pair("Ann")
@@ -48,6 +59,8 @@ class Phones:
 
     def close(self) -> None:
         self.client.__exit__(None, None, None)
+        if self.sync is not None:
+            self.sync.stop()
         self.store.close()
 
 
