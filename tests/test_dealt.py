@@ -115,6 +115,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow  # whole matches of every variant (about 90 s on a loaded 2-core machine)
 @pytest.mark.parametrize("variant,players,bots,extra", CASES, ids=[f"{c[0]}-{len(c[1])}-{c[3].get('preset', '')}"
                                                                  for c in CASES])
 def test_every_variant_is_dealt_and_played_to_the_end(phones: Phones, variant: str, players: list[str],
