@@ -159,3 +159,25 @@ def test_csv_ends_with_every_bonus_and_the_final_score(server: LiveServer) -> No
     assert int(by_label["final"][0]) == 130 + 100 + 50
     assert rows[-1] == ["winner", "", "", "", "Ana", ""]
     assert rows[-2][0] == "final"
+
+
+def test_the_preview_offers_the_arrangements_that_tie(server: LiveServer) -> None:
+    ana = phone(server, "Ana's phone")
+    gid = ok(ana.post("/api/v1/games", json={"variant": "gin", "players": ["Ana", "Ben"]}))["id"]
+    # A run A-3 of diamonds or a set of 2s: 5 deadwood either way; Ben's 4D lays off on the run only.
+    hands = [["AD", "2D", "3D", "2H", "2C", "AC", "7S", "8S", "9S", "10S"],
+             ["KH", "KS", "KC", "QD", "QH", "JC", "JD", "9H", "4D", "5S"]]
+    pv = ok(ana.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "hands": hands}))
+    ties = pv["arrangements"]
+    assert sorted(sorted(map(sorted, a["melds"])) for a in ties) == sorted([
+        sorted([sorted(["AD", "2D", "3D"]), sorted(["7S", "8S", "9S", "10S"])]),
+        sorted([sorted(["2H", "2D", "2C"]), sorted(["7S", "8S", "9S", "10S"])])])
+    assert {a["deadwood_value"] for a in ties} == {5}
+    run = next(a for a in ties if ["AD", "2D", "3D"] in a["melds"])
+    declared = ok(ana.post(f"/api/v1/games/{gid}/hands/preview",
+                           json={"ender": 0, "hands": hands, "declared": run["melds"]}))
+    assert declared["result"]["layoffs"][1] == ["4D"]
+    assert declared["result"]["points"][0] == pv["result"]["points"][0] - 4
+    # one way only: no list
+    single = ok(ana.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "deadwood": [4, 20]}))
+    assert single.get("arrangements") is None

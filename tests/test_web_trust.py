@@ -327,3 +327,34 @@ def test_a_gin_hand_from_the_grid_in_22_taps(phone: Page, server: LiveServer, be
     expect(phone.locator("#history li[data-hand]")).to_have_count(1)
     assert taps == 22
     assert ben.game(gid)["hands"][0]["result"]["points"] == [83, 0]
+
+
+def test_tied_arrangements_are_picked_on_the_preview(phone: Page, server: LiveServer, ben: Ben) -> None:
+    """RULES.md 1: when two arrangements leave the same deadwood, the player picks the one
+    laid down (here the run A-3 of diamonds lets Ben lay off 4D; the set of 2s does not)."""
+    gid = ben.new("gin", ["Ana", "Ben"], "gin_004")
+    open_game(phone, server, gid)
+    phone.click("#entry .seg[aria-label='who ended the hand'] button[data-value='0']")
+    phone.click("#entry .seg[aria-label='entry mode'] button[data-value='cards']")
+    phone.fill("#hand-0", "AD 2D 3D 2H 2C AC 7S 8S 9S 10S")
+    phone.fill("#hand-1", "KH KS KC QD QH JC JD 9H 4D 5S")
+    phone.click("#preview-btn")
+    expect(phone.locator("#ties-label")).to_have_text(
+        "2 ways to meld Ana's hand leave the same deadwood (5): which did Ana lay down?")
+    ties = phone.locator("#ties .tie")
+    expect(ties).to_have_count(2)
+    expect(phone.locator("#ties .tie[aria-pressed='true']")).to_have_count(1)
+    before = phone.locator("#preview .seat-result[data-seat='0'] .pts").inner_text()
+    run = phone.locator("#ties .tie", has_text="A♦ 2♦ 3♦")
+    expect(run).to_have_attribute("aria-pressed", "false")   # the companion's own choice is the set
+    shot(phone, f"tied-arrangements-{width(phone)}")
+    run.click()
+    expect(phone.locator("#ties .tie", has_text="A♦ 2♦ 3♦")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#preview .seat-result[data-seat='1']")).to_contain_text("Laid off")
+    expect(phone.locator("#declared")).to_have_value(re.compile(r"AD 2D 3D"))
+    after = phone.locator("#preview .seat-result[data-seat='0'] .pts").inner_text()
+    assert int(after.split()[0]) == int(before.split()[0]) - 4
+    phone.click("#confirm-btn")
+    expect(phone.locator("#history li[data-hand]")).to_have_count(1)
+    hand = ben.game(gid)["hands"][0]
+    assert sorted(map(sorted, hand["declared"])) == sorted([sorted(["AD", "2D", "3D"]), sorted(["7S", "8S", "9S", "10S"])])

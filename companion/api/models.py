@@ -142,6 +142,9 @@ class HandResponse(BaseModel):
     changes: Optional[list[dict[str, Any]]] = Field(None, description="previews with a stale expected_version: "
                                                     "what changed since (seq, type, hand, by)")
     version: Optional[int] = Field(None, description="previews with a stale expected_version: the game's version now")
+    arrangements: Optional[list[dict[str, Any]]] = Field(
+        None, description="previews with cards: the ender's arrangements that tie on the least deadwood "
+        "(melds, deadwood, deadwood_value), when there are two or more; send one as \"declared\" to use it")
 
 
 class ActionRequest(_Strict):

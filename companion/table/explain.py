@@ -102,3 +102,28 @@ def breakdown(variant: str, result: dict[str, Any], options: Any,
     if per_suit:
         out["suits"] = sorted(s for s, v in points[winner].items() if v)
     return out
+
+
+def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> list[dict[str, Any]] | None:
+    """The ender's arrangements that tie on the least deadwood, when there is more than one
+    (RULES.md section 1: the player chooses; the phone offers them as declarations), else
+    None. Each is ``{"melds", "deadwood", "deadwood_value"}``.
+
+    >>> ties = tied_arrangements("gin", {"ender": 0, "hands": [
+    ...     "AD 2D 3D 2H 2C AC 7S 8S 9S 10S".split(), []]})
+    >>> [a["melds"][1] for a in ties]
+    [['AD', '2D', '3D'], ['2H', '2D', '2C']]
+    """
+    from companion.melds.arrange import arrangements
+
+    ender = payload.get("ender")
+    hands = payload.get("hands")
+    if not _whole(ender) or not isinstance(hands, list) or not 0 <= ender < len(hands):
+        return None
+    try:
+        found = arrangements(hands[ender], variant, limit=limit)
+    except ValueError:  # not a variant with melds, or cards the engine refused already
+        return None
+    if len(found) < 2:
+        return None
+    return [a.as_dict() for a in found]

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
-from companion.games import find_variant
+from companion.games import RummyVariant, find_variant
 from companion.store import NewEvent, StoredEvent
 from companion.table import checkpoint
 from companion.table.checks import check_players, range_text
 from companion.table.errors import TableError, engine_failure
-from companion.table.explain import breakdown
+from companion.table.explain import breakdown, tied_arrangements
 from companion.table.fold import GameState, describe, step
 from companion.table.hands import HandInput, hand_payload
 from companion.table.dealing import Dealing
@@ -134,6 +134,9 @@ class Table(Dealing):
             result = st.hands[int(payload["hand"]) - 1].result
         out = {"result": result, "game": st.as_dict(), "preview": True,
                "breakdown": breakdown(g.variant, result, g.options, g.players)}
+        v = g.rules
+        if "hands" in payload and isinstance(v, RummyVariant) and v.entries(g.options).get("declared"):
+            out["arrangements"] = tied_arrangements(g.variant, payload)
         if changes is not None:
             out["changes"] = changes
             out["version"] = g.version

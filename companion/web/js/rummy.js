@@ -409,6 +409,21 @@ export function mountRummy(main, game, ctx) {
   function showPreview(r, body, res) {
     const kids = [h("h2", null, draft.editing !== null ? `Preview: hand ${draft.editing} corrected` : "Preview"),
       ...resultKids(r, res, { names, kindLabel, editing: draft.editing, before: g })];
+    const ties = Array.isArray(res.arrangements) && typeof r.ender === "number" ? res.arrangements : null;
+    if (ties && ties.length > 1) {
+      // RULES.md 1: when arrangements tie on deadwood, the player says which was laid down.
+      const key = (melds) => JSON.stringify((melds || []).map(m => m.map(c => c.split("=")[0]).sort()).map(m => m.join(" ")).sort());
+      const used = key((r.melds || [])[r.ender]);
+      const who = names[r.ender];
+      kids.push(h("div", { class: "ties", id: "ties" },
+        h("p", { class: "label", id: "ties-label" }, `${ties.length} ways to meld ${who}'s hand leave the same deadwood (${ties[0].deadwood_value}): which did ${who} lay down?`),
+        h("div", { class: "tie-list", role: "group", "aria-labelledby": "ties-label" }, ...ties.map((a, i) =>
+          h("button", { type: "button", class: "btn tie", id: `tie-${i}`, "aria-pressed": key(a.melds) === used ? "true" : "false",
+            onclick: () => {
+              draft.declared = a.melds.map(m => m.join(" ")).join(" / ");
+              draft.mode = "cards"; save(); drawEntry(); doPreview();
+            } }, a.melds.map(m => m.map(pretty).join(" ")).join(" · "))))));
+    }
     const confirmErr = fieldError("confirm-error");
     kids.push(confirmErr, h("div", { class: "actions" },
       h("button", { type: "button", class: "btn primary", id: "confirm-btn", onclick: () => confirm(body, confirmErr) }, draft.editing !== null ? "Save the correction" : "Confirm and score"),
