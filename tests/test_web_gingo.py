@@ -272,3 +272,21 @@ def test_flip_for_the_deal_in_the_set_up(phone: Page, server: LiveServer) -> Non
     expect(phone.locator("#gingo-turn")).to_have_text("Ben to play")
     assert server.get(f"/api/v1/games/{gid}")["plays"][0]["dealer"] == 0
     assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def test_four_players_in_teams_meld_in_four_taps_too(phone: Page, server: LiveServer) -> None:  # noqa: F811
+    gid, _ = game_in_play(server, ["Pam", "Quin", "Rae", "Sol"])
+    open_game(phone, server, gid)
+    # Quin dealt: Rae (side 1, Pam's partner) plays first, then Sol, Pam, Quin
+    expect(phone.locator("#gingo-turn")).to_have_text("Rae to play")
+    expect(phone.locator("#gingo-form .seg[aria-label='who plays'] button")).to_have_count(4)
+    for c in ("AS", "2S", "3S"):
+        tap(phone, card(c))
+    tap(phone, "#send-meld")
+    expect(phone.locator("#plays li[data-type='meld']")).to_contain_text("Rae melded A♠ 2♠ 3♠: 3 chips placed")
+    assert taps(phone) == 4
+    expect(phone.locator("#gingo-turn")).to_have_text("Sol to play")
+    # Sol plays for side 2: the board now reads in side 2's frame
+    game = server.get(f"/api/v1/games/{gid}")
+    assert phone.locator(f"#gingo-pick .space[data-space='{game['frames']['2']['KD']}']").get_attribute("data-card") == "KD"
+    assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")

@@ -54,7 +54,7 @@ export function playEntry(env) {
     draft.seat = Number(s); save(); env.redraw();
   }, "who plays");
   who.classList.add("who");
-  const top = h("div", { class: "turn-row" }, status, who);
+  const top = h("div", { class: "turn-row" + (names.length > 2 ? " many" : "") }, status, who);
 
   // the cards chosen so far: the play's cards, or the captured cards of one other player
   const others = names.map((_, s) => s).filter(s => s !== draft.seat);
