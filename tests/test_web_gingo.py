@@ -94,7 +94,7 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     expect(phone.locator("#gingo-turn")).to_have_text("Ana to play")
     expect(phone.locator("#gingo-dealer")).to_have_text("Ben dealt")
     expect(phone.locator("#gingo-form .seg[aria-label='who plays'] button[data-value='0']")).to_have_attribute("aria-pressed", "true")
-    assert wait_for(lambda: marker(server, "side1_1")[0] > marker(server, "side1_1")[1])
+    assert wait_for(lambda: marker(server, "side1_1")[0] > marker(server, "side1_1")[1], timeout=10)
     # the board is labelled in each side's frame: Ana's A-K up the left, her suits along
     # the bottom; Ben's down the right and along the top
     left = phone.locator("#gingo-pick .board-row.side-1").all_inner_texts()
@@ -125,7 +125,7 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     expect(phone.locator("#gingo-turn")).to_have_text("Ben to play")
     expect(phone.locator("#gingo-form .seg[aria-label='who plays'] button[data-value='1']")).to_have_attribute("aria-pressed", "true")
     assert game["turn"] == 1
-    assert wait_for(lambda: marker(server, "side2_1")[1] > marker(server, "side2_1")[0])
+    assert wait_for(lambda: marker(server, "side2_1")[1] > marker(server, "side2_1")[0], timeout=10)
     assert phone.locator(f"#gingo-pick .space[data-space='{game['frames']['2']['AC']}']").get_attribute("data-card") == "AC"
     # Ben melds a set of 9s in his own frame: the chips land on his coordinates
     before = taps(phone)
@@ -224,6 +224,7 @@ def test_going_out_on_the_card_grid_the_winning_capture_and_a_rematch(phone: Pag
     expect(board.locator(".side-line[data-side='1']")).to_contain_text("linked A row to K row")
     expect(phone.locator("#gin-banner")).to_contain_text("Ana")
     # the live board keeps following the finished game
+    assert wait_for(lambda: server.get("/api/v1/board")["game"] == gid, timeout=10)
     live = server.get("/api/v1/board")
     assert live["game"] == gid and live["finished"] is True and live["expected"] == game["board"]
     # every play is in the log, the capture and the link with it
@@ -241,7 +242,7 @@ def test_going_out_on_the_card_grid_the_winning_capture_and_a_rematch(phone: Pag
     expect(phone).not_to_have_url(re.compile(gid))
     expect(phone.locator("#dealer")).to_have_value("1")
     # and the board follows the new game
-    assert wait_for(lambda: server.get("/api/v1/board")["game"] not in (gid, None))
+    assert wait_for(lambda: server.get("/api/v1/board")["game"] not in (gid, None), timeout=10)
 
 
 def test_flip_for_the_deal_in_the_set_up(phone: Page, server: LiveServer) -> None:  # noqa: F811
