@@ -26,9 +26,12 @@ def folded(table: Table, gid: str) -> dict[str, Any]:
 def _play_rummy(table: Table, gid: str, rng: random.Random, n: int) -> None:
     for _ in range(n):
         roll = rng.random()
-        hands = len(table.game(gid)["hands"])
+        game = table.game(gid)
+        hands = len(game["hands"])
         if roll < 0.1 and hands:
             table.undo(gid)
+        elif roll < 0.16 and game["redo"]:
+            table.redo(gid)
         elif roll < 0.25 and hands:
             table.correct_hand(gid, rng.randint(1, hands), HandInput(0, deadwood=[rng.randint(0, 4), 20]))
         else:
@@ -65,6 +68,9 @@ def test_checkpoint_plus_tail_equals_the_fold(tmp_path: Path, seed: int) -> None
     for a in GINGO_ACTIONS[:-1]:
         table.action(go, a)
     table.undo(go)
+    table.redo(go)   # the Gin-Go action comes back, then goes again
+    table.undo(go)
+    assert table.game(go)["redo"] is not None
     for gid in (gin, color, go):  # the state each write stepped to is the fold of the log
         assert table.game(gid) == folded(table, gid)
     table.store.close()
