@@ -37,7 +37,7 @@ class GinGo(Variant):
     option_labels = {"deal": "Cards dealt", "jokers": "Jokers", "max_jokers_per_meld": "Jokers in one meld",
                      "rank_axis": "Rank order", "suit_rows": "Suit rows when nobody chooses",
                      "adjacency": "Link steps", "chip_cap": "Chips per side",
-                     "second_exhaustion": "Stock runs out twice"}
+                     "second_exhaustion": "Stock runs out twice", "first_dealer": "First dealer"}
     choice_labels = {
         "deal": {0: "9 for two players, 7 for four"},
         "max_jokers_per_meld": {1: "one", "fewer_than_naturals": "fewer than the natural cards"},
@@ -46,6 +46,8 @@ class GinGo(Variant):
         "chip_cap": {50: "50", "unlimited": "unlimited"},
         "second_exhaustion": {"end_hand_no_capture": "the hand ends with no capture"},
         "suit_rows": {"normal": "normal", "suit_for_suit": "suit for suit", "secrecy": "secrecy"},
+        "first_dealer": {"given": "named at the set-up", "flip_high_chooses": "flip: highest chooses",
+                         "flip_low_deals": "flip: lowest deals"},
     }
 
     def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> rules.Options:
@@ -132,8 +134,9 @@ class GinGo(Variant):
     # -- full play and its bot ------------------------------------------------------------------
 
     def new_play(self, players: list[str], *, seed: int = 0, options: Any = None,
-                 dealer: int = 0) -> play.GingoPlay:
-        """A whole game dealt from ``seed`` (see :mod:`companion.play.gingo`)."""
+                 dealer: int | None = None) -> play.GingoPlay:
+        """A whole game dealt from ``seed`` (see :mod:`companion.play.gingo`); with no
+        ``dealer``, seat 0 deals, or the players flip for it (option ``first_dealer``)."""
         from companion.play import gingo as play
         return play.GingoPlay(list(players), options, seed=seed, dealer=dealer)
 

@@ -72,7 +72,9 @@ class DealtGame:
         if isinstance(variant, GinGo):
             from companion.play.gingo import GingoPlay
 
-            engine = GingoPlay(names, options, dealer=dealer, hand_rng=hand_rng)
+            # no dealer named: seat 0, or the flip when the options say so (first_dealer)
+            engine = GingoPlay(names, options, dealer=dealer if "dealer" in payload else None,
+                               hand_rng=hand_rng)
         elif isinstance(variant, RummyVariant):
             from companion.play.rummy import RummyGame
 
@@ -109,7 +111,7 @@ class DealtGame:
         e = self.engine
         if not self.gingo:
             return int(e.turn)
-        if e.phase == "play":
+        if e.phase in ("play", "first_dealer"):  # first_dealer: the flip's winner chooses
             return int(e.turn)
         n = len(self.names)
         if e.phase == "setup":  # the dealer calls the set-up when the reveal says so, else the opponent

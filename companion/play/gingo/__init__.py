@@ -15,6 +15,12 @@ can make), ``bot`` (the bot and ``legal_actions``), ``selfplay``.
 Actions (``seat`` is always the player to move)
 ===============================================
 
+``{"type": "choose_deal", "seat": s, "deal": true | false}``
+    Only with option ``first_dealer = flip_high_chooses``: each player flipped a card
+    from a shuffled 52-card deck (a tie for the highest flips again, drawn from the
+    game's seed; ``first_deal`` in :meth:`GingoPlay.as_dict`), and the winner deals or
+    leaves the deal to the player on their right, so they play first. Under
+    ``flip_low_deals`` the lowest card deals with no choice. Then the set-up.
 ``{"type": "setup", "format": "normal" | "suit_for_suit" | "secrecy", "secret": {"1": "SHDC", "2": "CDHS"}}``
     The set-up reveal is read from the top of the shuffled 54-card deck (the seed turns
     cards until four suits show; jokers are in the deck for this even when they are not

@@ -99,6 +99,8 @@ def _setup_move(play: GingoPlay, rng: random.Random) -> A.Setup:
 def bot_move(play: GingoPlay, rng: random.Random | None = None) -> A.Action:
     """The bot's next action (typed) for whoever is to move."""
     rng = rng or random.Random(0)
+    if play.phase == "first_dealer":  # the winner of the flip deals (the dealer may call the set-up)
+        return A.ChooseDeal(play.turn, True)
     if play.phase == "setup":
         return _setup_move(play, rng)
     if play.phase == "hand_over":
@@ -206,6 +208,8 @@ def legal_moves(play: GingoPlay) -> list[A.Action]:
     exception (when there is one), every natural meld, joker melds with one legal
     designation each, every single-card hit and every discard (going out with the bot's
     joker lays and forfeits)."""
+    if play.phase == "first_dealer":
+        return [A.ChooseDeal(play.turn, True), A.ChooseDeal(play.turn, False)]
     if play.phase == "setup":
         if play.reveal.chooser is None:
             return [A.Setup()]

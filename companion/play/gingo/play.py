@@ -16,6 +16,7 @@ from typing import Any
 
 from companion import board as B
 from companion import cards as C
+from companion.rules.first_dealer import FLIP_RULES, FirstDeal, dealer_after_choice, draw_flips
 from companion.rules.gingo import actions as A
 from companion.rules.gingo.engine import GingoGame
 from companion.rules.gingo.errors import GingoError
@@ -28,7 +29,7 @@ from companion.rules.gingo.state import side_of
 class _PState:
     table: GingoGame
     rng: random.Random
-    phase: str = "setup"  # setup | play | hand_over | game_over
+    phase: str = "setup"  # first_dealer | setup | play | hand_over | game_over
     hands: list[list[int]] = field(default_factory=list)
     stock: list[int] = field(default_factory=list)  # top is the end
     pile: list[int] = field(default_factory=list)  # bottom first, top last
@@ -48,12 +49,14 @@ class GingoPlay:
     """A whole Gin-Go game with a deck (see the package docstring for the actions)."""
 
     def __init__(self, players: list[str], options: Options | Mapping[str, Any] | None = None,
-                 seed: int = 0, dealer: int = 0, hand_rng: Callable[[int], random.Random] | None = None) -> None:
+                 seed: int = 0, dealer: int | None = None,
+                 hand_rng: Callable[[int], random.Random] | None = None) -> None:
         if not isinstance(players, list) or len(players) not in (2, 4):
             raise GingoError("Gin-Go needs a list of 2 or 4 player names")
         opts = options if isinstance(options, Options) else make_options(len(players), options)
         table = GingoGame(list(players), opts)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(players):
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
+                                   or not 0 <= dealer < len(players)):
             raise GingoError(f"dealer must be a seat 0..{len(players) - 1}")
         self.players = list(players)
         self.options = opts
@@ -65,7 +68,15 @@ class GingoPlay:
         deck = list(range(54))
         rng.shuffle(deck)
         self._st = _PState(table=table, rng=rng, reveal=B.reveal_suits(deck).cards)
-        self._first_dealer = dealer
+        # the first dealer: named, or flipped for (option first_dealer; drawn after the
+        # reveal from the same generator, so games without the flip deal as before)
+        self.first_deal: FirstDeal | None = None
+        if dealer is None and opts.first_dealer in FLIP_RULES:
+            self.first_deal = draw_flips(rng, C.STANDARD_DECK, len(players), opts.first_dealer)
+            dealer = self.first_deal.winner  # until the winner chooses (flip_high_chooses)
+            if self.first_deal.dealer is None:
+                self._st.phase, self._st.turn = "first_dealer", dealer
+        self._first_dealer = 0 if dealer is None else dealer
 
     @classmethod
     def from_deal(cls, players: list[str], options: Options | Mapping[str, Any] | None = None, *,
@@ -174,6 +185,8 @@ class GingoPlay:
             "hands": [A.names(h) for h in st.hands], "stock": len(st.stock), "pile": A.names(st.pile),
             "keep": None if st.keep is None else C.card_name(st.keep), "actions": st.actions,
         })
+        if self.first_deal is not None:
+            d["first_deal"] = self.first_deal.as_dict()
         return d
 
     # -- applying -------------------------------------------------------------------
@@ -185,7 +198,9 @@ class GingoPlay:
     def perform(self, action: A.Action) -> list[Event]:
         """Apply one typed action; return its events. Refused: :class:`GingoError`, no change."""
         st = self._st.copy()
-        if isinstance(action, A.Setup):
+        if isinstance(action, A.ChooseDeal):
+            events = self._choose_deal(st, action)
+        elif isinstance(action, A.Setup):
             events = self._setup(st, action)
         elif isinstance(action, A.Draw):
             events = self._draw(st, action)
@@ -256,9 +271,30 @@ class GingoPlay:
 
     # -- actions ---------------------------------------------------------------------
 
+    def _choose_deal(self, st: _PState, a: A.ChooseDeal) -> list[Event]:
+        fd = self.first_deal
+        if st.phase != "first_dealer" or fd is None:
+            raise GingoError("the first dealer is chosen already (option first_dealer)")
+        if a.seat != fd.winner:
+            raise GingoError(f"seat {fd.winner} won the flip and chooses to deal or not, not seat {a.seat}")
+        dealer = dealer_after_choice(fd.winner, a.deal, len(self.players))
+        self.first_deal = dataclasses.replace(fd, dealer=dealer)
+        self._first_dealer = dealer
+        st.phase, st.turn = "setup", 0
+        return []
+
     def _setup(self, st: _PState, a: A.Setup) -> list[Event]:
+        if st.phase == "first_dealer" and self.first_deal is not None:
+            raise GingoError(f"cannot set up yet: seat {self.first_deal.winner} won the flip for the first deal "
+                             "and chooses to deal or not (choose_deal)")
         self._need(st, "setup", "set up")
-        events = st.table.perform(A.Setup(self._first_dealer, st.reveal, a.format, a.secret))
+        fd = self.first_deal
+        flips = None if fd is None else tuple(tuple(C.card_name(c) for _, c in r) for r in fd.rounds)
+        choice = None
+        if fd is not None and fd.rule == "flip_high_chooses":
+            choice = "deal" if fd.dealer == fd.winner else "pass"
+        events = st.table.perform(A.Setup(self._first_dealer, st.reveal, a.format, a.secret, flips=flips,
+                                          choice=choice))
         return events + self._deal(st)
 
     def _deal(self, st: _PState) -> list[Event]:

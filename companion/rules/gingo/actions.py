@@ -68,6 +68,10 @@ class Setup:
     secret: dict[int, str] | None = None
     suit_rows: dict[int, str] | None = None
     board: str | None = None
+    # the flip for the first deal (option first_dealer): the cards flipped, round by
+    # round, and the winner's choice under flip_high_chooses ("deal" or "pass")
+    flips: tuple[tuple[str, ...], ...] | None = None
+    choice: str | None = None
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Setup:
@@ -92,7 +96,18 @@ class Setup:
             raise GingoError("setup board: a board string has 52 characters of . 1 2 in space order")
         secret = None if d.get("secret") is None else _rows(d["secret"], "secret suit row", "secret")
         rows = _rows(d["suit_rows"], "suit row", "suit_rows") if "suit_rows" in d else None
-        return cls(dealer, reveal, fmt, secret, rows, board)
+        flips = None
+        if d.get("flips") is not None:
+            raw_flips = d["flips"]
+            if not isinstance(raw_flips, list) or not all(
+                    isinstance(r, list) and all(isinstance(c, str) for c in r) for r in raw_flips):
+                raise GingoError('setup flips: a list of rounds, each the list of cards flipped in seat order '
+                                 '([["7H", "KD"], ...])')
+            flips = tuple(tuple(r) for r in raw_flips)
+        choice = d.get("choice")
+        if choice is not None and choice not in ("deal", "pass"):
+            raise GingoError(f"setup: the flip winner's choice is 'deal' or 'pass', not {choice!r}")
+        return cls(dealer, reveal, fmt, secret, rows, board, flips, choice)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "setup"}
@@ -106,6 +121,10 @@ class Setup:
         for key, rows in (("secret", self.secret), ("suit_rows", self.suit_rows)):
             if rows is not None:
                 out[key] = {str(k): v for k, v in sorted(rows.items())}
+        if self.flips is not None:
+            out["flips"] = [list(r) for r in self.flips]
+        if self.choice is not None:
+            out["choice"] = self.choice
         return out
 
 
@@ -340,10 +359,22 @@ class Discard:
         return out
 
 
-Action = Union[Setup, Meld, Hit, GoOut, StockExhausted, NewHand, Draw, Take, Discard]
+@dataclass(frozen=True)
+class ChooseDeal:
+    """Full play, option ``first_dealer = flip_high_chooses``: the winner of the flip
+    deals (``deal``) or leaves the deal to the player on their right."""
+
+    seat: int
+    deal: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "choose_deal", "seat": self.seat, "deal": self.deal}
+
+
+Action = Union[Setup, ChooseDeal, Meld, Hit, GoOut, StockExhausted, NewHand, Draw, Take, Discard]
 
 TABLE_KEYS: Final[dict[str, frozenset[str]]] = {
-    "setup": frozenset({"dealer", "reveal", "format", "secret", "suit_rows", "board"}),
+    "setup": frozenset({"dealer", "reveal", "format", "secret", "suit_rows", "board", "flips", "choice"}),
     "meld": frozenset({"seat", "cards", "designations", "skip"}),
     "hit": frozenset({"seat", "meld", "cards", "designations", "skip"}),
     "go_out": frozenset({"seat", "captured", "jokers", "skip"}),
@@ -351,6 +382,7 @@ TABLE_KEYS: Final[dict[str, frozenset[str]]] = {
     "new_hand": frozenset(),
 }
 PLAY_KEYS: Final[dict[str, frozenset[str]]] = {
+    "choose_deal": frozenset({"seat", "deal"}),
     "setup": frozenset({"format", "secret"}),
     "draw": frozenset({"seat"}),
     "take": frozenset({"seat", "card", "meld", "hits"}),
@@ -374,6 +406,11 @@ def action_from_dict(d: object, keys: Mapping[str, frozenset[str]], where: str =
         raise GingoError(f"action {kind} does not take {', '.join(sorted(map(str, extra)))}")
     if kind == "setup":
         return Setup.from_dict(d)
+    if kind == "choose_deal":
+        if not isinstance(d.get("deal"), bool):
+            raise GingoError(f"choose_deal: deal is true (deal first) or false (the player on the right deals), "
+                             f"not {d.get('deal')!r}")
+        return ChooseDeal(_seat(d), d["deal"])
     if kind == "meld":
         return Meld.from_dict(d)
     if kind == "hit":
@@ -389,6 +426,6 @@ def action_from_dict(d: object, keys: Mapping[str, frozenset[str]], where: str =
     return StockExhausted() if kind == "stock_exhausted" else NewHand()
 
 
-__all__ = ["ANY_JOKER", "Cards", "Designations", "Action", "Setup", "Meld", "Hit", "JokerLay", "GoOut", "StockExhausted", "NewHand",
+__all__ = ["ANY_JOKER", "Cards", "Designations", "Action", "Setup", "ChooseDeal", "Meld", "Hit", "JokerLay", "GoOut", "StockExhausted", "NewHand",
            "Draw", "Take", "Discard", "TABLE_KEYS", "PLAY_KEYS", "action_from_dict", "bind_jokers", "bind_keys",
            "read_card", "read_cards", "name", "names"]

@@ -14,6 +14,7 @@ from typing import Any
 
 from companion import board as B
 from companion import cards as C
+from companion.rules.first_dealer import FLIP_RULES, first_dealer_from_flips
 from companion.rules.gingo import actions as A
 from companion.rules.gingo.chips import place_chips, shortfall
 from companion.rules.gingo.errors import GingoError
@@ -209,11 +210,35 @@ class GingoGame:
 
     # -- actions ------------------------------------------------------------------------
 
+    def _first_deal(self, a: A.Setup) -> tuple[int, dict[str, Any] | None]:
+        """The first dealer: from the flips when the set-up gives them (option
+        first_dealer), else the dealer named (seat 0 if none)."""
+        rule = self.options.first_dealer
+        if a.flips is None:
+            if a.choice is not None:
+                raise GingoError("setup: choice is the flip winner's, given with the flips")
+            dealer = 0 if a.dealer is None else a.dealer
+            if not 0 <= dealer < self.nseats:
+                raise GingoError(f"dealer must be a seat 0..{self.nseats - 1}, got {dealer!r}")
+            return dealer, None
+        if rule not in FLIP_RULES:
+            raise GingoError(f"setup: flips are for option first_dealer = {' or '.join(FLIP_RULES)} "
+                             f"(this game: {rule}); name the dealer instead")
+        try:
+            fd = first_dealer_from_flips([list(r) for r in a.flips], self.nseats, rule, a.choice,
+                                         deck=C.STANDARD_DECK)
+        except ValueError as exc:
+            raise GingoError(f"setup: {exc}") from None
+        if fd.dealer is None:
+            raise GingoError(f"setup: seat {fd.winner} won the flip (first_dealer = {rule}) and chooses to "
+                             "deal or not: give choice 'deal' or 'pass'")
+        if a.dealer is not None and a.dealer != fd.dealer:
+            raise GingoError(f"setup: the flips make seat {fd.dealer} the first dealer, not seat {a.dealer}")
+        return fd.dealer, fd.as_dict()
+
     def _setup(self, s: TableState, a: A.Setup) -> list[Event]:
         self._need(s, "setup", "set up the suit rows")
-        dealer = 0 if a.dealer is None else a.dealer
-        if not 0 <= dealer < self.nseats:
-            raise GingoError(f"dealer must be a seat 0..{self.nseats - 1}, got {dealer!r}")
+        dealer, first_deal = self._first_deal(a)
         chooser: str | None = None
         order: str | None = None
         if a.suit_rows is not None:
@@ -249,7 +274,7 @@ class GingoGame:
         s.frames = {side: B.Frame(side, rows[side], rank_axis=self.options.rank_axis) for side in (1, 2)}
         # after a second joker the opponent calls: in the 4-player game, the dealer's right
         seat = {"dealer": dealer, "opponent": (dealer - 1) % self.nseats}.get(chooser or "")
-        return [SuitRowsSet(fmt, order, chooser, seat, dict(rows), dealer)]
+        return [SuitRowsSet(fmt, order, chooser, seat, dict(rows), dealer, first_deal)]
 
     def _meld(self, s: TableState, a: A.Meld, held: Iterable[int]) -> list[Event]:
         self._need(s, "play", "meld")

@@ -23,11 +23,15 @@ class SuitRowsSet:
     chooser_seat: int | None
     suit_rows: dict[int, str]
     dealer: int
+    first_deal: dict[str, Any] | None = None  # the flip for the first deal, when there was one
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "format": self.format, "order": self.order, "chooser": self.chooser,
-                "chooser_seat": self.chooser_seat, "suit_rows": {str(k): v for k, v in sorted(self.suit_rows.items())},
-                "dealer": self.dealer}
+        out = {"type": self.type, "format": self.format, "order": self.order, "chooser": self.chooser,
+               "chooser_seat": self.chooser_seat, "suit_rows": {str(k): v for k, v in sorted(self.suit_rows.items())},
+               "dealer": self.dealer}
+        if self.first_deal is not None:
+            out["first_deal"] = self.first_deal
+        return out
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,10 @@ class Options:
     second_exhaustion: str = _opt(
         "end_hand_no_capture", "when the stock runs out a second time in one hand, the hand ends with no capture",
         ("end_hand_no_capture",))
+    first_dealer: str = _opt(
+        "given", "who deals the first hand: given (named at the set-up, seat 0 if not), flip_high_chooses (each "
+        "player flips a card, the highest chooses to deal or not, a tie flips again) or flip_low_deals",
+        ("given", "flip_high_chooses", "flip_low_deals"))
 
     @property
     def meld_rules(self) -> M.MeldRules:
@@ -91,7 +95,7 @@ def make_options(players: int, options: Mapping[str, Any] | None = None) -> Opti
     >>> make_options(2, {"colour": "red"})
     Traceback (most recent call last):
     ...
-    companion.rules.gingo.errors.GingoError: unknown Gin-Go option 'colour' (known: players, deal, jokers, max_jokers_per_meld, rank_axis, suit_rows, adjacency, chip_cap, second_exhaustion)
+    companion.rules.gingo.errors.GingoError: unknown Gin-Go option 'colour' (known: players, deal, jokers, max_jokers_per_meld, rank_axis, suit_rows, adjacency, chip_cap, second_exhaustion, first_dealer)
     """
     if options is not None and not isinstance(options, Mapping):
         raise GingoError(f"Gin-Go options are a mapping of option names to values, not {options!r}")
