@@ -211,7 +211,8 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
     hw = open_hardware(settings, say)
     reopen = functools.partial(open_sensors, cfg) if hw.sensors is None else None
     shutdown = functools.partial(power_off, cfg.shutdown_command) if cfg.buttons else None
-    sync = BoardSync(table, hw.sensors, hw.leds, layout=hw.layout, colors=dict(cfg.colors), reopen=reopen,
+    sync = BoardSync(table, hw.sensors, hw.leds, layout=hw.layout, colors=dict(cfg.colors),
+                     palette=cfg.led_palette(), reopen=reopen,
                      shutdown=shutdown, classifier=hw.classifier)
     app = create_app(table, pairing=pairing, sync=sync, warnings=warnings, names=settings.hostnames)
     app.state.calibration = describe_calibration(hw.calibration, folder)

@@ -56,6 +56,7 @@ class BoardSync:
         fps: float = 25.0,
         publish: Publish | None = None,
         colors: Any = None,
+        palette: Any = None,
         gin_seconds: float = 5.0,
         reopen: Callable[[], Any] | None = None,
         reopen_every: float = 5.0,
@@ -87,6 +88,8 @@ class BoardSync:
         self._gin_since: float | None = None
         self._gin: int | None = None
         self.colors = colors
+        #: the LED palette (companion.hardware.palette.LedPalette): warning colour, resting level
+        self.palette = palette
         self._unsubscribe: Callable[[], None] | None = None
         self.frames = 0
 
@@ -313,6 +316,9 @@ class BoardSync:
         fields = scene_fields(view, self._gin_side(), active)
         if self.colors:
             fields["colors"] = dict(self.colors)
+        if self.palette is not None:
+            fields["warning"] = self.palette.warning
+            fields["steady"] = self.palette.steady
         return scene_mod.SceneInput(**fields)
 
     def _gin_side(self) -> int | None:

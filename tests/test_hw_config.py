@@ -24,7 +24,7 @@ def test_no_file_means_a_simulated_board() -> None:
     cfg = load_config(None)
     assert cfg == HardwareConfig()
     assert (cfg.leds, cfg.sensors, cfg.sensor_port, cfg.buttons) == ("sim", "sim", None, None)
-    assert cfg.colors == {1: (255, 0, 0), 2: (0, 255, 0)}
+    assert cfg.colors == {1: (255, 80, 0), 2: (0, 40, 255)} and cfg.palette == "default"  # orange, blue
     leds = open_led_backend(cfg.leds, **cfg.led_backend_options())
     assert leds.name == "sim" and leds.count == 60 and leds.brightness == 0.6
 
@@ -93,7 +93,9 @@ def test_colours() -> None:
         ({"buttons": 1}, r"buttons must be a table"),
         ({"colors": {"side1": "mauve"}}, "colors.side1 must be '#rrggbb'"),
         ({"colors": {"side2": [0, 0]}}, "colors.side2 must be"),
-        ({"colors": {"side1": "green"}}, "colors.side1 and colors.side2 are the same colour"),
+        ({"colors": {"side1": [0, 40, 255]}}, "colors.side1 and colors.side2 are the same colour"),
+        ({"colors": {"palette": "pastel"}}, "colors.palette must be one of default, high-contrast"),
+        ({"colors": {"palette": 1}}, "colors.palette must be one of default, high-contrast"),
         ({"colors": {"side3": "red"}}, "unknown key colors.side3"),
     ],
 )
@@ -263,3 +265,15 @@ def test_power_parts_are_rated_above_what_they_carry() -> None:
     assert any("100 uF" in r["part"] and "3.3 V" in r["notes"] for r in rows)  # bulk on the sensor rail
     assert any("GP22" in r["notes"] and "jumper" in r["part"].lower() for r in rows)  # safe mode
     assert any("OTG" in r["part"] for r in rows)  # the Zero 2 W's data port
+
+
+def test_the_high_contrast_palette_and_side_colours_over_it(tmp_path: Path) -> None:
+    f = tmp_path / "gingo.toml"
+    f.write_text('[colors]\npalette = "high-contrast"\n')
+    cfg = load_config(str(f))
+    pal = cfg.led_palette()
+    assert (pal.name, pal.side1, pal.side2, pal.warning, pal.steady) == (
+        "high-contrast", (255, 0, 0), (0, 40, 255), (255, 255, 255), 0.7)
+    f.write_text('[colors]\npalette = "high-contrast"\nside2 = "#00ff00"\n')
+    pal = load_config(str(f)).led_palette()
+    assert (pal.side1, pal.side2, pal.steady) == ((255, 0, 0), (0, 255, 0), 0.7)  # a side named in the file wins

@@ -12,8 +12,9 @@ from companion.hardware.layout import SLOT_NAMES, LedLayout, default_layout, wir
 from companion.hardware.scene import MARKER, OFF, WARNING, WHITE, SceneInput, render_scene
 
 LAY = default_layout()
-RED, GREEN = (255, 0, 0), (0, 255, 0)
-DIM_RED, DIM_GREEN = (102, 0, 0), (0, 102, 0)  # 40 %
+# the default palette's side colours (orange and blue; once red and green, hence the names)
+RED, GREEN = scene_mod.DEFAULT_COLORS[1], scene_mod.DEFAULT_COLORS[2]
+DIM_RED, DIM_GREEN = scene_mod.scale(RED, 0.4), scene_mod.scale(GREEN, 0.4)  # 40 %
 
 
 def board(**chips: str) -> str:
@@ -59,10 +60,10 @@ def test_link_spaces_are_bright() -> None:
 def test_pending_placement_pulses_until_the_chip_arrives() -> None:
     empty = board()
     sc = SceneInput(expected=empty, sensed=empty, pending={6: 2})
-    assert at(sc, 0.0, 6) == (0, 26, 0)  # 10 %
-    assert at(sc, 0.25, 6) == (0, 140, 0)  # 55 %
+    assert at(sc, 0.0, 6) == scene_mod.scale(GREEN, 0.1)  # 10 %
+    assert at(sc, 0.25, 6) == scene_mod.scale(GREEN, 0.55)  # 55 %
     assert at(sc, 0.5, 6) == GREEN  # peak
-    assert at(sc, 1.0, 6) == (0, 26, 0)  # period 1 s
+    assert at(sc, 1.0, 6) == scene_mod.scale(GREEN, 0.1)  # period 1 s
     placed = SceneInput(expected=empty, sensed=board(s6="2"), pending={6: 2})
     assert at(placed, 0.0, 6) == DIM_GREEN and at(placed, 0.5, 6) == DIM_GREEN
     wrong = SceneInput(expected=empty, sensed=board(s6="1"), pending={6: 2})
@@ -78,7 +79,7 @@ def test_chip_to_bump_alternates_colours_until_it_is_gone() -> None:
     assert at(sc, 0.5, 5) == GREEN
     gone = SceneInput(expected=exp, sensed=board(), bump={5: 2}, pending={5: 1})
     assert at(gone, 0.5, 5) == RED  # now a red chip to place: pulse peak
-    assert at(gone, 0.0, 5) == (26, 0, 0)
+    assert at(gone, 0.0, 5) == scene_mod.scale(RED, 0.1)
 
 
 def test_unexpected_or_wrong_colour_chip_flashes_warning() -> None:
@@ -94,7 +95,7 @@ def test_unexpected_or_wrong_colour_chip_flashes_warning() -> None:
 
 def test_missing_expected_chip_pulses_to_be_put_back() -> None:
     sc = SceneInput(expected=board(s20="2"), sensed=board())
-    assert at(sc, 0.5, 20) == GREEN and at(sc, 0.0, 20) == (0, 26, 0)
+    assert at(sc, 0.5, 20) == GREEN and at(sc, 0.0, 20) == scene_mod.scale(GREEN, 0.1)
 
 
 def test_sensors_offline_shows_expected_board_and_blinks_markers() -> None:

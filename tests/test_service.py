@@ -126,7 +126,7 @@ def test_a_damaged_calibration_file_is_a_warning_for_the_service_and_an_error_fo
 
 
 def test_scene_fields_carry_the_side_to_play_of_a_fully_played_game() -> None:
-    from companion.hardware.scene import SceneInput, render_scene
+    from companion.hardware.scene import DEFAULT_COLORS, SceneInput, render_scene
     from companion.play.gingo import GingoPlay
 
     play = GingoPlay(["a", "b"], {"deal": 7}, seed=21)
@@ -141,7 +141,7 @@ def test_scene_fields_carry_the_side_to_play_of_a_fully_played_game() -> None:
     fields = scene_fields(compare("." * 52, "." * 52), game={"state": state})
     assert fields["turn"] == 2 and fields["suit_rows"] == {1: "SHDC", 2: "CDHS"}
     frame = render_scene(SceneInput(**fields), 0.0, LAYOUT)
-    side2 = fields.get("colors") or {1: (255, 0, 0), 2: (0, 255, 0)}
+    side2 = fields.get("colors") or DEFAULT_COLORS
     assert [frame[i] for i in SLOTS] == [MARKER] * 4 + [side2[2]] * 4  # side 2 to play
 
 

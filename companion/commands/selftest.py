@@ -18,6 +18,7 @@ from typing import Any
 from companion.cli import CommandError
 from companion.commands.sensors import add_source
 from companion.hardware.layout import LayoutError, load_layout
+from companion.hardware.scene import DEFAULT_COLORS
 from companion.hardware.selftest import run_selftest, sim_hand
 from companion.hardware.sensors import SensorBackendError, open_sensor_backend
 from companion.hardware.sensors.sim import SimSensors
@@ -36,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _open(args: argparse.Namespace, settings: Settings) -> tuple[Any, Any, Any, dict[int, tuple[int, int, int]]]:
     """(sensors, leds or None, layout or None, colours), as the service would build them."""
-    colors: dict[int, tuple[int, int, int]] = {1: (255, 0, 0), 2: (0, 255, 0)}
+    colors: dict[int, tuple[int, int, int]] = dict(DEFAULT_COLORS)
     try:
         if args.sim:
             from companion.hardware.leds.sim import SimLeds

@@ -5,8 +5,10 @@ are a simulated board, so no file at all is a valid config. See
 ``hardware/gingo.example.toml`` for every key with comments.
 
 >>> cfg = load_config(None)
->>> cfg.leds, cfg.sensors, cfg.buttons, cfg.colors[1]
-('sim', 'sim', None, (255, 0, 0))
+>>> cfg.leds, cfg.sensors, cfg.buttons, cfg.colors[1], cfg.palette
+('sim', 'sim', None, (255, 80, 0), 'default')
+>>> parse_config({"colors": {"palette": "high-contrast"}}).led_palette().steady
+0.7
 >>> parse_config({"leds": {"backend": "spi", "supply_amps": 4.0}}).brightness_cap()
 0.8722222222222222
 >>> parse_config({"leds": {"brightnes": 0.5}})
@@ -26,6 +28,7 @@ from typing import Any
 from companion.hardware.buttons import DEFAULT_BUTTON_PINS, NAMES as BUTTON_NAMES
 from companion.hardware.layout import LedLayout, load_layout
 from companion.hardware.leds import LedBackend, open_led_backend_or_sim
+from companion.hardware.palette import DEFAULT_PALETTE, PALETTES, LedPalette, find_palette
 from companion.hardware.power import PowerBudgetError, brightness_cap
 from companion.errors import ConfigError as CompanionConfigError
 
@@ -52,7 +55,7 @@ LED_BACKENDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "pico": {},
 }
 SENSOR_BACKENDS: tuple[str, ...] = ("sim", "serial", "adc")
-DEFAULT_COLORS: dict[int, Color] = {1: (255, 0, 0), 2: (0, 255, 0)}
+DEFAULT_COLORS: dict[int, Color] = DEFAULT_PALETTE.colors
 NAMED_COLORS: dict[str, Color] = {
     "red": (255, 0, 0),
     "green": (0, 255, 0),
@@ -87,6 +90,7 @@ class HardwareConfig:
     hold_seconds: float = 3.0
     shutdown_command: tuple[str, ...] = ("systemctl", "poweroff")
     colors: Mapping[int, Color] = field(default_factory=lambda: dict(DEFAULT_COLORS))
+    palette: str = "default"
     source: str | None = None
     service: Mapping[str, Any] = field(default_factory=dict)
 
@@ -107,6 +111,10 @@ class HardwareConfig:
             **dict(self.led_options),
         }
 
+
+    def led_palette(self) -> LedPalette:
+        """The LED palette (``colors.palette``) with this config's side colours."""
+        return find_palette(self.palette).with_sides(self.colors[1], self.colors[2])
 
     def led_layout(self) -> LedLayout:
         """The LED layout this config names (default: the reference wiring)."""
@@ -297,8 +305,12 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
                     raise ConfigError(f"{where}: buttons.{name} is required when buttons are enabled")
 
     colors_t = _table(data, "colors", where)
-    _unknown(colors_t, {"side1", "side2"}, "colors.", where)
-    colors = dict(DEFAULT_COLORS)
+    _unknown(colors_t, {"side1", "side2", "palette"}, "colors.", where)
+    palette = colors_t.get("palette", "default")
+    if palette not in PALETTES:
+        raise ConfigError(f"{where}: colors.palette must be one of {', '.join(PALETTES)} "
+                          f"(LED colours for every kind of colour vision; docs/hardware.md), got {palette!r}")
+    colors = dict(PALETTES[palette].colors)
     for side in (1, 2):
         key = f"side{side}"
         if key in colors_t:
@@ -320,6 +332,7 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
         hold_seconds=hold,
         shutdown_command=shutdown_command,
         colors=colors,
+        palette=palette,
         source=None if where == "config" else where,
         service=service,
     )

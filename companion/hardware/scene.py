@@ -8,14 +8,14 @@ Per space (first rule that applies wins):
    until a chip of that side is sensed; the wrong chip there flashes the warning colour.
 3. Otherwise expected against sensed (offline sensors: sensed is taken as expected):
 
-   - same chip: steady side colour, dim (40 %), or full if the space is on that
+   - same chip: steady side colour, dim (40 %; the palette's resting level), or full if the space is on that
      side's link; on Gin, a white head chases along the Gin side's link path;
    - a chip sensed where none, or the other colour, is expected: warning flash
-     (amber, on for 0.2 s of every 0.4 s);
+     (white by default, on for 0.2 s of every 0.4 s);
    - an expected chip missing: pulses like a chip to place;
    - both empty: dark.
 
-The 8 marker LEDs (``side1_1`` .. ``side2_4``) show status: all blink amber while the
+The 8 marker LEDs (``side1_1`` .. ``side2_4``) show status: all blink the warning colour while the
 sensors are offline; the Gin side's four alternate white and its colour; the side to
 play shows its colour; otherwise a dim white marker. A column whose suit is not yet
 chosen (``suit_rows[side][col] == "."``) stays dark.
@@ -25,7 +25,7 @@ chosen (``suit_rows[side][col] == "."``) stays dark.
 >>> board = "1" + "." * 50 + "2"
 >>> frame = render_scene(SceneInput(expected=board, sensed=board), 0.0, lay)
 >>> frame[lay.space_led(0)], frame[lay.space_led(51)], frame[lay.space_led(1)]
-((102, 0, 0), (0, 102, 0), (0, 0, 0))
+((102, 32, 0), (0, 16, 102), (0, 0, 0))
 """
 
 from __future__ import annotations
@@ -34,16 +34,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.hardware.layout import SPACES, LedLayout
+from companion.hardware.palette import DEFAULT_PALETTE, OFF, WHITE
 
 Color = tuple[int, int, int]
 
-DEFAULT_COLORS: dict[int, Color] = {1: (255, 0, 0), 2: (0, 255, 0)}
-WARNING: Color = (255, 160, 0)
-WHITE: Color = (255, 255, 255)
+#: the default palette (companion.hardware.palette): orange and blue, a white warning
+#: flash; chosen to stay apart under protanopia, deuteranopia and tritanopia
+DEFAULT_COLORS: dict[int, Color] = DEFAULT_PALETTE.colors
+WARNING: Color = DEFAULT_PALETTE.warning
 MARKER: Color = (48, 48, 48)
-OFF: Color = (0, 0, 0)
 
-STEADY_LEVEL = 0.4
+STEADY_LEVEL = DEFAULT_PALETTE.steady
 PULSE_PERIOD = 1.0
 PULSE_LOW = 0.1
 BUMP_PERIOD = 0.5
@@ -81,7 +82,8 @@ class SceneInput:
     ``pending`` maps a space to the side whose chip goes there; ``bump`` a space to
     the side whose chip must leave; ``turn`` is the side to play, ``gin`` the side
     that just called Gin; ``suit_rows`` maps a side to 4 suit letters by board
-    column, ``.`` for a suit not chosen yet.
+    column, ``.`` for a suit not chosen yet. ``colors``, ``warning`` and ``steady``
+    (the resting chip's level) come from the LED palette (companion.hardware.palette).
     """
 
     expected: str
@@ -93,6 +95,8 @@ class SceneInput:
     gin: int | None = None
     colors: Mapping[int, Color] = field(default_factory=lambda: dict(DEFAULT_COLORS))
     suit_rows: Mapping[int, str] = field(default_factory=dict)
+    warning: Color = WARNING
+    steady: float = STEADY_LEVEL
 
     def __post_init__(self) -> None:
         _check_board(self.expected, "scene.expected")
@@ -121,6 +125,13 @@ class SceneInput:
                 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in c)
             ):
                 raise ValueError(f"scene.colors[{side}] must be an (r, g, b) tuple of 0..255, got {c!r}")
+        w = self.warning
+        if not isinstance(w, tuple) or len(w) != 3 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in w
+        ):
+            raise ValueError(f"scene.warning must be an (r, g, b) tuple of 0..255, got {w!r}")
+        if isinstance(self.steady, bool) or not isinstance(self.steady, (int, float)) or not 0.05 <= self.steady <= 1.0:
+            raise ValueError(f"scene.steady must be a level between 0.05 and 1, got {self.steady!r}")
         for side, row in self.suit_rows.items():
             _check_side(side, "scene.suit_rows")
             if not isinstance(row, str) or len(row) != 4:
@@ -165,9 +176,9 @@ def _space_color(
     if space in scene.pending:
         side = scene.pending[space]
         if sen == str(side):
-            return scale(colors[side], STEADY_LEVEL)
+            return scale(colors[side], scene.steady)
         if sen in ("1", "2"):
-            return WARNING if _first_half(t, WARN_PERIOD) else OFF
+            return scene.warning if _first_half(t, WARN_PERIOD) else OFF
         return scale(colors[side], pulse_level(t))
     seen = exp if sen is None else sen
     if seen != "." and seen == exp:
@@ -177,9 +188,9 @@ def _space_color(
             return WHITE if head == side else colors[side]
         if space in link_spaces[side]:
             return colors[side]
-        return scale(colors[side], STEADY_LEVEL)
+        return scale(colors[side], scene.steady)
     if seen != ".":
-        return WARNING if _first_half(t, WARN_PERIOD) else OFF
+        return scene.warning if _first_half(t, WARN_PERIOD) else OFF
     if exp != ".":
         return scale(colors[int(exp)], pulse_level(t))
     return OFF
@@ -198,7 +209,7 @@ def _chase_heads(scene: SceneInput, t: float) -> dict[int, int]:
 
 def _slot_color(scene: SceneInput, side: int, col: int, t: float) -> Color:
     if scene.sensed is None:
-        return WARNING if _first_half(t, OFFLINE_PERIOD) else OFF
+        return scene.warning if _first_half(t, OFFLINE_PERIOD) else OFF
     row = scene.suit_rows.get(side)
     if row is not None and row[col - 1] == ".":
         return OFF
@@ -220,7 +231,7 @@ def render_scene(scene: SceneInput, t: float, layout: LedLayout) -> list[tuple[i
     >>> scene = SceneInput(expected=empty, sensed=empty, pending={5: 2}, turn=2)
     >>> f0, f1 = render_scene(scene, 0.0, lay), render_scene(scene, 0.5, lay)
     >>> f0[lay.space_led(5)], f1[lay.space_led(5)], f0[lay.slot_led("side2_1")], f0[lay.slot_led("side1_1")]
-    ((0, 26, 0), (0, 255, 0), (0, 255, 0), (48, 48, 48))
+    ((0, 4, 26), (0, 40, 255), (0, 40, 255), (48, 48, 48))
     """
     frame: list[Color] = [OFF] * layout.count
     heads = _chase_heads(scene, t)

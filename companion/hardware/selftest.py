@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.hardware.classify import SPACES, SpaceThresholds
+from companion.hardware.scene import DEFAULT_COLORS
 from companion.hardware.sensors import Readings, SensorBackend
 
 ROWS, COLS = 13, 4
@@ -180,7 +181,7 @@ def run_selftest(
     Raises ``RuntimeError`` when the sensors deliver no scans at all.
     """
     ts = list(thresholds) if thresholds is not None else [SpaceThresholds()] * SPACES
-    colors = colors or {1: (255, 0, 0), 2: (0, 255, 0)}
+    colors = colors or dict(DEFAULT_COLORS)
     results = [SpaceResult(s) for s in range(SPACES)]
 
     def light(space: int | None, color: tuple[int, int, int]) -> None:
