@@ -168,7 +168,12 @@ def test_serve_uses_the_calibration_and_shows_the_suit_rows_through_the_running_
         assert len(dark["pixels"]) == LAYOUT.count  # no suit chosen yet: every marker dark
         srv.post(f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "CDHS"}}},
                  token)
-        srv.wait_until("/api/v1/leds", lambda f: all(f["pixels"][i] == list(MARKER) for i in SLOTS))
+        # the suits are chosen: the markers light, the side to play in its own colour
+        turn_side = srv.get(f"/api/v1/games/{gid}")["state"]["turn"] + 1
+        lit = srv.wait_until("/api/v1/leds", lambda f: all(f["pixels"][i] != [0, 0, 0] for i in SLOTS))["pixels"]
+        waiting, playing = (SLOTS[4:], SLOTS[:4]) if turn_side == 1 else (SLOTS[:4], SLOTS[4:])
+        assert all(lit[i] == list(MARKER) for i in waiting)
+        assert len({tuple(lit[i]) for i in playing}) == 1 and lit[playing[0]] != list(MARKER)
     finally:
         srv.stop()
     assert "Traceback" not in srv.output()
