@@ -1,0 +1,162 @@
+"""How well the bots play: win rates of one policy against another, per variant.
+
+    .venv/bin/python benchmarks/bots.py [--games N] [--seed S] [--pairs bot:random,bot:bot]
+
+Each pair ``A:B`` plays ``--games`` whole matches per variant (seeds ``S .. S+N-1``)
+with policy A in one seat (in Gin-Go, one side: in four-player Gin-Go, both partners)
+and policy B in every other; A's seat alternates from match to match so neither policy
+keeps the first turn. Policies:
+
+* ``bot``: the companion's bot (``companion.play.bot.choose_action`` for the rummy
+  games, ``companion.play.gingo.bot.bot_move`` for Gin-Go), the one that sits in an
+  empty seat;
+* ``random``: a uniformly random legal action (every rummy action of
+  ``RummyGame.legal_actions()``; for Gin-Go every move ``legal_moves`` finds).
+
+The table shows A's wins, B's wins, draws (a Gin-Go game still running after the hand
+cap, or a rummy match the action cap stopped), A's win rate with its 95% Wilson
+interval, the share A would win if the policies were equal (1/players for Ginski), and
+the median seconds per match. ``bot:bot`` is the control: its win rate must sit near
+that share. No timing figure here is a target; the win rates are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.play.bot import choose_action  # noqa: E402
+from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
+from companion.play.gingo.play import GingoPlay  # noqa: E402
+from companion.play.rummy import RummyGame  # noqa: E402
+from companion.rules.gingo.state import side_of  # noqa: E402
+
+# (label, variant, players)
+CASES = [("gin", "gin", 2), ("color_gin", "color_gin", 2), ("ginski 3", "ginski", 3),
+         ("gingo 2", "gingo", 2), ("gingo 4 (teams)", "gingo", 4)]
+ACTION_CAP = 40_000  # a rummy match of random players that has not ended by then is a draw
+GINGO_HANDS = 60
+
+Policy = Callable[[Any, random.Random], Any]
+
+
+def _rummy_policy(name: str) -> Policy:
+    if name == "bot":
+        return lambda game, rng: choose_action(game)
+    if name == "random":
+        return lambda game, rng: rng.choice(game.legal_actions())
+    raise SystemExit(f"unknown policy {name!r}: bot or random")
+
+
+def _gingo_policy(name: str) -> Policy:
+    if name == "bot":
+        return lambda play, rng: bot_move(play, rng)
+    if name == "random":
+        def pick(play: GingoPlay, rng: random.Random) -> Any:
+            moves = legal_moves(play)
+            return rng.choice(moves) if moves else bot_move(play, rng)
+        return pick
+    raise SystemExit(f"unknown policy {name!r}: bot or random")
+
+
+def rummy_match(variant: str, players: int, seed: int, a: Policy, b: Policy, a_seat: int) -> int | None:
+    """The winner of one match: 0 when policy A's seat won, 1 when another seat did,
+    None for a draw (the action cap)."""
+    game = RummyGame(variant, players=players, seed=seed)
+    rng = random.Random(seed * 31 + 7)
+    steps = 0
+    while not game.over:
+        policy = a if game.turn == a_seat else b
+        game.apply(policy(game, rng))
+        steps += 1
+        if steps > ACTION_CAP:
+            return None
+    return 0 if game.match.winner == a_seat else 1
+
+
+def gingo_match(players: int, seed: int, a: Policy, b: Policy, a_side: int) -> int | None:
+    play = GingoPlay([f"p{i + 1}" for i in range(players)], {}, seed=seed)
+    rng = random.Random(seed * 31 + 7)
+    while play.phase != "game_over":
+        if play.phase == "hand_over" and play.table.hand >= GINGO_HANDS:
+            return None
+        policy = a if side_of(play.turn) == a_side else b
+        play.perform(policy(play, rng))
+    winner = play.table.winner
+    if winner is None:
+        return None
+    return 0 if winner == a_side else 1
+
+
+def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int) -> dict[str, Any]:
+    _label, variant, players = case
+    wins = [0, 0]
+    draws = 0
+    seconds: list[float] = []
+    for i in range(games):
+        s = seed + i
+        t0 = time.perf_counter()
+        if variant == "gingo":
+            a, b = _gingo_policy(pair[0]), _gingo_policy(pair[1])
+            r = gingo_match(players, s, a, b, a_side=1 + i % 2)
+        else:
+            a, b = _rummy_policy(pair[0]), _rummy_policy(pair[1])
+            r = rummy_match(variant, players, s, a, b, a_seat=i % players)
+        seconds.append(time.perf_counter() - t0)
+        if r is None:
+            draws += 1
+        else:
+            wins[r] += 1
+    fair = 1 / players if variant != "gingo" else 0.5
+    return {"wins": wins, "draws": draws, "fair": fair, "median_s": statistics.median(seconds)}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of k successes in n trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (mid - half, mid + half)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pairs", default="bot:random,bot:bot")
+    ap.add_argument("--only", default="", help="comma-separated case labels to run (default: all)")
+    args = ap.parse_args()
+    pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
+    only = {o.strip() for o in args.only.split(",") if o.strip()}
+    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}; "
+          f"{args.games} matches per row, seeds {args.seed}..{args.seed + args.games - 1}")
+    print(f"{'variant':<16} {'A:B':<12} {'A wins':>7} {'B wins':>7} {'draws':>6} {'A rate':>7} "
+          f"{'95% CI':>14} {'fair':>5} {'s/match':>8}")
+    for case in CASES:
+        if only and case[0] not in only:
+            continue
+        for pair in pairs:
+            r = run(case, (pair[0], pair[1]), args.games, args.seed)
+            decided = r["wins"][0] + r["wins"][1]
+            rate = r["wins"][0] / decided if decided else float("nan")
+            lo, hi = wilson(r["wins"][0], decided)
+            print(f"{case[0]:<16} {pair[0] + ':' + pair[1]:<12} {r['wins'][0]:>7} {r['wins'][1]:>7} "
+                  f"{r['draws']:>6} {rate:>7.3f} {f'{lo:.3f}-{hi:.3f}':>14} {r['fair']:>5.2f} "
+                  f"{r['median_s']:>8.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
