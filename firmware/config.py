@@ -19,7 +19,8 @@ MUX_ADC_PINS = (26, 26, 26, 26)     # ADC input of mux 0, 1, 2, 3
 # mux m channel c is space m * 16 + c, so mux 3 uses channels 0-3 only.
 SPACE_MAP = tuple((space // 16, space % 16) for space in range(52))
 
-SCAN_RATE = 200        # READINGS frames per second (50..500; at least 100 for the Pi)
+SCAN_RATE = 220        # READINGS frames per second (50..500; at least 100 for the Pi; 220 keeps
+                       # a margin over the 200 the companion's timing assumes)
 AVERAGE = 1            # ADC reads averaged per space (1..8)
 SETTLE_US = 4          # wait after switching the mux before reading (microseconds)
 
@@ -41,3 +42,5 @@ SMPS_MODE_PIN = 23
 USB_CDC_EP_IN = 2
 
 WDT_TIMEOUT_MS = 2000  # the watchdog resets the Pico if the loop stalls this long
+
+FRAME_TIMEOUT_MS = 20  # a frame from the Pi that stops half way is dropped after this long

@@ -13,7 +13,9 @@ micropython.kbd_intr(-1)
 
 import array
 import gc
+import io
 import json
+import os
 import select
 import sys
 import time
@@ -73,6 +75,45 @@ class Strip:
         return True
 
 
+class CutShort(io.IOBase):
+    """Ends a frame the Pi cut short, so a read never waits more than ``ms`` for it.
+
+    MicroPython's stdin ``readinto(buf, n)`` waits until all n bytes came. While a bulk
+    read is under way this object is attached with ``os.dupterm``: MicroPython asks it for
+    a byte whenever the Pi's data has run dry. Until the deadline it has none; after it,
+    it answers 0x00 (a frame delimiter) and hands over to a stream of zeros (native code,
+    no Python call per byte) for every byte still missing. The read returns, the cut frame
+    fails its check and is counted, and the next frame is read afresh. A one-shot timer
+    wakes the CPU at the deadline (the waiting read sleeps until an interrupt).
+    """
+
+    def __init__(self, ms, size):
+        self.ms = ms
+        self.deadline = 0
+        self.cut = False
+        self.zeros = io.BytesIO(bytes(size))
+        self.timer = machine.Timer()
+        self.wake = self._wake
+
+    def _wake(self, timer):
+        pass
+
+    def readinto(self, buf):
+        if time.ticks_diff(time.ticks_ms(), self.deadline) < 0:
+            return None      # nothing yet: MicroPython waits for the Pi (or the timer)
+        buf[0] = 0
+        self.cut = True
+        self.zeros.seek(0)
+        os.dupterm(self.zeros)
+        return 1
+
+    def write(self, buf):
+        return len(buf)      # nothing is written while a read is under way
+
+    def ioctl(self, op, arg):
+        return 0
+
+
 class Link:
     """The USB serial port: frames in and out without allocating and without blocking.
 
@@ -81,7 +122,7 @@ class Link:
     counted (MicroPython's own write would block up to 500 ms per frame).
     """
 
-    def __init__(self, ep_in, led_count):
+    def __init__(self, ep_in, led_count, frame_timeout_ms):
         self.inp = sys.stdin.buffer
         self.out = sys.stdout.buffer
         self.poller = select.poll()
@@ -91,8 +132,10 @@ class Link:
         self.dropped = 0     # frames to the Pi dropped because it was not reading
         self.bad = 0         # frames from the Pi dropped as damaged
         self.frames_in = 0   # frames from the Pi, good or bad
-        self.table = array.array("I", protocol.crc_table())
+        self.cut = 0         # frames from the Pi that stopped half way (timed out)
         self.chunk = bytearray(256)
+        self.guard = CutShort(frame_timeout_ms, len(self.chunk))
+        self.table = array.array("I", protocol.crc_table())
         self.frame = bytearray(protocol.MAX_ENCODED)
         self.state = array.array("i", [0, 0, 0])
         self.body = bytearray(protocol.MAX_BODY + 8)
@@ -127,6 +170,25 @@ class Link:
             return True
         return False
 
+    def read(self, want):
+        """Read want bytes into chunk; bytes the Pi does not send within the frame
+        timeout come back as 0x00 (see CutShort). One byte never waits: poll saw it."""
+        if want <= 1:
+            self.inp.readinto(self.chunk, want)
+            return
+        guard = self.guard
+        guard.cut = False
+        guard.deadline = time.ticks_add(time.ticks_ms(), guard.ms)
+        guard.timer.init(mode=machine.Timer.ONE_SHOT, period=guard.ms + 1, callback=guard.wake)
+        os.dupterm(guard)
+        try:
+            self.inp.readinto(self.chunk, want)
+        finally:
+            os.dupterm(None)
+            guard.timer.deinit()
+        if guard.cut:
+            self.cut += 1
+
     def receive(self, handle):
         """Read what the Pi sent; handle(type, body, length) for each good frame."""
         state = self.state
@@ -137,7 +199,7 @@ class Link:
             if self.leds_len and state[0] >= 2 and frame[1] == protocol.LEDS and frame[0] > 1:
                 want = max(want, self.leds_len + 1 - state[0])
             want = min(want, len(self.chunk))
-            self.inp.readinto(self.chunk, want)
+            self.read(want)
             at = 0
             while at >= 0:
                 at = fast.feed(self.chunk, at, want, frame, state, len(frame))
@@ -206,28 +268,52 @@ class Firmware:
         self.strip = None
         if cfg.LED_PIN is not None:
             self.strip = Strip(cfg.LED_PIN, cfg.LED_COUNT, cfg.LED_PIO_SM)
-        self.link = Link(cfg.USB_CDC_EP_IN, cfg.LED_COUNT if self.strip else 0)
+        self.link = Link(cfg.USB_CDC_EP_IN, cfg.LED_COUNT if self.strip else 0,
+                         getattr(cfg, "FRAME_TIMEOUT_MS", 20))
         self.readings = bytearray(3 + 2 * SPACES + 4)
         self.readings[0] = protocol.READINGS
         self.readings_wire = bytearray(2 + cobs_length(len(self.readings)))
         self.scans = 0
         self.leds = 0
         self.led_us = 0      # longest time a LEDS frame took from its last byte to the strip
-        self.garbage = -1    # bytes allocated per pass, measured over the last 256 passes
-        self._mem = gc.mem_alloc()
+        self.garbage = -1    # bytes allocated per pass, measured between two HELLO answers
+        self._mem = 0        # heap in use after the last answer that walked the heap...
+        self._scans = 0      # ...and the passes and frames from the Pi until then
+        self._based = False  # the last answer walked the heap (a measurement can follow)
+        self._walked = time.ticks_add(time.ticks_ms(), -1000)
         self._handle = self.handle  # one bound method, not one per pass
         self._frames_in = 0
 
     def hello(self):
+        """Introduce ourselves, with the counters.
+
+        Garbage per pass is measured here, not in the scan loop: gc.mem_alloc() walks the
+        whole heap (about 5 ms), which in the loop made one pass in 256 late. It walks at
+        most once a second (a burst of HELLO requests costs one walk), before and after
+        the answer; the figure counts when the only frame from the Pi since the last
+        walk is this request and the heap only grew (no collection ran).
+        """
         link = self.link
+        walk = time.ticks_diff(time.ticks_ms(), self._walked) >= 1000
+        if walk:
+            mem = gc.mem_alloc()
+            if (self._based and mem >= self._mem and link.frames_in == self._frames_in + 1
+                    and self.scans > self._scans):
+                self.garbage = (mem - self._mem) // (self.scans - self._scans)
         info = {
             "fw": self.cfg.FW_VERSION, "board": self.cfg.BOARD_ID, "spaces": SPACES,
             "leds": self.cfg.LED_COUNT if self.strip else 0, "rate": self.rate, "avg": self.average,
             "scans": self.scans, "dropped": link.dropped, "bad": link.bad,
             "led_frames": self.leds, "led_busy": self.strip.busy if self.strip else 0,
-            "led_us": self.led_us, "garbage": self.garbage,
+            "led_us": self.led_us, "garbage": self.garbage, "cut": link.cut,
         }
         link.send(protocol.HELLO, json.dumps(info).encode())
+        self._based = walk
+        if walk:
+            self._mem = gc.mem_alloc()
+            self._scans = self.scans
+            self._frames_in = link.frames_in
+            self._walked = time.ticks_ms()
 
     def handle(self, ftype, body, n):
         if ftype == protocol.PING:
@@ -259,13 +345,6 @@ class Firmware:
         self.board.scan(self.readings, self.average, self.cfg.SETTLE_US)
         self.link.send_body(self.readings, 3 + 2 * SPACES, self.readings_wire)
         self.scans += 1
-        if self.scans & 255 == 0:
-            # garbage per pass over 256 quiet passes (no frame from the Pi, no collection)
-            mem = gc.mem_alloc()
-            if mem >= self._mem and self.link.frames_in == self._frames_in:
-                self.garbage = (mem - self._mem) // 256
-            self._mem = mem
-            self._frames_in = self.link.frames_in
 
 
 def safe_mode():
