@@ -7,6 +7,7 @@ import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rule
 import { boardView, linkedSides, nextSimChip, noteSimTap, withPending } from "./js/board.js";
 import { mountRummy } from "./js/rummy.js";
 import { mountGingo } from "./js/gingo.js";
+import { mountPlay, mountPlayNew } from "./js/play.js";
 import { gamesOf, playerNames, winnerName as winnerOf, variantsOf, gameItem, gameLabel } from "./js/games.js";
 
 const view = document.getElementById("view");
@@ -207,6 +208,7 @@ async function render() {
     if (route === "join") return mountJoin(view);
     if (route === "new" && !paired()) return mountJoin(view, "Join the table to start a game.");
     if (route === "new") return await mountNew(view, arg);
+    if (route === "play") return await mountPlayNew(view, ctx);
     if (route === "board") return await mountBoard(view);
     if (route === "host") return await mountHost(view);
     if (route === "game" && arg) return await mountGame(view, decodeURIComponent(arg));
@@ -465,6 +467,7 @@ async function mountNew(main, arg) {
 async function mountGame(main, id) {
   const game = await api.get(`/api/v1/games/${encodeURIComponent(id)}`);
   const g = game.game || game;
+  if (g.mode === "dealt") { ctx.current = await mountPlay(main, g, ctx); return; }
   ctx.current = rulesOf(g).play_style === "actions" ? await mountGingo(main, g, ctx) : mountRummy(main, g, ctx);
 }
 
