@@ -351,7 +351,13 @@ export async function mountGingo(main, game, ctx) {
   }
 
   async function reload() {
-    try { const res = await api.get(`/api/v1/games/${g.id}`); g = stateOf(res.game || res); } catch { /* keep the last */ }
+    // a fetch that started before this phone's own play answers with an older game:
+    // never step back to it (the entry being made would be reset)
+    try {
+      const res = await api.get(`/api/v1/games/${g.id}`);
+      const fresh = stateOf(res.game || res);
+      if (!(typeof fresh.version === "number" && typeof g.version === "number" && fresh.version < g.version)) g = fresh;
+    } catch { /* keep the last */ }
   }
 
   function drawPlays() { playsBox.replaceChildren(...playLog(g, names, sides)); }
