@@ -12,7 +12,7 @@ Two figures per change:
   overhead  the frame that completed the debounce written -> LED frame ready
             (what the software adds beyond the debounce; target p99 <= 5 ms)
 
-Then the CPU the companion spends on a streaming link, at 100 and 200 READINGS frames
+Then the CPU the companion spends on a streaming link, at 100, 200 and 220 READINGS frames
 per second: a child process plays the Pico (so its own work is not counted) and the
 companion process runs the serial reader and the sensing pipeline on their threads, as
 the service does. CPU % = the companion process's CPU time / wall time, in % of one
@@ -95,14 +95,14 @@ def writer(fd: int, rate: float, seconds: float, noisy: bool) -> None:
         n += 1
 
 
-def cpu_run(rate: float, seconds: float, noisy: bool) -> tuple[float, int, int]:
+def cpu_run(rate: float, seconds: float, noisy: bool, coalesce: float = 0.02) -> tuple[float, int, int]:
     """(CPU % of one core, frames read, frames the pipeline skipped) for one stream."""
     import subprocess
 
     master, slave = os.openpty()
     path = os.ttyname(slave)
     os.close(slave)
-    backend = SerialSensors(path)
+    backend = SerialSensors(path, coalesce=coalesce)
     pipe = SensingPipeline(backend)
     pipe.start()
     time.sleep(0.3)  # the reader is up and idle
@@ -133,15 +133,17 @@ def main() -> int:
     ap.add_argument("--cpu-seconds", type=float, default=8.0, help="length of each CPU run (default 8)")
     ap.add_argument("--cpu-runs", type=int, default=3, help="runs per stream; median and max shown (default 3)")
     ap.add_argument("--cpu-only", action="store_true", help="skip the latency part")
+    ap.add_argument("--coalesce", type=float, default=0.02,
+                    help="seconds the reader gathers frames while the board is still (0: off; default 0.02)")
     args = ap.parse_args()
     status = 0 if args.cpu_only else latency(args)
     print()
     print(f"companion CPU while the link streams (process CPU time / wall time, % of one core; "
           f"{args.cpu_seconds:g} s runs, the Pico played by a child process)")
     print(f"{'frames/s':>8} {'stream':<6} {'CPU % p50':>9} {'CPU % max':>9} {'frames':>7} {'skipped':>8}")
-    for rate in (100.0, 200.0):
+    for rate in (100.0, 200.0, 220.0):  # 220: the firmware's default
         for noisy in (True, False):
-            runs = [cpu_run(rate, args.cpu_seconds, noisy) for _ in range(max(1, args.cpu_runs))]
+            runs = [cpu_run(rate, args.cpu_seconds, noisy, args.coalesce) for _ in range(max(1, args.cpu_runs))]
             cpus = [r[0] for r in runs]
             frames, skipped = sum(r[1] for r in runs), sum(r[2] for r in runs)
             print(f"{rate:8.0f} {'noisy' if noisy else 'still':<6} {statistics.median(cpus):9.2f} {max(cpus):9.2f} "
@@ -155,7 +157,7 @@ def latency(args: argparse.Namespace) -> int:
     master, slave = os.openpty()
     path = os.ttyname(slave)
     os.close(slave)
-    backend = SerialSensors(path)
+    backend = SerialSensors(path, coalesce=args.coalesce)
     written: dict[int, float] = {}          # seq -> time written
     first_new: dict[int, float] = {}        # change number -> time its first frame was written
     done: list[tuple[int, float, int]] = []  # (change number, LED frame ready time, completing seq)

@@ -1,0 +1,449 @@
+"""One serial port speaking the sensor link protocol v1 (docs/protocol.md).
+
+:class:`SerialLink` owns the port: a reader thread that opens it (a device path, a
+``/dev/serial/by-id/`` name, a pyserial URL such as ``loop://``, or ``usb:VID:PID``),
+reopens it with back-off after an unplug, splits and checks frames, counts and drops bad
+ones (logging once per kind), tracks sequence gaps, answers PING and asks for HELLO on
+every connect, again every ``hello_every`` seconds until the firmware answers, and
+again after any silence (a Pico that reset while the port stayed open). While the
+board is still it gathers frames between reads (host CPU; see :meth:`SerialLink.set_consumer`).
+The sensor backend on top of it is :class:`companion.hardware.sensors.serial.SerialSensors`.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import os
+import select
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import serial
+import serial.tools.list_ports
+
+from companion.hardware.framing import (
+    ERROR,
+    HELLO,
+    LEDS,
+    PING,
+    PONG,
+    READINGS,
+    TYPE_NAMES,
+    Frame,
+    FrameError,
+    FrameSplitter,
+    encode_frame,
+    unpack_readings,
+)
+from companion.hardware.sensors import Readings, SensorBackendError
+
+log = logging.getLogger("companion.hardware.sensors.serial")
+
+__all__ = ["STAT_KEYS", "SerialLink", "resolve_port"]
+
+#: counters kept in :attr:`SerialLink.stats`
+STAT_KEYS = (
+    "frames",        # good frames of any type
+    "readings",      # READINGS accepted
+    "crc", "cobs", "length", "type",   # bad frames dropped, by kind
+    "gaps",          # frames missing according to seq
+    "duplicates",    # frames with the same seq as the previous one (dropped)
+    "pings", "pongs", "hellos", "errors",
+    "connects", "disconnects", "write_failures",
+    "hello_requests",  # empty HELLOs sent (on connect, until answered, after silence)
+    "reads",         # reads that returned data (reader wake-ups with work)
+)
+
+
+def resolve_port(port: str) -> str:
+    """The pyserial URL for ``port``; ``usb:VID:PID`` (hex) is looked up among the ports.
+
+    >>> resolve_port("loop://")
+    'loop://'
+    """
+    if not port.lower().startswith("usb:"):
+        return port
+    parts = port.split(":")
+    if len(parts) != 3:
+        raise ValueError(f"USB port {port!r} must look like usb:VID:PID in hex, e.g. usb:2e8a:0005")
+    try:
+        vid, pid = int(parts[1], 16), int(parts[2], 16)
+    except ValueError:
+        raise ValueError(f"USB port {port!r} must look like usb:VID:PID in hex, e.g. usb:2e8a:0005") from None
+    for info in serial.tools.list_ports.comports():
+        if info.vid == vid and info.pid == pid:
+            return str(info.device)
+    raise SensorBackendError(
+        f"no USB serial device {vid:04x}:{pid:04x} found; plug in the Pico, check the cable "
+        "carries data, and list devices with 'ls /dev/serial/by-id/'"
+    )
+
+
+class SerialLink:
+    """One serial port speaking protocol v1, kept open by a reader thread.
+
+    ``wait=False`` (the default) raises :class:`SensorBackendError` if the first open
+    fails; ``wait=True`` starts offline and keeps trying with back-off.
+    """
+
+    _registry: dict[str, SerialLink] = {}
+    _registry_lock = threading.Lock()
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        baudrate: int = 115200,
+        wait: bool = False,
+        offline_after: float = 0.5,
+        backoff: float = 0.05,
+        backoff_max: float = 2.0,
+        queue_size: int = 64,
+        hello_every: float = 0.5,
+        coalesce: float = 0.02,
+    ) -> None:
+        if not 0 <= coalesce <= 0.1:
+            raise ValueError(f"coalesce must be between 0 and 0.1 seconds, got {coalesce!r}")
+        self.port = port
+        self.coalesce = coalesce
+        self.baudrate = baudrate
+        self.offline_after = offline_after
+        self.hello_every = hello_every
+        self._backoff_min = backoff
+        self._backoff_max = backoff_max
+        self.stats: dict[str, int] = dict.fromkeys(STAT_KEYS, 0)
+        self.hello: dict[str, Any] | None = None
+        self.last_error: str | None = None
+        self._splitter = FrameSplitter()
+        self._serial: serial.SerialBase | None = None
+        self._write_lock = threading.Lock()
+        self._seq = 0
+        self._last_seq: int | None = None
+        self._last_readings = 0.0
+        self._last_rx = 0.0        # when a good frame last came from the firmware
+        self._hello_sent = 0.0     # when we last asked for a HELLO
+        self._answered = False     # a HELLO came back since we last asked after silence
+        self._logged: set[str] = set()
+        self._queue: collections.deque[Readings] = collections.deque(maxlen=queue_size)
+        self._cond = threading.Condition()
+        #: when set, READINGS go straight to this callable on the reader thread instead
+        #: of the queue (host CPU: one thread wake per frame instead of two)
+        self._consumer: Callable[[Readings], bool | None] | None = None
+        #: the consumer said nothing is pending (returned False): the reader may gather
+        #: a few frames per wake-up (see :meth:`set_consumer`)
+        self._relaxed = False
+        #: seconds between READINGS frames (from HELLO's rate; the protocol default until then)
+        self._period = 1.0 / 200
+        self._stop = threading.Event()
+        self._refs = 0
+        try:
+            self._open()
+        except (SensorBackendError, ValueError, OSError, serial.SerialException) as exc:
+            if not wait:
+                raise SensorBackendError(self._open_advice(exc)) from None
+            self._log_once("open", "sensor link %s not available yet (%s); retrying", port, exc)
+        self._thread = threading.Thread(target=self._run, name=f"gingo-serial {port}", daemon=True)
+        self._thread.start()
+
+    # ---- shared links (sensor backend and pico LED backend on one port) ----
+
+    @classmethod
+    def shared(cls, port: str, **options: Any) -> SerialLink:
+        """The link for ``port``, opened on first use and shared after that.
+
+        Each caller should :meth:`release` it when done; the last release closes it.
+        """
+        with cls._registry_lock:
+            link = cls._registry.get(port)
+            if link is None or link._stop.is_set():
+                link = cls(port, **options)
+                cls._registry[port] = link
+            link._refs += 1
+            return link
+
+    def release(self) -> None:
+        """Drop one reference taken with :meth:`shared`; close on the last."""
+        with self._registry_lock:
+            self._refs -= 1
+            if self._refs > 0:
+                return
+            if self._registry.get(self.port) is self:
+                del self._registry[self.port]
+        self.close()
+
+    # ---- state ----
+
+    @property
+    def connected(self) -> bool:
+        return self._serial is not None
+
+    @property
+    def online(self) -> bool:
+        """Connected and a READINGS frame arrived within ``offline_after`` seconds."""
+        return self.connected and time.monotonic() - self._last_readings <= self.offline_after
+
+    # ---- sending ----
+
+    def send_frame(self, type_: int, payload: bytes = b"") -> bool:
+        """Send one frame with this side's next seq. Thread-safe.
+
+        Returns False (and counts a write failure) if the link is down or the write
+        fails; the caller may simply send again later (LED frames are re-sent
+        periodically anyway).
+        """
+        data: bytes
+        with self._write_lock:
+            data = encode_frame(type_, self._seq, payload)
+            self._seq = (self._seq + 1) & 0xFFFF
+            ser = self._serial
+            if ser is None:
+                self.stats["write_failures"] += 1
+                return False
+            try:
+                ser.write(data)
+                ser.flush()
+            except (serial.SerialException, OSError) as exc:
+                self.stats["write_failures"] += 1
+                self._log_once("write", "sensor link %s: write failed (%s)", self.port, exc)
+                return False
+        return True
+
+    def send_leds(self, rgb: bytes) -> bool:
+        """Send a LEDS frame: R, G, B bytes per LED in LED index order."""
+        if len(rgb) % 3:
+            raise ValueError(f"LEDS data of {len(rgb)} bytes is not R, G, B triples")
+        return self.send_frame(LEDS, bytes(rgb))
+
+    # ---- receiving ----
+
+    def set_consumer(self, consumer: Callable[[Readings], bool | None] | None) -> None:
+        """Hand every READINGS scan to ``consumer`` on the reader thread (None: back to
+        the queue that :meth:`get` reads). An exception in it is logged, never fatal.
+
+        A consumer that returns ``False`` says nothing is pending (a still board): the
+        reader then sleeps ``coalesce`` seconds after each read and takes the frames
+        that gathered meanwhile in one wake-up (host CPU: at 200 frames/s and 20 ms,
+        one wake per 4 frames instead of one per frame). As soon as it returns anything
+        else (a change is being debounced) every frame is read the moment it arrives,
+        so coalescing never delays the frame that completes a change."""
+        with self._cond:
+            self._consumer = consumer
+            self._relaxed = False
+            self._queue.clear()
+
+    def get(self, timeout: float) -> Readings | None:
+        """The next READINGS scan, or None after ``timeout`` seconds."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self._cond:
+            while not self._queue:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self._stop.is_set():
+                    return None
+                self._cond.wait(remaining)
+            return self._queue.popleft()
+
+    def _open(self) -> None:
+        url = resolve_port(self.port)
+        ser = serial.serial_for_url(url, baudrate=self.baudrate, timeout=0.02, write_timeout=0.5)
+        self._splitter.reset()
+        self._last_seq = None
+        self._serial = ser
+        self.stats["connects"] += 1
+        self._logged.discard("open")
+        log.info("sensor link %s connected", self.port)
+        self._answered = False
+        self._relaxed = False
+        self._last_rx = time.monotonic()
+        self._ask_hello(self._last_rx)
+
+    def _ask_hello(self, now: float) -> None:
+        """Send an empty HELLO: it asks the firmware to introduce itself."""
+        self._hello_sent = now
+        self.stats["hello_requests"] += 1
+        self.send_frame(HELLO)
+
+    def _keep_asking(self, now: float) -> None:
+        """Ask for HELLO until one comes back, and again after any silence.
+
+        A Pico that reset (watchdog, brown-out) while the port stayed open, or that was
+        still booting when we first asked, is brought back without a re-plug.
+        """
+        if now - self._last_rx > self.offline_after:
+            self._answered = False
+        if not self._answered and now - self._hello_sent >= self.hello_every:
+            self._ask_hello(now)
+
+    def _open_advice(self, exc: BaseException) -> str:
+        msg = str(exc)
+        hint = "check the USB cable and the port name (ls /dev/serial/by-id/)"
+        if "ermission" in msg:
+            hint = "add yourself to the dialout group (sudo adduser $USER dialout) and log in again"
+        return f"cannot open the sensor link {self.port}: {msg}; {hint}"
+
+    def _drop(self, closing: bool = False) -> None:
+        ser, self._serial = self._serial, None
+        if ser is not None:
+            if not closing:
+                self.stats["disconnects"] += 1
+                log.warning("sensor link %s lost; reconnecting", self.port)
+            try:
+                ser.close()
+            except Exception:  # noqa: BLE001 - closing a dead port may fail any way
+                pass
+
+    def _run(self) -> None:
+        backoff = self._backoff_min
+        gathered: float | None = None  # when the reader last read before sleeping to gather frames
+        while not self._stop.is_set():
+            ser = self._serial
+            if ser is None:
+                try:
+                    self._open()
+                    backoff = self._backoff_min
+                except (SensorBackendError, ValueError, OSError, serial.SerialException) as exc:
+                    self.last_error = str(exc)
+                    self._log_once("open", "sensor link %s not available (%s); retrying", self.port, exc)
+                    self._stop.wait(backoff)
+                    backoff = min(self._backoff_max, backoff * 2)
+                continue
+            try:
+                # while asking for HELLO, wake often enough to keep its cadence
+                wait = 0.25 if self._answered else min(0.25, max(0.01, self.hello_every / 2))
+                data = self._read(ser, wait)
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                # TypeError/AttributeError: pyserial's posix read on a port closed under it
+                self.last_error = str(exc)
+                self._drop()
+                gathered = None
+                continue
+            now = time.monotonic()
+            if data:
+                self._feed(data, now, gathered)
+            self._keep_asking(now)
+            gathered = None
+            if data and self._relaxed:
+                gathered = now
+                self._stop.wait(self.coalesce)  # let a few frames gather: one wake-up for them all
+        self._drop(closing=True)
+
+    def _read(self, ser: serial.SerialBase, wait: float) -> bytes:
+        """What arrived, waiting up to ``wait`` seconds. A device port is waited on with one
+        select() and read with one read() of whatever is there (host CPU: no polling,
+        no byte-at-a-time reads); URL ports (loop://, socket://) go through pyserial."""
+        fd = getattr(ser, "fd", None)
+        if not isinstance(fd, int) or fd < 0:
+            return bytes(ser.read(ser.in_waiting or 1))
+        ready, _, _ = select.select([fd], [], [], wait)
+        if not ready:
+            return b""
+        try:
+            data = os.read(fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return b""
+        if not data:  # readable but empty: the device went away
+            raise serial.SerialException("device reports readiness to read but returned no data (unplugged?)")
+        return data
+
+    def _feed(self, data: bytes, now: float, gathered: float | None = None) -> None:
+        """Handle the frames in ``data``, read at ``now``.
+
+        ``gathered``: the time of the previous read when the reader slept in between to
+        gather frames (coalescing). Each scan of such a batch is then dated back by its
+        distance in seq from the batch's last scan times the firmware's frame period
+        (never before ``gathered``), so the debouncer's settle time counts from when
+        the scan arrived, not from when it was read.
+        """
+        self.stats["reads"] += 1
+        items = list(self._splitter.feed(data))
+        last = -1
+        if gathered is not None:
+            for item in reversed(items):
+                if isinstance(item, Frame) and item.type == READINGS:
+                    last = item.seq
+                    break
+        for item in items:
+            if isinstance(item, FrameError):
+                self.stats[item.kind] += 1
+                self._log_once(item.kind, "sensor link %s: dropped %s (counted in stats)", self.port, item)
+                continue
+            self.stats["frames"] += 1
+            self._last_rx = now
+            t = now
+            if gathered is not None and last >= 0 and item.type == READINGS:
+                t = max(gathered, now - ((last - item.seq) & 0xFFFF) * self._period)
+            self._handle(item, now, t)
+
+    def _handle(self, frame: Frame, now: float, t: float) -> None:
+        # The firmware counts every frame it sends (READINGS, PONG, HELLO...) with one seq.
+        last = self._last_seq
+        if last is not None and frame.type != HELLO:
+            gap = (frame.seq - last - 1) & 0xFFFF
+            if gap == 0xFFFF:  # the same seq again
+                self.stats["duplicates"] += 1
+                self._log_once("duplicate", "sensor link %s: duplicate frame seq %d dropped", self.port, frame.seq)
+                return
+            self.stats["gaps"] += gap
+        self._last_seq = frame.seq
+        if frame.type == READINGS:
+            self._last_readings = now
+            self.stats["readings"] += 1
+            readings = Readings(frame.seq, unpack_readings(frame.payload), t)
+            consumer = self._consumer
+            if consumer is not None:
+                try:
+                    self._relaxed = consumer(readings) is False
+                except Exception:  # a consumer bug must not stop the link
+                    self._relaxed = False
+                    log.exception("sensor link %s: the readings consumer failed; continuing", self.port)
+                return
+            with self._cond:
+                self._queue.append(readings)
+                self._cond.notify()
+        elif frame.type == PING:
+            self.stats["pings"] += 1
+            self.send_frame(PONG)
+        elif frame.type == PONG:
+            self.stats["pongs"] += 1
+        elif frame.type == HELLO:
+            if not frame.payload:
+                return  # a request to introduce ourselves: the companion has nothing to say
+            self.stats["hellos"] += 1  # the firmware may have restarted: its seq counts on from here
+            self._answered = True
+            try:
+                hello = json.loads(frame.payload.decode("utf-8"))
+                if not isinstance(hello, dict):
+                    raise ValueError("not an object")
+                self.hello = hello
+                rate = hello.get("rate")
+                if isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 <= rate <= 10000:
+                    self._period = 1.0 / rate
+                log.info("sensor link %s: firmware %s", self.port, hello)
+            except (UnicodeDecodeError, ValueError) as exc:
+                self.stats["type"] += 1
+                self._log_once("hello", "sensor link %s: unreadable HELLO payload (%s)", self.port, exc)
+        elif frame.type == ERROR:
+            self.stats["errors"] += 1
+            self._log_once("error", "sensor link %s: firmware reports: %s", self.port,
+                           frame.payload.decode("utf-8", "replace"))
+        else:
+            self.stats["type"] += 1
+            self._log_once(f"type{frame.type}", "sensor link %s: unexpected %s frame from the firmware",
+                           self.port, TYPE_NAMES.get(frame.type, hex(frame.type)))
+
+    def _log_once(self, kind: str, fmt: str, *args: object) -> None:
+        if kind not in self._logged:
+            self._logged.add(kind)
+            log.warning(fmt, *args)
+
+    def close(self) -> None:
+        """Stop the reader thread and close the port."""
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2.0)
+        self._drop(closing=True)
