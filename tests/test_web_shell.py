@@ -216,6 +216,70 @@ def test_new_game_asks_a_watcher_to_join_first(phone: Page, server: LiveServer, 
     expect(phone.locator("#game-list")).to_be_attached()
 
 
+# ---- players, history and statistics ------------------------------------------------------------
+
+def test_players_are_picked_from_earlier_games_not_retyped(phone: Page, server: LiveServer, table: Table) -> None:
+    page = phone
+    join(page, server)
+    page.click("#nav a[data-nav='new']")
+    page.click("#new-form .seg[aria-label='variant'] button[data-value='gin']")
+    picks = page.locator("#player-picks .pick")
+    expect(picks.filter(has_text="Ana")).to_have_count(1)
+    expect(picks.filter(has_text="Kim")).to_have_count(1)
+    shot(page, f"pick-players-{page.viewport_size['width'] if page.viewport_size else 0}")
+    page.click("#player-picks .pick[data-name='Kim']")
+    expect(page.locator("#player-0")).to_have_value("Kim")
+    expect(page.locator("#player-picks .pick[data-name='Kim']")).to_have_count(0)   # seated: not offered again
+    page.click("#player-picks .pick[data-name='Ana']")
+    expect(page.locator("#player-1")).to_have_value("Ana")
+    # A name can still be typed (a new player), and the typed one is taken off the picks.
+    page.fill("#player-1", "Zoe")
+    expect(page.locator("#player-picks .pick[data-name='Ana']")).to_have_count(1)
+    page.click("#start-game")
+    expect(page).to_have_url(re.compile(r"#/game/"))
+    gid = page.url.rsplit("/", 1)[-1]
+    assert server.get(f"/api/v1/games/{gid}")["players"] == ["Kim", "Zoe"]
+    page.goto(f"{server.url}/#/new")
+    expect(page.locator("#player-picks .pick")).not_to_have_count(0)
+    first_two = page.locator("#player-picks .pick").evaluate_all("els => els.slice(0, 2).map(e => e.dataset.name)")
+    assert sorted(first_two) == ["Kim", "Zoe"]                                        # most recent first
+
+
+def test_history_and_statistics_screens(phone: Page, server: LiveServer, table: Table) -> None:
+    page = phone
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.goto(f"{server.url}/#/games")      # watching is enough to read them
+    page.click("#history-link")
+    item = page.locator(f"#history-list li[data-game='{table.ids['gin']}']")
+    expect(item).to_contain_text("Gin Rummy")
+    expect(item).to_contain_text("Full rules with boxes (seed 004)")
+    expect(item).to_contain_text("won by Ana")
+    expect(item.locator("time")).not_to_be_empty()
+    finished = server.get("/api/v1/history")
+    expect(page.locator("#history-list li[data-game]")).to_have_count(len(finished["games"]))
+    expect(page.locator("#history-count")).to_have_text(f"{finished['total']} finished game" + ("s" if finished["total"] != 1 else ""))
+    for g in server.get("/api/v1/games")["games"]:
+        if not g["finished"]:
+            expect(page.locator(f"#history-list li[data-game='{g['id']}']")).to_have_count(0)
+    shot(page, f"history-{width}")
+    page.click("#to-stats")
+    expect(page.locator("#player-list li[data-player='Ana']")).to_contain_text("1 win in 1 finished game")
+    page.click("#player-list li[data-player='Ana'] a")
+    api = server.get("/api/v1/stats?player=Ana")["players"][0]
+    gin = next(v for v in api["variants"] if v["variant"] == "gin")
+    block = page.locator(".variant-stats[data-variant='gin']")
+    for key in ("games", "wins", "best_streak", "hands", "gins", "average_hand", "undercuts"):
+        shown = f"{gin[key]:g}" if isinstance(gin[key], float) else str(gin[key])   # 44.0 shows as 44
+        expect(block.locator(f".stat[data-stat='{key}'] .stat-value")).to_have_text(shown)
+    expect(block.locator(".h2h li[data-opponent='Ben']")).to_contain_text(
+        f"{gin['head_to_head'][0]['wins']}–{gin['head_to_head'][0]['losses']}")
+    shot(page, f"stats-{width}", full=True)
+    page.click("#to-history")
+    expect(page).to_have_url(re.compile(r"#/history/Ana$"))
+    expect(page.locator(f"#history-list li[data-game='{table.ids['gin']}']")).to_be_visible()
+    expect(page.locator(f"#history-list li[data-game='{table.ids['color']}']")).to_have_count(0)
+
+
 # ---- the header ---------------------------------------------------------------------------------
 
 def test_the_header_never_wraps(phone: Page, server: LiveServer, table: Table) -> None:
@@ -246,7 +310,8 @@ def screens(table: Table) -> list[tuple[str, str, str]]:
     """(name, hash, a selector that shows when the screen is ready)."""
     out = [("games", "#/games", "#game-list li[data-game]"), ("new game", "#/new", "#new-form"),
            ("board", "#/board", "#board-box .space"), ("host", "#/host", "#host-body h2"),
-           ("join", "#/join", "#join-code")]
+           ("join", "#/join", "#join-code"), ("history", "#/history", "#history-list li[data-game]"),
+           ("players", "#/stats", "#player-list li"), ("a player", "#/stats/Kim", ".variant-stats")]
     for key, ready in (("gin", "#score-table"), ("color", "#score-table"), ("ginski", "#score-table"),
                        ("ginski4", "#score-table"), ("gingo", "#gingo-board .space"), ("gingo4", "#gingo-board .space")):
         out.append((key, f"#/game/{table.ids[key]}", ready))

@@ -258,3 +258,59 @@ class TokenList(BaseModel):
 
 class Deleted(BaseModel):
     deleted: str
+
+
+class PlayerLine(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    played: int = Field(description="games sat in, finished or not")
+    games: int = Field(description="finished games")
+    wins: int
+    last_played: float
+    variants: list[str]
+
+
+class PlayerList(BaseModel):
+    players: list[PlayerLine]
+
+
+class HeadToHead(BaseModel):
+    opponent: str
+    games: int
+    wins: int
+    losses: int
+
+
+class VariantStats(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    variant: str
+    games: int
+    wins: int
+    losses: int
+    current_streak: int
+    best_streak: int
+    hands: int
+    hands_won: int
+    points: int
+    average_hand: Optional[float] = Field(description="points per hand (null: no scored rummy hands)")
+    gins: int
+    big_gins: int
+    undercuts: int
+    head_to_head: list[HeadToHead]
+
+
+class PlayerStats(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    games: int
+    wins: int
+    losses: int
+    played: int
+    last_played: float
+    variants: list[VariantStats]
+
+
+class StatsList(BaseModel):
+    players: list[PlayerStats]
+    games: int = Field(description="games counted (an imported copy of a game still here counts once)")
+    finished: int

@@ -15,6 +15,7 @@ from typing import Any
 from companion.errors import NotFound
 from companion.games import GinGo, RummyVariant, Variant, find_variant
 from companion.games.options import options_dict
+from companion.stats import hand_tally
 from companion.store import StoredEvent
 from companion.table.errors import TableError
 
@@ -151,6 +152,13 @@ class GameState:
             "dealer": self.dealer, "version": self.version, "seq": self.last_seq, "created": self.created,
             "rematch_of": self.rematch_of, "finished": self.finished, "summary": True,
         }
+        # what the history and the statistics read (companion.stats): the original date of
+        # an imported game and where it came from
+        if self.created_payload.get("imported_from"):
+            d["imported_from"] = self.created_payload["imported_from"]
+        played = self.created_payload.get("played_at")
+        if isinstance(played, (int, float)) and not isinstance(played, bool):
+            d["played_at"] = played
         if self.deleted:
             d["deleted"] = True
         if self.damage is not None:
@@ -165,7 +173,8 @@ class GameState:
                      link_distance=st.get("link_distance"), actions=len(self.actions))
         else:
             m = self.match
-            d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands))
+            d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands),
+                     tally=hand_tally((h.result for h in self.hands), len(self.players)))
         return d
 
 

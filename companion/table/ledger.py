@@ -129,6 +129,35 @@ class Ledger:
             self.library.fetch(ids)
             return [dict(line) for gid in ids if (line := self.library.line(gid)) is not None]
 
+    def all_lines(self) -> list[dict[str, Any]]:
+        """Every listed game's summary line, oldest first, for the history and the
+        statistics (:mod:`companion.stats`). A rummy game's line stored before lines
+        carried their hands' ``tally`` is folded once and its line written again."""
+        with self._lock:
+            ids = self.library.listed()
+            self.library.fetch(ids)
+            out: list[dict[str, Any]] = []
+            renewed = []
+            for gid in ids:
+                line = self.library.line(gid)
+                if line is None:
+                    continue
+                if ("tally" not in line and "phase" not in line and line.get("hands_played")
+                        and not line.get("damaged") and not self._inflight.get(gid)):
+                    g = self.library.load(gid)
+                    if g is not None and g.damage is None:
+                        renewed.append(game_write(g, False))
+                        line = g.summary()
+                out.append(line)
+            # queued under the lock: a later write to one of these games commits after it
+            ticket = self.store.submit([], games=renewed) if renewed else None
+        if ticket is not None:
+            try:
+                self.store.wait(ticket)
+            except Exception as exc:  # derived data: the fold stays the truth
+                log.warning("could not store renewed game summaries: %s", exc)
+        return out
+
     def games_page(self, limit: int | None = None, before: str | None = None) -> dict[str, Any]:
         """:meth:`games` with ``total`` (games not deleted) and ``next_before`` (the id to
         pass as ``before`` for the page before this one, or None)."""

@@ -55,6 +55,7 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
             imported_from = data["game"].get("id") if isinstance(data.get("game"), dict) else None
             payload = {k: payload.get(k) for k in ("variant", "preset", "options", "players", "dealer")}
             payload["imported_from"] = imported_from
+            payload["played_at"] = _played_at(e, now)
             check_created(payload)
         probes.append(StoredEvent(first_seq + i, gid, e["type"], payload, client_id if i == 0 else None, now))
     try:
@@ -65,6 +66,15 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise TableError("invalid_import", f"the events do not replay: {exc}") from None
     return probes, st
+
+
+def _played_at(first: dict[str, Any], now: float) -> float:
+    """When an exported game was first played: kept from an earlier import, else the time
+    of its first event (a time in the future or not a number: the import's own time)."""
+    for t in (first["payload"].get("played_at"), first.get("time")):
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and 0 < t <= now:
+            return float(t)
+    return now
 
 
 def _rescored(probes: list[StoredEvent]) -> list[StoredEvent]:

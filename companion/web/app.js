@@ -9,6 +9,7 @@ import { mountRummy } from "./js/rummy.js";
 import { mountGingo } from "./js/gingo.js";
 import { mountPlay, mountPlayNew } from "./js/play.js";
 import { gamesOf, playerNames, winnerName as winnerOf, variantsOf, gameItem, gameLabel } from "./js/games.js";
+import { mountHistory, mountStats, knownPlayers } from "./js/people.js";
 
 const view = document.getElementById("view");
 const connEl = document.getElementById("conn");
@@ -211,6 +212,8 @@ async function render() {
     if (route === "play") return await mountPlayNew(view, ctx);
     if (route === "board") return await mountBoard(view);
     if (route === "host") return await mountHost(view);
+    if (route === "history") return await mountHistory(view, ctx, arg);
+    if (route === "stats") return await mountStats(view, ctx, arg);
     if (route === "game" && arg) return await mountGame(view, decodeURIComponent(arg));
     return await mountGames(view);
   } catch (err) {
@@ -334,6 +337,8 @@ export function normVariants(data) {
 async function mountNew(main, arg) {
   if (!ctx.variants) ctx.variants = normVariants(await api.get("/api/v1/variants"));
   const variants = ctx.variants;
+  const known = await knownPlayers();
+  let lastFocus = null;
   const draft = loadDraft("new", { variant: "gin", preset: null, options: {}, players: [], dealer: 0, count: null });
   const form = h("form", { class: "panel", novalidate: true, id: "new-form" });
   const err = fieldError("new-error");
@@ -383,11 +388,16 @@ async function mountNew(main, arg) {
         const side = Object.keys(sides).find(k => sides[k].includes(i));
         label = sides[side].length > 1 ? `Side ${side}, player ${sides[side].indexOf(i) + 1} (seat ${i + 1})` : `Side ${side} (seat ${i + 1})`;
       }
-      const inp = h("input", { id: `player-${i}`, name: `player-${i}`, value: draft.players[i] || "", placeholder: label, autocomplete: "off" });
-      inp.addEventListener("input", () => { draft.players[i] = inp.value; saveDraft("new", draft); drawDealer(); });
+      const inp = h("input", { id: `player-${i}`, name: `player-${i}`, value: draft.players[i] || "", placeholder: label,
+        autocomplete: "off", list: known.length ? "known-players" : null });
+      inp.addEventListener("input", () => { draft.players[i] = inp.value; saveDraft("new", draft); drawDealer(); drawPicks(); });
+      inp.addEventListener("focus", () => { lastFocus = i; });
       names.push(h("label", { for: `player-${i}` }, label), inp);
     }
     kids.push(...names);
+    // Players are people across games: a tap on an earlier player's name fills the next seat.
+    if (known.length) kids.push(h("datalist", { id: "known-players" }, ...known.map(n => h("option", { value: n }))),
+      h("div", { id: "player-picks" }));
     const dealerBox = h("div", { id: "dealer-box" });
     kids.push(dealerBox);
     const opts = v.options.filter(o => !o.hidden && o.name !== "players");
@@ -431,6 +441,27 @@ async function mountNew(main, arg) {
     kids.push(err, h("button", { type: "submit", class: "btn primary", id: "start-game" }, "Start the game"));
     form.replaceChildren(...kids);
     drawDealer();
+    drawPicks();
+  }
+  function drawPicks() {
+    const box = form.querySelector("#player-picks");
+    if (!box) return;
+    const taken = new Set(draft.players.slice(0, draft.count).map(n => n.trim().toLowerCase()).filter(Boolean));
+    const free = known.filter(n => !taken.has(n.toLowerCase())).slice(0, 30);
+    box.replaceChildren(...(free.length ? [h("p", { class: "label", id: "picks-label" }, "Earlier players: tap to seat"),
+      h("div", { class: "picks", role: "group", "aria-labelledby": "picks-label" }, ...free.map(n =>
+        h("button", { type: "button", class: "pick", dataset: { name: n }, onclick: () => seat(n) }, n)))] : []));
+  }
+  function seat(name) {
+    const names = draft.players.slice(0, draft.count);
+    let i = lastFocus !== null && lastFocus < draft.count && !names[lastFocus].trim() ? lastFocus : names.findIndex(n => !n.trim());
+    if (i < 0) i = draft.count - 1;
+    draft.players[i] = name;
+    lastFocus = null;
+    saveDraft("new", draft);
+    draw();
+    const next = draft.players.slice(0, draft.count).findIndex(n => !n.trim());
+    if (next >= 0) form.querySelector(`#player-${next}`).focus({ preventScroll: true });
   }
   function drawDealer() {
     const box = form.querySelector("#dealer-box");

@@ -1,0 +1,108 @@
+"""Players across games: ``/api/v1/players``, ``/api/v1/stats`` and ``/api/v1/history``.
+
+Everything is computed on the companion from the games' summary lines (the event log's
+``games`` table, one line per game, see :mod:`companion.stats`): no event is replayed
+per request, so years of history answer quickly. Reads, open on the LAN like the games.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+
+from companion import stats
+from companion.api import models as M
+from companion.api.deps import TableDep
+from companion.api.routes import ERRORS, json_response
+from companion.errors import UnknownVariant
+from companion.games import VARIANTS, GinGo, find_variant
+from companion.table import Table
+
+router = APIRouter(tags=["players"])
+
+
+# The numbers change only when the log does: computed once per log position (per table),
+# so a phone that opens the statistics again, or a second phone, costs nothing.
+_cache: weakref.WeakKeyDictionary[Table, dict[tuple[int, str | None], Any]] = weakref.WeakKeyDictionary()
+_cache_lock = threading.Lock()
+
+
+def computed(table: Table, variant: str | None) -> tuple[list[stats.PlayerStats], int, int]:
+    """(players, games counted, finished games) of ``variant`` (None: every game)."""
+    seq = table.last_seq()
+    key = (seq, variant)
+    with _cache_lock:
+        held = _cache.setdefault(table, {})
+        if key in held:
+            return held[key]  # type: ignore[no-any-return]
+    lines = table.all_lines()
+    counted = stats.counted(lines)
+    if variant is not None:
+        lines = [ln for ln in lines if ln.get("variant") == variant]
+    out = (stats.player_stats(lines, sides_of), len(counted), sum(1 for ln in counted if ln.get("finished")))
+    with _cache_lock:
+        held = {k: v for k, v in _cache.get(table, {}).items() if k[0] == seq}  # older positions are done
+        held[key] = out
+        _cache[table] = held
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def sides_of(variant: str, players: int) -> Mapping[str, Sequence[int]] | None:
+    """The seats of each side of a game played by sides (Gin-Go), else None."""
+    try:
+        v = find_variant(variant)
+    except UnknownVariant:
+        return None
+    return v.sides(players) if isinstance(v, GinGo) else None
+
+
+@router.get("/api/v1/players", response_model=M.PlayerList, responses=ERRORS)
+def list_players(table: TableDep) -> JSONResponse:
+    """Everyone who has played on this companion, most recent first, with the games they
+    finished and won: the new-game form offers these names to pick."""
+    found, _, _ = computed(table, None)
+    return json_response({"players": stats.roster(found)})
+
+
+@router.get("/api/v1/stats", response_model=M.StatsList, responses=ERRORS)
+def player_stats(table: TableDep,
+                 player: Optional[str] = Query(None, max_length=40, description="only this player (any case)"),
+                 variant: Optional[str] = Query(None, max_length=20, description="only this game",
+                                                json_schema_extra={"enum": list(VARIANTS)})) -> JSONResponse:
+    """Per player and game: games, wins, losses, the current and best winning streak,
+    head-to-head against each opponent, hands, hands won, average points per hand,
+    gins, big gins and undercuts."""
+    if variant is not None:
+        find_variant(variant)  # an unknown game is a clear 400 naming it, not an empty answer
+    out, games, finished = computed(table, variant)
+    if player is not None:
+        out = [p for p in out if stats.person(p.name) == stats.person(player)]
+    return json_response({"players": [p.as_dict() for p in out], "games": games, "finished": finished})
+
+
+@router.get("/api/v1/history", response_model=M.GameList, responses=ERRORS)
+def history(table: TableDep,
+            limit: int = Query(50, ge=1, le=1000, description="this many games at most"),
+            before: Optional[str] = Query(None, max_length=40, description="games finished before this one"),
+            player: Optional[str] = Query(None, max_length=40, description="only games this player sat in")
+            ) -> JSONResponse:
+    """Every finished game, the most recent first (by the date it was played, kept through
+    export and import); ``next_before`` pages further back."""
+    done = [ln for ln in table.all_lines() if ln.get("finished") and not ln.get("damaged")]
+    if player is not None:
+        key = stats.person(player)
+        done = [ln for ln in done if any(stats.person(str(p)) == key for p in ln.get("players", []))]
+    done.sort(key=lambda ln: (stats.when(ln), str(ln.get("id"))), reverse=True)
+    start = 0
+    if before is not None:
+        start = next((i + 1 for i, ln in enumerate(done) if ln.get("id") == before), len(done))
+    page = done[start:start + limit]
+    more = start + limit < len(done)
+    return json_response({"games": page, "total": len(done), "next_before": page[-1]["id"] if more and page else None})
