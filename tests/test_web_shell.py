@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,21 @@ def join(page: Page, server: LiveServer) -> None:
     expect(page.locator("#conn")).to_have_attribute("data-state", "online")
 
 
+def wait_for(check: Any, timeout: float = TIMEOUT_MS / 1000) -> bool:
+    """Poll ``check`` until it holds (a page under the companion's CSP cannot run
+    Playwright's string predicates)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.1)
+    return bool(check())
+
+
+def width_of(page: Page) -> int:
+    return page.viewport_size["width"] if page.viewport_size else 0
+
+
 def no_sideways_scroll(page: Page, where: str) -> None:
     sw, cw = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert sw <= cw, f"{where}: the page scrolls sideways ({sw} px of content in {cw} px)"
@@ -172,7 +188,8 @@ def test_a_phone_that_has_not_joined_watches_read_only(phone: Page, server: Live
     # A Join button for scoring, and nothing that writes.
     expect(page.locator("#watch-bar")).to_be_visible()
     expect(page.locator("#new-game")).to_have_count(0)
-    shot(page, f"watching-{page.viewport_size['width'] if page.viewport_size else 0}")
+    if width_of(page) == 320:
+        shot(page, "watching")
     # A score sheet, read-only: the sheet and history, no entry, undo or correction.
     item.locator("a").click()
     expect(page.locator("#score-table")).to_be_visible()
@@ -226,7 +243,8 @@ def test_players_are_picked_from_earlier_games_not_retyped(phone: Page, server: 
     picks = page.locator("#player-picks .pick")
     expect(picks.filter(has_text="Ana")).to_have_count(1)
     expect(picks.filter(has_text="Kim")).to_have_count(1)
-    shot(page, f"pick-players-{page.viewport_size['width'] if page.viewport_size else 0}")
+    if width_of(page) == 390:
+        shot(page, "pick-players")
     page.click("#player-picks .pick[data-name='Kim']")
     expect(page.locator("#player-0")).to_have_value("Kim")
     expect(page.locator("#player-picks .pick[data-name='Kim']")).to_have_count(0)   # seated: not offered again
@@ -247,7 +265,7 @@ def test_players_are_picked_from_earlier_games_not_retyped(phone: Page, server: 
 
 def test_history_and_statistics_screens(phone: Page, server: LiveServer, table: Table) -> None:
     page = phone
-    width = page.viewport_size["width"] if page.viewport_size else 0
+    width = width_of(page)
     page.goto(f"{server.url}/#/games")      # watching is enough to read them
     page.click("#history-link")
     item = page.locator(f"#history-list li[data-game='{table.ids['gin']}']")
@@ -261,7 +279,8 @@ def test_history_and_statistics_screens(phone: Page, server: LiveServer, table: 
     for g in server.get("/api/v1/games")["games"]:
         if not g["finished"]:
             expect(page.locator(f"#history-list li[data-game='{g['id']}']")).to_have_count(0)
-    shot(page, f"history-{width}")
+    if width == 390:
+        shot(page, "history")
     page.click("#to-stats")
     expect(page.locator("#player-list li[data-player='Ana']")).to_contain_text("1 win in 1 finished game")
     page.click("#player-list li[data-player='Ana'] a")
@@ -273,7 +292,8 @@ def test_history_and_statistics_screens(phone: Page, server: LiveServer, table: 
         expect(block.locator(f".stat[data-stat='{key}'] .stat-value")).to_have_text(shown)
     expect(block.locator(".h2h li[data-opponent='Ben']")).to_contain_text(
         f"{gin['head_to_head'][0]['wins']}–{gin['head_to_head'][0]['losses']}")
-    shot(page, f"stats-{width}", full=True)
+    if width == 390:
+        shot(page, "stats", full=True)
     page.click("#to-history")
     expect(page).to_have_url(re.compile(r"#/history/Ana$"))
     expect(page.locator(f"#history-list li[data-game='{table.ids['gin']}']")).to_be_visible()
@@ -355,3 +375,61 @@ def test_no_screen_scrolls_sideways_and_targets_are_big_enough(browser: Browser,
     finally:
         page.context.close()
     assert not errors, errors
+
+
+# ---- the offline page and keeping the screen on --------------------------------------------------
+
+@pytest.mark.live
+def test_a_reload_while_the_companion_is_down_opens_the_page_and_says_so(phone: Page, tmp_path: Path) -> None:
+    from tests.web_helpers import free_port
+
+    page = phone
+    srv = Server(tmp_path / "data", port=free_port()).start()
+    try:
+        join(page, srv)
+        tok = srv.pair("set-up")
+        gid = srv.post("/api/v1/games", {"variant": "gin", "players": ["Ivy", "Jon"]}, tok)["id"]
+        # the browser keeps the page shell (a service worker: 127.0.0.1 is a secure page)
+        assert wait_for(lambda: page.evaluate("navigator.serviceWorker.controller !== null"))
+        kept = page.evaluate("caches.open('gingo-shell-v1').then(c => c.keys()).then(ks => ks.map(r => new URL(r.url).pathname))")
+        for path in ("/", "/app.js", "/style.css", "/js/api.js", "/js/rummy.js", "/js/games.js", "/js/people.js"):
+            assert path in kept, (path, kept)
+        assert not [p for p in kept if p.startswith("/api/")]     # scores are never kept
+        page.goto(f"{srv.url}/#/game/{gid}")
+        expect(page.locator("#score-table")).to_be_visible()
+        srv.stop()
+        page.reload()
+        offline = page.locator("#offline")
+        expect(offline).to_be_visible()
+        expect(offline).to_contain_text("The companion is not answering")
+        expect(page.locator("#conn")).not_to_have_attribute("data-state", "online")
+        no_sideways_scroll(page, "offline page")
+        if width_of(page) == 390:
+            shot(page, "offline-page")
+        srv.start()                                    # same port, same data: back by itself
+        expect(page.locator("#score-table")).to_be_visible(timeout=40000)
+        expect(offline).to_have_count(0)
+        expect(page.locator("#score-table thead")).to_contain_text("Ivy")
+    finally:
+        srv.stop()
+
+
+def test_the_screen_stays_on_during_a_game(phone: Page, server: LiveServer, table: Table) -> None:
+    page = phone
+    join(page, server)
+    assert page.evaluate("'wakeLock' in navigator && isSecureContext")   # 127.0.0.1 is a secure page
+    # headless Chromium grants the lock to a visible page
+    page.goto(f"{server.url}/#/game/{table.ids['ginski']}")          # a game in play
+    expect(page.locator("#score-table")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-awake", "on")
+    page.goto(f"{server.url}/#/games")
+    expect(page.locator("body")).to_have_attribute("data-awake", "off")
+    page.goto(f"{server.url}/#/game/{table.ids['gin']}")             # a finished match: no need
+    expect(page.locator("#score-table")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-awake", "off")
+    # a game that ends while it is on screen lets the screen sleep again
+    gid = table.game("to-end", "gin", ["Sue", "Tim"])
+    page.goto(f"{server.url}/#/game/{gid}")
+    expect(page.locator("body")).to_have_attribute("data-awake", "on")
+    table.deadwood(gid, 0, [0, 98])                                   # gin: 123, the match is over
+    expect(page.locator("body")).to_have_attribute("data-awake", "off")

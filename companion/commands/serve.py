@@ -26,18 +26,45 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
 
 
-def qr_text(url: str) -> str:
-    """The QR code of ``url`` as terminal text."""
-    import io
+#: black text on a bright white background, whatever the terminal's own colours
+INK_ON_PAPER = "\x1b[30;107m"
+RESET = "\x1b[0m"
+#: the quiet zone around the code, in modules (the QR standard asks for 4)
+QUIET = 4
 
+
+def qr_text(url: str, *, colour: bool = True) -> str:
+    """The QR code of ``url`` as terminal text: two module rows per line in half blocks,
+    with a quiet zone of 4 modules. ``colour`` paints it black on white with ANSI colours
+    (dark modules dark on a light and on a dark terminal alike); without colour the
+    blocks are the dark modules, which scans on a light background (a log, a printout).
+
+    >>> lines = qr_text("http://gingo.local:8000/?code=1234").splitlines()
+    >>> len(lines), lines[0].startswith(INK_ON_PAPER), lines[0].endswith(RESET)
+    (19, True, True)
+    """
     import qrcode
 
-    qr = qrcode.QRCode(border=1)
+    qr = qrcode.QRCode(border=QUIET)
     qr.add_data(url)
     qr.make(fit=True)
-    buf = io.StringIO()
-    qr.print_ascii(out=buf, invert=True)
-    return buf.getvalue()
+    m = [[bool(x) for x in row] for row in qr.get_matrix()]
+    if len(m) % 2:
+        m.append([False] * len(m[0]))  # the last line's lower half: more quiet zone
+    glyph = {(True, True): "\u2588", (True, False): "\u2580", (False, True): "\u2584", (False, False): " "}
+    out = []
+    for top, bottom in zip(m[0::2], m[1::2]):
+        text = "".join(glyph[(a, b)] for a, b in zip(top, bottom))
+        out.append(f"{INK_ON_PAPER}{text}{RESET}" if colour else text)
+    return "\n".join(out) + "\n"
+
+
+def colour_wanted(out: TextIO) -> bool:
+    """ANSI colours for a terminal (not for a log or a pipe, nor with NO_COLOR set)."""
+    import os
+
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
 
 
 def banner(svc: Service, host: str, port: int, addresses: list[str], *, qr: bool, out: TextIO) -> None:
@@ -59,10 +86,14 @@ def banner(svc: Service, host: str, port: int, addresses: list[str], *, qr: bool
         print(f"  WARNING: {w}", file=out)
     if qr:
         link = f"{url_for(shown[0], port)}?code={svc.pairing.code}"
-        text = qr_text(link)
+        colour = colour_wanted(out)
+        text = qr_text(link, colour=colour)
         if text:
             print(f"Scan to pair ({link}):", file=out)
             print(text, file=out)
+            if not colour:
+                print("(printed without colours: it scans on a light background; open the address above "
+                      "and type the code if it does not)", file=out)
     out.flush()
 
 
@@ -153,5 +184,5 @@ def run(args: argparse.Namespace) -> int:
     return 130 if getattr(server, "exit_signal", None) == signal.SIGINT else 0
 
 
-__all__ = ["configure", "run", "qr_text", "banner"]
+__all__ = ["configure", "run", "qr_text", "colour_wanted", "banner"]
 

@@ -10,6 +10,7 @@ import { mountGingo } from "./js/gingo.js";
 import { mountPlay, mountPlayNew } from "./js/play.js";
 import { gamesOf, playerNames, winnerName as winnerOf, variantsOf, gameItem, gameLabel } from "./js/games.js";
 import { mountHistory, mountStats, knownPlayers } from "./js/people.js";
+import { keepAwake } from "./js/awake.js";
 
 const view = document.getElementById("view");
 const connEl = document.getElementById("conn");
@@ -89,6 +90,7 @@ ctx.touches = touches;
 function onLive(msg) {
   if (msg && msg.type === "token_revoked" && (!api.tokenId() || msg.id === api.tokenId())) checkToken();
   if (msg && msg.type === "pairing_code") fetchPairCode();  // the live channel never carries the code itself
+  if (msg && msg.game && msg.game.id === shownGame && msg.game.finished) keepAwake(false);  // the game is over
   refreshCurrent(msg);
 }
 
@@ -190,9 +192,13 @@ async function loadBoard() {
 // ---- routing -------------------------------------------------------------------------
 window.addEventListener("hashchange", render);
 
+let shownGame = null;  // the game on screen (the screen stays on while it is played)
+
 async function render() {
   if (ctx.current && ctx.current.unmount) ctx.current.unmount();
   ctx.current = null;
+  shownGame = null;
+  keepAwake(false);
   banner.hidden = true;
   const hash = location.hash || "#/games";
   const [, route, arg] = hash.split("/");
@@ -217,11 +223,23 @@ async function render() {
     if (route === "game" && arg) return await mountGame(view, decodeURIComponent(arg));
     return await mountGames(view);
   } catch (err) {
+    if (err instanceof api.NetError) return mountOffline(view);
     view.replaceChildren(h("section", { class: "panel" },
       h("h1", null, "Cannot show this page"),
       h("p", { class: "field-error" }, err.message),
       h("button", { type: "button", class: "btn", onclick: render }, "Try again")));
   }
+}
+
+// ---- offline: the page opened (kept by the browser) but the companion does not answer --------
+function mountOffline(main) {
+  main.replaceChildren(h("section", { class: "panel offline", id: "offline" },
+    h("h1", null, "The companion is not answering"),
+    h("p", null, "This phone has lost the companion: it may be switched off or restarting, or the phone is on another Wi-Fi."),
+    h("p", { class: "muted" }, "Nothing is lost: the scores are kept on the companion, and anything typed here stays in its form. This page connects again by itself as soon as the companion is back."),
+    h("button", { type: "button", class: "btn primary", id: "offline-retry", onclick: () => render() }, "Try again now")));
+  // back online: show what was asked for
+  ctx.current = { update: () => { if (connEl.dataset.state === "online") render(); } };
 }
 
 // ---- join ------------------------------------------------------------------------------
@@ -293,15 +311,16 @@ async function mountGames(main) {
       h("a", { class: "btn", href: "#/stats", id: "stats-link" }, "Players and statistics"),
       paired() ? h("label", { for: "import-file", class: "btn" }, "Import a game (JSON)") : null, paired() ? file : null),
     importErr));
-  async function update() {
+  async function update(msgs, first) {
     let games;
-    try { games = gamesOf(await api.get("/api/v1/games?limit=100")); } catch (e) { return; }
+    try { games = gamesOf(await api.get("/api/v1/games?limit=100")); }
+    catch (e) { if (first && e instanceof api.NetError) throw e; return; }
     const variants = await variantsOf(ctx);
     list.replaceChildren(...(games.length ? games.slice().reverse().map(g => gameItem(g, variants))
       : [h("li", { class: "muted" }, "No games yet.")]));
   }
   ctx.current = { update };
-  await update();
+  await update(null, true);
 }
 
 export function winnerName(game, names) { return winnerOf(game, names, ctx.variants); }
@@ -500,6 +519,8 @@ async function mountGame(main, id) {
   const g = game.game || game;
   if (g.mode === "dealt") { ctx.current = await mountPlay(main, g, ctx); return; }
   ctx.current = rulesOf(g).play_style === "actions" ? await mountGingo(main, g, ctx) : mountRummy(main, g, ctx);
+  shownGame = g.id;
+  keepAwake(!g.finished);
 }
 
 // ---- board and simulator ---------------------------------------------------------------------
@@ -661,6 +682,11 @@ let wideTimer = null;
 new MutationObserver(() => { clearTimeout(wideTimer); wideTimer = setTimeout(markWideSheets, 50); })
   .observe(view, { childList: true, subtree: true });
 window.addEventListener("resize", () => { clearTimeout(wideTimer); wideTimer = setTimeout(markWideSheets, 50); });
+
+// ---- the page shell kept for a reload while the companion is down (sw.js) --------------------
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("sw.js").catch(() => { /* the page works without it */ });
+}
 
 // ---- start -------------------------------------------------------------------------------
 updateOutbox();

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Optional
 
 from fastapi import APIRouter, Query
@@ -33,24 +33,37 @@ _cache: weakref.WeakKeyDictionary[Table, dict[tuple[int, str | None], Any]] = we
 _cache_lock = threading.Lock()
 
 
+def held(table: Table, what: str | None, make: Callable[[list[dict[str, Any]]], Any]) -> Any:
+    """``make(lines)`` for the log as it stands, computed once per log position."""
+    seq = table.last_seq()
+    key = (seq, what)
+    with _cache_lock:
+        kept = _cache.setdefault(table, {})
+        if key in kept:
+            return kept[key]
+    out = make(table.all_lines())
+    with _cache_lock:
+        kept = {k: v for k, v in _cache.get(table, {}).items() if k[0] == seq}  # older positions are done
+        kept[key] = out
+        _cache[table] = kept
+    return out
+
+
 def computed(table: Table, variant: str | None) -> tuple[list[stats.PlayerStats], int, int]:
     """(players, games counted, finished games) of ``variant`` (None: every game)."""
-    seq = table.last_seq()
-    key = (seq, variant)
-    with _cache_lock:
-        held = _cache.setdefault(table, {})
-        if key in held:
-            return held[key]  # type: ignore[no-any-return]
-    lines = table.all_lines()
-    counted = stats.counted(lines)
-    if variant is not None:
-        lines = [ln for ln in lines if ln.get("variant") == variant]
-    out = (stats.player_stats(lines, sides_of), len(counted), sum(1 for ln in counted if ln.get("finished")))
-    with _cache_lock:
-        held = {k: v for k, v in _cache.get(table, {}).items() if k[0] == seq}  # older positions are done
-        held[key] = out
-        _cache[table] = held
-    return out
+    def make(lines: list[dict[str, Any]]) -> tuple[list[stats.PlayerStats], int, int]:
+        counted = stats.counted(lines)
+        if variant is not None:
+            lines = [ln for ln in lines if ln.get("variant") == variant]
+        return stats.player_stats(lines, sides_of), len(counted), sum(1 for ln in counted if ln.get("finished"))
+    return held(table, "stats:" + (variant or ""), make)  # type: ignore[no-any-return]
+
+
+def finished_games(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The finished games, the most recent first (by the date they were played)."""
+    done = [ln for ln in lines if ln.get("finished") and not ln.get("damaged")]
+    done.sort(key=lambda ln: (stats.when(ln), str(ln.get("id"))), reverse=True)
+    return done
 
 
 @functools.lru_cache(maxsize=32)
@@ -95,11 +108,10 @@ def history(table: TableDep,
             ) -> JSONResponse:
     """Every finished game, the most recent first (by the date it was played, kept through
     export and import); ``next_before`` pages further back."""
-    done = [ln for ln in table.all_lines() if ln.get("finished") and not ln.get("damaged")]
+    done: list[dict[str, Any]] = held(table, "history", finished_games)
     if player is not None:
         key = stats.person(player)
         done = [ln for ln in done if any(stats.person(str(p)) == key for p in ln.get("players", []))]
-    done.sort(key=lambda ln: (stats.when(ln), str(ln.get("id"))), reverse=True)
     start = 0
     if before is not None:
         start = next((i + 1 for i, ln in enumerate(done) if ln.get("id") == before), len(done))
