@@ -15,6 +15,13 @@ the server's per request, is taken from the same two cores). Targets (issue 11):
 <= 120 MB RSS; a 1,000-hand game restarts in <= 1.5 s; a scored hand is acknowledged in
 <= 5 ms p50 with one client; 30 concurrent writers get >= 150 acknowledged writes/s with
 p99 <= 500 ms; a live message of a 40-hand gin game is <= 8 KB.
+
+Players and statistics (issue 14) on the 100,000-event log: the statistics and the history
+order computed in this process (CPU time), then GET /api/v1/stats, /players and /history
+on the server, which reads the games table (no replay): the first read, p50/p99 of 20 more
+(kept per log position) and of the first read after each of 10 scored hands, with
+GET /api/v1/health beside them as the floor on a loaded machine. ``--stats-only`` makes
+the long history (``--history DIR`` keeps it there for the next run) and measures only these.
 """
 
 from __future__ import annotations
@@ -313,13 +320,74 @@ async def live_sizes(srv: Server, hands: int) -> tuple[int, int]:
                     return len(raw), len(snap)
 
 
-def long_logs(tmp: Path, args: argparse.Namespace, row: Any) -> None:
-    """Start-up on a long household history and on one very long game."""
-    hist = tmp / "history"
-    hist.mkdir()
+def history_log(tmp: Path, args: argparse.Namespace) -> tuple[Path, int]:
+    """The long household history (made in ``--history DIR`` when given, and used from
+    there the next time) and its event count."""
+    hist = args.history or tmp / "history"
+    hist.mkdir(parents=True, exist_ok=True)
+    made = hist / "events.count"
+    if made.exists():
+        return hist, int(made.read_text())
     t0 = time.perf_counter()
     n = make_history(hist, args.events)
+    made.write_text(str(n))
     print(f"(made a {n}-event history in {time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    return hist, n
+
+
+def stats_reads(data: Path, rows: Any, n: int, repeats: int = 20, after_writes: int = 10) -> None:
+    """The statistics on the history in ``data``: computed in this process (CPU time), then
+    read from a fresh server: the first read (the games' lines come from the file), reads
+    again (kept per log position) and the first read after a scored hand (computed again).
+    The HTTP figures move with the machine's load; GET /api/v1/health is the floor."""
+    from companion import stats
+    from companion.api.routes.people import finished_games, sides_of
+
+    table = Table(open_store(data))
+    lines = table.all_lines()
+    for name, fn in (("statistics", lambda: stats.player_stats(lines, sides_of)),
+                     ("history order", lambda: finished_games(lines))):
+        cpu = []
+        for _ in range(7):
+            c0 = time.process_time()
+            fn()
+            cpu.append((time.process_time() - c0) * 1000)
+        rows(f"{n:,}-event log ({len(lines):,} games): {name} computed, CPU p50 / p99",
+             f"{pct(cpu, 50):.0f} / {pct(cpu, 99):.0f} ms")
+    table.store.close()
+    srv = Server(data)
+    try:
+        auth = srv.auth()
+        gid = httpx.post(srv.url + "/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"],
+                                                          "options": {"game_target": 100000}}, headers=auth).json()["id"]
+        for path in ("/api/v1/health", "/api/v1/stats", "/api/v1/players", "/api/v1/history?limit=50"):
+            t0 = time.perf_counter()
+            first = httpx.get(srv.url + path, timeout=60)
+            first_ms = (time.perf_counter() - t0) * 1000
+            assert first.status_code == 200, first.text
+            again, fresh = [], []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                httpx.get(srv.url + path, timeout=60).raise_for_status()
+                again.append((time.perf_counter() - t0) * 1000)
+            for _ in range(after_writes):
+                httpx.post(f"{srv.url}/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [2, 20]},
+                           headers=auth, timeout=60).raise_for_status()
+                t0 = time.perf_counter()
+                httpx.get(srv.url + path, timeout=60).raise_for_status()
+                fresh.append((time.perf_counter() - t0) * 1000)
+            rows(f"{n:,}-event log: GET {path} first read", f"{first_ms:.0f} ms, {len(first.content) / 1e3:.0f} KB")
+            rows(f"{n:,}-event log: GET {path} again p50 / p99", f"{pct(again, 50):.0f} / {pct(again, 99):.0f} ms")
+            rows(f"{n:,}-event log: GET {path} after a write p50 / p99",
+                 f"{pct(fresh, 50):.0f} / {pct(fresh, 99):.0f} ms")
+    finally:
+        srv.stop()
+
+
+def long_logs(tmp: Path, args: argparse.Namespace, row: Any) -> None:
+    """Start-up on a long household history and on one very long game."""
+    hist, n = history_log(tmp, args)
+    stats_reads(hist, row, n)
     times, rss, health = starts(hist, args.runs)
     ok = health.get("storage", {}).get("incidents") == [] and health.get("seq", 0) >= n
     row(f"{n:,}-event log: start to healthy (median of {args.runs})", f"{statistics.median(times):.2f} s",
@@ -355,6 +423,8 @@ def main() -> int:
     ap.add_argument("--client", choices=("lean", "httpx", "both"), default="both",
                     help="the writers' HTTP client: lean (benchmarks/rawhttp.py, a phone's cost is not the "
                     "companion's) or httpx (its CPU is counted on this machine's cores too); default both")
+    ap.add_argument("--stats-only", action="store_true", help="only the statistics on the long history")
+    ap.add_argument("--history", type=Path, help="make the long history in this folder, or use the one made there before")
     ap.add_argument("--writes-only", action="store_true",
                     help="only the write measures on a fresh log (one client, concurrent writers, live sizes)")
     args = ap.parse_args()
@@ -364,6 +434,10 @@ def main() -> int:
         rows.append((name, value, target, "" if ok is None else ("ok" if ok else "MISSED")))
 
     with tempfile.TemporaryDirectory() as tmp:
+        if args.stats_only:
+            hist, n = history_log(Path(tmp), args)
+            stats_reads(hist, row, n)
+            return table_out(rows)
         if not args.writes_only:
             long_logs(Path(tmp), args, row)
         fresh = Path(tmp) / "fresh"
@@ -402,7 +476,10 @@ def main() -> int:
         finally:
             srv.stop()
         row("file size after these writes (with WAL)", f"{db_mb(fresh):.1f} MB")
+    return table_out(rows)
 
+
+def table_out(rows: list[tuple[str, str, str, str]]) -> int:
     w = max(len(r[0]) for r in rows)
     print(f"{'measure':<{w}}  {'value':>14}  {'target':>9}  result")
     print("-" * (w + 36))
