@@ -239,26 +239,26 @@ def test_players_are_picked_from_earlier_games_not_retyped(phone: Page, server: 
     join(page, server)
     page.click("#nav a[data-nav='new']")
     page.click("#new-form .seg[aria-label='variant'] button[data-value='gin']")
-    picks = page.locator("#player-picks .pick")
+    picks = page.locator("#player-picks .player-pick")
     expect(picks.filter(has_text="Ana")).to_have_count(1)
     expect(picks.filter(has_text="Kim")).to_have_count(1)
     if width_of(page) == 390:
         shot(page, "pick-players")
-    page.click("#player-picks .pick[data-name='Kim']")
+    page.click("#player-picks .player-pick[data-name='Kim']")
     expect(page.locator("#player-0")).to_have_value("Kim")
-    expect(page.locator("#player-picks .pick[data-name='Kim']")).to_have_count(0)   # seated: not offered again
-    page.click("#player-picks .pick[data-name='Ana']")
+    expect(page.locator("#player-picks .player-pick[data-name='Kim']")).to_have_count(0)   # seated: not offered again
+    page.click("#player-picks .player-pick[data-name='Ana']")
     expect(page.locator("#player-1")).to_have_value("Ana")
     # A name can still be typed (a new player), and the typed one is taken off the picks.
     page.fill("#player-1", "Zoe")
-    expect(page.locator("#player-picks .pick[data-name='Ana']")).to_have_count(1)
+    expect(page.locator("#player-picks .player-pick[data-name='Ana']")).to_have_count(1)
     page.click("#start-game")
     expect(page).to_have_url(re.compile(r"#/game/"))
     gid = page.url.rsplit("/", 1)[-1]
     assert server.get(f"/api/v1/games/{gid}")["players"] == ["Kim", "Zoe"]
     page.goto(f"{server.url}/#/new")
-    expect(page.locator("#player-picks .pick")).not_to_have_count(0)
-    first_two = page.locator("#player-picks .pick").evaluate_all("els => els.slice(0, 2).map(e => e.dataset.name)")
+    expect(page.locator("#player-picks .player-pick")).not_to_have_count(0)
+    first_two = page.locator("#player-picks .player-pick").evaluate_all("els => els.slice(0, 2).map(e => e.dataset.name)")
     assert sorted(first_two) == ["Kim", "Zoe"]                                        # most recent first
 
 

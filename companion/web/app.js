@@ -468,8 +468,8 @@ async function mountNew(main, arg) {
     const taken = new Set(draft.players.slice(0, draft.count).map(n => n.trim().toLowerCase()).filter(Boolean));
     const free = known.filter(n => !taken.has(n.toLowerCase())).slice(0, 30);
     box.replaceChildren(...(free.length ? [h("p", { class: "label", id: "picks-label" }, "Earlier players: tap to seat"),
-      h("div", { class: "picks", role: "group", "aria-labelledby": "picks-label" }, ...free.map(n =>
-        h("button", { type: "button", class: "pick", dataset: { name: n }, onclick: () => seat(n) }, n)))] : []));
+      h("div", { class: "player-picks-row", role: "group", "aria-labelledby": "picks-label" }, ...free.map(n =>
+        h("button", { type: "button", class: "player-pick", dataset: { name: n }, onclick: () => seat(n) }, n)))] : []));
   }
   function seat(name) {
     const names = draft.players.slice(0, draft.count);
