@@ -64,6 +64,8 @@ class BoardSync:
         classifier: Classifier | None = None,
     ) -> None:
         self.table = table
+        if hasattr(table, "board_gate"):  # dealt Gin-Go waits for the chips before the next turn
+            table.board_gate = self._disagrees
         self.classifier = classifier
         self.shutdown = shutdown
         self.sensors = sensors
@@ -123,6 +125,18 @@ class BoardSync:
         view["leds"] = self.leds_name
         return view
 
+    def _disagrees(self, game: Any) -> bool:
+        """True while the board the sensors read differs from ``game``'s (the game the board
+        follows); never while the sensors are offline (nothing to wait for)."""
+        with self._lock:
+            sensed = self._sensed if self._online else None
+        if sensed is None:
+            return False
+        active = self.table.active_gingo()
+        if active is None or active.get("id") != game.id:
+            return False
+        return bool(board_view(active, sensed)["mismatches"])
+
     def sensed(self, board: str | None) -> None:
         """A new stable sensed board (None: the sensors went offline)."""
         if board is not None:
@@ -152,6 +166,9 @@ class BoardSync:
         self.publish({"type": "board", "board": view})
         for msg in news:
             self.publish(msg)
+        agreed = getattr(self.table, "board_agreed", None)
+        if agreed is not None and view.get("sensed") is not None and not view.get("mismatches"):
+            agreed()  # a dealt Gin-Go game waiting for the chips plays on
 
     def _news_loop(self) -> None:
         while not self._stop.is_set():

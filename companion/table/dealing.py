@@ -218,7 +218,18 @@ class Dealing(Ledger):
         gate = self.board_gate
         if gate is None or g.dealt is None or not g.dealt.gingo or g.dealt.skip_board:
             return False
+        e = g.dealt.engine
+        if e.phase != "play" or e.stage != "draw":  # a turn under way finishes (meld, then discard)
+            return False
         return bool(gate(g))
+
+    def board_agreed(self) -> None:
+        """The board changed: dealt Gin-Go games whose bots waited for it move on."""
+        with self._lock:
+            gids = [gid for gid, g in self.library.open.items()
+                    if g.dealt is not None and g.dealt.gingo and not g.dealt.skip_board]
+        for gid in gids:
+            self.after_dealt(gid)
 
     # -- bots ------------------------------------------------------------------------------
 
