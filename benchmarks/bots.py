@@ -13,6 +13,8 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``bot``: the companion's bot (``companion.play.bot.choose_action`` for the rummy
   games, ``companion.play.gingo.bot.bot_move`` for Gin-Go), the one that sits in an
   empty seat;
+* ``strong``: :mod:`companion.play.strong` (gin and Color Gin only: knock timing,
+  live outs, safe discards);
 * ``random``: a uniformly random legal action (every rummy action of
   ``RummyGame.legal_actions()``; for Gin-Go every move ``legal_moves`` finds).
 
@@ -43,6 +45,7 @@ from companion.play.bot import choose_action  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
 from companion.play.rummy import RummyGame  # noqa: E402
+from companion.play.strong import choose_action as strong_action  # noqa: E402
 from companion.rules.gingo.state import side_of  # noqa: E402
 
 # (label, variant, players)
@@ -57,9 +60,11 @@ Policy = Callable[[Any, random.Random], Any]
 def _rummy_policy(name: str) -> Policy:
     if name == "bot":
         return lambda game, rng: choose_action(game)
+    if name == "strong":
+        return lambda game, rng: strong_action(game)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
-    raise SystemExit(f"unknown policy {name!r}: bot or random")
+    raise SystemExit(f"unknown policy {name!r}: bot, strong or random")
 
 
 def _gingo_policy(name: str) -> Policy:

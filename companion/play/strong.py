@@ -1,0 +1,189 @@
+"""A stronger rummy bot for gin and Color Gin: knock timing, live outs, safe discards.
+
+Like :mod:`companion.play.bot` it looks only at what its player may see: its own
+cards, the discard pile (every card in it is out of play), the card the next player
+last took from the pile, the stock's size and the rules. What it does differently:
+
+* **knocking**: it knocks as soon as the rules allow while the hand is young (the
+  opponent has had few draws to get low, so an undercut is unlikely); later it knocks
+  only when its deadwood is below an estimate of the opponent's, which falls with
+  every draw (:func:`opponent_estimate`); with the stock nearly spent it knocks
+  whenever allowed;
+* **discarding**: among discards within :data:`SLACK` points of the least deadwood it
+  weighs the deadwood kept, the *live outs* of the ten cards kept (unseen cards that
+  would lower the deadwood, :func:`live_outs`) and how much the discard could help the
+  next player (:func:`feed_risk`: a card whose rank and neighbours are already dead is
+  safe, a card next to what they took from the pile is not);
+* **drawing**: it takes the discard when that lowers its least deadwood, and also when
+  it keeps the deadwood and adds live outs.
+
+Everything else (big gin, gin, Color Gin's co-op jokers, the rescue turn, declaring
+melds) follows :mod:`companion.play.bot`, whose helpers it uses.
+
+>>> from companion.play.rummy import RummyGame
+>>> g = RummyGame("gin", seed=11)
+>>> choose_action(g) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion import cards as C
+from companion import melds as M
+from companion.play.bot import _best_after, _declaring, _knock_mask
+from companion.play.rummy import Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass
+
+if TYPE_CHECKING:
+    from companion.play.rummy import RummyGame
+
+EARLY_DRAWS = 8  # knock whenever allowed while this few cards have left the stock
+SHORT_STOCK = 6  # and again once the stock is this small
+SLACK = 4  # discards this many points above the least deadwood are still weighed
+OUT_WEIGHT = 0.25  # points of deadwood one live out is worth
+FEED_WEIGHT = 0.5  # points of deadwood one unit of feed risk costs
+
+
+def unseen_cards(game: RummyGame, seat: int) -> int:
+    """The cards ``seat`` cannot see: not in its hand, not in the discard pile (the
+    opponent's hand and the stock)."""
+    seen = game.hands[seat]
+    for c in game.discard:
+        seen |= 1 << c
+    return game.deck & ~seen & ~game.jokers
+
+
+def draws_so_far(game: RummyGame) -> int:
+    """How many cards have left the stock this hand."""
+    full = game.deck.bit_count() - game.players * game.deal_size - 1
+    return full - len(game.stock)
+
+
+def opponent_estimate(game: RummyGame) -> int:
+    """A rough estimate of the next player's deadwood: a dealt ten-card hand holds
+    about 55 points, and each draw takes off a few (the curve of self-play)."""
+    d = draws_so_far(game) // game.players
+    return max(2, 50 - 7 * d)
+
+
+def live_outs(kept: int, unseen: int, variant: str) -> int:
+    """How many ``unseen`` cards would lower the least deadwood of ``kept`` if drawn
+    (a card that melds with something kept)."""
+    rules = M.get_rules(variant)
+    base = M.deadwood_of_mask(kept, variant)
+    outs = 0
+    for u in C.iter_cards(unseen):
+        if M.deadwood_of_mask(kept | 1 << u, variant) < base + rules.card_value(u):
+            outs += 1
+    return outs
+
+
+def feed_risk(card: int, unseen: int, picked: int) -> float:
+    """How likely discarding ``card`` helps the next player: the unseen cards that
+    would meld with it (same rank, same suit within two ranks), those next to a card
+    they took from the pile weighing much more."""
+    r, s = C.rank(card), C.suit(card)
+    if r == 0 or s < 0:
+        return 0.0
+    risk = 0.0
+    for other in range(52):
+        if other == card:
+            continue
+        ro, so = C.rank(other), C.suit(other)
+        near = ro == r or (so == s and abs(ro - r) <= 2)
+        if not near:
+            continue
+        if picked >> other & 1:
+            risk += 3.0
+        elif unseen >> other & 1:
+            risk += 0.25 if ro == r or abs(ro - r) == 1 else 0.1
+    return risk
+
+
+def _picked(game: RummyGame, seat: int) -> int:
+    """The cards the next player is known to hold (taken from the pile, not let go)."""
+    nxt = (seat + 1) % game.players
+    c = game.last_taken[nxt]
+    if c is None or c in game.discard:
+        return 0
+    return 1 << c
+
+
+def _value(game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
+    variant = game.meld_variant
+    kept = hand & ~(1 << card)
+    dw = M.deadwood_of_mask(kept, variant)
+    return dw - OUT_WEIGHT * live_outs(kept, unseen, variant) \
+        + FEED_WEIGHT * feed_risk(card, unseen, picked)
+
+
+def choose_discard(game: RummyGame, allowed: int, best: int) -> int:
+    """The card to let go among ``allowed`` (``best``: the least deadwood after a
+    discard), by kept deadwood, live outs and feed risk."""
+    seat = game.turn
+    hand = game.hands[seat]
+    variant = game.meld_variant
+    unseen = unseen_cards(game, seat)
+    picked = _picked(game, seat)
+    near = [c for c in C.iter_cards(allowed)
+            if M.deadwood_of_mask(hand & ~(1 << c), variant) <= best + SLACK]
+    return min(near, key=lambda c: (_value(game, hand, c, unseen, picked), c))
+
+
+def _should_knock(game: RummyGame, dw: int) -> bool:
+    if dw == 0:
+        return True
+    if draws_so_far(game) <= EARLY_DRAWS or len(game.stock) <= SHORT_STOCK:
+        return True
+    return dw < opponent_estimate(game)
+
+
+def choose_action(game: RummyGame) -> Action:
+    """The strong bot's action for the player to move (always a legal one)."""
+    phase = game.phase
+    if phase == "over":
+        raise ValueError("the match is over; there is nothing to choose")
+    if phase == "first_dealer":
+        return ChooseDeal(False)
+    seat = game.turn
+    variant = game.meld_variant
+    hand = game.hand(seat)
+    if phase in ("upcard", "draw", "rescue"):
+        legal = game.legal_actions()
+        if Draw("discard") in legal:
+            if phase == "rescue":
+                return Draw("discard")
+            top = game.discard[-1]
+            now = M.deadwood_of_mask(hand, variant)
+            after, which = _best_after(hand | 1 << top, variant, top)
+            if after < now:
+                return Draw("discard")
+            if after == now:
+                unseen = unseen_cards(game, seat) & ~(1 << top)
+                gain = max(live_outs((hand | 1 << top) & ~(1 << c), unseen, variant)
+                           for c in C.iter_cards(which))
+                if gain > live_outs(hand, unseen, variant):
+                    return Draw("discard")
+        return Pass() if phase in ("upcard", "rescue") else Draw("stock")
+    joker = game.joker_drawn
+    if joker is not None:
+        return Knock(joker)
+    if game.end_kind(hand, seat) == "big_gin":
+        return BigGin()
+    taken = game.barred_discard
+    allowed = hand & ~(1 << taken) if taken is not None else hand
+    dw, which = _best_after(hand, variant, taken)
+    knockers = _knock_mask(game, hand, which)
+    if knockers and _should_knock(game, dw):
+        return _declaring(game, hand, choose_discard(game, knockers, dw))
+    if game.must_end or dw == 0 or (not knockers and len(game.stock) <= SHORT_STOCK):
+        others = _knock_mask(game, hand, allowed & ~which)
+        if others:
+            return _declaring(game, hand, choose_discard(game, others, dw + 10 ** 6))
+    if game.must_end:
+        raise ValueError("the rescue card does not end the hand after all")  # engine bug
+    return Discard(choose_discard(game, allowed, dw))
+
+
+__all__ = ["choose_action", "choose_discard", "live_outs", "feed_risk", "opponent_estimate"]
