@@ -12,7 +12,8 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 
 * ``bot``: the companion's bot (``companion.play.bot.choose_action`` for the rummy
   games, ``companion.play.gingo.bot.bot_move`` for Gin-Go), the one that sits in an
-  empty seat;
+  empty seat (for gin, the strong bot below);
+* ``basic``: ``companion.play.bot.basic_action``, the first rummy bot (the baseline);
 * ``strong``: :mod:`companion.play.strong` (gin and Color Gin only: knock timing,
   live outs, safe discards);
 * ``random``: a uniformly random legal action (every rummy action of
@@ -41,7 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.play.bot import choose_action  # noqa: E402
+from companion.play.bot import basic_action, choose_action  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
 from companion.play.rummy import RummyGame  # noqa: E402
@@ -60,11 +61,13 @@ Policy = Callable[[Any, random.Random], Any]
 def _rummy_policy(name: str) -> Policy:
     if name == "bot":
         return lambda game, rng: choose_action(game)
+    if name == "basic":
+        return lambda game, rng: basic_action(game)
     if name == "strong":
         return lambda game, rng: strong_action(game)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
-    raise SystemExit(f"unknown policy {name!r}: bot, strong or random")
+    raise SystemExit(f"unknown policy {name!r}: bot, basic, strong or random")
 
 
 def _gingo_policy(name: str) -> Policy:

@@ -404,11 +404,14 @@ def test_bot_knocks_when_level_but_waits_when_behind() -> None:
     g.apply(Pass())
     g.apply(Pass())
     g.apply(Draw("stock"))
-    assert bot.choose_action(g) == Knock(C.parse_card("8D"))  # 6 deadwood, match level
+    # the basic bot's policy (the gin seat bot, companion.play.strong, knocks early
+    # whatever the score: tests/test_strong_bot.py)
+    assert bot.basic_action(g) == Knock(C.parse_card("8D"))  # 6 deadwood, match level
     import dataclasses
     g.match = dataclasses.replace(g.match, totals=[50, 0])
     g._end_cache.clear()
-    assert bot.choose_action(g) == Discard(C.parse_card("8D"))  # behind: play on
+    assert bot.basic_action(g) == Discard(C.parse_card("8D"))  # behind: play on
+    assert bot.choose_action(g) == Knock(C.parse_card("8D"))  # the strong bot: early
 
 
 # ---------------------------------------------------------------- self-play

@@ -29,7 +29,7 @@ def test_strong_bot_plays_only_legal_actions_over_whole_matches(variant: str, se
             action = strong.choose_action(g)
             assert action in g.legal_actions(), (g.phase, action)
         else:
-            action = bot.choose_action(g)
+            action = bot.basic_action(g)
         g.apply(action)
         steps += 1
         assert steps < 20_000
@@ -48,7 +48,7 @@ def _behind_with_four_deadwood() -> RummyGame:
 
 def test_strong_bot_knocks_early_when_behind_where_the_seat_bot_waits() -> None:
     g = _behind_with_four_deadwood()
-    assert bot.choose_action(g) == Discard(C.parse_card("5D"))
+    assert bot.basic_action(g) == Discard(C.parse_card("5D"))
     action = strong.choose_action(g)
     assert isinstance(action, Knock) and action.card == C.parse_card("5D")
     assert action in g.legal_actions() or Knock(action.card) in g.legal_actions()
@@ -73,3 +73,9 @@ def test_live_outs_and_feed_risk() -> None:
     picked = C.to_mask("8D")
     assert strong.feed_risk(C.parse_card("9D"), 0, picked) > strong.feed_risk(C.parse_card("9D"), 0, 0)
     assert strong.feed_risk(C.parse_card("KS"), 0, 0) == 0.0
+
+
+def test_the_gin_seat_bot_is_the_strong_one() -> None:
+    g = _behind_with_four_deadwood()
+    assert bot.choose_action(g) == strong.choose_action(g) != bot.basic_action(g)
+    assert RummyGame("color_gin", seed=2).variant not in bot.STRONG_VARIANTS
