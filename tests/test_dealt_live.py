@@ -47,12 +47,16 @@ def test_sigkill_and_restart_keep_every_hand(tmp_path: Path) -> None:
         httpx.post(f"{srv.url}/api/v1/games/{gid}/seats/0", headers=ann, timeout=60)
         httpx.post(f"{srv.url}/api/v1/games/{gid}/seats/1", headers=bob, timeout=60)
         rng = random.Random(11)
-        for _ in range(12):
+        # play into a hand (the deal is a real secret shuffle, so a random knock can end a
+        # hand early and leave the hands empty until the next deal): stop once some moves
+        # were made and both humans hold cards
+        for moves in range(200):
             v0 = _view(srv, gid, ann)
-            if v0["finished"]:
+            if v0["finished"] or (moves >= 6 and v0["hand"] and _view(srv, gid, bob)["hand"]):
                 break
             _act(srv, gid, ann if v0["legal_actions"] else bob, rng)
         before = (_view(srv, gid, ann), _view(srv, gid, bob))
+        assert before[0]["hand"] and before[1]["hand"], "no hand in progress to kill the server in"
         srv.kill()  # SIGKILL: no shutdown of any kind
         srv = LiveServer(data, srv.port, env={"GINGO_BOT_DELAY": "0"}).start()
         after = (_view(srv, gid, ann), _view(srv, gid, bob))

@@ -45,9 +45,17 @@ def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
 
 def on_screen(page: Page, selector: str) -> None:
     """``selector`` is visible without scrolling, above the bottom bar (one thumb)."""
-    page.locator(selector).first.wait_for(state="visible")
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, selector
+    # the moves are drawn again whenever the game changes (a bot's move, the live channel):
+    # an element can be replaced between becoming visible and being measured, so measure
+    # whichever one is there, a few times at most
+    box = None
+    for _ in range(20):
+        page.locator(selector).first.wait_for(state="visible")
+        box = page.locator(selector).first.bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(50)
+    assert box is not None, f"{selector} kept being replaced before it could be measured"
     bottom = page.evaluate("innerHeight - document.querySelector('.bottombar').getBoundingClientRect().height")
     assert box["y"] >= 0 and box["y"] + box["height"] <= bottom + 0.5, f"{selector} is off screen: {box}"
     assert box["height"] >= 44 and box["width"] >= 44, f"{selector} is smaller than a thumb: {box}"
