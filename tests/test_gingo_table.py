@@ -12,6 +12,7 @@ import pytest
 
 from companion import cards as C
 from companion.board import Frame, space_at
+from companion.errors import InvalidInput
 from companion.rules.gingo import GingoError, GingoGame, Options, make_options, new_game
 
 ROWS = {"1": "SHDC", "2": "SHDC"}
@@ -80,18 +81,22 @@ def test_every_option_has_help_and_choices_and_defaults_follow_rules() -> None:
     assert make_options(2, {"max_jokers_per_meld": "fewer_than_naturals"}).meld_rules.name == "gingo_fewer"
 
 
-@pytest.mark.parametrize("players, opts, words", [
-    (2, {"deal": 8}, ["deal size 8", "odd"]),
-    (2, {"deal": 17}, ["1 to 15"]),
-    (4, {"deal": 11}, ["1 to 9"]),
-    (2, {"adjacency": "hex"}, ["adjacency"]),
-    (2, {"jokers": 1}, ["jokers"]),
-    (2, {"colour": "red"}, ["unknown", "colour"]),
-    (3, {}, ["2 players or 4"]),
+@pytest.mark.parametrize("players, opts, kind, words", [
+    (2, {"deal": 8}, GingoError, ["deal size 8", "odd"]),
+    (2, {"deal": 17}, GingoError, ["1 to 15"]),
+    (4, {"deal": 11}, GingoError, ["1 to 9"]),
+    # a name or value no option takes: invalid input (code invalid_options), checked where
+    # every game's options are (companion.games.options), not a rule of play
+    (2, {"adjacency": "hex"}, InvalidInput, ["adjacency", "king8, ortho4"]),
+    (2, {"jokers": 1}, InvalidInput, ["jokers", "true or false"]),
+    (2, {"colour": "red"}, InvalidInput, ["unknown", "colour"]),
+    (3, {}, GingoError, ["2 players or 4"]),
 ])
-def test_bad_options_are_named(players: int, opts: dict[str, Any], words: list[str]) -> None:
-    with pytest.raises(GingoError) as err:
+def test_bad_options_are_named(players: int, opts: dict[str, Any], kind: type[Exception], words: list[str]) -> None:
+    with pytest.raises(kind) as err:
         make_options(players, opts)
+    if kind is InvalidInput:
+        assert isinstance(err.value, InvalidInput) and err.value.code == "invalid_options"
     for w in words:
         assert w in str(err.value)
 
@@ -634,10 +639,10 @@ def test_second_exhaustion_with_both_linked_goes_to_the_first_gin() -> None:
 
 
 @pytest.mark.parametrize("options", [True, 1, 1.5, "deal=7", [("deal", 7)], b"x"])
-def test_options_that_are_not_a_mapping_are_a_gingo_error(options: Any) -> None:
+def test_options_that_are_not_a_mapping_are_invalid_options(options: Any) -> None:
     # used to raise TypeError ("'bool' object is not iterable") or, for a list of
     # pairs, to be quietly accepted as a dict
-    with pytest.raises(GingoError, match="mapping of option names"):
+    with pytest.raises(InvalidInput, match="mapping of option names"):
         make_options(2, options)
-    with pytest.raises(GingoError, match="mapping of option names"):
+    with pytest.raises(InvalidInput, match="mapping of option names"):
         GingoGame(["A", "B"], options)

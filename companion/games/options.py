@@ -1,11 +1,18 @@
-"""One options mechanism for every game: each option described the same way
-(:class:`OptionSpec`, read from the rules module's ``Options`` dataclass), every
-override checked the same way, every preset named in plain words (:class:`Preset`).
+"""One options mechanism for every game, and the one place options are described and
+checked: each option described the same way (:class:`OptionSpec`, read from the rules
+module's ``Options`` dataclass), every value checked by :meth:`OptionSpec.check` (an
+override from the API, a preset, a record a rules module builds: :func:`check_record`),
+every preset named in plain words (:class:`Preset`). A refused value is an
+:class:`~companion.errors.InvalidInput` with code ``invalid_options`` (a ``ValueError``
+too, as the rules modules' callers expect).
 
-A game's options are a frozen dataclass in its rules module; each field's metadata
-carries its ``help`` and, for an enumerated option, its ``choices`` (see
-:func:`companion.rules.common.option_field`). Whatever fields a rules module adds are
-described, checked and served to the phone with no change here.
+A game's options are a frozen dataclass in its rules module whose fields are made with
+:func:`option_field` (``help``, ``choices``, ``min``) and whose ``__post_init__`` calls
+:func:`check_record`; presets are records of it. The rules modules build their options
+with :func:`preset_options`, :func:`with_overrides` and :func:`resolve_options`, so
+whatever fields a rules module adds are described, checked and served to the phone with
+no change here. This module imports nothing of the games above it (the rules modules
+import it).
 
 >>> from companion.rules import gin
 >>> specs = {s.name: s for s in option_specs(gin.Options, {"knock_limit": "Knock limit"})}
@@ -26,14 +33,46 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from companion import cards as C
 from companion.errors import InvalidInput
-from companion.rules.common import OPTION_INT_MAX
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 OptionKind = Literal["bool", "int", "choice", "card", "text"]
+T = TypeVar("T")
+OptionsT = TypeVar("OptionsT", bound="DataclassInstance")
+
+#: The largest number any option takes (bonuses, targets, limits): far above any real
+#: game, small enough for a phone to show.
+OPTION_INT_MAX = 100_000
+
+
+def option_field(default: T, help_text: str, choices: tuple[T, ...] | None = None, *,
+                 minimum: int | None = None, per_hand: bool = False) -> T:
+    """A dataclass field for one option: its ``default``, a one-line ``help`` for the
+    new-game screen, for an enumerated option its ``choices``, for a whole number its
+    ``minimum`` when that is not 0 (a target of 0 would end the match at once), and
+    ``per_hand`` for a value set with each hand (Oklahoma's upcard).
+
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Demo:
+    ...     side: str = option_field("left", "which side", ("left", "right"))
+    >>> dataclasses.fields(Demo)[0].metadata["choices"]
+    ('left', 'right')
+    """
+    meta: dict[str, object] = {"help": help_text}
+    if choices is not None:
+        meta["choices"] = choices
+    if minimum is not None:
+        meta["min"] = minimum
+    if per_hand:
+        meta["per_hand"] = True
+    return dataclasses.field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
@@ -77,9 +116,19 @@ class OptionSpec:
             hi = OPTION_INT_MAX if self.maximum is None else self.maximum
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
                 raise refuse(f"must be a whole number from {lo} to {hi}")
-        elif self.kind in ("card", "text"):
+        elif self.kind == "card":
+            if value is None:
+                return None
+            try:  # a card of the 52-card deck, by name (or number), written back by name
+                card = C.parse_card(value) if isinstance(value, str) else value
+            except ValueError:
+                card = None
+            if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+                raise refuse("is not a card of the 52-card deck (name one such as 7D)")
+            return C.card_name(card)
+        elif self.kind == "text":
             if value is not None and not isinstance(value, str):
-                raise refuse("must be text" if self.kind == "text" else "must be a card name such as 7D")
+                raise refuse("must be text")
         return value
 
     def as_dict(self) -> dict[str, Any]:
@@ -108,6 +157,7 @@ class Preset:
 
 
 def _kind(tp: Any, default: Any, choices: tuple[Any, ...] | None, name: str) -> OptionKind:
+    """An option's kind from its type and default (a field named ``upcard`` is a card)."""
     if isinstance(default, bool) or tp is bool:
         return "bool"
     if choices is not None:
@@ -169,6 +219,87 @@ def check_overrides(specs: tuple[OptionSpec, ...], overrides: Any, game: str) ->
     return out
 
 
+def specs_of(cls: type) -> tuple[OptionSpec, ...]:
+    """:func:`option_specs` of ``cls`` without labels (what checking needs), read once."""
+    found = _SPECS.get(cls)
+    if found is None:
+        found = _SPECS[cls] = option_specs(cls)
+    return found
+
+
+_SPECS: dict[type, tuple[OptionSpec, ...]] = {}
+
+
+def check_record(options: DataclassInstance, game: str) -> None:
+    """Check every field of an options record with its :class:`OptionSpec` (call it from
+    the dataclass's ``__post_init__``); a value the check writes back in its own form (a
+    card named ``"♦7"`` is ``"7D"``) is set on the record.
+
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Demo:
+    ...     size: int = option_field(3, "how many", (2, 3))
+    ...     def __post_init__(self) -> None:
+    ...         check_record(self, "demo")
+    >>> Demo(size=4)
+    Traceback (most recent call last):
+    ...
+    companion.errors.InvalidInput: demo option size must be one of 2, 3, got 4
+    """
+    for spec in specs_of(type(options)):
+        value = getattr(options, spec.name)
+        clean = spec.check(value, game)
+        if clean is not value and clean != value:
+            object.__setattr__(options, spec.name, clean)
+
+
+def with_overrides(options: OptionsT, overrides: Mapping[str, Any], game: str) -> OptionsT:
+    """``options`` with ``overrides`` applied: every name and value checked by
+    :func:`check_overrides` (an unknown name lists the known ones), the record's own
+    ``__post_init__`` then checks how the values go together."""
+    clean = check_overrides(specs_of(type(options)), overrides, game)
+    return dataclasses.replace(options, **clean) if clean else options
+
+
+def preset_options(presets: Mapping[str, OptionsT], preset: str | None, default: str, game: str,
+                   aliases: Mapping[str, str] | None = None) -> OptionsT:
+    """The options of ``preset`` (``default`` when None); ``aliases`` maps other
+    accepted names to preset names. An unknown name is refused listing the presets,
+    then the aliases.
+
+    >>> preset_options({"a": 1, "b": 2}, "bee", "a", "demo", {"bee": "b"})
+    2
+    >>> preset_options({"a": 1}, "c", "a", "demo")
+    Traceback (most recent call last):
+    ...
+    companion.errors.InvalidInput: unknown demo preset 'c' (one of a)
+    """
+    aliases = aliases or {}
+    names = [*presets, *aliases]
+    if preset is not None and not isinstance(preset, str):
+        raise InvalidInput(f"a {game} preset is a name (one of {', '.join(names)}), not {preset!r}",
+                           code="invalid_options", details={"preset": _jsonable(preset), "presets": names})
+    name = default if preset is None else aliases.get(preset, preset)
+    if name not in presets:
+        raise InvalidInput(f"unknown {game} preset {preset!r} (one of {', '.join(names)})",
+                           code="invalid_options", details={"preset": _jsonable(preset), "presets": names})
+    return presets[name]
+
+
+def resolve_options(preset: str | None, options: OptionsT | None, overrides: Mapping[str, Any], *,
+                    cls: type[OptionsT], game: str, make: Callable[..., OptionsT]) -> OptionsT:
+    """The options a scoring call works with: ``make(preset, **overrides)`` (the rules
+    module's ``make_options``) when no ``options`` are given, else ``options`` with the
+    ``overrides`` on top. Both a preset and options, or options that are not a ``cls``,
+    are refused."""
+    if options is None:
+        return make(preset, **overrides)
+    if preset is not None:
+        raise InvalidInput("give either a preset or options, not both", code="invalid_options")
+    if not isinstance(options, cls):
+        raise InvalidInput(f"options must be {game}.Options, not {type(options).__name__}", code="invalid_options")
+    return with_overrides(options, overrides, game)
+
+
 def words_of(value: Any) -> str:
     """A code in words: ``"void_at_2"`` -> ``"void at 2"``; True -> ``"yes"``.
 
@@ -199,4 +330,6 @@ def options_dict(options: Any) -> dict[str, Any]:
     return {}
 
 
-__all__ = ["OptionKind", "OptionSpec", "Preset", "option_specs", "check_overrides", "words_of", "options_dict"]
+__all__ = ["OptionKind", "OptionSpec", "Preset", "OPTION_INT_MAX", "option_field", "option_specs", "specs_of",
+           "check_overrides", "check_record", "with_overrides", "preset_options", "resolve_options", "words_of",
+           "options_dict"]

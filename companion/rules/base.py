@@ -5,8 +5,10 @@ Each game module (:mod:`companion.rules.gin`, :mod:`~companion.rules.color_gin`,
 the service and the phone page treat them alike:
 
 * ``Options`` (a frozen dataclass), ``PRESETS: dict[str, Options]``, ``DEFAULT_PRESET``
-  and ``make_options(preset=None, **overrides) -> Options`` (unknown preset or option:
-  ``ValueError`` naming it);
+  and ``make_options(preset=None, **overrides) -> Options``, built with
+  :mod:`companion.games.options`, where every option is described and checked (an unknown
+  preset, option or value: :class:`~companion.errors.InvalidInput`, a ``ValueError`` with
+  code ``invalid_options``, naming it);
 * ``score_hand(hands, ender, preset=None, *, options=None, **overrides) -> HandResult``;
 * ``score_match(results, players, options) -> MatchScore``: a pure fold over the hand
   results in order, so a corrected hand two rounds back is re-scored by folding again;

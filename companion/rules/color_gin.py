@@ -36,15 +36,8 @@ from companion.errors import refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
-from companion.rules.common import (
-    check_option_fields,
-    check_result,
-    option_field,
-    preset_options,
-    read_seat_hands,
-    resolve_options,
-    with_overrides,
-)
+from companion.games.options import check_record, option_field, preset_options, resolve_options, with_overrides
+from companion.rules.common import check_result, read_seat_hands
 
 VARIANT: Final = "color_gin"
 SUIT_LETTERS: Final = C.SUITS  # "SHDC"
@@ -99,7 +92,7 @@ class Options:
     coop_jokers: bool = option_field(False, "co-op with jokers shuffled in: drawing one forces gin or a knock, even above the limit; the joker is the discard")
 
     def __post_init__(self) -> None:
-        check_option_fields(self, VARIANT)
+        check_record(self, VARIANT)
         if self.target < 1:
             raise ValueError("color_gin option target must be at least 1")
         if self.coop_jokers and not self.coop:
@@ -122,7 +115,7 @@ def make_options(preset: str | None = None, **overrides: object) -> Options:
     >>> make_options("cutthroat")
     Traceback (most recent call last):
     ...
-    ValueError: unknown color_gin preset 'cutthroat' (one of sackson, coop, coop_jokers)
+    companion.errors.InvalidInput: unknown color_gin preset 'cutthroat' (one of sackson, coop, coop_jokers)
     """
     base = preset_options(PRESETS, preset, DEFAULT_PRESET, VARIANT)
     return with_overrides(base, overrides, VARIANT)

@@ -34,8 +34,8 @@ from companion import melds as M
 from companion.rules.base import HandKind, HandResult, MatchScore
 from companion.rules.declare import Declared, read_declared
 from companion.rules.gin_options import (  # the options live there; offered here too
-    _FIELDS, _PRESETS_BASE, _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_VARIANT, PLAYERS, PRESETS,
-    VARIANT, Options, _apply, _check_value, _resolve, deal_size, end_kind, knock_limit, make_options,
+    _PRESETS_BASE, _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_VARIANT, PLAYERS, PRESETS,
+    VARIANT, Options, _resolve, deal_size, end_kind, knock_limit, make_options,
 )
 
 

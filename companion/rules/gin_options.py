@@ -16,7 +16,7 @@ from typing import Any, Final
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import MatchScore
-from companion.rules.common import OPTION_INT_MAX, preset_options, resolve_options
+from companion.games.options import check_record, preset_options, resolve_options, with_overrides
 
 VARIANT: Final = "gin"
 MELD_VARIANT: Final = "gin"
@@ -103,41 +103,7 @@ class Options:
         "per_hand": True})
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            clean = _check_value(f.name, value)
-            if clean != value:
-                object.__setattr__(self, f.name, clean)
-
-
-_FIELDS: Final = {f.name: f for f in dataclasses.fields(Options)}
-
-
-def _check_value(name: str, value: Any) -> Any:
-    f = _FIELDS[name]
-    default = f.default
-    choices = f.metadata.get("choices")
-    if name == "upcard":
-        if value is None:
-            return None
-        card = C.parse_card(value) if isinstance(value, str) else value
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-            raise ValueError(f"option upcard: {value!r} is not a card of the 52-card deck")
-        return C.card_name(card)
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise ValueError(f"option {name}: expected true or false, got {value!r}")
-        return value
-    if isinstance(default, int):
-        low = int(f.metadata.get("min", 0))
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= OPTION_INT_MAX:
-            raise ValueError(
-                f"option {name}: expected a whole number from {low} to {OPTION_INT_MAX}, got {value!r}")
-        return value
-    if choices is not None and value not in choices:
-        raise ValueError(
-            f"option {name}: {value!r} is not one of {', '.join(map(str, choices))}")
-    return value
+        check_record(self, VARIANT)  # an upcard is written back by name ("♦7" is "7D")
 
 
 _PRESETS_BASE: Final = Options()
@@ -166,23 +132,13 @@ def make_options(preset: str | None = None, **overrides: Any) -> Options:
     >>> make_options(knock_limt=9)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown gin option 'knock_limt' (options: knock_limit, knock_compare, ...)
+    companion.errors.InvalidInput: unknown gin option 'knock_limt' (one of knock_limit, knock_compare, ...)
     """
-    return _apply(preset_options(PRESETS, preset, DEFAULT_PRESET, VARIANT, ALIASES), overrides)
-
-
-def _apply(base: Options, overrides: dict[str, Any]) -> Options:
-    clean: dict[str, Any] = {}
-    for key, value in overrides.items():
-        if key not in _FIELDS:
-            raise ValueError(f"unknown gin option {key!r} (options: {', '.join(_FIELDS)})")
-        clean[key] = _check_value(key, value)
-    return dataclasses.replace(base, **clean) if clean else base
+    return with_overrides(preset_options(PRESETS, preset, DEFAULT_PRESET, VARIANT, ALIASES), overrides, VARIANT)
 
 
 def _resolve(preset: str | None, options: Options | None, overrides: dict[str, Any]) -> Options:
-    return resolve_options(preset, options, overrides, cls=Options, game=VARIANT,
-                           make=make_options, apply=_apply)
+    return resolve_options(preset, options, overrides, cls=Options, game=VARIANT, make=make_options)
 
 
 # ---------------------------------------------------------------------------

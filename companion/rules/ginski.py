@@ -32,15 +32,8 @@ from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.declare import Declared, read_declared
-from companion.rules.common import (
-    check_option_fields,
-    check_result,
-    option_field,
-    preset_options,
-    read_seat_hands,
-    resolve_options,
-    with_overrides,
-)
+from companion.games.options import check_record, option_field, preset_options, resolve_options, with_overrides
+from companion.rules.common import check_result, read_seat_hands
 
 VARIANT: Final = "ginski"
 DECK: Final = C.RUMSKI_DECK
@@ -90,7 +83,7 @@ class Options:
     )
 
     def __post_init__(self) -> None:
-        check_option_fields(self, VARIANT)
+        check_record(self, VARIANT)
         for name in ("deal", "deal_two_players", "target"):
             if getattr(self, name) < 1:
                 raise ValueError(f"ginski option {name} must be at least 1")
@@ -117,7 +110,7 @@ def make_options(preset: str | None = None, **overrides: object) -> Options:
     >>> make_options(layoffs="always")
     Traceback (most recent call last):
     ...
-    ValueError: ginski option layoffs='always' is not one of none, onto_ender_melds
+    companion.errors.InvalidInput: ginski option layoffs must be one of none, onto_ender_melds, got 'always'
     """
     base = preset_options(PRESETS, preset, DEFAULT_PRESET, VARIANT)
     return with_overrides(base, overrides, VARIANT)

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from companion import melds as M
+from companion.errors import InvalidInput
+from companion.games.options import check_overrides, option_field, specs_of
 from companion.rules.gingo.errors import GingoError
 
 FORMATS: Final = ("normal", "suit_for_suit", "secrecy")
 
 
 def _opt(default: Any, help_text: str, choices: tuple[Any, ...]) -> Any:
-    return field(default=default, metadata={"help": help_text, "choices": choices})
+    return option_field(default, help_text, choices)
 
 
 @dataclass(frozen=True)
@@ -88,33 +90,30 @@ def check_deal(players: int, deal: int, jokers: bool = True) -> None:
 
 
 def make_options(players: int, options: Mapping[str, Any] | None = None) -> Options:
-    """Options for a game of ``players`` from a JSON dict; unknown names or values raise.
+    """Options for a game of ``players`` from a JSON dict. Unknown names or values an
+    option does not take are refused by :func:`companion.games.options.check_overrides`
+    (:class:`~companion.errors.InvalidInput`, code ``invalid_options``); a deal size the
+    rules do not allow, or a player count other than 2 or 4, is a :class:`GingoError`.
 
     >>> make_options(2, {"chip_cap": "unlimited"}).chip_cap
     'unlimited'
     >>> make_options(2, {"colour": "red"})
     Traceback (most recent call last):
     ...
-    companion.rules.gingo.errors.GingoError: unknown Gin-Go option 'colour' (known: players, deal, jokers, max_jokers_per_meld, rank_axis, suit_rows, adjacency, chip_cap, second_exhaustion, first_dealer)
+    companion.errors.InvalidInput: unknown Gin-Go option 'colour' (one of players, deal, jokers, max_jokers_per_meld, rank_axis, suit_rows, adjacency, chip_cap, second_exhaustion, first_dealer)
     """
     if options is not None and not isinstance(options, Mapping):
-        raise GingoError(f"Gin-Go options are a mapping of option names to values, not {options!r}")
-    opts = dict(options or {})
+        raise InvalidInput(f"Gin-Go options are a mapping of option names to values, not {options!r}",
+                           code="invalid_options")
+    raw = dict(options or {})
     if players not in (2, 4):
         raise GingoError(f"Gin-Go is played by 2 players or 4 (two teams), not {players}")
-    fields = {f.name: f for f in dataclasses.fields(Options)}
-    for name, value in opts.items():
-        if name not in fields:
-            raise GingoError(f"unknown Gin-Go option {name!r} (known: {', '.join(fields)})")
-        if name == "deal":
-            continue
-        choices = fields[name].metadata["choices"]
-        if value not in choices or isinstance(value, bool) != isinstance(choices[0], bool):
-            raise GingoError(f"option {name} = {value!r} not allowed (one of {', '.join(map(str, choices))})")
+    deal_given = raw.pop("deal", None)  # its rule (odd, in range, stock left) names more than its choices
+    opts = check_overrides(specs_of(Options), raw, "Gin-Go")
     if opts.get("players", players) != players:
         raise GingoError(f"option players = {opts['players']} but {players} players were named")
     opts["players"] = players
-    deal = opts.get("deal", 0) or default_deal(players)
+    deal = deal_given or default_deal(players)
     check_deal(players, deal, bool(opts.get("jokers", True)))
     opts["deal"] = deal
     return Options(**opts)

@@ -1,0 +1,30 @@
+"""The registry itself: :data:`VARIANTS` and :func:`find_variant` (read them from
+:mod:`companion.games`).
+
+>>> [v.name for v in VARIANTS.values()]
+['gin', 'color_gin', 'ginski', 'gingo']
+>>> find_variant("ginski").label, find_variant("ginski").seats
+('Ginski', (3, 2, 4))
+>>> find_variant("poker")
+Traceback (most recent call last):
+...
+companion.errors.UnknownVariant: unknown variant 'poker'; choose one of gin, color_gin, ginski, gingo
+"""
+
+from __future__ import annotations
+
+from companion.errors import UnknownVariant
+from companion.games.base import Variant
+from companion.games.gingo import GinGo
+from companion.games.rummy import ColorGin, Ginski, GinRummy
+
+#: every game, by name, in the order the phone lists them
+VARIANTS: dict[str, Variant] = {v.name: v for v in (GinRummy(), ColorGin(), Ginski(), GinGo())}
+
+
+def find_variant(name: object) -> Variant:
+    """The game called ``name``; :class:`~companion.errors.UnknownVariant` (listing the
+    games) for any other name."""
+    if isinstance(name, str) and name in VARIANTS:
+        return VARIANTS[name]
+    raise UnknownVariant(name, list(VARIANTS))
