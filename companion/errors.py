@@ -11,6 +11,7 @@ here knows about HTTP.
     CompanionError
      +-- InvalidInput        the request itself is wrong (shape, type, range, unknown name)
      |    +-- UnknownVariant
+     |    +-- InvalidAction  a Gin-Go action that cannot be read (shape, type, card name)
      +-- IllegalAction       well formed, but the rules or the game's state refuse it
      |    +-- ChipShortfall  a Gin-Go play needs more chips than the side has left
      +-- NotFound            no game, hand or token by that name
@@ -113,6 +114,15 @@ class UnknownVariant(InvalidInput):
     def __init__(self, name: object, choices: Sequence[str]) -> None:
         super().__init__(f"unknown variant {name!r}; choose one of {', '.join(choices)}",
                          details={"variant": str(name), "choices": list(choices)})
+
+
+class InvalidAction(InvalidInput):
+    """A game action that cannot be read: not an object, an unknown ``type``, a field it
+    does not take or of the wrong shape, a card name that is no card (python-chess's
+    ``InvalidMoveError``). A well-formed action the rules refuse is an
+    :class:`IllegalAction` instead."""
+
+    code: str = "invalid_action"
 
 
 class IllegalAction(CompanionError, ValueError):
@@ -233,7 +243,8 @@ def _legacy_class(code: str, status: int) -> type[CompanionError]:
 
 
 __all__ = [
-    "CompanionError", "TableError", "InvalidInput", "UnknownVariant", "IllegalAction", "ChipShortfall",
+    "CompanionError", "TableError", "InvalidInput", "UnknownVariant", "InvalidAction", "IllegalAction",
+    "ChipShortfall",
     "NotFound", "Conflict", "StaleVersion", "Unauthorized", "StorageError", "StorageFull", "StorageDamaged",
     "StorageBusy", "BackendError", "ConfigError", "refusal",
 ]

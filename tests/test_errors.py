@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -176,3 +177,25 @@ def test_hand_refusals_name_their_field_and_seat(client: TestClient) -> None:
     r = client.post(f"/api/v1/games/{cg}/hands/preview",
                     json={"ender": 0, "hands": [bob, ann], "declared": [["AH", "2H", "JS"]]})
     assert r.json()["error"]["details"]["field"] == "declared"
+
+
+@pytest.mark.parametrize("action, words", [
+    ({"type": "dance"}, "unknown action type 'dance'"),
+    ({"type": "meld", "seat": 0, "cards": ["AH", "ZZ", "3H"]}, "not a card: 'ZZ'"),
+    ({"type": "meld", "seat": 0, "cards": ["AH", "2H", "JK"], "designations": ["3H"]},
+     "designations map a joker to a card"),
+    ({"type": "meld", "seat": 0, "cards": ["AH", "2H", "3H"], "colour": "red"}, "does not take colour"),
+])
+def test_a_malformed_action_is_invalid_input_not_an_illegal_move(client: TestClient, action: dict[str, Any],
+                                                                  words: str) -> None:
+    # python-chess's split: an action that cannot be read is 400 invalid_action; a move the
+    # rules forbid is 422 illegal; neither writes anything
+    gid = client.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Bob"]}).json()["id"]
+    client.post(f"/api/v1/games/{gid}/actions", json={"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}}})
+    version = client.get(f"/api/v1/games/{gid}").json()["version"]
+    r = client.post(f"/api/v1/games/{gid}/actions", json={"action": action})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["code"] == "invalid_action" and words in r.json()["error"]["message"]
+    assert client.get(f"/api/v1/games/{gid}").json()["version"] == version
+    r = client.post(f"/api/v1/games/{gid}/actions", json={"action": {"type": "hit", "seat": 0, "meld": 7, "cards": ["4S"]}})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "illegal"

@@ -12,7 +12,7 @@ import pytest
 from companion import cards as C
 from companion.play.gingo import GingoPlay, bot_move
 from companion.rules.gingo import (
-    ANY_JOKER, ChipShortfall, GingoError, GoOut, JokerLay, Meld, Take, action_from_dict,
+    ANY_JOKER, ChipShortfall, GingoError, GingoInputError, GoOut, JokerLay, Meld, Take, action_from_dict,
     new_game,
 )
 from companion.rules.gingo.actions import PLAY_KEYS, TABLE_KEYS
@@ -64,11 +64,13 @@ def test_typed_values_hold_card_ints() -> None:
 
 
 def test_keys_are_per_mode() -> None:
-    with pytest.raises(GingoError, match="unknown action type 'draw'"):
+    # an action that cannot be read is invalid input (code invalid_action), not an illegal move
+    with pytest.raises(GingoInputError, match="unknown action type 'draw'") as err:
         action_from_dict({"type": "draw", "seat": 0}, TABLE_KEYS)
-    with pytest.raises(GingoError, match="unknown action type 'go_out' in full play"):
+    assert err.value.code == "invalid_action" and not isinstance(err.value, GingoError)
+    with pytest.raises(GingoInputError, match="unknown action type 'go_out' in full play"):
         action_from_dict({"type": "go_out", "seat": 0}, PLAY_KEYS, " in full play")
-    with pytest.raises(GingoError, match="does not take dealer"):
+    with pytest.raises(GingoInputError, match="does not take dealer"):
         action_from_dict({"type": "setup", "dealer": 1}, PLAY_KEYS)
 
 

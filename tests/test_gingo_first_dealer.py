@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion.play.gingo import GingoPlay, bot_action, legal_actions, selfplay_game
-from companion.rules.gingo import GingoError, new_game
+from companion.errors import InvalidInput
+from companion.rules.gingo import GingoError, GingoInputError, new_game
 from companion.store import open_store
 from companion.table import Table
 
@@ -23,8 +24,9 @@ def test_the_option_is_listed_with_its_choices_and_given_by_default() -> None:
     assert opts["first_dealer"]["choices"] == ["given", "flip_high_chooses", "flip_low_deals"]
     assert opts["first_dealer"]["label"] == "First dealer"
     assert new_game(["A", "B"], {}).options.first_dealer == "given"
-    with pytest.raises(GingoError, match="first_dealer"):
+    with pytest.raises(InvalidInput, match="first_dealer") as err:  # a value no option takes
         new_game(["A", "B"], {"first_dealer": "highest_deals"})
+    assert err.value.code == "invalid_options"
 
 
 def test_table_setup_reads_the_flips_and_the_winners_choice() -> None:
@@ -50,7 +52,8 @@ def test_table_setup_reads_the_flips_and_the_winners_choice() -> None:
 def test_bad_flips_are_refused_naming_the_rule_and_change_nothing(setup: dict, words: str) -> None:
     g = new_game(["A", "B"], {"first_dealer": "flip_high_chooses"})
     before = g.as_dict()
-    with pytest.raises(GingoError, match=words):
+    # a malformed flips list or choice cannot be read (invalid_action); the rest break a rule
+    with pytest.raises((GingoError, GingoInputError), match=words):
         g.apply({"type": "setup", "suit_rows": ROWS, **setup})
     assert g.as_dict() == before
 
@@ -87,7 +90,7 @@ def test_full_play_flips_and_the_winner_chooses() -> None:
     for bad, words in (({"type": "setup"}, "chooses to deal or not"),
                        ({"type": "choose_deal", "seat": (fd.winner + 1) % 4, "deal": True}, "won the flip"),
                        ({"type": "choose_deal", "seat": fd.winner, "deal": "yes"}, "deal is true")):
-        with pytest.raises(GingoError, match=words):
+        with pytest.raises((GingoError, GingoInputError), match=words):
             p.apply(bad)
         assert p.as_dict() == before
     p.apply({"type": "choose_deal", "seat": fd.winner, "deal": False})

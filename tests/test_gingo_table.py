@@ -13,7 +13,7 @@ import pytest
 from companion import cards as C
 from companion.board import Frame, space_at
 from companion.errors import InvalidInput
-from companion.rules.gingo import GingoError, GingoGame, Options, make_options, new_game
+from companion.rules.gingo import GingoError, GingoGame, GingoInputError, Options, make_options, new_game
 
 ROWS = {"1": "SHDC", "2": "SHDC"}
 
@@ -41,10 +41,12 @@ def hit(g: GingoGame, seat: int, meld_id: int, cards: str, **des: str) -> list[d
     return g.apply(act)
 
 
-def rejects(g: GingoGame, action: dict[str, Any], *words: str) -> str:
-    """The action raises GingoError naming ``words`` and the game is unchanged."""
+def rejects(g: GingoGame, action: dict[str, Any], *words: str,
+            kind: type[Exception] | tuple[type[Exception], ...] = (GingoError, GingoInputError)) -> str:
+    """The action is refused (``kind``: by default illegal or unreadable) naming ``words``
+    and the game is unchanged."""
     before = json.dumps(g.as_dict(), sort_keys=True)
-    with pytest.raises(GingoError) as err:
+    with pytest.raises(kind) as err:
         g.apply(action)
     after = json.dumps(g.as_dict(), sort_keys=True)
     assert before == after, "an illegal action changed the game"
@@ -484,23 +486,31 @@ def test_team_win_names_both_partners() -> None:
 # Illegal actions, replay, a whole scripted hand
 
 
-@pytest.mark.parametrize("action, words", [
-    ({"type": "dance"}, ["unknown action"]),
-    ("meld", ["json object"]),
-    ({"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"], "colour": "red"}, ["does not take colour"]),
-    ({"type": "meld", "seat": 9, "cards": ["AS", "2S", "3S"]}, ["seat must be"]),
-    ({"type": "meld", "seat": 0, "cards": ["AS", "ZZ", "3S"]}, ["not a card"]),
-    ({"type": "meld", "seat": 0, "cards": ["AS", "AS", "3S"]}, ["twice"]),
-    ({"type": "meld", "seat": 0, "cards": []}, ["non-empty"]),
-    ({"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"], "designations": {"AS": "4S"}}, ["only jokers"]),
-    ({"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"], "designations": {"JK1": "4S"}}, ["not among"]),
-    ({"type": "hit", "seat": 0, "meld": 7, "cards": ["4S"]}, ["no meld 7"]),
-    ({"type": "new_hand"}, ["a hand is in play"]),
+@pytest.mark.parametrize("action, words, kind", [
+    # what cannot be read (python-chess's InvalidMoveError): invalid_action, HTTP 400
+    ({"type": "dance"}, ["unknown action"], GingoInputError),
+    ("meld", ["json object"], GingoInputError),
+    ({"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"], "colour": "red"}, ["does not take colour"],
+     GingoInputError),
+    ({"type": "meld", "seat": 0, "cards": ["AS", "ZZ", "3S"]}, ["not a card"], GingoInputError),
+    ({"type": "meld", "seat": 0, "cards": ["AS", "AS", "3S"]}, ["twice"], GingoInputError),
+    ({"type": "meld", "seat": 0, "cards": []}, ["non-empty"], GingoInputError),
+    # read, and the rules or the game as it stands say no (IllegalMoveError): illegal, 422
+    ({"type": "meld", "seat": 9, "cards": ["AS", "2S", "3S"]}, ["seat must be"], GingoError),
+    ({"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"], "designations": {"AS": "4S"}}, ["only jokers"],
+     GingoError),
+    ({"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"], "designations": {"JK1": "4S"}}, ["not among"],
+     GingoError),
+    ({"type": "hit", "seat": 0, "meld": 7, "cards": ["4S"]}, ["no meld 7"], GingoError),
+    ({"type": "new_hand"}, ["a hand is in play"], GingoError),
 ])
-def test_illegal_actions_leave_the_game_unchanged(action: Any, words: list[str]) -> None:
+def test_illegal_actions_leave_the_game_unchanged(action: Any, words: list[str], kind: type[Exception]) -> None:
     g = game()
     meld(g, 1, "9H 10H JH")
-    rejects(g, action, *words)
+    rejects(g, action, *words, kind=kind)
+    with pytest.raises(Exception) as err:
+        g.apply(action)
+    assert type(err.value) is kind  # not a subclass of the other: the two never mix
 
 
 SCRIPT: list[dict[str, Any]] = [
@@ -574,7 +584,7 @@ def test_fuzzed_actions_apply_or_fail_cleanly(actions: list[dict[str, Any]]) -> 
         before = json.dumps(g.as_dict(), sort_keys=True)
         try:
             g.apply(a)
-        except GingoError:
+        except (GingoError, GingoInputError):
             assert json.dumps(g.as_dict(), sort_keys=True) == before
         d = g.as_dict()
         assert d["board"].count("1") + d["supply"]["1"] == 50

@@ -130,11 +130,11 @@ from companion.rules.gingo.actions import (
     action_from_dict,
 )
 from companion.rules.gingo.engine import GingoGame, new_game
-from companion.rules.gingo.errors import ChipShortfall, GingoError
+from companion.rules.gingo.errors import ChipShortfall, GingoError, GingoInputError
 from companion.rules.gingo.events import Event
 from companion.rules.gingo.melds import TableMeld
 from companion.rules.gingo.options import Options, check_deal, default_deal, make_options
 
-__all__ = ["GingoError", "ChipShortfall", "Options", "make_options", "check_deal", "default_deal", "TableMeld",
+__all__ = ["GingoError", "GingoInputError", "ChipShortfall", "Options", "make_options", "check_deal", "default_deal", "TableMeld",
            "GingoGame", "new_game", "Action", "Event", "Setup", "Meld", "Hit", "GoOut", "JokerLay",
            "StockExhausted", "NewHand", "Draw", "Take", "Discard", "ANY_JOKER", "action_from_dict"]

@@ -1,7 +1,8 @@
 """Gin-Go actions as typed values: cards are ints inside, names only at the API edge.
 
 Each action is a frozen dataclass with ``from_dict`` (read and check a JSON object from
-a client) and ``to_dict`` (the same JSON shape back), like python-chess's ``Move`` with
+a client: what cannot be read is a :class:`~companion.rules.gingo.errors.GingoInputError`,
+code ``invalid_action``, never the rules' ``illegal``) and ``to_dict`` (the same JSON shape back), like python-chess's ``Move`` with
 ``from_uci``/``uci``. Inside the engine and between table tracking and full play only
 the typed values travel; nothing is turned into a name and parsed again.
 
@@ -24,7 +25,7 @@ from typing import Any, Final, Union
 
 from companion import cards as C
 from companion import suit_rows as R
-from companion.rules.gingo.errors import GingoError
+from companion.rules.gingo.errors import GingoInputError
 from companion.rules.gingo.reading import (
     ANY_JOKER, Cards, Designations, bind_jokers, bind_keys, name, names, read_card, read_cards, read_designations,
     read_natural,
@@ -38,13 +39,13 @@ def _des_dict(des: Designations) -> dict[str, str]:
 def _seat(d: Mapping[str, Any]) -> int:
     seat = d.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-        raise GingoError(f"seat must be a seat number (0, 1, ...), got {seat!r}")
+        raise GingoInputError(f"seat must be a seat number (0, 1, ...), got {seat!r}")
     return seat
 
 
 def _meld_id(raw: object) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise GingoError(f"no meld {raw!r} on the table")
+        raise GingoInputError(f"no meld {raw!r} on the table")
     return raw
 
 
@@ -77,23 +78,23 @@ class Setup:
     def from_dict(cls, d: Mapping[str, Any]) -> Setup:
         dealer = d.get("dealer")
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or dealer < 0):
-            raise GingoError(f"dealer must be a seat number, got {dealer!r}")
+            raise GingoInputError(f"dealer must be a seat number, got {dealer!r}")
         reveal = None
         if "suit_rows" in d:
             if any(k in d for k in ("reveal", "format", "secret")):
-                raise GingoError("setup: give either suit_rows directly or reveal (with format and secret)")
+                raise GingoInputError("setup: give either suit_rows directly or reveal (with format and secret)")
         elif "reveal" in d:
             raw = d["reveal"]
             if not isinstance(raw, list) or not raw:
-                raise GingoError("setup: reveal is the list of cards turned up until all four suits showed")
+                raise GingoInputError("setup: reveal is the list of cards turned up until all four suits showed")
             reveal = bind_jokers(read_cards(raw, "setup reveal"), (), free=C.JOKERS, what="setup reveal",
                                  designate=False, none_left="both jokers were already turned")[0]
         fmt = d.get("format")
         if fmt is not None and not isinstance(fmt, str):
-            raise GingoError(f"setup: format is normal, suit_for_suit or secrecy, not {fmt!r}")
+            raise GingoInputError(f"setup: format is normal, suit_for_suit or secrecy, not {fmt!r}")
         board = d.get("board")
         if board is not None and not isinstance(board, str):
-            raise GingoError("setup board: a board string has 52 characters of . 1 2 in space order")
+            raise GingoInputError("setup board: a board string has 52 characters of . 1 2 in space order")
         secret = None if d.get("secret") is None else _rows(d["secret"], "secret suit row", "secret")
         rows = _rows(d["suit_rows"], "suit row", "suit_rows") if "suit_rows" in d else None
         flips = None
@@ -101,12 +102,12 @@ class Setup:
             raw_flips = d["flips"]
             if not isinstance(raw_flips, list) or not all(
                     isinstance(r, list) and all(isinstance(c, str) for c in r) for r in raw_flips):
-                raise GingoError('setup flips: a list of rounds, each the list of cards flipped in seat order '
-                                 '([["7H", "KD"], ...])')
+                raise GingoInputError('setup flips: a list of rounds, each the list of cards flipped in seat order '
+                                      '([["7H", "KD"], ...])')
             flips = tuple(tuple(r) for r in raw_flips)
         choice = d.get("choice")
         if choice is not None and choice not in ("deal", "pass"):
-            raise GingoError(f"setup: the flip winner's choice is 'deal' or 'pass', not {choice!r}")
+            raise GingoInputError(f"setup: the flip winner's choice is 'deal' or 'pass', not {choice!r}")
         return cls(dealer, reveal, fmt, secret, rows, board, flips, choice)
 
     def to_dict(self) -> dict[str, Any]:
@@ -130,18 +131,18 @@ class Setup:
 
 def _rows(raw: object, what: str, key: str) -> dict[int, str]:
     if not isinstance(raw, Mapping):
-        raise GingoError(f'setup: {key} is {{"1": "SHDC", "2": "CDHS"}}')
+        raise GingoInputError(f'setup: {key} is {{"1": "SHDC", "2": "CDHS"}}')
     if set(map(str, raw)) - {"1", "2"}:
-        raise GingoError(f'setup: {key} has keys "1" and "2" only')
+        raise GingoInputError(f'setup: {key} has keys "1" and "2" only')
     out = {}
     for side in (1, 2):
         v = raw.get(str(side), raw.get(side))
         if not isinstance(v, str):
-            raise GingoError(f'setup: {what} of side {side}: write the four suits left to right, like "SHDC"')
+            raise GingoInputError(f'setup: {what} of side {side}: write the four suits left to right, like "SHDC"')
         try:
             out[side] = R.parse_suit_row(v)
         except ValueError as exc:
-            raise GingoError(f"setup: {what} of side {side}: {exc}") from None
+            raise GingoInputError(f"setup: {what} of side {side}: {exc}") from None
     return out
 
 
@@ -210,14 +211,14 @@ def _read_lays(raw: object, what: str) -> tuple[JokerLay, ...]:
     if not raw:
         return ()
     if not isinstance(raw, Mapping):
-        raise GingoError(f'{what}: jokers is {{"JK2": {{"meld": 3, "as": "6S"}}}}')
+        raise GingoInputError(f'{what}: jokers is {{"JK2": {{"meld": 3, "as": "6S"}}}}')
     out = []
     for k, spec in raw.items():
         j = read_card(k, f"{what} jokers")
         if j != ANY_JOKER and j not in C.JOKERS:
-            raise GingoError(f"{what}: {C.card_name(j)} is not a captured joker")
+            raise GingoInputError(f"{what}: {C.card_name(j)} is not a captured joker")
         if not isinstance(spec, Mapping) or set(spec) != {"meld", "as"}:
-            raise GingoError(f'{what}: lay a captured joker as {{"meld": id, "as": card}}, got {spec!r}')
+            raise GingoInputError(f'{what}: lay a captured joker as {{"meld": id, "as": card}}, got {spec!r}')
         out.append(JokerLay(j, _meld_id(spec["meld"]), read_natural(spec["as"], f"{what} jokers")))
     return tuple(out)
 
@@ -240,20 +241,20 @@ class GoOut:
     def from_dict(cls, d: Mapping[str, Any]) -> GoOut:
         raw = d.get("captured", {})
         if not isinstance(raw, Mapping):
-            raise GingoError('go out: captured maps each other seat to its cards: {"1": ["KS", "JK2"]}')
+            raise GingoInputError('go out: captured maps each other seat to its cards: {"1": ["KS", "JK2"]}')
         captured: dict[int, Cards] = {}
         seen: set[int] = set()
         for k, v in raw.items():
             try:
                 other = int(k)
             except (TypeError, ValueError):
-                raise GingoError(f"go out: captured key {k!r} is not a seat number") from None
+                raise GingoInputError(f"go out: captured key {k!r} is not a seat number") from None
             if other in captured:
-                raise GingoError(f"go out: seat {other} is given twice")
+                raise GingoInputError(f"go out: seat {other} is given twice")
             cs = () if v in ([], "") else read_cards(v, f"go out (seat {other})")
             for c in cs:
                 if c in seen:
-                    raise GingoError(f"go out: {name(c)} is captured from two hands")
+                    raise GingoInputError(f"go out: {name(c)} is captured from two hands")
                 seen.add(c)
             captured[other] = cs
         return cls(_seat(d), tuple(captured.items()), _read_lays(d.get("jokers"), "go out"),
@@ -310,14 +311,14 @@ class Take:
             return cls(seat, card)  # refused by full play, after it checks whose turn it is
         if meld is not None:
             if not isinstance(meld, Mapping) or set(meld) - {"cards", "designations", "skip"}:
-                raise GingoError('take: meld is {"cards": [...], "designations": {...}}')
+                raise GingoInputError('take: meld is {"cards": [...], "designations": {...}}')
             return cls(seat, card, meld=Meld.from_dict({**meld, "seat": seat}, "take meld"))
         if not isinstance(hits, list) or not hits:
-            raise GingoError('take: hits is a list like [{"meld": 3, "cards": ["8H"]}]')
+            raise GingoInputError('take: hits is a list like [{"meld": 3, "cards": ["8H"]}]')
         out = []
         for h in hits:
             if not isinstance(h, Mapping) or set(h) - {"meld", "cards", "designations", "skip"}:
-                raise GingoError('take: each hit is {"meld": id, "cards": [...]}')
+                raise GingoInputError('take: each hit is {"meld": id, "cards": [...]}')
             out.append(Hit.from_dict({**h, "seat": seat}, "take hit"))
         return cls(seat, card, hits=tuple(out))
 
@@ -346,7 +347,7 @@ class Discard:
     def from_dict(cls, d: Mapping[str, Any]) -> Discard:
         seat = _seat(d)
         if d.get("card") is None:
-            raise GingoError("discard: name the card to discard")
+            raise GingoInputError("discard: name the card to discard")
         lays = None if d.get("jokers") is None else _read_lays(d["jokers"], "discard")
         return cls(seat, read_card(d["card"], "discard"), lays, _skip(d.get("skip"), "discard"))
 
@@ -397,19 +398,19 @@ def action_from_dict(d: object, keys: Mapping[str, frozenset[str]], where: str =
     """Read one JSON action allowed by ``keys`` (:data:`TABLE_KEYS` or :data:`PLAY_KEYS`);
     unknown types and keys are refused."""
     if not isinstance(d, Mapping):
-        raise GingoError("an action is a JSON object with a 'type'")
+        raise GingoInputError("an action is a JSON object with a 'type'")
     kind = d.get("type")
     if not isinstance(kind, str) or kind not in keys:
-        raise GingoError(f"unknown action type {kind!r}{where} (one of {', '.join(keys)})")
+        raise GingoInputError(f"unknown action type {kind!r}{where} (one of {', '.join(keys)})")
     extra = set(d) - {"type"} - keys[kind]
     if extra:
-        raise GingoError(f"action {kind} does not take {', '.join(sorted(map(str, extra)))}")
+        raise GingoInputError(f"action {kind} does not take {', '.join(sorted(map(str, extra)))}")
     if kind == "setup":
         return Setup.from_dict(d)
     if kind == "choose_deal":
         if not isinstance(d.get("deal"), bool):
-            raise GingoError(f"choose_deal: deal is true (deal first) or false (the player on the right deals), "
-                             f"not {d.get('deal')!r}")
+            raise GingoInputError(f"choose_deal: deal is true (deal first) or false (the player on the right "
+                                  f"deals), not {d.get('deal')!r}")
         return ChooseDeal(_seat(d), d["deal"])
     if kind == "meld":
         return Meld.from_dict(d)

@@ -13,8 +13,14 @@ from companion import errors as E
 
 
 class GingoError(E.IllegalAction):
-    """An illegal or malformed Gin-Go action; the message names the rule broken (code
-    ``illegal``, an :class:`companion.errors.IllegalAction`)."""
+    """A well-formed Gin-Go action the rules refuse; the message names the rule broken
+    (code ``illegal``, an :class:`companion.errors.IllegalAction`)."""
+
+
+class GingoInputError(E.InvalidAction):
+    """A Gin-Go action that cannot be read: not an object, an unknown type or key, a
+    field of the wrong shape, a card name that is no card of the Gin-Go deck (code
+    ``invalid_action``, an :class:`companion.errors.InvalidAction`; HTTP 400)."""
 
 
 class ChipShortfall(GingoError, E.ChipShortfall):
@@ -28,4 +34,4 @@ class ChipShortfall(GingoError, E.ChipShortfall):
         E.ChipShortfall.__init__(self, message, side=side, supply=supply, need=need, cards=cards)
 
 
-__all__ = ["GingoError", "ChipShortfall"]
+__all__ = ["GingoError", "GingoInputError", "ChipShortfall"]

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from companion import cards as C
-from companion.rules.gingo.errors import GingoError
+from companion.rules.gingo.errors import GingoError, GingoInputError
 
 ANY_JOKER: Final = -1
 _GENERIC: Final = frozenset({"JK", "JOKER", "🃏"})
@@ -45,16 +45,16 @@ def read_card(token: object, what: str) -> int:
     try:
         card = C.parse_card(token)  # type: ignore[arg-type]
     except ValueError as exc:
-        raise GingoError(f"{what}: {exc}") from None
+        raise GingoInputError(f"{what}: {exc}") from None
     if not 0 <= card < 54:
-        raise GingoError(f"{what}: {C.card_name(card)} is not a card of the Gin-Go deck")
+        raise GingoInputError(f"{what}: {C.card_name(card)} is not a card of the Gin-Go deck")
     return card
 
 
 def read_natural(token: object, what: str) -> int:
     card = read_card(token, what)
     if not 0 <= card < 52:
-        raise GingoError(f"{what}: a joker stands for a natural card, not {name(card)}")
+        raise GingoInputError(f"{what}: a joker stands for a natural card, not {name(card)}")
     return card
 
 
@@ -63,12 +63,12 @@ def read_cards(raw: object, what: str) -> Cards:
     if isinstance(raw, str):
         raw = raw.replace(",", " ").split()
     if not isinstance(raw, list) or not raw:
-        raise GingoError(f"{what}: give a non-empty list of cards")
+        raise GingoInputError(f"{what}: give a non-empty list of cards")
     out: list[int] = []
     for tok in raw:
         c = read_card(tok, what)
         if c != ANY_JOKER and c in out:
-            raise GingoError(f"{what}: {C.card_name(c)} is given twice")
+            raise GingoInputError(f"{what}: {C.card_name(c)} is given twice")
         out.append(c)
     return tuple(out)
 
@@ -77,7 +77,7 @@ def read_designations(raw: object, what: str) -> Designations:
     if not raw:
         return ()
     if not isinstance(raw, Mapping):
-        raise GingoError(f'{what}: designations map a joker to a card, like {{"JK1": "8H"}}')
+        raise GingoInputError(f'{what}: designations map a joker to a card, like {{"JK1": "8H"}}')
     return tuple((read_card(k, what), read_natural(v, what)) for k, v in raw.items())
 
 
