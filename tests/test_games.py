@@ -149,3 +149,25 @@ def test_each_game_carries_its_rules_for_the_page(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput) as err:
         table.create_game("gingo", players=["A", "B", "C"])
     assert err.value.code == "invalid_players" and err.value.details["seats"] == [2, 4]
+
+
+def test_the_game_list_gives_each_games_hands_when_asked(client: TestClient) -> None:
+    # contract v1's list carried every game's hands; the list now holds summary lines, and
+    # ?hands=true puts the hands back, exactly as the whole game has them
+    hands = [["AS", "2S", "3S", "4S", "9D", "9H", "9C", "KH", "QH", "JH"],
+             ["5C", "6C", "8D", "8S", "2D", "2H", "3C", "4D", "10S", "JS"]]
+    gin = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]}).json()["id"]
+    assert client.post(f"/api/v1/games/{gin}/hands", json={"ender": 0, "hands": hands}).status_code == 200
+    assert client.post(f"/api/v1/games/{gin}/hands", json={"ender": 1, "deadwood": [30, 4]}).status_code == 200
+    go = client.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Bob"]}).json()["id"]
+    plain = client.get("/api/v1/games").json()["games"]
+    assert all("hands" not in g for g in plain) and [g["hands_played"] for g in plain] == [2, 0]
+    full = client.get("/api/v1/games", params={"hands": "true"}).json()
+    by = {g["id"]: g for g in full["games"]}
+    assert by[gin]["hands"] == client.get(f"/api/v1/games/{gin}").json()["hands"]
+    assert len(by[gin]["hands"]) == 2 and by[gin]["hands"][0]["result"]["points"][0] > 0
+    assert by[go]["hands"] == client.get(f"/api/v1/games/{go}").json().get("hands", [])
+    assert {k: v for k, v in by[gin].items() if k != "hands"} == next(g for g in plain if g["id"] == gin)
+    paged = client.get("/api/v1/games", params={"hands": "true", "limit": 1}).json()
+    assert [g["id"] for g in paged["games"]] == [go] and paged["next_before"] == go
+    assert client.get("/api/v1/games", params={"hands": "maybe"}).status_code == 422

@@ -213,6 +213,11 @@ class Ledger:
                     return dict(s)
                 raise
 
+    def hands_of(self, game_id: str) -> list[Any]:
+        """The game's ``hands`` as :meth:`game` gives them (a damaged game's: none)."""
+        hands = self.game(game_id).get("hands")
+        return list(hands) if isinstance(hands, list) else []
+
     def summary(self, game_id: str) -> dict[str, Any]:
         with self._lock:
             s = self.library.line(game_id)

@@ -33,12 +33,18 @@ def _entry(body: M.HandRequest) -> HandInput:
 @router.get("/api/v1/games", response_model=M.GameList)
 def list_games(table: TableDep,
                limit: Optional[int] = Query(None, ge=1, le=1000, description="only the newest this many"),
-               before: Optional[str] = Query(None, max_length=40, description="games created before this one")
-               ) -> JSONResponse:
+               before: Optional[str] = Query(None, max_length=40, description="games created before this one"),
+               hands: bool = Query(False, description="also each game's `hands` (every scored hand, as "
+                                   "GET /api/v1/games/{id} gives them), as contract v1's list had them; each "
+                                   "listed game is read in full, so page with `limit`")) -> JSONResponse:
     """Every game's summary line (scores, finished, winner...), oldest first; ``limit``
-    and ``before`` page back from the newest. ``GET /api/v1/games/{id}`` has the whole game."""
+    and ``before`` page back from the newest. ``GET /api/v1/games/{id}`` has the whole game;
+    ``hands=true`` adds each game's ``hands`` to its line."""
     page = table.games_page(limit=limit, before=before)
-    return json_response({"games": page["games"], "total": page["total"], "next_before": page["next_before"]})
+    games = page["games"]
+    if hands:
+        games = [{**g, "hands": table.hands_of(g["id"])} for g in games]
+    return json_response({"games": games, "total": page["total"], "next_before": page["next_before"]})
 
 
 @router.get("/api/v1/games/{game_id}/summary", response_model=M.Game, responses=ERRORS)
