@@ -1,4 +1,6 @@
-"""The event log itself: :class:`EventStore` over one SQLite file."""
+"""The event log itself: :class:`EventStore` over one SQLite file (its paired-phone
+tokens in :mod:`~companion.store.tokens`, its file permissions in
+:mod:`~companion.store.files`, the row-by-row damage scan in :mod:`~companion.store.damage`)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from typing import Any
 
 from companion.store.acks import AckCounter
 from companion.store.commit import CommitQueue, Ticket, storage_error
+from companion.store.files import private_file
 from companion.store.records import (Checkpoint, DamageReport, GameRow, GameWrite, NewEvent, StoredEvent,
-                                     TokenRecord, decode_row, dumps)
+                                     decode_row, dumps)
 from companion.store.schema import SCHEMA, SCHEMA_VERSION, migrate
+from companion.store.tokens import TokenTable
 
 log = logging.getLogger("companion.store")
 
@@ -26,7 +30,7 @@ _MAX_SEQ = 2**63 - 1  # the largest SQLite INTEGER
 SYNC_COUNT_EVERY = 100  # commits between syncs of the acknowledged-count file
 
 
-class EventStore:
+class EventStore(TokenTable):
     """The append-only event log in one SQLite file (thread-safe).
 
     ``path`` is the database file; its folder must exist. ``clock`` gives event times
@@ -382,7 +386,7 @@ class EventStore:
                 "writes_per_commit": round(self._queue.batched / max(1, self._queue.commits), 2),
                 "ms_per_commit": round(1000 * self._queue.commit_seconds / max(1, self._queue.commits), 2)}
 
-    # -- tokens ----------------------------------------------------------------------
+    # -- what the token table and the damage scan use -------------------------------
 
     def _wexec(self, sql: str, args: Sequence[Any]) -> sqlite3.Cursor:
         with self._wlock:
@@ -390,80 +394,3 @@ class EventStore:
                 return self._conn.execute(sql, args)
             except (sqlite3.OperationalError, OSError) as exc:
                 raise storage_error(exc) from None
-
-    def add_token(self, token_hash: str, token_id: str, name: str) -> TokenRecord:
-        now = float(self._clock())
-        self._wexec("INSERT INTO tokens(hash, id, name, created) VALUES (?, ?, ?, ?)", (token_hash, token_id, name, now))
-        return TokenRecord(token_id, name, now)
-
-    def token_by_hash(self, token_hash: str) -> TokenRecord | None:
-        rows = self._read("SELECT id, name, created, last_used FROM tokens WHERE hash = ?", (token_hash,))
-        return None if not rows else TokenRecord(*rows[0])
-
-    def touch_token(self, token_hash: str, at: float | None = None) -> None:
-        when = float(self._clock()) if at is None else float(at)
-        self._wexec("UPDATE tokens SET last_used = ? WHERE hash = ?", (when, token_hash))
-
-    def token_table(self) -> dict[str, TokenRecord]:
-        """Every paired token by its hash (the service keeps this in memory)."""
-        rows = self._read("SELECT hash, id, name, created, last_used FROM tokens")
-        return {r[0]: TokenRecord(r[1], r[2], r[3], r[4]) for r in rows}
-
-    def tokens(self) -> list[TokenRecord]:
-        rows = self._read("SELECT id, name, created, last_used FROM tokens ORDER BY created")
-        return [TokenRecord(r[0], r[1], r[2], r[3]) for r in rows]
-
-    def revoke_token(self, token_id: str) -> bool:
-        return self._wexec("DELETE FROM tokens WHERE id = ?", (token_id,)).rowcount > 0
-
-
-def private_file(path: Path) -> None:
-    """Create ``path`` readable and writable by its owner only (0600), or take group and
-    other permissions off it: it holds the token hashes and every game."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        return  # sqlite3.connect says what is wrong
-    try:
-        st = os.fstat(fd)
-        if st.st_uid == os.getuid() and st.st_mode & 0o077:
-            os.fchmod(fd, 0o600)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _scan_sql() -> str:
-    return ("SELECT seq, CAST(game_id AS BLOB), json_valid(payload), CAST(payload AS BLOB), "
-            "CASE WHEN result IS NULL THEN 1 ELSE json_valid(result) END, CAST(result AS BLOB) "
-            "FROM events WHERE seq > ? ORDER BY seq LIMIT 5000")
-
-
-def scan_damage(store: EventStore) -> dict[str, list[tuple[int, str]]]:
-    """Every row whose payload or result is not UTF-8 JSON, by game: ``{game: [(seq, why)]}``.
-
-    ``PRAGMA quick_check`` sees a broken page, not a changed byte inside a row; this
-    reads every row once (SQLite checks the JSON, Python the UTF-8)."""
-    out: dict[str, list[tuple[int, str]]] = {}
-    after = 0
-    while True:
-        rows = store._read(_scan_sql(), (after,))
-        if not rows:
-            return out
-        for seq, gid, ok_payload, payload, ok_result, result in rows:
-            after = int(seq)
-            why = None
-            if not ok_payload:
-                why = "payload is not JSON"
-            elif not ok_result:
-                why = "result is not JSON"
-            else:
-                try:
-                    bytes(payload).decode("utf-8")
-                    if result is not None:
-                        bytes(result).decode("utf-8")
-                except UnicodeDecodeError:
-                    why = "not UTF-8 text"
-            if why is not None:
-                out.setdefault(bytes(gid).decode("utf-8", "replace"), []).append((int(seq), why))

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from typing import Any
 
 from companion.store import EventStore, GameWrite, StoredEvent
-from companion.store.log import scan_damage
+from companion.store.damage import scan_damage
 from companion.table import checkpoint
 from companion.table.fold import GameState, NeedsRefold, fold_game, step
 
@@ -100,7 +100,7 @@ class Library:
         self.store.mark_projected()
 
     def scan(self) -> dict[str, list[tuple[int, str]]]:
-        """Read every row once for damage :func:`~companion.store.log.scan_damage` (slow
+        """Read every row once for damage :func:`~companion.store.damage.scan_damage` (slow
         on a long log: the table runs it in the background after start-up)."""
         return scan_damage(self.store)
 
