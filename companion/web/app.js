@@ -11,6 +11,8 @@ import { mountPlay, mountPlayNew } from "./js/play.js";
 import { gamesOf, playerNames, winnerName as winnerOf, variantsOf, gameItem, gameLabel } from "./js/games.js";
 import { mountHistory, mountStats, knownPlayers } from "./js/people.js";
 import { keepAwake } from "./js/awake.js";
+import { announce, noteOwnWrite } from "./js/announce.js";
+import { liveNews } from "./js/news.js";
 
 const view = document.getElementById("view");
 const connEl = document.getElementById("conn");
@@ -45,10 +47,14 @@ document.getElementById("theme").addEventListener("click", () => {
 applyTheme();
 
 // ---- connection --------------------------------------------------------------------
+let connSaid = null;
 function setConn(state) {
   connEl.dataset.state = state;
   const text = connEl.querySelector(".conn-text");
   if (text) text.textContent = state; else connEl.textContent = state;
+  // said when it changes after the first connection (the page loading is not news)
+  if (connSaid !== null && connSaid !== state) announce(`Connection ${state}`);
+  if (state === "online" || connSaid !== null) connSaid = state;
   if (state === "online") {
     checkToken();
     api.flushOutbox((w, err) => toast(`Not saved: ${w.label || "entry"}: ${err.message}`, "error"))
@@ -87,7 +93,12 @@ export function touches(msgs, g) {
   });
 }
 ctx.touches = touches;
+function gameOnScreen() {
+  const [, route, arg] = (location.hash || "").split("/");
+  return route === "game" && arg ? decodeURIComponent(arg) : null;
+}
 function onLive(msg) {
+  for (const text of liveNews(msg, gameOnScreen())) announce(text);
   if (msg && msg.type === "token_revoked" && (!api.tokenId() || msg.id === api.tokenId())) checkToken();
   if (msg && msg.type === "pairing_code") fetchPairCode();  // the live channel never carries the code itself
   if (msg && msg.game && msg.game.id === shownGame && msg.game.finished) keepAwake(false);  // the game is over
@@ -99,7 +110,7 @@ function onLive(msg) {
 function showPairCode(s) {
   let box = document.getElementById("pair-code");
   if (!box) {
-    box = h("div", { id: "pair-code", class: "pair-code", role: "status", "aria-live": "polite" });
+    box = h("section", { id: "pair-code", class: "pair-code", "aria-label": "Pairing code" });
     document.body.appendChild(box);
   }
   if (!s || !s.code) { box.hidden = true; return; }
@@ -109,6 +120,7 @@ function showPairCode(s) {
     h("small", null, ` (good for ${mins} min)`),
     h("button", { type: "button", class: "btn small", id: "pair-code-hide", onclick: () => { box.hidden = true; } }, "Hide"));
   box.hidden = false;
+  announce(`Pairing code for a new phone: ${String(s.code).split("").join(" ")}, good for ${mins} minutes`);
 }
 async function fetchPairCode() {
   if (!api.token()) return;
@@ -156,6 +168,7 @@ async function write(method, path, body, opts = {}) {
   if (!paired()) throw new NotJoined();
   const payload = Object.assign({}, body);
   if (opts.clientId !== false && !payload.client_id) payload.client_id = api.newClientId();
+  noteOwnWrite(payload.client_id);
   try {
     return await api.request(method, path, payload);
   } catch (err) {
@@ -166,6 +179,7 @@ async function write(method, path, body, opts = {}) {
       return null;
     }
     if (err instanceof api.ApiError && err.status === 401) notPaired();
+    if (err instanceof api.ApiError && err.status === 409) announce("Not saved: the game changed on another phone first. The page now shows it as it stands.");
     throw err;
   }
 }
@@ -390,14 +404,14 @@ async function mountNew(main, arg) {
     while (draft.players.length < draft.count) draft.players.push("");
     saveDraft("new", draft);
     const kids = [h("h1", null, "New game")];
-    kids.push(h("p", { class: "label" }, "Game"), seg(variants.map(x => [x.name, x.label]), v.name, (val) => { draft.variant = val; draft.options = {}; draft.count = null; draw(); }, "variant"));
+    kids.push(h("div", { class: "label" }, "Game"), seg(variants.map(x => [x.name, x.label]), v.name, (val) => { draft.variant = val; draft.options = {}; draft.count = null; draw(); }, "variant"));
     if (v.presets.length > 1) {
       const sel = h("select", { id: "preset", name: "preset" }, ...v.presets.map(p => h("option", { value: p, selected: p === draft.preset }, v.presetLabels[p] || p)));
       sel.addEventListener("change", () => { draft.preset = sel.value; draft.options = {}; draft.count = null; draw(); });
       kids.push(h("label", { for: "preset" }, "Rule set (preset)"), sel);
     }
     if (ns.length > 1) {
-      kids.push(h("p", { class: "label" }, "Players"), seg(ns.map(n => [n, v.seatWord === "side" && n === 4 ? "4 (teams)" : String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
+      kids.push(h("div", { class: "label" }, "Players"), seg(ns.map(n => [n, v.seatWord === "side" && n === 4 ? "4 (teams)" : String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
     }
     const names = [];
     for (let i = 0; i < draft.count; i++) {
@@ -530,19 +544,24 @@ async function mountBoard(main) {
   const err = fieldError("board-error");
   main.append(h("section", { class: "panel" }, h("h1", null, "Board"), note, box, err));
   let latest = null;
+  const frames = new Map();
   function draw(board) {
     board = withPending(board);
     latest = board;
     const sim = isSim();
     note.textContent = sim ? "Simulated board: tap a space to put a side 1 chip, tap again for side 2, again to lift it."
       : `Sensors: ${ctx.health ? ctx.health.sensors : "unknown"}.`;
-    box.replaceChildren(boardView(board, { sim, names: null, onTap: tap }));
+    box.replaceChildren(boardView(board, { sim, names: null, onTap: tap, frames: frames.get(board.game) || null }));
     showGin(board, null);
   }
   async function update() {
     try { ctx.health = await api.get("/api/v1/health"); } catch { /* keep the last */ }
     const board = await loadBoard();
     if (!board) { note.textContent = "No connection to the companion."; return; }
+    if (board.game && !frames.has(board.game)) {  // the suit rows name each space's cards
+      try { const g = await api.get(`/api/v1/games/${encodeURIComponent(board.game)}`); frames.set(board.game, (g.state && g.state.frames) || g.frames || null); }
+      catch { /* named by row and column meanwhile */ }
+    }
     draw(board);
   }
   async function tap(space) {
@@ -566,12 +585,16 @@ function when(t) {
 }
 
 // A button that asks once more before it acts: the first tap arms it, the second acts.
-// `armed` (a Set of keys) keeps the first tap when the list is redrawn meanwhile.
-function armedButton(text, confirmText, attrs, armed, key, act) {
+// `armed` (a Set of keys) keeps the first tap when the list is redrawn meanwhile. Its
+// spoken name starts with the words it shows ("Remove", "Yes, remove"), then says what.
+function armedButton(text, confirmText, what, armed, key, act) {
   const on = armed.has(key);
-  const b = h("button", Object.assign({ type: "button", class: "btn small danger", dataset: { armed: on ? "1" : "0" } }, attrs), on ? confirmText : text);
+  const b = h("button", { type: "button", class: "btn small danger", dataset: { armed: on ? "1" : "0" }, "aria-label": `${on ? confirmText : text} ${what}` }, on ? confirmText : text);
   b.addEventListener("click", async () => {
-    if (!armed.has(key)) { armed.add(key); b.dataset.armed = "1"; b.textContent = confirmText; return; }
+    if (!armed.has(key)) {
+      armed.add(key); b.dataset.armed = "1"; b.textContent = confirmText; b.setAttribute("aria-label", `${confirmText} ${what}`);
+      return;
+    }
     armed.delete(key);
     b.disabled = true;
     try { await act(); } finally { b.disabled = false; }
@@ -614,7 +637,7 @@ async function mountHost(main) {
     const phones = h("ul", { class: "game-list", id: "token-list" }, ...(tokens.length ? tokens.map(t => h("li", { dataset: { token: t.id }, class: "row-between" },
       h("span", null, h("strong", null, t.name || "phone"), t.id === mine ? h("small", { class: "muted" }, " (this phone)") : null,
         h("br"), h("small", { class: "muted" }, `paired ${when(t.created)} · last used ${when(t.last_used)}`)),
-      armedButton("Remove", "Yes, remove", { "aria-label": `Remove ${t.name || "phone"}` }, armed, "t:" + t.id, async () => {
+      armedButton("Remove", "Yes, remove", t.name || "phone", armed, "t:" + t.id, async () => {
         try { await hostReq("DELETE", `/api/v1/tokens/${encodeURIComponent(t.id)}`); toast(`${t.name || "phone"} removed: it must pair again`); }
         catch (e) { showError(err, e.message); }
         if (t.id === mine) { api.setToken(""); }
@@ -623,7 +646,7 @@ async function mountHost(main) {
     const gameItems = games.slice().reverse().map(g => h("li", { dataset: { game: g.id }, class: "row-between" },
       h("span", null, h("strong", null, gameLabel(g, ctx.variants)), " ", playerNames(g).join(" · "),
         h("br"), h("small", { class: "muted" }, g.finished ? "finished" : "in play")),
-      armedButton("Delete", "Yes, delete", { "aria-label": `Delete game ${playerNames(g).join(" · ")}` }, armed, "g:" + g.id, async () => {
+      armedButton("Delete", "Yes, delete", `game ${playerNames(g).join(" · ")}`, armed, "g:" + g.id, async () => {
         try { await hostReq("DELETE", `/api/v1/games/${encodeURIComponent(g.id)}`); toast("Game deleted"); }
         catch (e) { showError(err, e.message); }
         await update();

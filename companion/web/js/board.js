@@ -4,6 +4,8 @@
 // along the bottom, side 2's down the right (its own left, from across the table) and
 // along the top.
 
+import { announce } from "./announce.js";
+
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const prettyCard = (c) => { const m = /^(10|[A2-9JQK])([SHDC])$/.exec(c || ""); return m ? m[1] + SUIT_SYMBOL[m[2]] : (c || ""); };
@@ -39,56 +41,130 @@ export function spaceState(expected, sensed, i) {
   return { chip: s, state: "unexpected" };
 }
 
+// Card words for a screen reader: "7H" -> "7 of hearts", "KS" -> "king of spades".
+const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
+export function cardWords(name) {
+  const m = /^(10|[A2-9JQK])([SHDC])$/.exec(name || "");
+  return m ? `${RANK_WORDS[m[1]] || m[1]} of ${SUIT_WORD[m[2]]}` : (name || "");
+}
+
+// What a screen reader says for one space: its card in the frame of the side whose chip
+// is there (both sides' cards when it is empty), its state and the link it is part of.
+// `cardOf(side)` is that side's card on the space ("" before the set-up).
+export function spaceLabel(st, space, cardOf, linkOf) {
+  const row = Math.floor(space / 4) + 1, col = (space % 4) + 1;
+  const card = (side) => { const c = cardOf(String(side)); return c ? cardWords(c) : ""; };
+  let text;
+  if (st.state === "empty") {
+    text = card("1") ? `${card("1")} for side 1, ${card("2")} for side 2, empty` : "empty";
+  } else if (st.state === "pending") {
+    text = `${card(st.chip) || "this space"}: place a side ${st.chip} chip here`;
+  } else if (st.state === "bump") {
+    text = `${card(st.chip) || "this space"}, side ${st.chip} chip, bump: side ${st.want} goes here` + (card(st.want) ? ` (${card(st.want)})` : "");
+  } else if (st.state === "unexpected") {
+    text = `side ${st.chip} chip nobody asked for, unexpected` + (card(st.chip) ? ` (on side ${st.chip}'s ${card(st.chip)})` : "");
+  } else {
+    text = `${card(st.chip) || "this space"}, side ${st.chip} chip`;
+  }
+  if (linkOf) text += `, part of side ${linkOf}'s link`;
+  return `${text}; row ${row}, column ${col}`;
+}
+
+// The space with the keyboard's focus, per kind of board (the board itself, a picker):
+// the board is one tab stop and the arrow keys move (a roving tabindex).
+const focusSpace = { board: 0, pick: 0 };
+
 // `frames` labels the board in each side's frame; `pick` ({side, selected: Set of
 // spaces, onPick}) makes the spaces the cards of side `side` to choose from (the card
 // grid of a play: each card is the space its chip goes on); `compact` draws it small,
 // without the legend, to sit above the entry.
+//
+// For a screen reader it is a grid: 13 rows (and the suit rows of both sides as column
+// headers once they are set), each with its rank for side 1 (and side 2) as row headers
+// and 4 cells named by spaceLabel.
 export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
+  const kind = pick ? "pick" : "board";
+  const hadFocus = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest(`.board[data-kind="${kind}"]`));
   const wrap = document.createElement("div");
   wrap.className = "board-wrap" + (compact ? " compact" : "");
   const grid = document.createElement("div");
   const labels = frameLabels(frames);
   grid.className = "board" + (sim && !pick ? " sim" : "") + (labels ? " framed" : "") + (pick ? " pick" : "") + (compact ? " compact" : "");
+  grid.dataset.kind = kind;
   grid.setAttribute("role", "grid");
-  grid.setAttribute("aria-label", pick ? `cards of side ${pick.side}, as the spaces their chips go on (side 1 at the bottom)` : "board, side 1 at the bottom");
+  grid.setAttribute("aria-label", pick ? `cards of side ${pick.side}, as the spaces their chips go on (side 1 at the bottom); arrow keys move`
+    : "board, side 1 at the bottom; arrow keys move between spaces");
   const links = board.links || {};
-  const inLink = new Set([...(links["1"] || []), ...(links["2"] || [])]);
+  const linkOf = new Map();
+  for (const side of ["1", "2"]) for (const sp of links[side] || []) linkOf.set(sp, side);
+  const line = () => { const r = document.createElement("div"); r.className = "board-line"; r.setAttribute("role", "row"); grid.appendChild(r); return r; };
+  const corner = (r) => { const c = document.createElement("span"); c.className = "board-corner"; c.setAttribute("aria-hidden", "true"); r.appendChild(c); };
   const edge = (side) => {
     // a side's suit row: side 2's along the top, side 1's along the bottom
-    const cells = [document.createElement("span")];
+    const r = line();
+    corner(r);
     for (let col = 1; col <= 4; col++) {
       const lab = document.createElement("span");
       const suit = labels.cols[side][col];
       lab.className = `board-suit side-${side} suit-${suit}`;
-      lab.textContent = SUIT_SYMBOL[suit] || "";
-      lab.setAttribute("aria-label", `side ${side}: ${SUIT_WORD[suit] || ""}`);
-      cells.push(lab);
+      lab.setAttribute("role", "columnheader");
+      const sym = document.createElement("span");
+      sym.setAttribute("aria-hidden", "true");
+      sym.textContent = SUIT_SYMBOL[suit] || "";
+      const words = document.createElement("span");
+      words.className = "visually-hidden";
+      words.textContent = `side ${side}: ${SUIT_WORD[suit] || ""}`;
+      lab.append(sym, words);
+      r.appendChild(lab);
     }
-    cells.push(document.createElement("span"));
-    for (const c of cells) { if (!c.className) c.className = "board-corner"; grid.appendChild(c); }
+    corner(r);
   };
   if (labels) edge("2");
   const bySide = pick ? String(pick.side) : "1";
-  for (let row = 13; row >= 1; row--) {
+  const cells = new Map();
+  const rowHead = (r, side, row) => {
     const lab = document.createElement("span");
-    lab.className = "board-row" + (labels ? " side-1" : "");
-    lab.textContent = labels ? labels.rows["1"][row] : row;
-    grid.appendChild(lab);
+    lab.className = "board-row" + (labels ? ` side-${side}` : "");
+    const text = labels ? labels.rows[side][row] : (side === "1" ? String(row) : "");
+    if (!text) { lab.setAttribute("aria-hidden", "true"); r.appendChild(lab); return; }
+    lab.setAttribute("role", "rowheader");
+    const vis = document.createElement("span");
+    vis.setAttribute("aria-hidden", "true");
+    vis.textContent = text;
+    const words = document.createElement("span");
+    words.className = "visually-hidden";
+    words.textContent = labels ? `side ${side}: ${RANK_WORDS[text] || text}` : `row ${row}`;
+    lab.append(vis, words);
+    r.appendChild(lab);
+  };
+  for (let row = 13; row >= 1; row--) {
+    const r = line();
+    rowHead(r, "1", row);
     for (let col = 1; col <= 4; col++) {
       const i = (row - 1) * 4 + (col - 1);
       const st = spaceState(board.expected, board.sensed, i);
       const tappable = pick || sim;
       const el = document.createElement(tappable ? "button" : "span");
-      if (tappable) el.type = "button";
+      let cell = el;
+      if (tappable) {
+        el.type = "button";
+        cell = document.createElement("span");
+        cell.className = "space-cell";
+        cell.appendChild(el);
+      }
+      cell.setAttribute("role", "gridcell");
       el.className = "space " + st.state;
       el.dataset.space = String(i);
       el.dataset.chip = st.chip;
       el.dataset.state = st.state;
-      if (inLink.has(i)) el.classList.add("link");
+      if (st.want) el.dataset.want = st.want;
+      if (linkOf.has(i)) el.classList.add("link");
       const chip = document.createElement("span");
       chip.className = "chip side-" + st.chip;
+      chip.setAttribute("aria-hidden", "true");
       el.appendChild(chip);
       const card = labels ? labels.cards[bySide][i] : "";
+      let label = spaceLabel(st, i, (side) => labels ? labels.cards[side][i] : "", linkOf.get(i));
       if (pick && card) {
         const name = document.createElement("span");
         name.className = "space-card suit-" + card.slice(-1);
@@ -96,26 +172,47 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
         el.appendChild(name);
         el.dataset.card = card;
         el.setAttribute("aria-pressed", pick.selected.has(i) ? "true" : "false");
+        // the words on the button first (what a voice-control user says), then the space
+        label = `${prettyCard(card)}, ${cardWords(card)}; on the board: ${label}`;
       }
-      let label = pick && card ? `${prettyCard(card)}, space ${i} (row ${row}, column ${col}): ` : `space ${i} (row ${row}, column ${col}): `;
-      label += st.chip === "." ? "empty" : `side ${st.chip}`;
-      if (st.state === "pending") label += ", place this chip";
-      if (st.state === "bump") label += `, bump: side ${st.want} goes here`;
-      if (st.state === "unexpected") label += ", unexpected chip";
       el.setAttribute("aria-label", label);
       el.title = label;
+      el.tabIndex = i === focusSpace[kind] ? 0 : -1;
+      el.addEventListener("focus", () => { focusSpace[kind] = i; });
       if (pick) el.addEventListener("click", () => pick.onPick(i));
       else if (sim && onTap) el.addEventListener("click", () => onTap(i));
-      grid.appendChild(el);
+      cells.set(i, el);
+      r.appendChild(cell);
     }
-    const right = document.createElement("span");
-    right.className = "board-row" + (labels ? " side-2" : "");
-    right.textContent = labels ? labels.rows["2"][row] : "";
-    grid.appendChild(right);
+    rowHead(r, "2", row);
   }
   if (labels) edge("1");
+  grid.addEventListener("keydown", (ev) => {
+    const at = Number(ev.target && ev.target.dataset ? ev.target.dataset.space : NaN);
+    if (!Number.isInteger(at) || ev.altKey || ev.metaKey) return;
+    let row = Math.floor(at / 4) + 1, col = (at % 4) + 1;
+    // Row 13 is drawn at the top: up goes towards it.
+    if (ev.key === "ArrowUp") row = Math.min(13, row + 1);
+    else if (ev.key === "ArrowDown") row = Math.max(1, row - 1);
+    else if (ev.key === "ArrowLeft") col = Math.max(1, col - 1);
+    else if (ev.key === "ArrowRight") col = Math.min(4, col + 1);
+    else if (ev.key === "Home") { col = 1; if (ev.ctrlKey) row = 13; }
+    else if (ev.key === "End") { col = 4; if (ev.ctrlKey) row = 1; }
+    else if (ev.key === "PageUp") row = 13;
+    else if (ev.key === "PageDown") row = 1;
+    else return;
+    ev.preventDefault();
+    const next = cells.get((row - 1) * 4 + (col - 1));
+    if (!next) return;
+    for (const c of cells.values()) c.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  });
   wrap.appendChild(grid);
+  // A redraw (a live update, a tap) keeps the keyboard where it was.
+  if (hadFocus) queueMicrotask(() => { const c = cells.get(focusSpace[kind]); if (c && c.isConnected && !grid.contains(document.activeElement)) c.focus(); });
   if (compact) return wrap;
+  for (const text of boardNews(board, { names, labels })) announce(text);
 
   const legend = document.createElement("div");
   legend.className = "board-sides";
@@ -123,15 +220,10 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
     const p = document.createElement("p");
     p.className = "side-line side-" + side;
     p.dataset.side = side;
-    const who = names && names[side] ? names[side] : `Side ${side}`;
-    const dist = board.link_distance ? board.link_distance[side] : null;
-    let text;
-    if (links[side]) text = `${who}: linked A row to K row`;
-    else if (dist === null || dist === undefined) text = `${who}: no path yet`;
-    else text = `${who}: needs ${dist} more chip${dist === 1 ? "" : "s"}`;
     const dot = document.createElement("span");
     dot.className = "chip side-" + side;
-    p.append(dot, " ", text);
+    dot.setAttribute("aria-hidden", "true");
+    p.append(dot, " ", sideVerdict(board, side, names));
     legend.appendChild(p);
   }
   const counts = { pending: 0, bump: 0, unexpected: 0 };
@@ -151,9 +243,62 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
     n.textContent = notes.join(" · ");
     legend.appendChild(n);
   }
-  legend.appendChild(h2p("board-key", "Faded pulsing chip: place it · orange edge: bump the chip there · red square: unexpected chip · gold outline: link"));
+  legend.appendChild(h2p("board-key", "Side 1: round chip marked 1 · side 2: square chip marked 2 · faded pulsing chip: place it · orange edge: bump the chip there · red square: unexpected chip · gold outline: link"));
   wrap.appendChild(legend);
   return wrap;
+}
+
+// "Eve: needs 3 more chips", "Fox: linked A row to K row" (the legend).
+export function sideVerdict(board, side, names) {
+  const links = (board && board.links) || {};
+  const who = names && names[side] ? names[side] : `Side ${side}`;
+  const dist = board && board.link_distance ? board.link_distance[side] : null;
+  if (links[side]) return `${who}: linked A row to K row`;
+  if (dist === null || dist === undefined) return `${who}: no path yet`;
+  return `${who}: needs ${dist} more chip${dist === 1 ? "" : "s"}`;
+}
+
+// What changed on the board since it was last drawn, in words: a link made or broken,
+// chips to bump, chips to place (after a meld, a hit or a capture), an unexpected chip.
+// The first drawing of a board (another screen, another game) only sets the baseline,
+// and a redraw of the same board says nothing.
+let seen = null;
+export function boardNews(board, { names, labels } = {}) {
+  const key = `${board.game || ""}|${labels ? labels.cards["1"].join("") : ""}`;
+  const now = { key, linked: {}, bump: new Set(), pending: new Set(), unexpected: new Set() };
+  for (const side of ["1", "2"]) now.linked[side] = !!(board.links && board.links[side] && board.links[side].length);
+  const states = [];
+  for (let i = 0; i < 52; i++) {
+    const st = spaceState(board.expected, board.sensed, i);
+    states.push(st);
+    if (st.state === "bump" || st.state === "pending" || st.state === "unexpected") now[st.state].add(i);
+  }
+  const before = seen;
+  seen = now;
+  if (!before || before.key !== key) return [];
+  const who = (side) => (names && names[side]) || `side ${side}`;
+  const cardsOf = (spaces, sideOf) => spaces.map(i => {
+    const c = labels ? labels.cards[sideOf(i)][i] : "";
+    return c ? cardWords(c) : `row ${Math.floor(i / 4) + 1} column ${(i % 4) + 1}`;
+  });
+  const news = [];
+  for (const side of ["1", "2"]) {
+    if (now.linked[side] && !before.linked[side]) news.push(`Gin! ${who(side)} linked the A row to the K row`);
+    if (!now.linked[side] && before.linked[side]) news.push(`${who(side)}'s link is broken`);
+  }
+  const fresh = (name) => [...now[name]].filter(i => !before[name].has(i));
+  const bumps = fresh("bump");
+  if (bumps.length) {
+    news.push(`Bump ${bumps.length} chip${bumps.length === 1 ? "" : "s"} over to side ${states[bumps[0]].want}: ${cardsOf(bumps, i => states[i].want).join(", ")}`);
+  }
+  const pending = fresh("pending");
+  for (const side of ["1", "2"]) {
+    const mine = pending.filter(i => states[i].chip === side);
+    if (mine.length) news.push(`Place ${mine.length} side ${side} chip${mine.length === 1 ? "" : "s"} for ${who(side)}: ${cardsOf(mine, () => side).join(", ")}`);
+  }
+  const odd = fresh("unexpected");
+  if (odd.length) news.push(`${odd.length} unexpected chip${odd.length === 1 ? "" : "s"} on the board: ${cardsOf(odd, i => states[i].chip).join(", ")}`);
+  return news;
 }
 
 function h2p(cls, text) {

@@ -45,7 +45,7 @@ export function flipForDeal({ names, onDealer }) {
         kids.push(h("p", { class: "flip-round" }, `Round ${i + 1}: `, r.seats.map(s => `${names[s]} ${pretty((r.cards[s] || "").toUpperCase())}`).join(" · ")));
         return;
       }
-      kids.push(h("p", { class: "label" }, `Round ${i + 1}: the card each flipped`));
+      kids.push(h("div", { class: "label" }, `Round ${i + 1}: the card each flipped`));
       for (const s of r.seats) {
         const id = `flip-${i + 1}-${s}`;
         const inp = h("input", { id, value: r.cards[s] || "", autocomplete: "off", autocapitalize: "characters", placeholder: "e.g. 7H", "aria-describedby": "flip-error" });

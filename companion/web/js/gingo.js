@@ -262,7 +262,7 @@ export async function mountGingo(main, game, ctx) {
       if (sel) sel.value = String(d);
       toast(`${names[d]} deals the first hand`);
     } });
-    kids.push(dsel, flipBox, h("p", { class: "label" }, "How are the rows set?"), seg([["reveal", "Cards turned up"], ["direct", "Set rows directly"]], draft.setupMode, (m) => { draft.setupMode = m; save(); drawForm(); }, "set-up"));
+    kids.push(dsel, flipBox, h("div", { class: "label" }, "How are the rows set?"), seg([["reveal", "Cards turned up"], ["direct", "Set rows directly"]], draft.setupMode, (m) => { draft.setupMode = m; save(); drawForm(); }, "set-up"));
     const letters = (id, label, val, set) => {
       const inp = h("input", { id, value: val, maxlength: 4, autocapitalize: "characters", placeholder: "SHDC", "aria-describedby": "setup-error" });
       inp.addEventListener("input", () => { set(inp.value.toUpperCase()); save(); });
@@ -275,7 +275,7 @@ export async function mountGingo(main, game, ctx) {
         const out = [];
         if (rv.jokers) {
           const chooser = rv.jokers >= 2 ? "the opponent" : "the dealer";
-          out.push(h("p", { class: "label" }, `A joker came up: ${chooser} chooses`),
+          out.push(h("div", { class: "label" }, `A joker came up: ${chooser} chooses`),
             seg([["normal", "Normal"], ["suit_for_suit", "Suit for suit"], ["secrecy", "Secrecy"]], draft.format, (f) => { draft.format = f; save(); drawForm(); }, "format"));
           if (draft.format === "secrecy") {
             out.push(...letters("secret-1", `${sides["1"]}: order, left to right`, draft.secret1, v => { draft.secret1 = v; }));

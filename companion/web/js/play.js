@@ -82,9 +82,9 @@ export async function mountPlayNew(main, ctx) {
     if (!ns.includes(draft.count)) draft.count = ns[0];
     const kids = [h("h1", null, "Play without cards"),
       h("p", { class: "muted" }, "The companion deals. Each phone takes a seat and sees only its own hand; bots play the seats you tick."),
-      h("p", { class: "label" }, "Game"),
+      h("div", { class: "label" }, "Game"),
       seg(variants.map(x => [x.name, x.label]), v.name, (val) => { draft.variant = val; draw(); }, "game")];
-    if (ns.length > 1) kids.push(h("p", { class: "label" }, "Players"),
+    if (ns.length > 1) kids.push(h("div", { class: "label" }, "Players"),
       seg(ns.map(n => [n, String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
     for (let i = 0; i < draft.count; i++) {
       const name = h("input", { id: `play-name-${i}`, value: draft.names[i], autocomplete: "off", maxlength: 40,
@@ -241,7 +241,7 @@ export async function mountPlay(main, game, ctx) {
       if (api.token()) kids.push(h("div", { class: "play-moves" }, ...free.map(s =>
         h("button", { type: "button", class: "btn play-move", onclick: () => sit(s.seat) }, `Sit as ${s.name}`))));
     } else {
-      kids.push(h("div", { class: "play-hand-head" }, h("p", { class: "label" }, `Your hand (${view.hand.length})`),
+      kids.push(h("div", { class: "play-hand-head" }, h("div", { class: "label" }, `Your hand (${view.hand.length})`),
         seg([["fan", "Row"], ["grid", "By suit"]], layout, (v) => { layout = v; localStorage.setItem("gingo.play.layout", v); draw(); }, "hand layout")));
       kids.push(handView());
       kids.push(h("div", { class: "play-moves", id: "play-moves" }, ...(view.finished ? [] : movesView())));

@@ -39,7 +39,7 @@ export function reviewPanel(changes, describeHand, choices) {
   return h("div", { class: "review", id: "review", role: "alert" },
     h("h3", { id: "review-title" }, title),
     h("ul", { id: "review-changes" }, ...list.map(c => h("li", null, changeText(c) + "."))),
-    hands.length ? h("p", { class: "label" }, "On the sheet now (marked):") : null,
+    hands.length ? h("div", { class: "label" }, "On the sheet now (marked):") : null,
     hands.length ? h("ul", { id: "review-hands" }, ...hands.map(n => h("li", { dataset: { hand: n } }, describeHand(n)))) : null,
     h("p", { class: "help" }, "Your entry is still on this phone: nothing of it was written."),
     h("div", { class: "actions wrap" }, ...choices.map(([label, id, onClick, primary]) =>

@@ -163,7 +163,7 @@ export function mountRummy(main, game, ctx) {
           onclick: () => ginTap(s) }, `${n}: ${rules.gin_word}`))));
     }
     const enderWord = rules.gin_word === "gin" ? "Who knocked or went gin?" : `Who ended the hand (knocked or went ${rules.gin_word})?`;
-    kids.push(h("p", { class: "label", id: "ender-label" }, enderWord),
+    kids.push(h("div", { class: "label", id: "ender-label" }, enderWord),
       seg(names.map((n, s) => [s, n]).concat([["void", "Nobody: the stock ran out"]]), draft.ender,
         (s) => { draft.ender = s === "void" ? "void" : Number(s); if (s === "void") draft.bigGin = false; save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
       enderErr);
@@ -180,7 +180,7 @@ export function mountRummy(main, game, ctx) {
     }
     // Color Gin needs the cards: its spoiled suits come from them.
     if (takes.deadwood === false) draft.mode = "cards";
-    else kids.push(h("p", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
+    else kids.push(h("div", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
     if (draft.mode === "deadwood") {
       if (draft.ender === "void") {
         kids.push(h("p", { class: "help", id: "void-help" }, (g.options || {}).stock_end === "showdown_at_2"
@@ -416,7 +416,7 @@ export function mountRummy(main, game, ctx) {
       const used = key((r.melds || [])[r.ender]);
       const who = names[r.ender];
       kids.push(h("div", { class: "ties", id: "ties" },
-        h("p", { class: "label", id: "ties-label" }, `${ties.length} ways to meld ${who}'s hand leave the same deadwood (${ties[0].deadwood_value}): which did ${who} lay down?`),
+        h("div", { class: "label", id: "ties-label" }, `${ties.length} ways to meld ${who}'s hand leave the same deadwood (${ties[0].deadwood_value}): which did ${who} lay down?`),
         h("div", { class: "tie-list", role: "group", "aria-labelledby": "ties-label" }, ...ties.map((a, i) =>
           h("button", { type: "button", class: "btn tie", id: `tie-${i}`, "aria-pressed": key(a.melds) === used ? "true" : "false",
             onclick: () => {

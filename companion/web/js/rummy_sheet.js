@@ -67,7 +67,7 @@ export function colorSheet(names, hands, m, target, changed) {
   const closed = m.extra.closed || {};
   const suitWinner = m.extra.suit_winner || {};
   const isClosed = (s) => Array.isArray(closed) ? closed.includes(s) : !!closed[s];
-  const head1 = h("tr", null, h("th", null, ""), ...names.map(n => h("th", { colspan: 4, scope: "colgroup" }, n)));
+  const head1 = h("tr", null, h("td", null), ...names.map(n => h("th", { colspan: 4, scope: "colgroup" }, n)));
   const head2 = h("tr", null, h("th", { scope: "col" }, "#"), ...names.flatMap(() => suits.map(s =>
     h("th", { scope: "col", class: "suit-" + s + (isClosed(s) ? " closed" : ""), "aria-label": SUIT_WORD[s] }, SUIT_SYMBOL[s]))));
   const rows = hands.map(({ n, result }) => {

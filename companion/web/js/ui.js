@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the views.
 
+import { announce } from "./announce.js";
+
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   if (attrs) {
@@ -33,10 +35,11 @@ export function showError(el, message) {
 export function toast(message, kind = "info") {
   let box = document.getElementById("toast");
   if (!box) {
-    box = h("div", { id: "toast", class: "toast", role: "status", "aria-live": "polite" });
+    box = h("section", { id: "toast", class: "toast", "aria-label": "Message" });  // read out through the page's one live region
     document.body.appendChild(box);
   }
   box.textContent = message;
+  announce(message);
   box.dataset.kind = kind;
   box.hidden = false;
   clearTimeout(box._t);

@@ -1,0 +1,87 @@
+// Live events in words, for the live region: a hand or a play entered on another phone
+// (for the game on screen), and the end of a match (any game). Each event comes once
+// over the live channel, so each is said once; replayed events (a reconnect catching up)
+// and this phone's own writes are not news.
+
+import { cardWords } from "./board.js";
+import { isOwnWrite } from "./announce.js";
+
+const KIND_WORDS = {
+  gin: "went gin", big_gin: "went big gin", knock: "knocked", undercut: "knocked and was undercut",
+  void: "the stock ran out", showdown: "showdown",
+};
+
+const finished = new Map();   // game id -> finished as last seen
+
+function namesOf(game) {
+  return (game.players || []).map((p, i) => typeof p === "string" ? p : (p && p.name) || `Player ${i + 1}`);
+}
+
+// Gin-Go games count sides (side 1: even seats), the others seats.
+function winnerWords(game) {
+  const names = namesOf(game);
+  const w = game.winner;
+  if (w === null || w === undefined) return null;
+  if ("phase" in game || "board" in game) {
+    const side = Number(w);
+    const who = names.filter((_, s) => s % 2 === side - 1).join(" and ") || `Side ${side}`;
+    return `${who} win${names.length > 2 ? "" : "s"} the game`;
+  }
+  return `${names[w] ?? `Player ${Number(w) + 1}`} wins the match`;
+}
+
+function cardList(cards) { return (cards || []).map(cardWords).join(", "); }
+
+function eventWords(ev, game) {
+  const names = namesOf(game);
+  const p = ev.payload || {};
+  const name = (seat) => names[seat] ?? `Player ${Number(seat) + 1}`;
+  if (ev.type === "hand") {
+    const r = p.result || {};
+    const n = game.hands_played ? `Hand ${game.hands_played}` : "A hand";
+    const what = r.ender === null || r.ender === undefined ? (KIND_WORDS[r.kind] || r.kind || "scored")
+      : `${name(r.ender)} ${KIND_WORDS[r.kind] || r.kind || "ended it"}`;
+    const pts = Array.isArray(r.points) && r.winner !== null && r.winner !== undefined && typeof r.points[r.winner] === "number"
+      ? `; ${name(r.winner)} scores ${r.points[r.winner]}` : "";
+    return `${n} entered on another phone: ${what}${pts}`;
+  }
+  if (ev.type === "hand_corrected") return "A hand was corrected on another phone";
+  if (ev.type === "undo") return "The last entry was undone on another phone";
+  if (ev.type === "action") {
+    const a = p.action || {};
+    if (a.type === "meld") return `${name(a.seat)} melded ${cardList(a.cards)} (entered on another phone)`;
+    if (a.type === "hit") return `${name(a.seat)} laid off ${cardList(a.cards)} onto meld ${a.meld} (entered on another phone)`;
+    if (a.type === "go_out") {
+      const got = Object.values(a.captured || {}).flat();
+      return `${name(a.seat)} went out${got.length ? `, capturing ${cardList(got)}` : ""} (entered on another phone)`;
+    }
+    if (a.type === "setup") return "The suit rows were set on another phone";
+    if (a.type === "new_hand") return "The next hand was dealt (entered on another phone)";
+    if (a.type === "stock_exhausted") return "The stock ran out (entered on another phone)";
+  }
+  return null;
+}
+
+// The words for one live message, or [] (`shownGame`: the id of the game on screen).
+export function liveNews(msg, shownGame) {
+  if (!msg) return [];
+  if (msg.type === "snapshot") {
+    for (const g of msg.games || []) finished.set(g.id, !!g.finished);
+    return [];
+  }
+  if (msg.type !== "event" || msg.replay || !msg.game) return [];
+  const ev = msg.event || {};
+  const game = msg.game;
+  const out = [];
+  if (ev.game_id === shownGame && !isOwnWrite(ev.client_id)) {
+    const words = eventWords(ev, game);
+    if (words) out.push(words);
+  }
+  const was = finished.get(game.id);
+  finished.set(game.id, !!game.finished);
+  if (game.finished && was !== true && ["hand", "hand_corrected", "action", "undo"].includes(ev.type)) {
+    const w = winnerWords(game);
+    out.push(w ? `Match over: ${w}` : "Match over: a tie");
+  }
+  return out;
+}

@@ -1,0 +1,356 @@
+"""axe-core on every screen of the phone page, in both colour schemes, at 320 and 390 px.
+
+The checker is axe-core as shipped by the ``axe-playwright-python`` package (no download),
+run in Debian's Chromium against the real service on 127.0.0.1. Every rule tagged
+wcag2a, wcag2aa, wcag21a, wcag21aa or best-practice runs, the rules axe-core still calls
+experimental among them (``label-content-name-mismatch`` is one). A screen passes with 0
+violations; a failure prints each violation with its elements and what axe says to fix.
+
+The games behind the screens are set up through the HTTP API once per module (hands of
+Gin Rummy, Color Gin and Ginski; Gin-Go games in set-up, with chips placed, pending, to
+bump and unexpected on the simulated board, with a link, won, and for four players);
+each screen then opens in a fresh browser context, so one screen's drafts never leak
+into the next. A helper that adds a screen to the page adds it to ``SCREENS``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.live_server import LiveServer
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, Server
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+from axe_playwright_python.sync_playwright import Axe  # noqa: E402
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+from companion import cards as C  # noqa: E402
+from companion.rules import gingo  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+SCHEMES = ["light", "dark"]
+WIDTHS = [320, 390]
+HEIGHT = 844
+TIMEOUT_MS = 20000
+expect.set_options(timeout=TIMEOUT_MS)
+AXE = Axe()
+
+
+# ---- the games behind the screens ------------------------------------------------------------
+
+@dataclass
+class Table:
+    """The ids of the games set up for the screens, and a token to act with."""
+
+    token: str
+    games: dict[str, str] = field(default_factory=dict)
+
+
+def _id(res: Any) -> str:
+    return str((res.get("game") or res)["id"])
+
+
+def _spaces_of(side: int, cards: list[str]) -> list[int]:
+    probe = gingo.new_game(["a", "b"], {})
+    probe.apply({"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}})
+    return [probe.space(side, C.parse_card(c)) for c in cards]
+
+
+def build_table(srv: LiveServer) -> Table:
+    t = Table(srv.pair("a11y set-up"))
+    post = lambda path, body: srv.post(path, body, t.token)  # noqa: E731
+    rows = {"1": "SHDC", "2": "SHDC"}
+
+    gid = _id(post("/api/v1/games", {"variant": "gin", "players": ["Ana", "Ben"]}))
+    post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [0, 30]})
+    post(f"/api/v1/games/{gid}/hands", {"ender": 1, "deadwood": [20, 5]})
+    t.games["gin"] = gid
+    gid = _id(post("/api/v1/games", {"variant": "gin", "players": ["Cal", "Dot"]}))
+    post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [0, 90]})
+    t.games["gin-over"] = gid
+    gid = _id(post("/api/v1/games", {"variant": "color_gin", "players": ["Cy", "Di"]}))
+    cy = ["3H", "4H", "5H", "6H", "8S", "8D", "8C", "JD", "QD", "KD"]
+    di = ["AS", "2S", "9S", "4C", "5C", "9C", "JH", "10H", "7D", "2D"]
+    post(f"/api/v1/games/{gid}/hands", {"ender": 0, "hands": [cy, di]})
+    t.games["color_gin"] = gid
+    gid = _id(post("/api/v1/games", {"variant": "ginski", "players": ["Kim", "Lou", "Max"]}))
+    post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [0, 30, 12]})
+    t.games["ginski"] = gid
+
+    # Gin-Go: the board follows the latest-touched unfinished game, so the one with
+    # chips on the simulated board comes last.
+    t.games["gingo-setup"] = _id(post("/api/v1/games", {"variant": "gingo", "players": ["Gus", "Hal"]}))
+    column = _spaces_of(1, [r + "S" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")])
+    linked = "".join("1" if i in column else "." for i in range(52))
+    gid = _id(post("/api/v1/games", {"variant": "gingo", "players": ["Ida", "Jon"]}))
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": rows, "board": linked}})
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "go_out", "seat": 0, "captured": {"1": ["2H", "9D"]}, "jokers": {}}})
+    t.games["gingo-won"] = gid
+    gid = _id(post("/api/v1/games", {"variant": "gingo", "players": ["Kay", "Lee", "Mo", "Ned"]}))
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": rows}})
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 1, "cards": ["7H", "8H", "9H"]}})
+    t.games["gingo-teams"] = gid
+    # side 1 has 48 chips down and 2 left: a meld of three asks which chip is forfeited
+    free = _spaces_of(1, ["AH", "2H", "3H", "4H"])
+    gid = _id(post("/api/v1/games", {"variant": "gingo", "players": ["Uli", "Vic"]}))
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": rows,
+                                                     "board": "".join("." if i in free else "1" for i in range(52))}})
+    t.games["gingo-short"] = gid
+    gid = _id(post("/api/v1/games", {"variant": "gingo", "players": ["Pia", "Quin"]}))
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": rows, "board": linked}})
+    t.games["gingo-linked"] = gid
+
+    gid = _id(post("/api/v1/games", {"variant": "gingo", "players": ["Eve", "Fox"]}))
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": rows}})
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S", "4S", "5S"]}})
+    eve = _spaces_of(1, ["AS", "2S", "3S", "4S"])
+    for sp in eve:  # Eve's chips go down, but for the 5
+        post("/api/v1/board/sim", {"space": sp, "side": 1})
+    # Fox's clubs sit on Eve's ace to 3 of spades: three chips to bump
+    post(f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 1, "cards": ["JC", "QC", "KC"]}})
+    post("/api/v1/board/sim", {"space": 51, "side": 2})  # nobody asked for this one
+    srv.wait_until("/api/v1/board", lambda b: b.get("sensed") and b["sensed"][51] == "2" and all(b["sensed"][s] == "1" for s in eve))
+    t.games["gingo"] = gid
+    return t
+
+
+# ---- fixtures ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    srv = Server(tmp_path_factory.mktemp("a11y-data")).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def table(server: LiveServer) -> Table:
+    return build_table(server)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+# ---- the screens ---------------------------------------------------------------------------------
+
+@dataclass
+class Visit:
+    """How one screen is reached: ``paired`` says whether the phone holds a token."""
+
+    go: Callable[[Page, LiveServer, Table], None]
+    paired: bool = True
+
+
+def online(page: Page) -> None:
+    expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+
+
+def open_hash(page: Page, srv: LiveServer, hash_: str, ready: str) -> None:
+    page.goto(f"{srv.url}/{hash_}")
+    expect(page.locator(ready).first).to_be_attached()
+    online(page)
+
+
+def game(page: Page, srv: LiveServer, t: Table, key: str, ready: str = "#history") -> None:
+    open_hash(page, srv, f"#/game/{t.games[key]}", ready)
+
+
+def join_with_error(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, "#/join", "#join-code")
+    page.click("#join-btn")
+    expect(page.locator("#join-code-error")).to_be_visible()
+
+
+def join_by_qr(page: Page, srv: LiveServer, t: Table) -> None:
+    # the code now valid: another screen may have made a new one
+    req = urllib.request.Request(srv.url + "/api/v1/pair/code", headers={"Authorization": "Bearer " + t.token})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        code = json.loads(r.read()).get("code") or CODE
+    open_hash(page, srv, f"?code={code}", "#game-list")
+
+
+def new_game_options(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, "#/new", "#new-form")
+    page.click("#new-form details.options summary")
+    page.click("#start-game")  # no names: the error shows next to the form
+    expect(page.locator("#new-error")).to_be_visible()
+
+
+def new_gingo_teams(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, "#/new", "#new-form")
+    page.click("#new-form .seg[aria-label='variant'] button[data-value='gingo']")
+    page.click("#new-form .seg[aria-label='number of players'] button[data-value='4']")
+    expect(page.locator("#player-3")).to_be_visible()
+
+
+def gin_preview(page: Page, srv: LiveServer, t: Table) -> None:
+    game(page, srv, t, "gin", "#entry")
+    page.click("#entry .seg[aria-label='who ended the hand'] button[data-value='0']")
+    page.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+    page.fill("#deadwood-0", "0")
+    page.fill("#deadwood-1", "12")
+    page.click("#preview-btn")
+    expect(page.locator("#preview")).to_be_visible()
+
+
+def gin_errors(page: Page, srv: LiveServer, t: Table) -> None:
+    game(page, srv, t, "gin", "#entry")
+    page.fill("#hand-0", "AS ZZ")
+    page.click("#preview-btn")
+    expect(page.locator("#ender-error")).to_be_visible()
+    expect(page.locator("#hand-error-0")).to_be_visible()
+
+
+def gin_correction(page: Page, srv: LiveServer, t: Table) -> None:
+    game(page, srv, t, "gin", "#history li[data-hand]")
+    page.locator("#history li[data-hand] button").first.click()
+    expect(page.locator("#entry h2")).to_contain_text("Correct hand")
+
+
+def gingo_tab(tab: str) -> Callable[[Page, LiveServer, Table], None]:
+    def go(page: Page, srv: LiveServer, t: Table) -> None:
+        game(page, srv, t, "gingo", "#gingo-board .space.bump")
+        page.click(f"#gingo-form .seg[aria-label='action'] button[data-value='{tab}']")
+        if tab == "go_out":
+            page.fill("#captured-1", "JK 9D")
+            expect(page.locator("#joker-meld-JK1")).to_be_visible()
+        if tab == "meld":
+            page.fill("#action-cards", "6D 7D JK")
+            expect(page.locator("#desig-JK1")).to_be_visible()
+    return go
+
+
+def gingo_setup(page: Page, srv: LiveServer, t: Table) -> None:
+    game(page, srv, t, "gingo-setup", "#reveal")
+    page.fill("#reveal", "5H JK 2S KC 9D")
+    page.click("#gingo-form .seg[aria-label='format'] button[data-value='secrecy']")
+    expect(page.locator("#secret-1")).to_be_visible()
+
+
+def gingo_forfeit(page: Page, srv: LiveServer, t: Table) -> None:
+    game(page, srv, t, "gingo-short", "#action-cards")
+    page.fill("#action-cards", "AH 2H 3H")
+    page.click("#send-action")
+    expect(page.locator("#forfeit-box")).to_be_visible()
+    page.click("#send-forfeit")
+    expect(page.locator("#forfeit-error")).to_be_visible()
+
+
+def host_open(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, "#/host", "#host-code")
+    page.fill("#host-code", HOST_CODE)
+    page.click("#host-open")
+    expect(page.locator("#token-list li").first).to_be_attached()
+    page.click("#new-pair-code")
+    expect(page.locator("#pair-code")).to_be_visible()
+    page.locator("#host-games li button").first.click()  # armed: asks once more
+    expect(page.locator("#host-games li button[data-armed='1']")).to_have_count(1)
+
+
+def error_toast(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, "#/games", "#game-list li a")
+    page.evaluate("import('./js/ui.js').then(ui => ui.toast('Not saved: a test message', 'error'))")
+    expect(page.locator("#toast")).to_be_visible()
+
+
+SCREENS: dict[str, Visit] = {
+    "join": Visit(lambda p, s, t: open_hash(p, s, "#/join", "#join-code"), paired=False),
+    "join, code missing": Visit(join_with_error, paired=False),
+    "join from a QR code": Visit(join_by_qr, paired=False),
+    "games list": Visit(lambda p, s, t: open_hash(p, s, "#/games", "#game-list li a")),
+    "new game, house rules, error": Visit(new_game_options),
+    "new game, Gin-Go for four": Visit(new_gingo_teams),
+    "Gin Rummy with hands": Visit(lambda p, s, t: game(p, s, t, "gin", "#score-table")),
+    "Gin Rummy, preview": Visit(gin_preview),
+    "Gin Rummy, errors": Visit(gin_errors),
+    "Gin Rummy, correcting a hand": Visit(gin_correction),
+    "Gin Rummy, match over": Visit(lambda p, s, t: game(p, s, t, "gin-over", "#rematch-btn")),
+    "Color Gin with a hand": Visit(lambda p, s, t: game(p, s, t, "color_gin", "#score-table")),
+    "Ginski with a hand": Visit(lambda p, s, t: game(p, s, t, "ginski", "#entry .card-grid")),
+    "Gin-Go set-up": Visit(gingo_setup),
+    "Gin-Go chips on the board, meld": Visit(gingo_tab("meld")),
+    "Gin-Go hit": Visit(gingo_tab("hit")),
+    "Gin-Go go out": Visit(gingo_tab("go_out")),
+    "Gin-Go stock ran out": Visit(gingo_tab("stock")),
+    "Gin-Go forfeit": Visit(gingo_forfeit),
+    "Gin-Go linked (gin banner)": Visit(lambda p, s, t: game(p, s, t, "gingo-linked", "#gin-banner:not([hidden])")),
+    "Gin-Go won": Visit(lambda p, s, t: game(p, s, t, "gingo-won", "#winner")),
+    "Gin-Go four players": Visit(lambda p, s, t: game(p, s, t, "gingo-teams", "#melds li[data-meld]")),
+    "board (simulator)": Visit(lambda p, s, t: open_hash(p, s, "#/board", "#board-box .space.bump")),
+    "host, locked": Visit(lambda p, s, t: open_hash(p, s, "#/host", "#host-code")),
+    "host, open, pairing code shown": Visit(host_open),
+    "watching, not joined: games list": Visit(lambda p, s, t: open_hash(p, s, "#/games", "#game-list li a"), paired=False),
+    "watching, not joined: Gin Rummy": Visit(lambda p, s, t: game(p, s, t, "gin", "#score-table"), paired=False),
+    "watching, not joined: Gin-Go": Visit(lambda p, s, t: game(p, s, t, "gingo", "#gingo-board .space.bump"), paired=False),
+    "new game, not joined": Visit(lambda p, s, t: open_hash(p, s, "#/new", "#join-code"), paired=False),
+    "an error toast": Visit(error_toast),
+    "a game that does not exist": Visit(lambda p, s, t: open_hash(p, s, "#/game/nope", "#view .field-error")),
+}
+
+
+# ---- axe ---------------------------------------------------------------------------------------------
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Every violation of the rules tagged TAGS (experimental ones included) on the page."""
+    page.wait_for_timeout(250)  # the page marks wide sheets 50 ms after a change: let it settle
+    page.evaluate(AXE.axe_script)
+    rules = page.evaluate("tags => axe.getRules(tags).map(r => r.ruleId)", TAGS)
+    assert "color-contrast" in rules and "label-content-name-mismatch" in rules
+    res = page.evaluate("opts => axe.run(document, opts)",
+                        {"runOnly": {"type": "rule", "values": rules}, "resultTypes": ["violations"]})
+    return list(res["violations"])
+
+
+def report(screen: str, violations: list[dict[str, Any]]) -> str:
+    lines = [f"== {screen}: {len(violations)} rule(s) violated"]
+    for v in violations:
+        lines.append(f"  [{v['impact']}] {v['id']}: {v['help']} ({len(v['nodes'])} element(s)) {v['helpUrl']}")
+        for n in v["nodes"][:6]:
+            target = " ".join(str(x) for x in n["target"])
+            html = re.sub(r"\s+", " ", n["html"])[:160]
+            fix = re.sub(r"\s+", " ", n.get("failureSummary") or "")[:300]
+            lines.append(f"      {target}\n        {html}\n        {fix}")
+        if len(v["nodes"]) > 6:
+            lines.append(f"      ... and {len(v['nodes']) - 6} more")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_every_screen_passes_axe(browser: Browser, server: LiveServer, table: Table, scheme: str, width: int) -> None:
+    failures = []
+    for name, visit in SCREENS.items():
+        ctx = browser.new_context(viewport={"width": width, "height": HEIGHT}, color_scheme=scheme,  # type: ignore[arg-type]
+                                  device_scale_factor=1, has_touch=True)
+        if visit.paired:
+            ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            visit.go(page, server, table)
+            found = axe_violations(page)
+        finally:
+            ctx.close()
+        assert not errors, f"{name}: JavaScript errors on the page: {errors}"
+        if found:
+            failures.append(report(name, found))
+    assert not failures, f"axe-core at {width} px, {scheme} scheme:\n" + "\n".join(failures)
