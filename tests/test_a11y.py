@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -224,16 +225,32 @@ def gin_correction(page: Page, srv: LiveServer, t: Table) -> None:
     expect(page.locator("#entry h2")).to_contain_text("Correct hand")
 
 
+def typed(page: Page, selector: str, text: str) -> None:
+    """Type cards into a Gin-Go field, opening "Type the cards instead" first."""
+    box = page.locator("#gingo-form details.typed")
+    if not box.evaluate("d => d.open"):
+        box.locator("summary").click()
+    page.fill(selector, text)
+
+
 def gingo_tab(tab: str) -> Callable[[Page, LiveServer, Table], None]:
     def go(page: Page, srv: LiveServer, t: Table) -> None:
         game(page, srv, t, "gingo", "#gingo-board .space.bump")
-        page.click(f"#gingo-form .seg[aria-label='action'] button[data-value='{tab}']")
-        if tab == "go_out":
-            page.fill("#captured-1", "JK 9D")
-            expect(page.locator("#joker-meld-JK1")).to_be_visible()
+        page.click("#gingo-form .seg[aria-label='who plays'] button[data-value='0']")
         if tab == "meld":
-            page.fill("#action-cards", "6D 7D JK")
+            typed(page, "#action-cards", "6D 7D JK")
             expect(page.locator("#desig-JK1")).to_be_visible()
+        if tab == "pick":   # cards chosen on the board in the player's frame
+            page.click("#gingo-pick .space[data-card='6D']")
+            page.click("#gingo-pick .space[data-card='7D']")
+            expect(page.locator("#gingo-pick .space[aria-pressed='true']")).to_have_count(2)
+        if tab == "go_out":
+            page.click("#gingo-form [aria-label='action'] button[data-value='go_out']")
+            typed(page, "#captured-1", "JK 9D")
+            expect(page.locator("#joker-meld-JK1")).to_be_visible()
+        if tab == "stock":
+            page.click("#stock-btn")
+            expect(page.locator("#stock-btn")).to_have_attribute("data-armed", "1")
     return go
 
 
@@ -245,9 +262,10 @@ def gingo_setup(page: Page, srv: LiveServer, t: Table) -> None:
 
 
 def gingo_forfeit(page: Page, srv: LiveServer, t: Table) -> None:
-    game(page, srv, t, "gingo-short", "#action-cards")
-    page.fill("#action-cards", "AH 2H 3H")
-    page.click("#send-action")
+    game(page, srv, t, "gingo-short", "#gingo-pick")
+    page.click("#gingo-form .seg[aria-label='who plays'] button[data-value='0']")
+    typed(page, "#action-cards", "AH 2H 3H")
+    page.click("#send-meld")
     expect(page.locator("#forfeit-box")).to_be_visible()
     page.click("#send-forfeit")
     expect(page.locator("#forfeit-error")).to_be_visible()
@@ -262,6 +280,25 @@ def host_open(page: Page, srv: LiveServer, t: Table) -> None:
     expect(page.locator("#pair-code")).to_be_visible()
     page.locator("#host-games li button").first.click()  # armed: asks once more
     expect(page.locator("#host-games li button[data-armed='1']")).to_have_count(1)
+
+
+def undo_asks(page: Page, srv: LiveServer, t: Table) -> None:
+    game(page, srv, t, "gin", "#undo-btn")
+    page.click("#undo-btn")
+    expect(page.locator("#undo-question")).to_be_visible()
+
+
+def review_meanwhile(page: Page, srv: LiveServer, t: Table) -> None:
+    gid = _id(srv.post("/api/v1/games", {"variant": "gin", "players": ["Ana", "Ben"]}, t.token))
+    open_hash(page, srv, f"#/game/{gid}", "#entry")
+    page.click("#entry .seg[aria-label='who ended the hand'] button[data-value='0']")
+    page.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+    page.fill("#deadwood-0", "0")
+    page.fill("#deadwood-1", "20")
+    other_phone(srv, t, f"/api/v1/games/{gid}/hands", {"ender": 1, "deadwood": [9, 3], "expected_version": 1})
+    expect(page.locator("#stale-note")).to_be_visible()
+    page.click("#preview-btn")
+    expect(page.locator("#review-title")).to_be_visible()
 
 
 def error_toast(page: Page, srv: LiveServer, t: Table) -> None:
@@ -286,7 +323,7 @@ SCREENS: dict[str, Visit] = {
     "Ginski with a hand": Visit(lambda p, s, t: game(p, s, t, "ginski", "#entry .card-grid")),
     "Gin-Go set-up": Visit(gingo_setup),
     "Gin-Go chips on the board, meld": Visit(gingo_tab("meld")),
-    "Gin-Go hit": Visit(gingo_tab("hit")),
+    "Gin-Go cards picked on the board": Visit(gingo_tab("pick")),
     "Gin-Go go out": Visit(gingo_tab("go_out")),
     "Gin-Go stock ran out": Visit(gingo_tab("stock")),
     "Gin-Go forfeit": Visit(gingo_forfeit),
@@ -300,6 +337,8 @@ SCREENS: dict[str, Visit] = {
     "watching, not joined: Gin Rummy": Visit(lambda p, s, t: game(p, s, t, "gin", "#score-table"), paired=False),
     "watching, not joined: Gin-Go": Visit(lambda p, s, t: game(p, s, t, "gingo", "#gingo-board .space.bump"), paired=False),
     "new game, not joined": Visit(lambda p, s, t: open_hash(p, s, "#/new", "#join-code"), paired=False),
+    "Gin Rummy, undo asks first": Visit(undo_asks),
+    "Gin Rummy, another phone's hand reviewed": Visit(review_meanwhile),
     "an error toast": Visit(error_toast),
     "a game that does not exist": Visit(lambda p, s, t: open_hash(p, s, "#/game/nope", "#view .field-error")),
 }
@@ -354,3 +393,260 @@ def test_every_screen_passes_axe(browser: Browser, server: LiveServer, table: Ta
         if found:
             failures.append(report(name, found))
     assert not failures, f"axe-core at {width} px, {scheme} scheme:\n" + "\n".join(failures)
+
+
+# ---- beyond axe: what a screen-reader, keyboard or large-text player gets ------------------------
+# (these run after the axe tests: the Gin-Go games they make become the one the board follows)
+
+SAID = """
+window.__said = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const el = document.getElementById("announcer");
+  if (el) new MutationObserver(() => { if (el.textContent) window.__said.push(el.textContent); })
+    .observe(el, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+@pytest.fixture()
+def phone(browser: Browser, table: Table) -> Iterator[Page]:
+    """A paired phone that records everything its live region says (``window.__said``)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": HEIGHT}, device_scale_factor=1, has_touch=True)
+    ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+    ctx.add_init_script(SAID)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def said(page: Page) -> list[str]:
+    return list(page.evaluate("window.__said"))
+
+
+def wait_said(page: Page, text: str) -> None:
+    page.wait_for_function("t => window.__said.some(s => s.includes(t))", arg=text)
+
+
+def said_times(page: Page, text: str) -> int:
+    return sum(text in s for s in said(page))
+
+
+def other_phone(srv: LiveServer, t: Table, path: str, body: dict[str, Any]) -> Any:
+    """A write made on another phone (its own client id)."""
+    return srv.post(path, {**body, "client_id": f"other-{uuid.uuid4()}"}, t.token)
+
+
+def redraw(page: Page, times: int = 3) -> None:
+    """Redraw the view as a refresh does (back online, a message that is not an event)."""
+    for _ in range(times):
+        page.evaluate("window.gingo.current && window.gingo.current.update(null)")
+    page.wait_for_timeout(300)
+
+
+def test_entries_from_another_phone_a_conflict_and_the_match_end_are_said_once(
+        phone: Page, server: LiveServer, table: Table) -> None:
+    gid = _id(server.post("/api/v1/games", {"variant": "gin", "players": ["Rae", "Sam"]}, table.token))
+    open_hash(phone, server, f"#/game/{gid}", "#entry")
+    other_phone(server, table, f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [0, 20]})
+    wait_said(phone, "Hand 1 entered on another phone: Rae went gin; Rae scores 45")
+    expect(phone.locator("#history li[data-hand]")).to_have_count(1)
+    redraw(phone)
+    assert said_times(phone, "Hand 1 entered") == 1, said(phone)
+    # This phone previews a hand; another phone scores first: the confirm is refused and said.
+    phone.click("#entry .seg[aria-label='who ended the hand'] button[data-value='1']")
+    phone.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+    phone.fill("#deadwood-0", "9")
+    phone.fill("#deadwood-1", "3")
+    phone.click("#preview-btn")
+    expect(phone.locator("#preview")).to_be_visible()
+    other_phone(server, table, f"/api/v1/games/{gid}/hands", {"ender": 1, "deadwood": [30, 0]})
+    wait_said(phone, "Hand 2 entered on another phone: Sam went gin")
+    phone.click("#confirm-btn")
+    wait_said(phone, "Not saved: the game changed on another phone first")
+    expect(phone.locator("#review-title")).to_contain_text("meanwhile: review")
+    # The hand that ends the match: its words and the winner, once.
+    other_phone(server, table, f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [0, 90]})
+    wait_said(phone, "Match over: Rae wins the match")
+    expect(phone.locator("#winner")).to_be_visible()
+    redraw(phone)
+    assert said_times(phone, "Match over") == 1, said(phone)
+    assert not any("this phone" in s for s in said(phone))
+
+
+def test_gingo_board_for_a_screen_reader_and_the_keyboard(phone: Page, server: LiveServer, table: Table) -> None:
+    gid = _id(server.post("/api/v1/games", {"variant": "gingo", "players": ["Wes", "Xan"]}, table.token))
+    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}}})
+    open_hash(phone, server, f"#/game/{gid}", "#gingo-board .space")
+    grid = phone.get_by_role("grid")
+    expect(grid.get_by_role("row")).to_have_count(13)
+    expect(grid.get_by_role("gridcell")).to_have_count(52)
+    expect(grid.get_by_role("rowheader")).to_have_count(13)
+    # An empty space names both sides' cards (side 2 reads the board from the far end).
+    expect(grid.get_by_role("button", name="ace of spades for side 1, king of clubs for side 2, empty; row 1, column 1")).to_have_count(1)
+    # A meld entered on another phone: its words, then the chips it asks for.
+    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"]}})
+    wait_said(phone, "Wes melded ace of spades, 2 of spades, 3 of spades (entered on another phone)")
+    wait_said(phone, "Place 3 side 1 chips for Wes: ace of spades, 2 of spades, 3 of spades")
+    expect(grid.get_by_role("button", name=re.compile(r"^3 of spades: place a side 1 chip here; row 3, column 1$"))).to_have_count(1)
+    for sp in (0, 4, 8):
+        server.post("/api/v1/board/sim", {"space": sp, "side": 1}, table.token)
+    expect(grid.get_by_role("button", name="2 of spades, side 1 chip; row 2, column 1")).to_have_count(1)
+    # Xan's clubs land on Wes's chips: a bump, said once with the cards it concerns.
+    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 1, "cards": ["JC", "QC", "KC"]}})
+    wait_said(phone, "Bump 3 chips over to side 2: king of clubs, queen of clubs, jack of clubs")
+    expect(grid.get_by_role("button", name=re.compile(r"^ace of spades, side 1 chip, bump: side 2 goes here \(king of clubs\)"))).to_have_count(1)
+    # The keyboard: one tab stop on the board, arrows move, a redraw keeps the place.
+    expect(phone.locator("#gingo-board .space[tabindex='0']")).to_have_count(1)
+    phone.locator("#gingo-board .space[tabindex='0']").focus()
+    start = int(phone.evaluate("document.activeElement.dataset.space"))
+    assert start == 0
+    focused = lambda: int(phone.evaluate("document.activeElement.dataset.space"))  # noqa: E731
+    phone.keyboard.press("ArrowUp")
+    assert focused() == 4
+    phone.keyboard.press("ArrowRight")
+    assert focused() == 5
+    phone.keyboard.press("End")
+    assert focused() == 7
+    phone.keyboard.press("PageUp")
+    assert focused() == 51
+    phone.keyboard.press("ArrowUp")   # the edge holds
+    assert focused() == 51
+    phone.keyboard.press("Home")
+    assert focused() == 48
+    assert phone.locator("#gingo-board .space[tabindex='0']").get_attribute("data-space") == "48"
+    redraw(phone)
+    assert focused() == 48
+    # Side 1's link made on the board (column 2: the hearts), said once; broken, said once.
+    hearts = [1 + 4 * r for r in range(13)]
+    for sp in hearts:
+        server.post("/api/v1/board/sim", {"space": sp, "side": 1}, table.token)
+    wait_said(phone, "Gin! Wes linked the A row to the K row")
+    expect(grid.get_by_role("button", name=re.compile(r"part of side 1's link"))).to_have_count(13)
+    redraw(phone)
+    assert said_times(phone, "Gin! Wes") == 1, said(phone)
+    server.post("/api/v1/board/sim", {"space": hearts[6], "side": None}, table.token)
+    wait_said(phone, "Wes's link is broken")
+    # A capture: going out with the other side's cards, said in words.
+    other_phone(server, table, f"/api/v1/games/{gid}/actions",
+                {"action": {"type": "go_out", "seat": 1, "captured": {"0": ["5H", "9D"]}, "jokers": {}}})
+    wait_said(phone, "Xan went out, capturing 5 of hearts, 9 of diamonds")
+
+
+LAYOUT = """
+() => {
+  const vw = document.documentElement.clientWidth;
+  const out = [];
+  const name = e => (e.id ? '#' + e.id : e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className.trim()
+    ? '.' + e.className.trim().split(/\\s+/).join('.') : '')) + ` "${(e.textContent || e.value || '').trim().slice(0, 30)}"`;
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest('[hidden], .visually-hidden')
+    && getComputedStyle(e).visibility !== 'hidden'; };
+  const sideways = e => e.closest('.sheet-wrap');   // a wide sheet scrolls in its own box, on purpose
+  const bar = e => { for (let x = e; x; x = x.parentElement) { const p = getComputedStyle(x).position;
+    if (p === 'fixed' || p === 'sticky') return x; } return null; };
+  const sw = document.documentElement.scrollWidth;
+  if (sw > vw + 1) out.push(`the page is ${sw} px wide on a ${vw} px screen`);
+  for (const e of document.querySelectorAll('button, a[href], input:not([type=file]), select, summary, label, h1, h2, h3, p, li, .space')) {
+    if (!shown(e) || sideways(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.left < -1 || r.right > vw + 1) out.push(`${name(e)} runs past the screen edge (${Math.round(r.left)} to ${Math.round(r.right)} of ${vw} px)`);
+    const cs = getComputedStyle(e);
+    if (cs.display !== 'inline' && e.scrollWidth > e.clientWidth + 2 && e.tagName !== 'SELECT' && e.tagName !== 'INPUT')
+      out.push(`${name(e)}: its content is wider than its box (${e.scrollWidth} > ${e.clientWidth} px)`);
+  }
+  const controls = [...document.querySelectorAll('button, a[href], input:not([type=file]), select, summary')]
+    .filter(e => shown(e) && !sideways(e));
+  for (let i = 0; i < controls.length; i++) for (let j = i + 1; j < controls.length; j++) {
+    const a = controls[i], b = controls[j];
+    if (a.contains(b) || b.contains(a) || bar(a) !== bar(b)) continue;
+    const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+    const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left), hgt = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+    if (w > 2 && hgt > 2) out.push(`${name(a)} and ${name(b)} overlap`);
+  }
+  const nav = document.querySelector('.bottombar');
+  const room = parseFloat(getComputedStyle(document.body).paddingBottom);
+  if (nav && nav.offsetHeight > room + 1) out.push(`the bottom bar (${nav.offsetHeight} px) covers the end of the page (${room} px kept free)`);
+  return out;
+}
+"""
+
+LARGE_TEXT = ["join, code missing", "games list", "new game, house rules, error", "Gin Rummy, preview", "Gin Rummy, errors",
+              "Color Gin with a hand", "Ginski with a hand", "Gin-Go set-up", "Gin-Go chips on the board, meld",
+              "Gin-Go go out", "Gin-Go forfeit", "Gin-Go won", "board (simulator)", "host, open, pairing code shown",
+              "watching, not joined: Gin-Go"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_nothing_is_lost_or_overlaps_at_200_percent_text(browser: Browser, server: LiveServer, table: Table, width: int) -> None:
+    """The phone's text size at 200% (Chromium's own default font size setting, 16 -> 32 px)."""
+    failures = []
+    for name in LARGE_TEXT:
+        visit = SCREENS[name]
+        ctx = browser.new_context(viewport={"width": width, "height": HEIGHT}, device_scale_factor=1, has_touch=True)
+        if visit.paired:
+            ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        ctx.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+        try:
+            visit.go(page, server, table)
+            page.wait_for_timeout(250)
+            root = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+            assert root >= 32, f"{name}: the page ignores the phone's text size (root font {root} px)"
+            problems = page.evaluate(LAYOUT)
+        finally:
+            ctx.close()
+        if problems:
+            failures.append(f"== {name}:\n    " + "\n    ".join(problems[:12]))
+    assert not failures, f"at 200% text, {width} px wide:\n" + "\n".join(failures)
+
+
+def test_the_keyboard_alone_skip_link_focus_and_panels(phone: Page, server: LiveServer, table: Table) -> None:
+    open_hash(phone, server, f"#/game/{table.games['gin']}", "#entry")
+    phone.keyboard.press("Tab")
+    assert phone.evaluate("document.activeElement.className") == "skip-link"
+    assert phone.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    phone.keyboard.press("Enter")
+    assert phone.evaluate("document.activeElement.id") == "view"
+    phone.keyboard.press("Tab")   # the next stop is inside the page, not the top bar again
+    assert phone.evaluate("document.getElementById('view').contains(document.activeElement)")
+    assert phone.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    # The preview takes the focus to its heading; Back returns it to the Preview button.
+    phone.click("#entry .seg[aria-label='who ended the hand'] button[data-value='0']")
+    phone.click("#entry .seg[aria-label='entry mode'] button[data-value='deadwood']")
+    phone.fill("#deadwood-0", "0")
+    phone.fill("#deadwood-1", "12")
+    phone.focus("#preview-btn")
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#preview")).to_be_visible()
+    phone.wait_for_function("document.getElementById('preview').contains(document.activeElement)")
+    phone.get_by_role("button", name="Back to the entry").focus()
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#preview")).to_be_hidden()
+    phone.wait_for_function("document.activeElement && document.activeElement.id === 'preview-btn'")
+    # A route change puts the focus on the new screen's heading, so a screen reader starts there.
+    phone.click("#nav a[data-nav='games']")
+    phone.wait_for_function("document.activeElement && document.activeElement.tagName === 'H1'")
+
+
+def test_reduced_motion_stops_the_pulses(browser: Browser, server: LiveServer, table: Table) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": HEIGHT}, reduced_motion="reduce")
+    ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+    page = ctx.new_page()
+    try:
+        game(page, server, table, "gingo-short", "#gingo-pick")
+        moving = page.evaluate("[...document.querySelectorAll('*')].filter(e => getComputedStyle(e).animationName !== 'none').length")
+        assert moving == 0
+    finally:
+        ctx.close()
+    ctx = browser.new_context(viewport={"width": 390, "height": HEIGHT})
+    ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+    page = ctx.new_page()
+    try:
+        game(page, server, table, "gingo-linked", "#gin-banner:not([hidden])")
+        assert page.evaluate("getComputedStyle(document.getElementById('gin-banner')).animationName") == "glow"
+    finally:
+        ctx.close()

@@ -179,7 +179,7 @@ async function write(method, path, body, opts = {}) {
       return null;
     }
     if (err instanceof api.ApiError && err.status === 401) notPaired();
-    if (err instanceof api.ApiError && err.status === 409) announce("Not saved: the game changed on another phone first. The page now shows it as it stands.");
+    if (err instanceof api.ApiError && err.status === 409) announce("Not saved: the game changed on another phone first; check what changed and enter again.");
     throw err;
   }
 }
@@ -204,7 +204,13 @@ async function loadBoard() {
 }
 
 // ---- routing -------------------------------------------------------------------------
-window.addEventListener("hashchange", render);
+// A new screen (not the first one) puts the focus on its heading, so a screen reader and a
+// keyboard start at the top of what changed.
+window.addEventListener("hashchange", async () => {
+  await render();
+  const h1 = view.querySelector("h1");
+  if (h1 && !view.contains(document.activeElement)) { h1.tabIndex = -1; h1.focus({ preventScroll: true }); }
+});
 
 let shownGame = null;  // the game on screen (the screen stays on while it is played)
 

@@ -126,7 +126,7 @@ export async function mountGingo(main, game, ctx) {
       "aria-pressed": f.chosen.has(c) ? "true" : "false", dataset: { card: c }, "aria-label": `forfeit ${pretty(c)}`,
       onclick: () => { if (f.chosen.has(c)) f.chosen.delete(c); else f.chosen.add(c); drawForfeit(); } }, pretty(c)));
     forfeitBox.replaceChildren(
-      h("h3", null, "Not enough chips"),
+      h("h2", null, "Not enough chips"),
       h("p", { id: "forfeit-text" }, `${side}: ${f.supply === 1 ? "1 chip" : `${f.supply} chips`} left, but this play needs ${f.need}. ` +
         `Choose ${short === 1 ? "the card" : `${short} cards`} whose chip${short === 1 ? " is" : "s are"} forfeited (not placed):`),
       h("div", { class: "forfeit-cards", role: "group", "aria-label": "cards to forfeit" }, ...buttons),

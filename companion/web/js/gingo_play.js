@@ -46,7 +46,7 @@ export function playEntry(env) {
   const going = draft.tab === "go_out";
   const err = fieldError("cards-error");
   const say = (el, msg) => { showError(el, msg); if (msg) el.scrollIntoView({ block: "nearest" }); };
-  const status = h("h1", { class: "turn-line", id: "gingo-status", "aria-live": "polite" },
+  const status = h("h1", { class: "turn-line", id: "gingo-status" },
     h("span", { class: "visually-hidden" }, `${env.label || "Gin-Go"}: `),
     h("span", null, `Hand ${hand ?? 1} · `, h("span", { id: "gingo-dealer" }, `${names[dealer] ?? "?"} dealt`)),
     turn !== null && turn !== undefined ? h("strong", { id: "gingo-turn" }, `${names[turn]} to play`) : null);
@@ -86,7 +86,7 @@ export function playEntry(env) {
   const pickBox = h("div", { id: "gingo-pick", class: "pick-box" });
   const actBox = h("div", { class: "act-row", role: "group", "aria-label": "action" });
   const extraBox = h("div", { class: "extra-box" });
-  const chosenLine = h("p", { class: "chosen", id: "chosen-cards", "aria-live": "polite" });
+  const chosenLine = h("p", { class: "chosen", id: "chosen-cards" });  // each card button says pressed or not
   const kids = [top];
   if (going && others.length > 1) {
     kids.push(seg(others.map(s => [s, names[s]]), draft.capSeat, (s) => { draft.capSeat = Number(s); save(); env.redraw(); }, "cards held by"));
@@ -132,7 +132,7 @@ export function playEntry(env) {
         act("meld", "Meld", { id: "send-meld", class: "btn primary" }, () => sendPlay("meld")),
         act("hit", "Hit", { id: "send-hit" }, () => sendPlay("hit")),
         act("go_out", "Go out", null, () => { draft.tab = "go_out"; save(); env.redraw(); }),
-        act("stock", armed ? "Stock out?" : "Stock", { id: "stock-btn", "aria-label": armed ? "tap again: the stock ran out" : "the stock ran out", dataset: { value: "stock", armed: armed ? "1" : "0" } }, async () => {
+        act("stock", armed ? "Stock out?" : "Stock", { id: "stock-btn", "aria-label": armed ? "Stock out? Tap again: the stock ran out" : "Stock: the stock ran out", dataset: { value: "stock", armed: armed ? "1" : "0" } }, async () => {
           if (!armed) { armed = true; refresh(); return; }
           armed = false;
           if (await env.send({ type: "stock_exhausted" })) env.done();

@@ -47,6 +47,7 @@ function eventWords(ev, game) {
   }
   if (ev.type === "hand_corrected") return "A hand was corrected on another phone";
   if (ev.type === "undo") return "The last entry was undone on another phone";
+  if (ev.type === "redo") return "An undone entry was redone on another phone";
   if (ev.type === "action") {
     const a = p.action || {};
     if (a.type === "meld") return `${name(a.seat)} melded ${cardList(a.cards)} (entered on another phone)`;
@@ -79,7 +80,7 @@ export function liveNews(msg, shownGame) {
   }
   const was = finished.get(game.id);
   finished.set(game.id, !!game.finished);
-  if (game.finished && was !== true && ["hand", "hand_corrected", "action", "undo"].includes(ev.type)) {
+  if (game.finished && was !== true && ["hand", "hand_corrected", "action", "undo", "redo"].includes(ev.type)) {
     const w = winnerWords(game);
     out.push(w ? `Match over: ${w}` : "Match over: a tie");
   }

@@ -110,7 +110,8 @@ export function mountRummy(main, game, ctx) {
   }
 
   const reviewBox = h("div", { id: "review-box" });
-  const staleNote = h("p", { class: "stale-note", id: "stale-note", role: "status", hidden: true });
+  // not a live region of its own: the page's one live region says another phone's hand
+  const staleNote = h("p", { class: "stale-note", id: "stale-note", hidden: true });
 
   function inProgress() { return draft.base !== null && draft.base !== undefined; }
   // The number of the hand being entered: the one it was when the form was started.
@@ -407,7 +408,7 @@ export function mountRummy(main, game, ctx) {
   function handLine(result) { return handWords(result, names, kindLabel); }
 
   function showPreview(r, body, res) {
-    const kids = [h("h2", null, draft.editing !== null ? `Preview: hand ${draft.editing} corrected` : "Preview"),
+    const kids = [h("h2", { id: "preview-title", tabindex: -1 }, draft.editing !== null ? `Preview: hand ${draft.editing} corrected` : "Preview"),
       ...resultKids(r, res, { names, kindLabel, editing: draft.editing, before: g })];
     const ties = Array.isArray(res.arrangements) && typeof r.ender === "number" ? res.arrangements : null;
     if (ties && ties.length > 1) {
@@ -427,10 +428,12 @@ export function mountRummy(main, game, ctx) {
     const confirmErr = fieldError("confirm-error");
     kids.push(confirmErr, h("div", { class: "actions" },
       h("button", { type: "button", class: "btn primary", id: "confirm-btn", onclick: () => confirm(body, confirmErr) }, draft.editing !== null ? "Save the correction" : "Confirm and score"),
-      h("button", { type: "button", class: "btn", onclick: () => { preview.hidden = true; } }, "Back to the entry")));
+      h("button", { type: "button", class: "btn", onclick: () => {  // the focus goes back where it came from
+        preview.hidden = true; const b = document.getElementById("preview-btn"); if (b) b.focus(); } }, "Back to the entry")));
     preview.replaceChildren(...kids);
     preview.hidden = false;
     preview.scrollIntoView({ block: "start" });
+    document.getElementById("preview-title").focus({ preventScroll: true });
   }
 
   function clearEntry() {
