@@ -395,6 +395,75 @@ def test_every_screen_passes_axe(browser: Browser, server: LiveServer, table: Ta
     assert not failures, f"axe-core at {width} px, {scheme} scheme:\n" + "\n".join(failures)
 
 
+LAYOUT = """
+() => {
+  const vw = document.documentElement.clientWidth;
+  const out = [];
+  const name = e => (e.id ? '#' + e.id : e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className.trim()
+    ? '.' + e.className.trim().split(/\\s+/).join('.') : '')) + ` "${(e.textContent || e.value || '').trim().slice(0, 30)}"`;
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest('[hidden], .visually-hidden')
+    && getComputedStyle(e).visibility !== 'hidden'; };
+  const sideways = e => e.closest('.sheet-wrap');   // a wide sheet scrolls in its own box, on purpose
+  const bar = e => { for (let x = e; x; x = x.parentElement) { const p = getComputedStyle(x).position;
+    if (p === 'fixed' || p === 'sticky') return x; } return null; };
+  const sw = document.documentElement.scrollWidth;
+  if (sw > vw + 1) out.push(`the page is ${sw} px wide on a ${vw} px screen`);
+  for (const e of document.querySelectorAll('button, a[href], input:not([type=file]), select, summary, label, h1, h2, h3, p, li, .space')) {
+    if (!shown(e) || sideways(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.left < -1 || r.right > vw + 1) out.push(`${name(e)} runs past the screen edge (${Math.round(r.left)} to ${Math.round(r.right)} of ${vw} px)`);
+    const cs = getComputedStyle(e);
+    if (cs.display !== 'inline' && e.scrollWidth > e.clientWidth + 2 && e.tagName !== 'SELECT' && e.tagName !== 'INPUT')
+      out.push(`${name(e)}: its content is wider than its box (${e.scrollWidth} > ${e.clientWidth} px)`);
+  }
+  const controls = [...document.querySelectorAll('button, a[href], input:not([type=file]), select, summary')]
+    .filter(e => shown(e) && !sideways(e));
+  for (let i = 0; i < controls.length; i++) for (let j = i + 1; j < controls.length; j++) {
+    const a = controls[i], b = controls[j];
+    if (a.contains(b) || b.contains(a) || bar(a) !== bar(b)) continue;
+    const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+    const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left), hgt = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+    if (w > 2 && hgt > 2) out.push(`${name(a)} and ${name(b)} overlap`);
+  }
+  const nav = document.querySelector('.bottombar');
+  const room = parseFloat(getComputedStyle(document.body).paddingBottom);
+  if (nav && nav.offsetHeight > room + 1) out.push(`the bottom bar (${nav.offsetHeight} px) covers the end of the page (${room} px kept free)`);
+  return out;
+}
+"""
+
+LARGE_TEXT = ["join, code missing", "games list", "new game, house rules, error", "Gin Rummy, preview", "Gin Rummy, errors",
+              "Color Gin with a hand", "Ginski with a hand", "Gin-Go set-up", "Gin-Go chips on the board, meld",
+              "Gin-Go go out", "Gin-Go forfeit", "Gin-Go won", "board (simulator)", "host, open, pairing code shown",
+              "watching, not joined: Gin-Go"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_nothing_is_lost_or_overlaps_at_200_percent_text(browser: Browser, server: LiveServer, table: Table, width: int) -> None:
+    """The phone's text size at 200% (Chromium's own default font size setting, 16 -> 32 px)."""
+    failures = []
+    for name in LARGE_TEXT:
+        visit = SCREENS[name]
+        ctx = browser.new_context(viewport={"width": width, "height": HEIGHT}, device_scale_factor=1, has_touch=True)
+        if visit.paired:
+            ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        ctx.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+        try:
+            visit.go(page, server, table)
+            page.wait_for_timeout(250)
+            root = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+            assert root >= 32, f"{name}: the page ignores the phone's text size (root font {root} px)"
+            problems = page.evaluate(LAYOUT)
+        finally:
+            ctx.close()
+        if problems:
+            failures.append(f"== {name}:\n    " + "\n    ".join(problems[:12]))
+    assert not failures, f"at 200% text, {width} px wide:\n" + "\n".join(failures)
+
+
+
 # ---- beyond axe: what a screen-reader, keyboard or large-text player gets ------------------------
 # (these run after the axe tests: the Gin-Go games they make become the one the board follows)
 
@@ -482,9 +551,11 @@ def test_gingo_board_for_a_screen_reader_and_the_keyboard(phone: Page, server: L
     other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}}})
     open_hash(phone, server, f"#/game/{gid}", "#gingo-board .space")
     grid = phone.get_by_role("grid")
-    expect(grid.get_by_role("row")).to_have_count(13)
+    # 13 rows of spaces and both sides' suit rows; each rank row headed in both frames
+    expect(grid.get_by_role("row")).to_have_count(15)
     expect(grid.get_by_role("gridcell")).to_have_count(52)
-    expect(grid.get_by_role("rowheader")).to_have_count(13)
+    expect(grid.get_by_role("rowheader")).to_have_count(26)
+    expect(grid.get_by_role("columnheader")).to_have_count(8)
     # An empty space names both sides' cards (side 2 reads the board from the far end).
     expect(grid.get_by_role("button", name="ace of spades for side 1, king of clubs for side 2, empty; row 1, column 1")).to_have_count(1)
     # A meld entered on another phone: its words, then the chips it asks for.
@@ -534,74 +605,6 @@ def test_gingo_board_for_a_screen_reader_and_the_keyboard(phone: Page, server: L
     other_phone(server, table, f"/api/v1/games/{gid}/actions",
                 {"action": {"type": "go_out", "seat": 1, "captured": {"0": ["5H", "9D"]}, "jokers": {}}})
     wait_said(phone, "Xan went out, capturing 5 of hearts, 9 of diamonds")
-
-
-LAYOUT = """
-() => {
-  const vw = document.documentElement.clientWidth;
-  const out = [];
-  const name = e => (e.id ? '#' + e.id : e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className.trim()
-    ? '.' + e.className.trim().split(/\\s+/).join('.') : '')) + ` "${(e.textContent || e.value || '').trim().slice(0, 30)}"`;
-  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest('[hidden], .visually-hidden')
-    && getComputedStyle(e).visibility !== 'hidden'; };
-  const sideways = e => e.closest('.sheet-wrap');   // a wide sheet scrolls in its own box, on purpose
-  const bar = e => { for (let x = e; x; x = x.parentElement) { const p = getComputedStyle(x).position;
-    if (p === 'fixed' || p === 'sticky') return x; } return null; };
-  const sw = document.documentElement.scrollWidth;
-  if (sw > vw + 1) out.push(`the page is ${sw} px wide on a ${vw} px screen`);
-  for (const e of document.querySelectorAll('button, a[href], input:not([type=file]), select, summary, label, h1, h2, h3, p, li, .space')) {
-    if (!shown(e) || sideways(e)) continue;
-    const r = e.getBoundingClientRect();
-    if (r.left < -1 || r.right > vw + 1) out.push(`${name(e)} runs past the screen edge (${Math.round(r.left)} to ${Math.round(r.right)} of ${vw} px)`);
-    const cs = getComputedStyle(e);
-    if (cs.display !== 'inline' && e.scrollWidth > e.clientWidth + 2 && e.tagName !== 'SELECT' && e.tagName !== 'INPUT')
-      out.push(`${name(e)}: its content is wider than its box (${e.scrollWidth} > ${e.clientWidth} px)`);
-  }
-  const controls = [...document.querySelectorAll('button, a[href], input:not([type=file]), select, summary')]
-    .filter(e => shown(e) && !sideways(e));
-  for (let i = 0; i < controls.length; i++) for (let j = i + 1; j < controls.length; j++) {
-    const a = controls[i], b = controls[j];
-    if (a.contains(b) || b.contains(a) || bar(a) !== bar(b)) continue;
-    const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
-    const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left), hgt = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
-    if (w > 2 && hgt > 2) out.push(`${name(a)} and ${name(b)} overlap`);
-  }
-  const nav = document.querySelector('.bottombar');
-  const room = parseFloat(getComputedStyle(document.body).paddingBottom);
-  if (nav && nav.offsetHeight > room + 1) out.push(`the bottom bar (${nav.offsetHeight} px) covers the end of the page (${room} px kept free)`);
-  return out;
-}
-"""
-
-LARGE_TEXT = ["join, code missing", "games list", "new game, house rules, error", "Gin Rummy, preview", "Gin Rummy, errors",
-              "Color Gin with a hand", "Ginski with a hand", "Gin-Go set-up", "Gin-Go chips on the board, meld",
-              "Gin-Go go out", "Gin-Go forfeit", "Gin-Go won", "board (simulator)", "host, open, pairing code shown",
-              "watching, not joined: Gin-Go"]
-
-
-@pytest.mark.parametrize("width", WIDTHS)
-def test_nothing_is_lost_or_overlaps_at_200_percent_text(browser: Browser, server: LiveServer, table: Table, width: int) -> None:
-    """The phone's text size at 200% (Chromium's own default font size setting, 16 -> 32 px)."""
-    failures = []
-    for name in LARGE_TEXT:
-        visit = SCREENS[name]
-        ctx = browser.new_context(viewport={"width": width, "height": HEIGHT}, device_scale_factor=1, has_touch=True)
-        if visit.paired:
-            ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
-        page = ctx.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        ctx.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
-        try:
-            visit.go(page, server, table)
-            page.wait_for_timeout(250)
-            root = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
-            assert root >= 32, f"{name}: the page ignores the phone's text size (root font {root} px)"
-            problems = page.evaluate(LAYOUT)
-        finally:
-            ctx.close()
-        if problems:
-            failures.append(f"== {name}:\n    " + "\n    ".join(problems[:12]))
-    assert not failures, f"at 200% text, {width} px wide:\n" + "\n".join(failures)
 
 
 def test_the_keyboard_alone_skip_link_focus_and_panels(phone: Page, server: LiveServer, table: Table) -> None:

@@ -15,6 +15,8 @@ import { announce, noteOwnWrite } from "./js/announce.js";
 import { liveNews } from "./js/news.js";
 
 const view = document.getElementById("view");
+// The skip link moves the focus without touching the hash (the hash is the router's).
+document.querySelector(".skip-link").addEventListener("click", (ev) => { ev.preventDefault(); view.focus(); });
 const connEl = document.getElementById("conn");
 const outboxEl = document.getElementById("outbox");
 const banner = document.getElementById("gin-banner");

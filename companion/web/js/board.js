@@ -108,13 +108,8 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
       const suit = labels.cols[side][col];
       lab.className = `board-suit side-${side} suit-${suit}`;
       lab.setAttribute("role", "columnheader");
-      const sym = document.createElement("span");
-      sym.setAttribute("aria-hidden", "true");
-      sym.textContent = SUIT_SYMBOL[suit] || "";
-      const words = document.createElement("span");
-      words.className = "visually-hidden";
-      words.textContent = `side ${side}: ${SUIT_WORD[suit] || ""}`;
-      lab.append(sym, words);
+      lab.setAttribute("aria-label", `side ${side}: ${SUIT_WORD[suit] || ""}`);
+      lab.textContent = SUIT_SYMBOL[suit] || "";
       r.appendChild(lab);
     }
     corner(r);
@@ -128,13 +123,8 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
     const text = labels ? labels.rows[side][row] : (side === "1" ? String(row) : "");
     if (!text) { lab.setAttribute("aria-hidden", "true"); r.appendChild(lab); return; }
     lab.setAttribute("role", "rowheader");
-    const vis = document.createElement("span");
-    vis.setAttribute("aria-hidden", "true");
-    vis.textContent = text;
-    const words = document.createElement("span");
-    words.className = "visually-hidden";
-    words.textContent = labels ? `side ${side}: ${RANK_WORDS[text] || text}` : `row ${row}`;
-    lab.append(vis, words);
+    lab.setAttribute("aria-label", labels ? `side ${side}: ${RANK_WORDS[text] || text}` : `row ${row}`);
+    lab.textContent = text;
     r.appendChild(lab);
   };
   for (let row = 13; row >= 1; row--) {

@@ -37,7 +37,7 @@ export function reviewPanel(changes, describeHand, choices) {
   const title = list.length > 1 ? `${first} (and ${list.length - 1} more) meanwhile: review` : `${first} meanwhile: review`;
   const hands = [...changedHands(list)].sort((a, b) => a - b);
   return h("div", { class: "review", id: "review", role: "alert" },
-    h("h3", { id: "review-title" }, title),
+    h("h2", { id: "review-title" }, title),
     h("ul", { id: "review-changes" }, ...list.map(c => h("li", null, changeText(c) + "."))),
     hands.length ? h("div", { class: "label" }, "On the sheet now (marked):") : null,
     hands.length ? h("ul", { id: "review-hands" }, ...hands.map(n => h("li", { dataset: { hand: n } }, describeHand(n)))) : null,
