@@ -477,67 +477,6 @@ def test_entries_from_another_phone_a_conflict_and_the_match_end_are_said_once(
     assert not any("this phone" in s for s in said(phone))
 
 
-def test_gingo_board_for_a_screen_reader_and_the_keyboard(phone: Page, server: LiveServer, table: Table) -> None:
-    gid = _id(server.post("/api/v1/games", {"variant": "gingo", "players": ["Wes", "Xan"]}, table.token))
-    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}}})
-    open_hash(phone, server, f"#/game/{gid}", "#gingo-board .space")
-    grid = phone.get_by_role("grid")
-    # 13 rows of spaces and both sides' suit rows; each rank row headed in both frames
-    expect(grid.get_by_role("row")).to_have_count(15)
-    expect(grid.get_by_role("gridcell")).to_have_count(52)
-    expect(grid.get_by_role("rowheader")).to_have_count(26)
-    expect(grid.get_by_role("columnheader")).to_have_count(8)
-    # An empty space names both sides' cards (side 2 reads the board from the far end).
-    expect(grid.get_by_role("button", name="ace of spades for side 1, king of clubs for side 2, empty; row 1, column 1")).to_have_count(1)
-    # A meld entered on another phone: its words, then the chips it asks for.
-    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"]}})
-    wait_said(phone, "Wes melded ace of spades, 2 of spades, 3 of spades (entered on another phone)")
-    wait_said(phone, "Place 3 side 1 chips for Wes: ace of spades, 2 of spades, 3 of spades")
-    expect(grid.get_by_role("button", name=re.compile(r"^3 of spades: place a side 1 chip here; row 3, column 1$"))).to_have_count(1)
-    for sp in (0, 4, 8):
-        server.post("/api/v1/board/sim", {"space": sp, "side": 1}, table.token)
-    expect(grid.get_by_role("button", name="2 of spades, side 1 chip; row 2, column 1")).to_have_count(1)
-    # Xan's clubs land on Wes's chips: a bump, said once with the cards it concerns.
-    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 1, "cards": ["JC", "QC", "KC"]}})
-    wait_said(phone, "Bump 3 chips over to side 2: king of clubs, queen of clubs, jack of clubs")
-    expect(grid.get_by_role("button", name=re.compile(r"^ace of spades, side 1 chip, bump: side 2 goes here \(king of clubs\)"))).to_have_count(1)
-    # The keyboard: one tab stop on the board, arrows move, a redraw keeps the place.
-    expect(phone.locator("#gingo-board .space[tabindex='0']")).to_have_count(1)
-    phone.locator("#gingo-board .space[tabindex='0']").focus()
-    start = int(phone.evaluate("document.activeElement.dataset.space"))
-    assert start == 0
-    focused = lambda: int(phone.evaluate("document.activeElement.dataset.space"))  # noqa: E731
-    phone.keyboard.press("ArrowUp")
-    assert focused() == 4
-    phone.keyboard.press("ArrowRight")
-    assert focused() == 5
-    phone.keyboard.press("End")
-    assert focused() == 7
-    phone.keyboard.press("PageUp")
-    assert focused() == 51
-    phone.keyboard.press("ArrowUp")   # the edge holds
-    assert focused() == 51
-    phone.keyboard.press("Home")
-    assert focused() == 48
-    assert phone.locator("#gingo-board .space[tabindex='0']").get_attribute("data-space") == "48"
-    redraw(phone)
-    assert focused() == 48
-    # Side 1's link made on the board (column 2: the hearts), said once; broken, said once.
-    hearts = [1 + 4 * r for r in range(13)]
-    for sp in hearts:
-        server.post("/api/v1/board/sim", {"space": sp, "side": 1}, table.token)
-    wait_said(phone, "Gin! Wes linked the A row to the K row")
-    expect(grid.get_by_role("button", name=re.compile(r"part of side 1's link"))).to_have_count(13)
-    redraw(phone)
-    assert said_times(phone, "Gin! Wes") == 1, said(phone)
-    server.post("/api/v1/board/sim", {"space": hearts[6], "side": None}, table.token)
-    wait_said(phone, "Wes's link is broken")
-    # A capture: going out with the other side's cards, said in words.
-    other_phone(server, table, f"/api/v1/games/{gid}/actions",
-                {"action": {"type": "go_out", "seat": 1, "captured": {"0": ["5H", "9D"]}, "jokers": {}}})
-    wait_said(phone, "Xan went out, capturing 5 of hearts, 9 of diamonds")
-
-
 def test_the_keyboard_alone_skip_link_focus_and_panels(phone: Page, server: LiveServer, table: Table) -> None:
     open_hash(phone, server, f"#/game/{table.games['gin']}", "#entry")
     phone.keyboard.press("Tab")
@@ -556,14 +495,14 @@ def test_the_keyboard_alone_skip_link_focus_and_panels(phone: Page, server: Live
     phone.focus("#preview-btn")
     phone.keyboard.press("Enter")
     expect(phone.locator("#preview")).to_be_visible()
-    phone.wait_for_function("document.getElementById('preview').contains(document.activeElement)")
+    phone.wait_for_function("() => document.getElementById('preview').contains(document.activeElement)")
     phone.get_by_role("button", name="Back to the entry").focus()
     phone.keyboard.press("Enter")
     expect(phone.locator("#preview")).to_be_hidden()
-    phone.wait_for_function("document.activeElement && document.activeElement.id === 'preview-btn'")
+    phone.wait_for_function("() => document.activeElement && document.activeElement.id === 'preview-btn'")
     # A route change puts the focus on the new screen's heading, so a screen reader starts there.
     phone.click("#nav a[data-nav='games']")
-    phone.wait_for_function("document.activeElement && document.activeElement.tagName === 'H1'")
+    phone.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'H1'")
 
 
 def test_reduced_motion_stops_the_pulses(browser: Browser, server: LiveServer, table: Table) -> None:
