@@ -489,7 +489,7 @@ async function mountNew(main, arg) {
     if (!box) return;
     const taken = new Set(draft.players.slice(0, draft.count).map(n => n.trim().toLowerCase()).filter(Boolean));
     const free = known.filter(n => !taken.has(n.toLowerCase())).slice(0, 30);
-    box.replaceChildren(...(free.length ? [h("p", { class: "label", id: "picks-label" }, "Earlier players: tap to seat"),
+    box.replaceChildren(...(free.length ? [h("div", { class: "label", id: "picks-label" }, "Earlier players: tap to seat"),
       h("div", { class: "player-picks-row", role: "group", "aria-labelledby": "picks-label" }, ...free.map(n =>
         h("button", { type: "button", class: "player-pick", dataset: { name: n }, onclick: () => seat(n) }, n)))] : []));
   }
