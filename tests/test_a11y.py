@@ -340,6 +340,9 @@ SCREENS: dict[str, Visit] = {
     "Gin Rummy, undo asks first": Visit(undo_asks),
     "Gin Rummy, another phone's hand reviewed": Visit(review_meanwhile),
     "an error toast": Visit(error_toast),
+    "history": Visit(lambda p, s, t: open_hash(p, s, "#/history", "#history-list li")),
+    "players and statistics": Visit(lambda p, s, t: open_hash(p, s, "#/stats", "#player-list li")),
+    "play without cards: a new dealt game": Visit(lambda p, s, t: open_hash(p, s, "#/play", "#play-form")),
     "a game that does not exist": Visit(lambda p, s, t: open_hash(p, s, "#/game/nope", "#view .field-error")),
 }
 
