@@ -18,7 +18,7 @@ from tests.live_server import LiveServer
 from tests.test_web import SHOTS, TIMEOUT_MS, join, wait_for
 from tests.test_web import browser as browser  # noqa: F401  (fixtures shared with the page tests)
 from tests.test_web import server as server  # noqa: F401
-from tests.web_helpers import CODE
+from tests.web_helpers import CODE, steady_box
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
@@ -63,13 +63,10 @@ def open_game(page: Page, server: LiveServer, gid: str) -> None:  # noqa: F811
 def tap(page: Page, selector: str) -> None:
     """A thumb's tap on something that must already be on screen, above the bottom bar:
     no scrolling allowed."""
-    el = page.locator(selector)
-    el.wait_for(state="visible")
-    box = el.bounding_box()
-    assert box is not None, selector
+    box = steady_box(page, selector)
     bottom = page.evaluate("innerHeight - document.querySelector('.bottombar').getBoundingClientRect().height")
     assert box["y"] >= 0 and box["y"] + box["height"] <= bottom + 0.5, f"{selector} is off screen: {box}"
-    el.tap()
+    page.locator(selector).first.tap()
     assert page.evaluate("scrollY") == 0, "the page scrolled"
 
 

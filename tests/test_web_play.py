@@ -14,7 +14,7 @@ import pytest
 from tests.live_server import LiveServer
 from tests.test_web import TIMEOUT_MS, join, shot
 from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
-from tests.web_helpers import CODE, HOST_CODE
+from tests.web_helpers import CODE, HOST_CODE, steady_box
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
@@ -45,17 +45,7 @@ def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
 
 def on_screen(page: Page, selector: str) -> None:
     """``selector`` is visible without scrolling, above the bottom bar (one thumb)."""
-    # the moves are drawn again whenever the game changes (a bot's move, the live channel):
-    # an element can be replaced between becoming visible and being measured, so measure
-    # whichever one is there, a few times at most
-    box = None
-    for _ in range(20):
-        page.locator(selector).first.wait_for(state="visible")
-        box = page.locator(selector).first.bounding_box()
-        if box is not None:
-            break
-        page.wait_for_timeout(50)
-    assert box is not None, f"{selector} kept being replaced before it could be measured"
+    box = steady_box(page, selector)
     bottom = page.evaluate("innerHeight - document.querySelector('.bottombar').getBoundingClientRect().height")
     assert box["y"] >= 0 and box["y"] + box["height"] <= bottom + 0.5, f"{selector} is off screen: {box}"
     assert box["height"] >= 44 and box["width"] >= 44, f"{selector} is smaller than a thumb: {box}"

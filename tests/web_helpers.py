@@ -9,10 +9,11 @@ to test a lost connection.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tests.live_server import ROOT, LiveServer, free_port
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "CODE", "HOST_CODE", "PHONE", "ROOT", "Server", "free_port"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "CODE", "HOST_CODE", "PHONE", "ROOT", "Server", "free_port", "steady_box"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -27,3 +28,19 @@ HOST_CODE = "host-5678"
 def Server(data: Path, port: int | None = None) -> LiveServer:  # noqa: N802 (reads like the class it returns)
     """The live-server launcher with the browser tests' pairing and host codes."""
     return LiveServer(data, port, code=CODE, host_code=HOST_CODE)
+
+
+def steady_box(page: Any, selector: str, tries: int = 20) -> dict[str, float]:
+    """The on-screen box of the first element matching ``selector``, once it holds still.
+
+    The page draws a screen again whenever the game changes (the live channel, a bot's
+    move), so an element can be replaced between becoming visible and being measured
+    (Playwright then gives no box): measure whichever element is there, a few times."""
+    for _ in range(tries):
+        el = page.locator(selector).first
+        el.wait_for(state="visible")
+        box = el.bounding_box()
+        if box is not None:
+            return dict(box)
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} kept being replaced before it could be measured")
