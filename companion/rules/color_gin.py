@@ -6,8 +6,10 @@ set the suit it lacks, a four-card set nothing, and every deadwood card its own 
 A suit closes for everyone once a player reaches the target (default 100) in it; the
 first to reach it wins the suit, and three suits win the game (RULES.md section 3).
 
-The module surface is the one of :mod:`companion.rules.base`. Seats are 0 and 1.
-``score_hand`` takes, besides the common arguments:
+The module surface is the one of :mod:`companion.rules.base`. Seats are 0 and 1. The
+options and presets live in :mod:`companion.rules.color_gin_options`, spoiling and the
+declared arrangement in :mod:`companion.rules.color_gin_declare`; this module scores
+hands and matches and offers every public name of both. ``score_hand`` takes, besides the common arguments:
 
 * ``declared``: the ender's melds as lists of card names; spoiling and the ender's
   deadwood come from it. Without it the engine declares for the ender (see
@@ -27,340 +29,21 @@ The module surface is the one of :mod:`companion.rules.base`. Seats are 0 and 1.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from itertools import combinations
-from typing import Final, Literal
+from collections.abc import Iterable, Sequence
 
 from companion.errors import refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
-from companion.games.options import check_record, option_field, preset_options, resolve_options, with_overrides
 from companion.rules.common import check_result, read_seat_hands
-
-VARIANT: Final = "color_gin"
-SUIT_LETTERS: Final = C.SUITS  # "SHDC"
-DECK: Final = C.STANDARD_DECK
-PLAYERS: Final = range(2, 3)
-HAND_SIZE: Final = 10
-
-TieRule = Literal["undercut", "knocker_wins_zero", "no_score"]
-Tiebreak = Literal["none", "total_points"]
-StockEnd = Literal["void_at_2", "alternate_anyway"]
-AutoDeclare = Literal["best_score", "least_deadwood", "most_open_suits"]
-
-
-@dataclass(frozen=True)
-class Options:
-    """Color Gin options; every field carries a one-line ``help`` for the new-game
-    screen and enumerated fields their ``choices``."""
-
-    target: int = option_field(100, "points in a suit that close it; the first to reach it wins the suit",
-                               minimum=1)
-    knock_limit: int = option_field(10, "most deadwood a player may knock with")
-    gin_bonus: int = option_field(20, "bonus for gin, added to the opponent's deadwood")
-    undercut_bonus: int = option_field(10, "bonus to the defender who has less deadwood than the knocker")
-    tie: TieRule = option_field(
-        "undercut",
-        "equal deadwood after a knock: the defender undercuts (0 + bonus), the knocker wins 0, or nobody scores",
-        ("undercut", "knocker_wins_zero", "no_score"),
-    )
-    tiebreak: Tiebreak = option_field(
-        "none",
-        "a 2-2 game: stays a tie, or goes to the higher total over all four suits",
-        ("none", "total_points"),
-    )
-    stock_end: StockEnd = option_field(
-        "void_at_2",
-        "after a void hand (stock down to 2): the same dealer deals again, or the deal alternates anyway",
-        ("void_at_2", "alternate_anyway"),
-    )
-    void_cap: int = option_field(3, "this many void hands in a row end the game as it stands (0: no cap)")
-    auto_declare: AutoDeclare = option_field(
-        "best_score",
-        "arrangement the engine declares for an ender who declares none: the one that scores the ender most, "
-        "least deadwood first, or most open unspoiled suits first",
-        ("best_score", "least_deadwood", "most_open_suits"),
-    )
-    no_same_card_discard: bool = option_field(True, "a card taken from the discard pile may not be discarded (nor knocked with) in the same turn")
-    first_dealer: str = option_field(
-        "random", "who deals first: drawn at random, or each player flips a card and the highest chooses to deal or not, or the lowest card deals (a tie flips again)",
-        ("random", "flip_high_chooses", "flip_low_deals"),
-    )
-    coop: bool = option_field(False, "co-op variant: both players aim for a 2-2 tie; the team score is all eight columns added up")
-    coop_jokers: bool = option_field(False, "co-op with jokers shuffled in: drawing one forces gin or a knock, even above the limit; the joker is the discard")
-
-    def __post_init__(self) -> None:
-        check_record(self, VARIANT)
-        if self.target < 1:
-            raise ValueError("color_gin option target must be at least 1")
-        if self.coop_jokers and not self.coop:
-            raise ValueError("color_gin option coop_jokers needs coop (the joker rule belongs to the co-op variant)")
-
-
-PRESETS: Final[dict[str, Options]] = {
-    "sackson": Options(),
-    "coop": Options(coop=True),
-    "coop_jokers": Options(coop=True, coop_jokers=True),
-}
-DEFAULT_PRESET: Final = "sackson"
-
-
-def make_options(preset: str | None = None, **overrides: object) -> Options:
-    """The options of ``preset`` (default ``sackson``) with ``overrides`` applied.
-
-    >>> make_options(target=150).target
-    150
-    >>> make_options("cutthroat")
-    Traceback (most recent call last):
-    ...
-    companion.errors.InvalidInput: unknown color_gin preset 'cutthroat' (one of sackson, coop, coop_jokers)
-    """
-    base = preset_options(PRESETS, preset, DEFAULT_PRESET, VARIANT)
-    return with_overrides(base, overrides, VARIANT)
-
-
-def _resolve(preset: str | None, options: Options | None, overrides: dict[str, object]) -> Options:
-    """``options`` (with ``overrides`` on top) or the preset's options."""
-    return resolve_options(preset, options, overrides, cls=Options, game=VARIANT, make=make_options)
-
-
-def deck(options: Options) -> int:
-    """The cards shuffled for a deal: the 52-card deck, plus both jokers with
-    ``coop_jokers``."""
-    return DECK | C.JOKER_MASK if options.coop_jokers else DECK
-
-
-def deal_size(players: int, options: Options) -> int:
-    """Cards dealt to each player: always 10."""
-    _check_players(players)
-    return HAND_SIZE
-
-
-def next_dealer(result: HandResult, dealer: int, players: int, options: Options) -> int:
-    """The deal alternates; after a void hand the same dealer deals again unless
-    ``stock_end`` is ``alternate_anyway``."""
-    _check_players(players)
-    if result.kind == "void" and options.stock_end == "void_at_2":
-        return dealer
-    return (dealer + 1) % players
-
-
-def _check_players(players: int) -> None:
-    if players not in PLAYERS:
-        raise ValueError(f"Color Gin is a game for 2 players, not {players}")
-
-
-# ---------------------------------------------------------------------------
-# Spoiling and arrangements
-
-
-def spoiled_suits(melds: Iterable[M.Meld], deadwood: Iterable[int]) -> int:
-    """The suits (a 4-bit mask, bit 0 spades ... bit 3 clubs) an arrangement spoils.
-
-    >>> run = M.check_meld(C.parse_cards("5H 6H 7H"), M.COLOR_GIN)
-    >>> trio = M.check_meld(C.parse_cards("9S 9H 9C"), M.COLOR_GIN)
-    >>> suit_letters(spoiled_suits([run, trio], C.parse_cards("KC")))
-    ['H', 'D', 'C']
-    """
-    mask = 0
-    for meld in melds:
-        if meld.kind == "run":
-            mask |= 1 << C.suit(meld.cards[0])
-        elif len(meld.cards) == 3:
-            present = {C.suit(c) for c in meld.cards}
-            mask |= sum(1 << s for s in range(4) if s not in present)
-    for card in deadwood:
-        mask |= 1 << C.suit(card)
-    return mask
-
-
-def suit_letters(mask: int) -> list[str]:
-    """Suit letters of a 4-bit suit mask, in ``S H D C`` order."""
-    return [SUIT_LETTERS[s] for s in range(4) if mask >> s & 1]
-
-
-def _suit_mask(letters: Iterable[str]) -> int:
-    mask = 0
-    for letter in letters:
-        key = str(letter).strip().upper()
-        if len(key) != 1 or key not in SUIT_LETTERS:
-            raise ValueError(f"not a suit: {letter!r} (use S, H, D or C)")
-        mask |= 1 << SUIT_LETTERS.index(key)
-    return mask
-
-
-def closed_mask(closed: str | Iterable[str] | MatchScore | None) -> int:
-    """Closed suits as a 4-bit mask from letters or a Color Gin match."""
-    if closed is None:
-        return 0
-    if isinstance(closed, MatchScore):
-        if closed.variant != VARIANT:
-            raise ValueError(f"closed suits must come from a Color Gin match, not {closed.variant}")
-        return _suit_mask(closed.extra.get("closed", []))  # type: ignore[arg-type]
-    if isinstance(closed, str):
-        return _suit_mask(ch for ch in closed if ch not in ", ")
-    return _suit_mask(closed)
-
-
-def _candidate_melds(mask: int) -> list[M.Meld]:
-    """Every meld the cards of ``mask`` can form (sets of 3 and 4, runs of 3+, ace low)."""
-    out: list[M.Meld] = []
-    for r in range(13):
-        same = [s * 13 + r for s in range(4) if mask >> (s * 13 + r) & 1]
-        for k in (3, 4):
-            for combo in combinations(same, k):
-                out.append(M.Meld("set", combo))
-    for s in range(4):
-        for start in range(11):
-            run: list[int] = []
-            for r in range(start, 13):
-                card = s * 13 + r
-                if not mask >> card & 1:
-                    break
-                run.append(card)
-                if len(run) >= 3:
-                    out.append(M.Meld("run", tuple(run)))
-    return out
-
-
-def all_arrangements(cards: int, limit: int | None = None) -> Iterator[M.Arrangement]:
-    """Every way to lay out a Color Gin hand (not only the least-deadwood ones) whose
-    deadwood is at most ``limit`` (None: any)."""
-    cands = _candidate_melds(cards)
-    by_low: dict[int, list[M.Meld]] = {}
-    for m in cands:
-        by_low.setdefault(min(m.cards), []).append(m)
-    cap = limit if limit is not None else 1 << 30
-
-    def rec(rest: int, dead: list[int], value: int, chosen: list[M.Meld]) -> Iterator[M.Arrangement]:
-        if value > cap:
-            return
-        if not rest:
-            yield M.Arrangement(tuple(chosen), tuple(dead), value)
-            return
-        low = rest & -rest
-        c = low.bit_length() - 1
-        dead.append(c)
-        yield from rec(rest ^ low, dead, value + C.gin_value(c), chosen)
-        dead.pop()
-        for m in by_low.get(c, ()):
-            mm = m.mask
-            if rest & mm == mm:
-                chosen.append(m)
-                yield from rec(rest & ~mm, dead, value, chosen)
-                chosen.pop()
-
-    yield from rec(cards, [], 0, [])
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """The ender's arrangement and what it spoils; ``open_unspoiled`` are the suits
-    it can score in (unspoiled and not closed), as a 4-bit mask."""
-
-    arrangement: M.Arrangement
-    spoiled: int
-    open_unspoiled: int
-
-
-def _declare(arr: M.Arrangement, closed: int) -> Declaration:
-    sp = spoiled_suits(arr.melds, arr.deadwood)
-    return Declaration(arr, sp, 0xF & ~sp & ~closed)
-
-
-def choose_arrangement(
-    cards: int, options: Options, closed: int = 0, forced: bool = False,
-    defender: int | None = None,
-) -> Declaration | None:
-    """The arrangement the engine declares for an ender, or None if the ender may not
-    end the hand (deadwood above the limit, or nothing could score).
-
-    Among arrangements within the knock limit that leave a suit open and unspoiled,
-    ``auto_declare=best_score`` (with the ``defender``'s cards known) takes the one
-    that scores the ender most against the defender this hand (points times the suits
-    that score, after the defender's best lay-offs), then the least deadwood;
-    ``least_deadwood`` takes the least deadwood, then the most open unspoiled suits;
-    ``most_open_suits`` the other way round. Without the defender's cards
-    ``best_score`` orders as ``least_deadwood``. Between arrangements still equal, the
-    one that leaves the ``defender`` (a card mask) the most deadwood after lay-offs
-    wins, then the first found. ``forced`` (a co-op joker) lifts the limit and the
-    scoring check: every arrangement is a candidate.
-
-    >>> hand = C.to_mask("AS 2S 3S 9H 9D 9C KC QC JC 4D")
-    >>> d = choose_arrangement(hand, Options())
-    >>> d.arrangement.value, suit_letters(d.spoiled), suit_letters(d.open_unspoiled)
-    (4, ['S', 'D', 'C'], ['H'])
-    >>> choose_arrangement(hand, Options(), closed=closed_mask("H")) is None
-    True
-    """
-    best_key: tuple[int, ...] | None = None
-    tied: list[Declaration] = []
-    limit = None if forced else options.knock_limit
-    by_score = options.auto_declare == "best_score" and defender is not None
-    for arr in all_arrangements(cards, limit):
-        d = _declare(arr, closed)
-        if not d.open_unspoiled and not forced:
-            continue
-        nopen = d.open_unspoiled.bit_count()
-        key: tuple[int, ...]
-        if by_score:
-            assert defender is not None
-            key = (-_net_score(d, defender, options), arr.value, -nopen)
-        elif options.auto_declare == "most_open_suits":
-            key = (-nopen, arr.value)
-        else:
-            key = (arr.value, -nopen)
-        if best_key is None or key < best_key:
-            best_key, tied = key, [d]
-        elif key == best_key:
-            tied.append(d)
-    if not tied:
-        return None
-    if defender is None or len(tied) == 1 or tied[0].arrangement.value == 0:
-        return tied[0]
-    return max(
-        tied, key=lambda d: M.best_layoffs(defender, d.arrangement.melds, "color_gin").deadwood
-    )
-
-
-def _net_score(d: Declaration, defender: int, options: Options) -> int:
-    """What declaring ``d`` is worth to the ender this hand: the points the ender would
-    score minus the points the defender would score, over the open unspoiled suits."""
-    arr = d.arrangement
-    suits = d.open_unspoiled.bit_count()
-    if arr.value == 0:
-        return (options.gin_bonus + M.deadwood_of_mask(defender, "color_gin")) * suits
-    opp = M.best_layoffs(defender, arr.melds, "color_gin").deadwood
-    if arr.value < opp:
-        return (opp - arr.value) * suits
-    if arr.value > opp:
-        return -(arr.value - opp + options.undercut_bonus) * suits
-    return -options.undercut_bonus * suits if options.tie == "undercut" else 0
-
-
-def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat: int = 0) -> str | None:
-    """``"gin"``, ``"knock"`` or None: how a player keeping the 10 cards ``kept`` may
-    end the hand, given the suits ``match`` has closed (a hand that could score
-    nothing may not end it). Cards outside the 52-card deck (a co-op joker is never
-    kept) never end a hand.
-
-    >>> end_kind(C.to_mask("QH QS QC 10D JD QD 3D 4D 5D 6D"), Options())
-    'gin'
-    """
-    closed = closed_mask(match)
-    if kept < 0 or kept & ~DECK or kept.bit_count() != HAND_SIZE:
-        return None
-    if M.deadwood_of_mask(kept, "color_gin") > options.knock_limit:
-        return None
-    kind = None
-    for arr in all_arrangements(kept, options.knock_limit):
-        if _declare(arr, closed).open_unspoiled:
-            if arr.value == 0:
-                return "gin"
-            kind = "knock"
-    return kind
+from companion.rules.color_gin_options import (  # the options live there; offered here too
+    DECK, DEFAULT_PRESET, HAND_SIZE, PLAYERS, PRESETS, SUIT_LETTERS, VARIANT, AutoDeclare, Options, StockEnd,
+    Tiebreak, TieRule, _check_players, _resolve, deal_size, deck, make_options, next_dealer,
+)
+from companion.rules.color_gin_declare import (  # the declarations live there; offered here too
+    Declaration, _candidate_melds, _declare, _net_score, _read_declared, _suit_mask, all_arrangements,
+    choose_arrangement, closed_mask, end_kind, spoiled_suits, suit_letters,
+)
 
 
 # ---------------------------------------------------------------------------
@@ -380,34 +63,6 @@ def _read_hands(hands: Sequence[object], allow_empty: bool) -> list[int]:
                     "(52 standard cards; a co-op joker is discarded when drawn, never held)",
         count_error=count_error,
     )
-
-
-def _read_declared(declared: Sequence[Iterable[str | int]], hand: int) -> M.Arrangement:
-    if isinstance(declared, (str, bytes)) or not isinstance(declared, Sequence):
-        raise ValueError("declared must be a list of melds, each a list of card names")
-    melds: list[M.Meld] = []
-    used = 0
-    for i, meld_cards in enumerate(declared):
-        try:
-            cards = C.parse_cards(meld_cards)
-        except ValueError as exc:
-            raise refusal(f"declared meld {i + 1}: {exc}", field="declared") from None
-        mask = C.cards_mask(cards)
-        missing = mask & ~hand
-        if missing:
-            raise refusal(f"declared meld {i + 1}: {', '.join(C.mask_names(missing))} is not in the ender's hand",
-                          field="declared")
-        if mask & used:
-            raise refusal(f"declared meld {i + 1}: {', '.join(C.mask_names(mask & used))} is in two melds",
-                          field="declared")
-        try:
-            meld = M.check_meld(cards, M.COLOR_GIN)
-        except ValueError as exc:
-            raise refusal(f"declared meld {i + 1}: {exc}", field="declared") from None
-        used |= mask
-        melds.append(meld)
-    dead = tuple(C.mask_cards(hand & ~used))
-    return M.Arrangement(tuple(melds), dead, sum(C.gin_value(c) for c in dead))
 
 
 def _points_row(amount: int, scoring_suits: int) -> dict[str, int]:
