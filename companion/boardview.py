@@ -1,5 +1,5 @@
 """The board view: what the sensors see against what the Gin-Go game expects, as pure
-functions (no threads, no I/O). :mod:`companion.sync` runs them against the live sensors.
+functions (no threads, no I/O). :mod:`companion.hardware.sync` runs them against the live sensors.
 
 :func:`compare` lists *every* disagreement between the expected board and the sensed
 one (52 characters ``.``, ``1``, ``2`` in space order, or None while the sensors are

@@ -17,7 +17,7 @@ from companion.hardware.layout import default_layout
 from companion.hardware.sensors.sim import SimSensors
 from companion.pairing import Pairing
 from companion.store import open_store
-from companion.sync import BoardSync
+from companion.hardware.sync import BoardSync
 from companion.table import Table
 from tests.test_table import COLOR_HANDS, GIN_HANDS, GINGO_ACTIONS, GINSKI_HANDS
 
@@ -361,7 +361,7 @@ def test_long_hold_shuts_down_and_tells_the_phones(env: Env) -> None:
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
-    from companion.service import power_off
+    from companion.commands.assemble import power_off
     from companion.hardware.buttons import Buttons
 
     told: list[dict[str, Any]] = []
@@ -403,7 +403,7 @@ def test_discovery_never_crashes() -> None:
 
 
 def test_damaged_log_is_reported_loudly_at_start_up(tmp_path: Path) -> None:
-    from companion.service import build_service
+    from companion.commands.assemble import build_service
     from companion.settings import Settings
 
     (tmp_path / "events.sqlite3").write_bytes(b"\x00garbage, not sqlite" * 64)

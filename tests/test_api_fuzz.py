@@ -25,7 +25,7 @@ from companion.hardware.layout import default_layout
 from companion.hardware.sensors.sim import SimSensors
 from companion.pairing import Pairing
 from companion.store import open_store
-from companion.sync import BoardSync
+from companion.hardware.sync import BoardSync
 from companion.table import HandInput, Table
 from tests.test_table import GIN_HANDS, GINGO_ACTIONS
 

@@ -41,7 +41,7 @@ class Phones:
             from companion.hardware.layout import default_layout
             from companion.hardware.leds.sim import SimLeds
             from companion.hardware.sensors.sim import SimSensors
-            from companion.sync import BoardSync
+            from companion.hardware.sync import BoardSync
 
             self.sync = BoardSync(self.table, SimSensors(rate=400, seed=1), SimLeds(), layout=default_layout(), fps=30)
             self.sync.start()

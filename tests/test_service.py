@@ -15,7 +15,7 @@ from companion.hardware.calibration import compute_calibration, save_calibration
 from companion.hardware.config import ConfigError
 from companion.hardware.layout import default_layout
 from companion.hardware.scene import MARKER, OFF
-from companion.service import build_service, load_classifier
+from companion.commands.assemble import build_service, load_classifier
 from companion.settings import Settings, add_arguments, from_args, resolve
 from tests.live_server import LiveServer
 

@@ -66,7 +66,7 @@ def create_app(
     warnings: list[str] | None = None,
     names: Iterable[str] = (),
 ) -> FastAPI:
-    """The ASGI app. ``sync`` is a :class:`~companion.sync.BoardSync` (None: no board);
+    """The ASGI app. ``sync`` is a :class:`~companion.hardware.sync.BoardSync` (None: no board);
     ``web_dir`` the phone page served at ``/`` when the folder exists; ``names`` more host
     names the companion answers to (besides localhost, gingo.local, the hostname and IP
     addresses, see :mod:`companion.api.security`)."""

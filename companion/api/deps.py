@@ -30,7 +30,7 @@ async def get_pairing(request: Request) -> Pairing:
 
 
 async def get_sync(request: Request) -> Any:
-    """The :class:`~companion.sync.BoardSync`, or None when the companion runs without a board."""
+    """The :class:`~companion.hardware.sync.BoardSync`, or None when the companion runs without a board."""
     return request.app.state.sync
 
 

@@ -23,7 +23,7 @@ from companion.hardware.selftest import run_selftest, sim_hand
 from companion.hardware.sensors import SensorBackendError, open_sensor_backend
 from companion.hardware.sensors.sim import SimSensors
 from companion.paths import data_dir
-from companion.service import load_classifier, open_sensors
+from companion.commands.assemble import load_classifier, open_sensors
 from companion.settings import Settings, from_args
 
 

@@ -18,7 +18,7 @@ from companion.hardware.debounce import Debouncer
 from companion.hardware.sensing import BoardChange, SensingPipeline
 from companion.hardware.sensors import SensorBackend, SensorBackendError, open_sensor_backend
 from companion.paths import data_dir
-from companion.service import load_classifier, open_sensors
+from companion.commands.assemble import load_classifier, open_sensors
 from companion.settings import Settings, from_args
 
 

@@ -14,7 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from companion.cli import CommandError
-from companion.service import Service, build_service
+from companion.commands.assemble import Service, build_service
 from companion.settings import add_arguments, from_args
 
 log = logging.getLogger("gingo")

@@ -178,7 +178,7 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
     from companion.api import create_app
     from companion.pairing import Pairing
     from companion.store import open_store
-    from companion.sync import BoardSync
+    from companion.hardware.sync import BoardSync
     from companion.table import Table
 
     warnings: list[str] = []

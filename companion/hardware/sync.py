@@ -42,7 +42,7 @@ class BoardSync:
     ``reopen`` opens the configured backend again (tried every ``reopen_every`` seconds
     while ``sensors`` is None, so a Pico plugged in later comes online); ``leds`` an LED
     backend (or None); ``publish`` receives live messages; ``classifier`` turns readings
-    into chips (built from the calibration file by :mod:`companion.service`; None: the
+    into chips (built from the calibration file by :mod:`companion.commands.assemble`; None: the
     default thresholds).
     """
 
