@@ -404,7 +404,7 @@ def test_discovery_never_crashes() -> None:
 
 def test_damaged_log_is_reported_loudly_at_start_up(tmp_path: Path) -> None:
     from companion.commands.assemble import build_service
-    from companion.settings import Settings
+    from companion.commands.settings import Settings
 
     (tmp_path / "events.sqlite3").write_bytes(b"\x00garbage, not sqlite" * 64)
     said: list[str] = []

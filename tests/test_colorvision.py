@@ -12,8 +12,8 @@ from companion.hardware import colorvision as cv
 from companion.hardware.layout import default_layout
 from companion.hardware.palette import PALETTES, RED_GREEN, find_palette, scaled, separations
 from companion.hardware.scene import SceneInput, render_scene
-from companion.service import build_service
-from companion.settings import resolve
+from companion.commands.assemble import build_service
+from companion.commands.settings import resolve
 
 LAY = default_layout()
 DICHROMATS = ("protanopia", "deuteranopia", "tritanopia")

@@ -258,7 +258,7 @@ def test_long_press_of_confirm_makes_a_new_code_for_the_paired_phones(tmp_path: 
     config.write_text('[buttons]\nhold_seconds = 0.8\nshutdown = false\nshutdown_command = ["true"]\n',
                       encoding="utf-8")
     from companion.commands.assemble import build_service
-    from companion.settings import resolve
+    from companion.commands.settings import resolve
 
     settings = resolve({"config": str(config), "data": str(tmp_path / "data")},
                        environ={"GINGO_HOSTNAMES": "testserver"}, system_config=tmp_path / "none")

@@ -16,7 +16,7 @@ from companion.hardware.config import ConfigError
 from companion.hardware.layout import default_layout
 from companion.hardware.scene import MARKER, OFF
 from companion.commands.assemble import build_service, load_classifier
-from companion.settings import Settings, add_arguments, from_args, resolve
+from companion.commands.settings import Settings, add_arguments, from_args, resolve
 from tests.live_server import LiveServer
 
 LAYOUT = default_layout()

@@ -1,4 +1,4 @@
-"""One place that assembles the companion from its :class:`~companion.settings.Settings`:
+"""One place that assembles the companion from its :class:`~companion.commands.settings.Settings`:
 the sensor backend and the classifier built from the calibration file, the LED backend
 and layout, the store, table, pairing, board sync and web app. ``gingo serve`` runs what
 :func:`build_service` returns; ``gingo sensors``, ``calibrate``, ``doctor`` and
@@ -6,7 +6,7 @@ and layout, the store, table, pairing, board sync and web app. ``gingo serve`` r
 :func:`open_hardware`) from here, so every command sees the same board.
 
 >>> import tempfile
->>> from companion.settings import Settings
+>>> from companion.commands.settings import Settings
 >>> svc = build_service(Settings(data=tempfile.mkdtemp()))
 >>> svc.sync.sensors_name, svc.sync.leds_name, svc.calibration
 ('offline', 'sim', None)
@@ -31,7 +31,7 @@ from companion.hardware.config import HardwareConfig
 from companion.hardware.layout import LedLayout
 from companion.hardware.sensors import SensorBackend, open_sensor_backend
 from companion.paths import data_dir
-from companion.settings import Settings
+from companion.commands.settings import Settings
 
 log = logging.getLogger(__name__)
 Say = Callable[[str], None]

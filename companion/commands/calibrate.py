@@ -26,7 +26,7 @@ from companion.commands.sensors import add_source, open_backend
 from companion.hardware.sensors import SensorBackend
 from companion.hardware.sensors.sim import SimSensors
 from companion.paths import data_dir
-from companion.settings import from_args
+from companion.commands.settings import from_args
 
 #: spread over the board: row 1 col 1, row 5 col 4, row 9 col 1, row 13 col 4
 DEFAULT_SAMPLE_SPACES = (0, 19, 32, 51)

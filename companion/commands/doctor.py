@@ -44,7 +44,7 @@ from companion.hardware.leds import LedBackend
 from companion.hardware.leds.leds_dev import OVERLAY_LINE
 from companion.hardware.leds.pimodel import is_pi5, is_raspberry_pi, read_pi_model
 from companion.hardware.power import PowerBudgetError
-from companion.settings import resolve
+from companion.commands.settings import resolve
 
 OK, WARN, FAIL = "OK", "WARN", "FAIL"
 DEFAULT_CONFIG = "etc/gingo/gingo.toml"  # under --root

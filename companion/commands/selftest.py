@@ -24,7 +24,7 @@ from companion.hardware.sensors import SensorBackendError, open_sensor_backend
 from companion.hardware.sensors.sim import SimSensors
 from companion.paths import data_dir
 from companion.commands.assemble import load_classifier, open_sensors
-from companion.settings import Settings, from_args
+from companion.commands.settings import Settings, from_args
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

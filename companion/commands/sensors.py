@@ -19,7 +19,7 @@ from companion.hardware.sensing import BoardChange, SensingPipeline
 from companion.hardware.sensors import SensorBackend, SensorBackendError, open_sensor_backend
 from companion.paths import data_dir
 from companion.commands.assemble import load_classifier, open_sensors
-from companion.settings import Settings, from_args
+from companion.commands.settings import Settings, from_args
 
 
 def add_source(parser: argparse.ArgumentParser, sim_help: str) -> None:

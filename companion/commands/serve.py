@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from companion.cli import CommandError
 from companion.commands.assemble import Service, build_service
-from companion.settings import add_arguments, from_args
+from companion.commands.settings import add_arguments, from_args
 
 log = logging.getLogger("gingo")
 

@@ -188,7 +188,7 @@ SERVICE_KEYS = ("data", "host", "hostnames", "log_level", "port")
 
 def _service(table: Mapping[str, Any], where: str, base: Path | None) -> dict[str, Any]:
     """The ``[service]`` table: where the service listens, logs and keeps its data (the
-    command line and the environment override each key; see :mod:`companion.settings`).
+    command line and the environment override each key; see :mod:`companion.commands.settings`).
 
     >>> _service({"port": 8080, "data": "state"}, "gingo.toml", Path("/etc/gingo"))
     {'port': 8080, 'data': '/etc/gingo/state'}
