@@ -480,6 +480,83 @@ def test_entries_from_another_phone_a_conflict_and_the_match_end_are_said_once(
     assert not any("this phone" in s for s in said(phone))
 
 
+def test_gingo_board_for_a_screen_reader_and_the_keyboard(phone: Page, server: LiveServer, table: Table) -> None:
+    gid = _id(server.post("/api/v1/games", {"variant": "gingo", "players": ["Wes", "Xan"]}, table.token))
+    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}}})
+    # The simulated board still holds the chips of the games set up for the axe screens: lift them.
+    sensed = server.get("/api/v1/board").get("sensed") or "." * 52
+    for sp in (i for i, c in enumerate(sensed) if c != "."):
+        server.post("/api/v1/board/sim", {"space": sp, "side": None}, table.token)
+    server.wait_until("/api/v1/board", lambda b: b.get("game") == gid and b.get("sensed") == "." * 52)
+    open_hash(phone, server, f"#/game/{gid}", "#gingo-board .space")
+    grid = phone.locator("#gingo-board").get_by_role("grid")
+    # 13 rows of spaces and both sides' suit rows; each rank row headed in both frames
+    expect(grid.get_by_role("row")).to_have_count(15)
+    expect(grid.get_by_role("gridcell")).to_have_count(52)
+    expect(grid.get_by_role("rowheader")).to_have_count(26)
+    expect(grid.get_by_role("columnheader")).to_have_count(8)
+    # An empty space names both sides' cards (side 2 reads the board from the far end).
+    expect(grid.get_by_role("button", name="ace of spades for side 1, king of clubs for side 2, empty; row 1, column 1")).to_have_count(1)
+    # A meld entered on another phone: its words, then the chips it asks for.
+    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 0, "cards": ["AS", "2S", "3S"]}})
+    wait_said(phone, "Wes melded ace of spades, 2 of spades, 3 of spades (entered on another phone)")
+    wait_said(phone, "Place 3 side 1 chips for Wes: ace of spades, 2 of spades, 3 of spades")
+    expect(grid.get_by_role("button", name=re.compile(r"^3 of spades: place a side 1 chip here; row 3, column 1$"))).to_have_count(1)
+    for sp in (0, 4, 8):
+        server.post("/api/v1/board/sim", {"space": sp, "side": 1}, table.token)
+    expect(grid.get_by_role("gridcell", name="2 of spades, side 1 chip; row 2, column 1", exact=True)).to_have_count(1)
+    # Xan's clubs land on Wes's chips: a bump, said once with the cards it concerns.
+    other_phone(server, table, f"/api/v1/games/{gid}/actions", {"action": {"type": "meld", "seat": 1, "cards": ["JC", "QC", "KC"]}})
+    wait_said(phone, "Bump 3 chips over to side 2: king of clubs, queen of clubs, jack of clubs")
+    expect(grid.get_by_role("button", name=re.compile(r"^ace of spades, side 1 chip, bump: side 2 goes here \(king of clubs\)"))).to_have_count(1)
+    # The keyboard: one tab stop on the board, arrows move, a redraw keeps the place.
+    expect(phone.locator("#gingo-board .space[tabindex='0']")).to_have_count(1)
+    phone.locator("#gingo-board .space[tabindex='0']").focus()
+    start = int(phone.evaluate("document.activeElement.dataset.space"))
+    assert start == 0
+    focused = lambda: int(phone.evaluate("document.activeElement.dataset.space"))  # noqa: E731
+    phone.keyboard.press("ArrowUp")
+    assert focused() == 4
+    phone.keyboard.press("ArrowRight")
+    assert focused() == 5
+    phone.keyboard.press("End")
+    assert focused() == 7
+    phone.keyboard.press("PageUp")
+    assert focused() == 51
+    phone.keyboard.press("ArrowUp")   # the edge holds
+    assert focused() == 51
+    phone.keyboard.press("Home")
+    assert focused() == 48
+    assert phone.locator("#gingo-board .space[tabindex='0']").get_attribute("data-space") == "48"
+    redraw(phone)
+    assert focused() == 48
+    # Side 1's link made on the board (column 2: the hearts), said once; broken, said once.
+    hearts = [1 + 4 * r for r in range(13)]
+    for sp in hearts:
+        server.post("/api/v1/board/sim", {"space": sp, "side": 1}, table.token)
+    wait_said(phone, "Gin! Wes linked the A row to the K row")
+    expect(grid.get_by_role("button", name=re.compile(r"part of side 1's link"))).to_have_count(13)
+    # (the hearts were put down on the board without a meld: each is a chip nobody asked for)
+    expect(grid.get_by_role("gridcell", name="side 1 chip nobody asked for, unexpected (on side 1's 7 of hearts), "
+                            "part of side 1's link; row 7, column 2", exact=True)).to_have_count(1)
+    redraw(phone)
+    assert said_times(phone, "Gin! Wes") == 1, said(phone)
+    server.post("/api/v1/board/sim", {"space": hearts[6], "side": None}, table.token)
+    wait_said(phone, "Wes's link is broken")
+    # A capture: going out with the other side's cards, said in words.
+    other_phone(server, table, f"/api/v1/games/{gid}/actions",
+                {"action": {"type": "go_out", "seat": 1, "captured": {"0": ["5H", "9D"]}, "jokers": {}}})
+    wait_said(phone, "Xan went out, capturing 5 of hearts, 9 of diamonds")
+    # Each piece of news once, however often the board is drawn again.
+    redraw(phone)
+    for news in ("Wes melded ace of spades", "Place 3 side 1 chips for Wes", "Bump 3 chips over to side 2",
+                 "Gin! Wes linked", "Wes's link is broken", "Xan went out, capturing"):
+        assert said_times(phone, news) == 1, (news, said(phone))
+    # The news has one polite live region (a field's error is said by its own alert).
+    assert phone.locator("[aria-live]:not([role='alert'])").count() == 1
+    assert phone.locator("#announcer").get_attribute("aria-live") == "polite"
+
+
 def test_the_keyboard_alone_skip_link_focus_and_panels(phone: Page, server: LiveServer, table: Table) -> None:
     open_hash(phone, server, f"#/game/{table.games['gin']}", "#entry")
     phone.keyboard.press("Tab")
