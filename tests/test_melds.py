@@ -257,3 +257,75 @@ def test_four_suit_solver_agrees_with_the_set_enumeration_on_set_heavy_hands(var
         if i % 4 == 0:
             got = M.best_discard_mask(hand, variant)
             assert got == _natural_discard(hand, rules, tb), C.mask_names(hand)
+
+
+def _solver_hands(rng: random.Random, n: int) -> list[list[int]]:
+    """Hands of 10 and 11 cards that reach every path of the four-suit solver: random
+    (mostly no rank held three times), meld-dense (five or six neighbouring ranks of
+    all suits: one, two or three set ranks, quads) and two set ranks with runs through
+    them (the two-rank closed form)."""
+    out = []
+    for i in range(n):
+        size = 10 + i % 2
+        kind = i % 3
+        if kind == 0:
+            hand = rng.sample(range(52), size)
+        elif kind == 1:
+            lo = rng.randint(0, 7)
+            pool = [13 * s + r for s in range(4) for r in range(lo, lo + rng.choice((5, 6)))]
+            hand = rng.sample(pool, size)
+        else:
+            r1, r2 = rng.sample(range(13), 2)
+            held = set(rng.sample([13 * s + r1 for s in range(4)], rng.choice((3, 4))))
+            held |= set(rng.sample([13 * s + r2 for s in range(4)], rng.choice((3, 3, 4))))
+            near = [13 * s + r for s in range(4) for r in range(13)
+                    if min(abs(r - r1), abs(r - r2)) <= 2 and 13 * s + r not in held]
+            hand = list(held) + rng.sample(near, size - len(held))
+        out.append(hand)
+    return out
+
+
+@pytest.mark.slow
+def test_gin_solver_matches_brute_force_on_thousands_of_hands():
+    """Every entry point of the Gin Rummy solver (mask, list and tuple of card ints,
+    the unchecked mask form, the four-suit solver itself) against the brute force on
+    3000 hands of 10 and 11 cards, and the best discard on every tenth 11-card hand."""
+    from companion.melds.fast import four_suit
+
+    fs = four_suit(M.GIN)
+    rng = random.Random("solver-brute")
+    for i, hand in enumerate(_solver_hands(rng, 3000)):
+        mask = C.cards_mask(hand)
+        want = brute_min(hand, M.GIN)
+        got = (M.min_deadwood(mask), M.min_deadwood(hand), M.min_deadwood(tuple(hand)),
+               M.deadwood_of_mask(mask), fs.min(mask))
+        assert got == (want,) * 5, (C.mask_names(mask), got, want)
+        if len(hand) == 11 and i % 10 == 1:
+            v, which = M.best_discard_mask(mask)
+            bv, bcards = brute_best_discard(hand, M.GIN)
+            assert (v, C.mask_names(which)) == (bv, bcards), C.mask_names(mask)
+
+
+@pytest.mark.parametrize("variant", ["gin", "color_gin", "gingo"])
+def test_four_suit_solver_agrees_with_the_set_enumeration_on_many_hands(variant):
+    """The four-suit solver against the plain set enumeration (written separately, in
+    companion.melds.natural) on 12,000 hands of 0 to 16 cards, random and meld-dense."""
+    from companion.melds.fast import four_suit
+    from companion.melds.natural import _natural_min
+
+    rules = RULES[variant]
+    fs = four_suit(rules)
+    tb = M._tables(rules)
+    rng = random.Random(f"enum-{variant}")
+    hands = _solver_hands(rng, 6000)
+    for i in range(6000):
+        k = rng.randint(0, 16)
+        lo = rng.randint(0, 9)
+        pool = (list(range(52)) if i % 2 else
+                [13 * s + r for s in range(4) for r in range(lo, min(13, lo + rng.randint(3, 7)))])
+        hands.append(rng.sample(pool, min(k, len(pool))))
+    for hand in hands:
+        mask = C.cards_mask(hand)
+        assert fs.min(mask) == _natural_min(mask, rules, tb), C.mask_names(mask)
+        if variant == "gin":
+            assert M.min_deadwood(mask) == M.min_deadwood(hand) == fs.min(mask)

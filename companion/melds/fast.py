@@ -49,13 +49,24 @@ class FourSuit:
     hands holding ranks three or more times (the suits' 13-bit patterns and those
     ranks, so callers that have split the mask go straight to it); ``discard(mask)`` ``-> (deadwood, mask of
     every discard reaching it)``; ``quad(a, b, c, d, ~t)`` for one rank ``t`` held
-    four times; ``T`` the run table the inline callers need."""
+    four times; ``T`` the run table the inline callers need, and ``TB`` the same as
+    bytes, twice as long: the second half (a suit pattern past the deck) reads 255, so
+    four look-ups summing to 255 or more mean a mask beyond the deck."""
 
     min: Callable[[int], int]
     sets: Sets
     quad: Callable[[int, int, int, int, int], int]
     discard: Callable[[int], tuple[int, int]]
     T: list[int]
+    TB: bytes
+
+
+def byte_table(T: list[int]) -> bytes:
+    """``T`` as bytes (a compact table: one cache line holds 64 suit patterns) with a
+    second half of 255s. Four suits' deadwood must stay below 255."""
+    if max(T) * 4 >= 255:
+        raise ValueError("card values too large for the byte table")
+    return bytes(T) + b"\xff" * len(T)
 
 
 @lru_cache(maxsize=None)
@@ -66,6 +77,7 @@ def four_suit(rules: MeldRules) -> FourSuit:
         raise ValueError(f"{rules.name} is not a four-suit game")
     tb = _tables(rules)
     T = tb.T
+    TB = byte_table(T)
     RC = tb.RC
     D = tb.D
     DS = tb.DS
@@ -99,6 +111,49 @@ def four_suit(rules: MeldRules) -> FourSuit:
         base = T[a] + T[b] + T[c] + T[d]
         return rest if rest < base else base
 
+    def two(a: int, b: int, c: int, d: int, t: int, u: int) -> int:
+        # two ranks ``t`` and ``u`` held three times, or ``u`` four times: each suit
+        # looked up four ways (with both, without t, without u, without either); a
+        # suit lacking a rank reads the same without it, so "the set of every card
+        # of t" is the sum of the without-t column. For the quad ``u`` a set of
+        # three puts one card back: the suit that gains most.
+        nt = ~t
+        nu = ~u
+        ntu = nt & nu
+        a0, a1, a2, a3 = T[a], T[a & nt], T[a & nu], T[a & ntu]
+        b0, b1, b2, b3 = T[b], T[b & nt], T[b & nu], T[b & ntu]
+        c0, c1, c2, c3 = T[c], T[c & nt], T[c & nu], T[c & ntu]
+        d0, d1, d2, d3 = T[d], T[d & nt], T[d & nu], T[d & ntu]
+        best = a0 + b0 + c0 + d0
+        v = a1 + b1 + c1 + d1
+        if v < best:
+            best = v
+        s2 = a2 + b2 + c2 + d2
+        s3 = a3 + b3 + c3 + d3
+        if a & b & c & d & u:
+            # a set of three of u: the card put back in the suit where it helps most
+            g = a0 - a2
+            if b0 - b2 < g:
+                g = b0 - b2
+            if c0 - c2 < g:
+                g = c0 - c2
+            if d0 - d2 < g:
+                g = d0 - d2
+            if g < 0:
+                s2 += g
+            g = a1 - a3
+            if b1 - b3 < g:
+                g = b1 - b3
+            if c1 - c3 < g:
+                g = c1 - c3
+            if d1 - d3 < g:
+                g = d1 - d3
+            if g < 0:
+                s3 += g
+        if s2 < best:
+            best = s2
+        return s3 if s3 < best else best
+
     def rec(a: int, b: int, c: int, d: int, ranks: list[int], i: int) -> int:
         bit = ranks[i]
         j = i + 1
@@ -129,6 +184,14 @@ def four_suit(rules: MeldRules) -> FourSuit:
             if not trip & (trip - 1):
                 return one(a, b, c, d, trip)
         quads = a & b & c & d & trip
+        low = trip & -trip
+        high = trip ^ low
+        if not high & (high - 1):
+            # two ranks: at most one quad, put last; two quads go to the enumeration
+            if not quads:
+                return two(a, b, c, d, low, high)
+            if quads != trip:
+                return two(a, b, c, d, trip ^ quads, quads)
         ranks = []
         x = trip ^ quads  # triples first, quads last (closed by ``one``)
         while x:
@@ -151,10 +214,10 @@ def four_suit(rules: MeldRules) -> FourSuit:
         # the ranks held 3+ times (lo | b and hi | d carry junk above bit 13 that the
         # first term, under 8192, clears)
         trip = (lo & b | hi & d) & (lo | b) & (hi | d)
+        if not trip:
+            return TB[lo & 8191] + TB[b] + TB[hi & 8191] + TB[d]
         a = lo & 8191
         c = hi & 8191
-        if not trip:
-            return T[a] + T[b] + T[c] + T[d]
         if trip & (trip - 1):
             return sets(a, b, c, d, trip)
         # one rank: ``one`` written out for a triple
@@ -237,7 +300,7 @@ def four_suit(rules: MeldRules) -> FourSuit:
         walk(0)
         return best, which
 
-    return FourSuit(solve, sets, quad, discard, T)
+    return FourSuit(solve, sets, quad, discard, T, TB)
 
 
 __all__ = ["FourSuit", "SETS_ENUM_MAX", "four_suit"]

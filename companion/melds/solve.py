@@ -89,15 +89,17 @@ class _CardsMin(Protocol):
 
 def _make_public() -> tuple[_MaskMin, _CardsMin]:
     """``deadwood_of_mask`` and ``min_deadwood``. The common call (a Gin Rummy hand as
-    a mask) splits the mask and, when no rank is held three times, answers with the
-    four table look-ups here; every other Gin Rummy hand goes to the one solver of
-    :mod:`companion.melds.fast`, and other games to theirs."""
+    a mask, or as a list of card ints) splits the mask and, when no rank is held three
+    times, answers with four byte-table look-ups here (a rank held three or four times
+    once: the closed form, eight); every other Gin Rummy hand goes to the one solver
+    of :mod:`companion.melds.fast`, and other games to theirs."""
     gin = four_suit(GIN)
     T = gin.T
-    TD = dict(enumerate(T))  # the top suit: a key error is a mask beyond the deck
+    TB = gin.TB  # T as bytes; past the deck it reads 255, so a sum of 255+ is no hand
     sets = gin.sets
     quad = gin.quad
     solve = gin.min
+    bit = _BIT
 
     def deadwood_of_mask(mask: int, variant: str | MeldRules = "gin") -> int:
         """Minimum deadwood of a card bitmask (no validation; the fast entry point)."""
@@ -121,31 +123,7 @@ def _make_public() -> tuple[_MaskMin, _CardsMin]:
         """
         if variant == "gin":
             if type(cards) is int:
-                # fast.FourSuit.min written out (no call); a mask beyond the deck or
-                # a negative one is read the checked way below
-                lo = cards & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
-                hi = cards >> 26
-                b = lo >> 13
-                d = hi >> 13
-                trip = (lo & b | hi & d) & (lo | b) & (hi | d)  # ranks held 3+ times
-                if trip:
-                    if not hi >> 26:
-                        a = lo & 8191
-                        c = hi & 8191
-                        if trip & (trip - 1):
-                            return sets(a, b, c, d, trip)
-                        # one rank: FourSuit.one written out for a triple
-                        nt = ~trip
-                        if a & b & c & d & trip:
-                            return quad(a, b, c, d, nt)
-                        rest = T[a & nt] + T[b & nt] + T[c & nt] + T[d & nt]
-                        base = T[a] + T[b] + T[c] + T[d]
-                        return rest if rest < base else base
-                else:
-                    try:
-                        return T[lo & 8191] + T[b] + T[hi & 8191] + TD[d]
-                    except KeyError:
-                        pass
+                mask = cards
             elif type(cards) is list or type(cards) is tuple:
                 # card ints: one C-level pass builds the mask; anything else (names,
                 # foreign numbers, one card alone, repeats, True/False) is read the
@@ -153,14 +131,42 @@ def _make_public() -> tuple[_MaskMin, _CardsMin]:
                 # as it would as a dict key.)
                 seq: list[int] = cards  # type: ignore[assignment]
                 try:
-                    mask = sum(_gather(*seq)(_BIT))
+                    mask = sum(_gather(*seq)(bit))
                 except (KeyError, TypeError):
+                    return _generic_min(cards, variant)
+                if mask.bit_count() != len(seq) or mask & 3 and (
+                        mask & 1 and seq[seq.index(0)] is False
+                        or mask & 2 and seq[seq.index(1)] is True):
+                    return _generic_min(cards, variant)
+            else:
+                return _generic_min(cards, variant)
+            # fast.FourSuit.min written out (no call); a mask beyond the deck or a
+            # negative one is read the checked way below
+            lo = mask & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
+            hi = mask >> 26
+            b = lo >> 13
+            d = hi >> 13
+            trip = (lo & b | hi & d) & (lo | b) & (hi | d)  # ranks held 3+ times
+            if not trip:
+                try:
+                    v = TB[lo & 8191] + TB[b] + TB[hi & 8191] + TB[d]
+                except IndexError:
                     pass
                 else:
-                    if mask.bit_count() == len(seq) and not (mask & 3 and (
-                            mask & 1 and seq[seq.index(0)] is False
-                            or mask & 2 and seq[seq.index(1)] is True)):
-                        return solve(mask)
+                    if v < 255:
+                        return v
+            elif not hi >> 26:
+                a = lo & 8191
+                c = hi & 8191
+                if trip & (trip - 1):
+                    return sets(a, b, c, d, trip)
+                # one rank: FourSuit.one written out for a triple
+                nt = ~trip
+                if a & b & c & d & trip:
+                    return quad(a, b, c, d, nt)
+                rest = T[a & nt] + T[b & nt] + T[c & nt] + T[d & nt]
+                base = T[a] + T[b] + T[c] + T[d]
+                return rest if rest < base else base
         return _generic_min(cards, variant)
 
     return deadwood_of_mask, min_deadwood
