@@ -10,11 +10,15 @@ The package, one job per module (each imports only the ones above it):
 
 * :mod:`~companion.table.errors`: :class:`TableError`
 * :mod:`~companion.table.engines`: which rules engine serves each variant; options
-* :mod:`~companion.table.fold`: :class:`GameState` and :func:`fold_game`
+* :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
+* :mod:`~companion.table.history`: which events stand after undos and redos, what each did
+* :mod:`~companion.table.fold`: :func:`fold_game`, a game's state from its events
 * :mod:`~companion.table.hands`: :class:`HandInput`, checked and scored
 * :mod:`~companion.table.checks`: players and seats of a new game
 * :mod:`~companion.table.transfer`: export and import
 * :mod:`~companion.table.subscriptions`: who hears about each commit
+* :mod:`~companion.table.reads`: the game list, one game, its events, the log's health
+* :mod:`~companion.table.ledger`: the write path (trial fold, group commit, answer)
 * :mod:`~companion.table.service`: :class:`Table`, the commands
 
 Event types (payloads are JSON):
@@ -45,9 +49,10 @@ from __future__ import annotations
 from companion.table.checks import MAX_PLAYER_NAME
 from companion.table.engines import CONTEXT_VARIANTS, RUMMY_VARIANTS, VARIANTS, rules_module
 from companion.table.errors import TableError
-from companion.table.fold import GameState, HandEntry, fold_game
+from companion.table.fold import fold_game
 from companion.table.hands import HandInput, score_deadwood
 from companion.table.service import Outcome, Table
+from companion.table.state import GameState, HandEntry
 from companion.table.subscriptions import Subscriber
 from companion.table.transfer import EXPORT_FORMAT
 

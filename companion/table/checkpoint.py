@@ -16,7 +16,8 @@ from typing import Any
 
 from companion.games import RummyVariant
 from companion.store import StoredEvent
-from companion.table.fold import GameState, HandEntry, _apply, apply_action, engine_dealer, new_state, refold_match
+from companion.table.fold import _apply, apply_action, engine_dealer, new_state, refold_match
+from companion.table.state import GameState, HandEntry
 
 FORMAT = 1
 #: a game writes a checkpoint every this many events (and after an undo)

@@ -29,7 +29,7 @@ from companion.play.deal import SEED_BYTES, commitment, hand_seed
 from companion.store.records import SECRET
 from companion.table.checks import check_players
 from companion.table.dealt import DealtGame, check_bots
-from companion.table.fold import GameState
+from companion.table.state import GameState
 from companion.table.ledger import Ledger, Outcome, Staged
 from companion.table.retries import fingerprint
 

@@ -3,179 +3,23 @@
 :func:`fold_game` folds one game's events (the first is ``game_created``) into a
 :class:`GameState`; the table checks each new event by folding it before it is written,
 and a restart, an undo or a correction two hands back all come out of this code.
+:func:`step` is the same fold one event further. The state is
+:class:`~companion.table.state.GameState`; which events still stand after undos and
+redos is :mod:`companion.table.history`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import NotFound
-from companion.games import GinGo, RummyVariant, Variant, find_variant
-from companion.games.options import options_dict
-from companion.stats import hand_tally
+from companion.games import GinGo, RummyVariant, find_variant
 from companion.store import StoredEvent
 from companion.table.errors import TableError
-
-
-@dataclass
-class HandEntry:
-    """One scored hand as the game shows it."""
-
-    n: int
-    seq: int
-    ender: int | None
-    entry: dict[str, Any]
-    result: dict[str, Any]
-    corrected: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "seq": self.seq, "ender": self.ender, "corrected": self.corrected,
-                **self.entry, "result": self.result}
-
-
-@dataclass
-class GameState:
-    """A game folded from its events (see :func:`fold_game`)."""
-
-    id: str
-    variant: str
-    preset: str | None
-    overrides: dict[str, Any]
-    players: list[str]
-    dealer: int
-    created: float
-    options: Any
-    created_dealer: int = 0
-    version: int = 0
-    last_seq: int = 0
-    deleted: bool = False
-    rematch_of: str | None = None
-    hands: list[HandEntry] = field(default_factory=list)
-    match: Any = None
-    engine: Any = None  # GingoGame
-    actions: list[dict[str, Any]] = field(default_factory=list)
-    effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did
-    #: Gin-Go: one line per standing action, what it did on the board (see GinGo.play_line)
-    plays: list[dict[str, Any]] = field(default_factory=list)
-    created_payload: dict[str, Any] = field(default_factory=dict)
-    created_seq: int = 0
-    #: (seq, type) of the events still standing (not undone), oldest first
-    standing: list[tuple[int, str]] = field(default_factory=list)
-    #: (seq, type, hand) of the events undone since the last new entry, the next to redo last
-    undone: list[tuple[int, str, int | None]] = field(default_factory=list)
-    #: set when the game's log has unreadable rows: what was lost (the game is read-only)
-    damage: dict[str, Any] | None = None
-    #: a dealt game's play (the companion holds the cards), see companion.table.dealt
-    dealt: Any = None
-
-    @property
-    def rules(self) -> Variant:
-        """The game this is (from the registry)."""
-        return find_variant(self.variant)
-
-    @property
-    def finished(self) -> bool:
-        if self.dealt is not None:
-            return bool(self.dealt.finished)
-        if self.engine is not None:
-            return bool(self.engine.as_dict().get("phase") == "game_over")
-        return bool(self.match is not None and self.match.finished)
-
-    def as_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "id": self.id,
-            "variant": self.variant,
-            "preset": self.preset,
-            "preset_label": self.rules.preset_label(self.preset),
-            "options": options_dict(self.options),
-            "players": list(self.players),
-            "dealer": self.dealer,
-            "version": self.version,
-            "seq": self.last_seq,
-            "created": self.created,
-            "rematch_of": self.rematch_of,
-            "rules": self.rules.table_rules(self.options, len(self.players)),
-            "undo": self._undoable(),
-            "redo": None if not self.undone else {"seq": self.undone[-1][0], "type": self.undone[-1][1],
-                                                  "hand": self.undone[-1][2]},
-        }
-        if self.damage is not None:
-            d["damaged"] = dict(self.damage)
-        if self.dealt is not None:
-            d.update(mode="dealt", bots=sorted(self.dealt.bots), dealt=self.dealt.public())
-        v = self.rules
-        if isinstance(v, GinGo):
-            st = self.engine.as_dict()
-            winner = st.get("winner")
-            d.update(
-                scores=[sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)],
-                hands=st.get("hands", []),
-                finished=st.get("phase") == "game_over",
-                winner=winner,
-                board=st.get("board"),
-                links=st.get("links"),
-                link_distance=st.get("link_distance"),
-                state=st,
-                turn=st.get("turn"),
-                plays=list(self.plays),
-                actions=len(self.actions),
-                frames=v.frames(self.engine),
-            )
-        else:
-            m = self.match
-            d.update(
-                scores=m.totals,
-                final=m.final,
-                hands=[h.as_dict() for h in self.hands],
-                finished=m.finished,
-                winner=m.winner,
-                match=m.as_dict(),
-            )
-        return d
-
-    def _undoable(self) -> dict[str, Any] | None:
-        """What an undo would take back: the latest event still standing (and its hand)."""
-        if not self.standing or self.dealt is not None:  # a dealt game never undoes
-            return None
-        seq, typ = self.standing[-1]
-        hand = next((h.n for h in self.hands if h.seq == seq), None)
-        return {"seq": seq, "type": typ, "hand": hand}
-
-    def summary(self) -> dict[str, Any]:
-        """The game in a few hundred bytes: what the game list and the live channel carry
-        (``GET /api/v1/games/{id}`` gives the whole game)."""
-        d: dict[str, Any] = {
-            "id": self.id, "variant": self.variant, "preset": self.preset, "players": list(self.players),
-            "dealer": self.dealer, "version": self.version, "seq": self.last_seq, "created": self.created,
-            "rematch_of": self.rematch_of, "finished": self.finished, "summary": True,
-        }
-        # what the history and the statistics read (companion.stats): the original date of
-        # an imported game and where it came from
-        if self.created_payload.get("imported_from"):
-            d["imported_from"] = self.created_payload["imported_from"]
-        played = self.created_payload.get("played_at")
-        if isinstance(played, (int, float)) and not isinstance(played, bool):
-            d["played_at"] = played
-        if self.deleted:
-            d["deleted"] = True
-        if self.damage is not None:
-            d["damaged"] = dict(self.damage)
-        if self.dealt is not None:
-            d.update(mode="dealt", bots=sorted(self.dealt.bots), to_move=self.dealt.to_move())
-        if self.engine is not None:
-            st = self.engine.as_dict()
-            d.update(scores=[sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)],
-                     winner=st.get("winner"), hands_played=len(st.get("hands", [])), phase=st.get("phase"),
-                     hand=st.get("hand"), board=st.get("board"), links=st.get("links"),
-                     link_distance=st.get("link_distance"), actions=len(self.actions))
-        else:
-            m = self.match
-            d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands),
-                     tally=hand_tally((h.result for h in self.hands), len(self.players)))
-        return d
+from companion.table.history import stacks
+from companion.table.state import GameState, HandEntry
 
 
 def new_state(first: StoredEvent) -> GameState:
@@ -360,72 +204,6 @@ def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
     for r in results:
         dealer = v.next_dealer(r, dealer, len(g.players), g.options)
     g.dealer = dealer
-
-
-def effective(events: Sequence[StoredEvent]) -> list[StoredEvent]:
-    """The events after undos: each ``undo`` cancels the latest one still standing, each
-    ``redo`` brings back the latest one undone (until a new entry is made)."""
-    return stacks(events)[0]
-
-
-def stacks(events: Sequence[StoredEvent]) -> tuple[list[StoredEvent], list[tuple[StoredEvent, int | None]]]:
-    """The events still standing, and those undone that a ``redo`` can bring back (each
-    with its hand number, the next to redo last)."""
-    stack: list[StoredEvent] = []
-    undone: list[tuple[StoredEvent, int | None]] = []
-    for ev in events[1:]:
-        if ev.type == "undo":
-            if stack:
-                top = stack.pop()
-                undone.append((top, _hand_number(top, stack)))
-        elif ev.type == "redo":
-            if undone:
-                stack.append(undone.pop()[0])
-        elif ev.type != "game_deleted":
-            stack.append(ev)
-            undone = []
-    return stack, undone
-
-
-def _hand_number(ev: StoredEvent, before: Sequence[StoredEvent]) -> int | None:
-    """The hand an event is about: a correction names it, a new hand comes after those standing."""
-    if ev.type == "hand_corrected":
-        n = ev.payload.get("hand")
-        return n if isinstance(n, int) else None
-    if ev.type == "hand":
-        return 1 + sum(1 for e in before if e.type == "hand")
-    return None
-
-
-def describe(events: Sequence[StoredEvent], after: int = 0) -> list[dict[str, Any]]:
-    """What each event after the first ``after`` did, in players' terms: ``{"seq", "type",
-    "hand", "by"}`` (an undo or a redo also names, as ``of``, the type of the event it took
-    back or brought back). One pass over the game's events."""
-    out: list[dict[str, Any]] = []
-    stack: list[StoredEvent] = []
-    undone: list[tuple[StoredEvent, int | None]] = []
-    for i, ev in enumerate(events):
-        d: dict[str, Any] = {"seq": ev.seq, "type": ev.type, "by": ev.payload.get("by"), "hand": None}
-        if i == 0 or ev.type == "game_deleted":
-            pass
-        elif ev.type == "undo":
-            if stack:
-                top = stack.pop()
-                n = _hand_number(top, stack)
-                undone.append((top, n))
-                d.update(hand=n, of=top.type)
-        elif ev.type == "redo":
-            if undone:
-                top, n = undone.pop()
-                stack.append(top)
-                d.update(hand=n, of=top.type)
-        else:
-            d["hand"] = _hand_number(ev, stack)
-            stack.append(ev)
-            undone = []
-        if i >= after:
-            out.append(d)
-    return out
 
 
 def fold_game(events: Sequence[StoredEvent]) -> GameState:

@@ -13,7 +13,8 @@ from typing import Any
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import RummyVariant, find_variant
 from companion.table.errors import TableError, engine_failure
-from companion.table.fold import GameState, hand_result, rescore
+from companion.table.fold import hand_result, rescore
+from companion.table.state import GameState
 
 
 def score_deadwood(variant: str, deadwood: Sequence[int], ender: int | None, options: Any, *,

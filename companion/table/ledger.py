@@ -13,7 +13,6 @@ nothing of them remains, and the writer gets the storage error.
 from __future__ import annotations
 
 import dataclasses
-import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,13 +22,13 @@ from companion.errors import IllegalAction, InvalidInput, StaleVersion
 from companion.store import EventStore, NewEvent, StoredEvent, StoreError
 from companion.store.commit import Ticket
 from companion.table.errors import TableError, engine_failure
-from companion.table.fold import GameState, NeedsRefold, describe, fold_game, step
+from companion.table.fold import NeedsRefold, fold_game, step
+from companion.table.history import describe
 from companion.table.library import Library, game_write
+from companion.table.reads import Reads
 from companion.table.retries import first_answer, stamp
+from companion.table.state import GameState
 from companion.table.subscriptions import Subscriber, Subscribers
-
-log = logging.getLogger("companion.table")
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -73,8 +72,8 @@ def stored_answer(small: dict[str, Any], payload: dict[str, Any], seq: int | Non
     return out
 
 
-class Ledger:
-    """Reads and the write path; :class:`~companion.table.service.Table` adds the commands."""
+class Ledger(Reads):
+    """The write path (and, from :class:`~companion.table.reads.Reads`, the reads); :class:`~companion.table.service.Table` adds the commands."""
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
@@ -114,143 +113,6 @@ class Ledger:
         """Call ``fn(event, message)`` after each commit, in the order of the log;
         ``message["game"]`` is the game's summary. Returns an unsubscribe function."""
         return self._subs.add(fn)
-
-    # -- reads -------------------------------------------------------------------------
-
-    def games(self, limit: int | None = None, before: str | None = None) -> list[dict[str, Any]]:
-        """Summaries of the games not deleted, oldest first; ``limit``: only the newest
-        that many (before the game ``before``, when given)."""
-        with self._lock:
-            ids = self.library.listed()
-            if before is not None and before in ids:
-                ids = ids[:ids.index(before)]
-            if limit is not None:
-                ids = ids[max(0, len(ids) - limit):]
-            self.library.fetch(ids)
-            return [dict(line) for gid in ids if (line := self.library.line(gid)) is not None]
-
-    def all_lines(self) -> list[dict[str, Any]]:
-        """Every listed game's summary line, oldest first, for the history and the
-        statistics (:mod:`companion.stats`). A rummy game's line stored before lines
-        carried their hands' ``tally`` is folded once and its line written again."""
-        with self._lock:
-            ids = self.library.listed()
-            self.library.fetch(ids)
-            out: list[dict[str, Any]] = []
-            renewed = []
-            for gid in ids:
-                line = self.library.line(gid)
-                if line is None:
-                    continue
-                if ("tally" not in line and "phase" not in line and line.get("hands_played")
-                        and not line.get("damaged") and not self._inflight.get(gid)):
-                    g = self.library.load(gid)
-                    if g is not None and g.damage is None:
-                        renewed.append(game_write(g, False))
-                        line = g.summary()
-                out.append(line)
-            # queued under the lock: a later write to one of these games commits after it
-            ticket = self.store.submit([], games=renewed) if renewed else None
-        if ticket is not None:
-            try:
-                self.store.wait(ticket)
-            except Exception as exc:  # derived data: the fold stays the truth
-                log.warning("could not store renewed game summaries: %s", exc)
-        return out
-
-    def games_page(self, limit: int | None = None, before: str | None = None) -> dict[str, Any]:
-        """:meth:`games` with ``total`` (games not deleted) and ``next_before`` (the id to
-        pass as ``before`` for the page before this one, or None)."""
-        with self._lock:
-            ids = self.library.listed()
-            total = len(ids)
-            page = self.games(limit=limit, before=before)
-            first = page[0]["id"] if page else None
-            more = first is not None and ids.index(first) > 0
-            return {"games": page, "total": total, "next_before": first if more else None}
-
-    def storage_health(self) -> dict[str, Any]:
-        """The log's health: its counts, incidents, games quarantined, and warnings to show."""
-        with self._lock:
-            damaged = {gid: line["damaged"] for gid in sorted(self.library.flagged)
-                       if (line := self.library.line(gid)) is not None and line.get("damaged")}
-        out = self.store.health()
-        out["damaged_games"] = damaged
-        out["scan"] = self.scan_state
-        warnings = list(out["incidents"])
-        if self.store.damage is not None:
-            warnings.append(self.store.damage.message())
-        for gid, d in damaged.items():
-            warnings.append(f"game {gid} is damaged and read-only: {d.get('reason')} (lost events: "
-                            f"{', '.join(str(x) for x in d.get('lost', [])) or 'none'}; shown as of seq {d.get('as_of')})")
-        out["warnings"] = warnings
-        return out
-
-    def _get(self, game_id: str) -> GameState:
-        g = self.library.get(game_id)
-        if g is None or g.deleted:
-            s = self.library.line(game_id)
-            if g is None and s is not None and s.get("damaged") and not s.get("deleted"):
-                raise TableError("game_damaged", f"game {game_id} cannot be read: {s['damaged'].get('reason')}", 409)
-            raise TableError("not_found", f"no game with id {game_id!r}", 404)
-        return g
-
-    def _writable(self, game_id: str) -> GameState:
-        g = self._get(game_id)
-        if g.damage is not None:
-            raise TableError("game_damaged", f"game {game_id} is read-only: part of its log cannot be read "
-                             f"({g.damage['reason']})", 409)
-        return g
-
-    def game(self, game_id: str) -> dict[str, Any]:
-        """The whole game (a game that cannot be folded at all: its summary line)."""
-        with self._lock:
-            try:
-                return self._get(game_id).as_dict()
-            except TableError as exc:
-                s = self.library.line(game_id)
-                if exc.code == "game_damaged" and s is not None:
-                    return dict(s)
-                raise
-
-    def hands_of(self, game_id: str) -> list[Any]:
-        """The game's ``hands`` as :meth:`game` gives them (a damaged game's: none)."""
-        hands = self.game(game_id).get("hands")
-        return list(hands) if isinstance(hands, list) else []
-
-    def summary(self, game_id: str) -> dict[str, Any]:
-        with self._lock:
-            s = self.library.line(game_id)
-            if s is None or s.get("deleted"):
-                raise TableError("not_found", f"no game with id {game_id!r}", 404)
-            return dict(s)
-
-    def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
-        self.summary(game_id)
-        return [e.as_dict() for e in self.store.events(game_id, after=after)]
-
-    def last_seq(self) -> int:
-        return self.store.last_seq()
-
-    def active_gingo(self) -> dict[str, Any] | None:
-        """The Gin-Go game the board follows: the latest-touched one, finished or not (a
-        finished game keeps its last board, the winning capture and link included, until
-        its chips are cleared off: see :func:`companion.boardview.board_view`)."""
-        with self._lock:
-            last = self.library.get(self._board_game) if self._board_game is not None else None
-            if last is not None and last.finished and not last.deleted and last.damage is None:
-                return last.as_dict()
-            best: GameState | None = None
-            for g in self.library.open.values():
-                if g.rules.on_board and not g.deleted and not g.finished and g.damage is None:
-                    if best is None or g.last_seq > best.last_seq:
-                        best = g
-            return None if best is None else best.as_dict()
-
-    def expected_board(self) -> str | None:
-        """The board the active Gin-Go game expects, or None (mirror mode)."""
-        g = self.active_gingo()
-        return None if g is None else str(g["board"])
 
     # -- the write path ------------------------------------------------------------------
 

@@ -19,7 +19,8 @@ from typing import Any
 from companion.store import EventStore, GameWrite, StoredEvent
 from companion.store.damage import scan_damage
 from companion.table import checkpoint
-from companion.table.fold import GameState, NeedsRefold, fold_game, step
+from companion.table.fold import NeedsRefold, fold_game, step
+from companion.table.state import GameState
 
 log = logging.getLogger("companion.table")
 

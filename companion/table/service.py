@@ -21,7 +21,9 @@ from companion.table import checkpoint
 from companion.table.checks import check_players, range_text
 from companion.table.errors import TableError, engine_failure
 from companion.table.explain import breakdown, tied_arrangements
-from companion.table.fold import GameState, describe, step
+from companion.table.fold import step
+from companion.table.history import describe
+from companion.table.state import GameState
 from companion.table.hands import HandInput, hand_payload
 from companion.table.dealing import Dealing
 from companion.table.ledger import Outcome, Staged

@@ -15,7 +15,9 @@ from companion.store import StoredEvent
 from companion.store.records import public_payload
 from companion.table.checks import check_created
 from companion.table.errors import TableError
-from companion.table.fold import GameState, effective, fold_game
+from companion.table.fold import fold_game
+from companion.table.history import effective
+from companion.table.state import GameState
 from companion.table.hands import hand_input, hand_payload
 
 EXPORT_FORMAT = "gingo-export/1"

@@ -1,0 +1,173 @@
+"""A game's state as the fold leaves it: :class:`GameState` (players, options, the hands
+or the Gin-Go engine, the undo and redo stacks, damage) and how it is shown, whole
+(:meth:`GameState.as_dict`, ``GET /api/v1/games/{id}``) or as a summary line
+(:meth:`GameState.summary`, the game list and the live channel). The fold itself is
+:mod:`companion.table.fold`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games import GinGo, Variant, find_variant
+from companion.games.options import options_dict
+from companion.stats import hand_tally
+
+
+@dataclass
+class HandEntry:
+    """One scored hand as the game shows it."""
+
+    n: int
+    seq: int
+    ender: int | None
+    entry: dict[str, Any]
+    result: dict[str, Any]
+    corrected: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "seq": self.seq, "ender": self.ender, "corrected": self.corrected,
+                **self.entry, "result": self.result}
+
+
+@dataclass
+class GameState:
+    """A game folded from its events (see :func:`fold_game`)."""
+
+    id: str
+    variant: str
+    preset: str | None
+    overrides: dict[str, Any]
+    players: list[str]
+    dealer: int
+    created: float
+    options: Any
+    created_dealer: int = 0
+    version: int = 0
+    last_seq: int = 0
+    deleted: bool = False
+    rematch_of: str | None = None
+    hands: list[HandEntry] = field(default_factory=list)
+    match: Any = None
+    engine: Any = None  # GingoGame
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did
+    #: Gin-Go: one line per standing action, what it did on the board (see GinGo.play_line)
+    plays: list[dict[str, Any]] = field(default_factory=list)
+    created_payload: dict[str, Any] = field(default_factory=dict)
+    created_seq: int = 0
+    #: (seq, type) of the events still standing (not undone), oldest first
+    standing: list[tuple[int, str]] = field(default_factory=list)
+    #: (seq, type, hand) of the events undone since the last new entry, the next to redo last
+    undone: list[tuple[int, str, int | None]] = field(default_factory=list)
+    #: set when the game's log has unreadable rows: what was lost (the game is read-only)
+    damage: dict[str, Any] | None = None
+    #: a dealt game's play (the companion holds the cards), see companion.table.dealt
+    dealt: Any = None
+
+    @property
+    def rules(self) -> Variant:
+        """The game this is (from the registry)."""
+        return find_variant(self.variant)
+
+    @property
+    def finished(self) -> bool:
+        if self.dealt is not None:
+            return bool(self.dealt.finished)
+        if self.engine is not None:
+            return bool(self.engine.as_dict().get("phase") == "game_over")
+        return bool(self.match is not None and self.match.finished)
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "variant": self.variant,
+            "preset": self.preset,
+            "preset_label": self.rules.preset_label(self.preset),
+            "options": options_dict(self.options),
+            "players": list(self.players),
+            "dealer": self.dealer,
+            "version": self.version,
+            "seq": self.last_seq,
+            "created": self.created,
+            "rematch_of": self.rematch_of,
+            "rules": self.rules.table_rules(self.options, len(self.players)),
+            "undo": self._undoable(),
+            "redo": None if not self.undone else {"seq": self.undone[-1][0], "type": self.undone[-1][1],
+                                                  "hand": self.undone[-1][2]},
+        }
+        if self.damage is not None:
+            d["damaged"] = dict(self.damage)
+        if self.dealt is not None:
+            d.update(mode="dealt", bots=sorted(self.dealt.bots), dealt=self.dealt.public())
+        v = self.rules
+        if isinstance(v, GinGo):
+            st = self.engine.as_dict()
+            winner = st.get("winner")
+            d.update(
+                scores=[sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)],
+                hands=st.get("hands", []),
+                finished=st.get("phase") == "game_over",
+                winner=winner,
+                board=st.get("board"),
+                links=st.get("links"),
+                link_distance=st.get("link_distance"),
+                state=st,
+                turn=st.get("turn"),
+                plays=list(self.plays),
+                actions=len(self.actions),
+                frames=v.frames(self.engine),
+            )
+        else:
+            m = self.match
+            d.update(
+                scores=m.totals,
+                final=m.final,
+                hands=[h.as_dict() for h in self.hands],
+                finished=m.finished,
+                winner=m.winner,
+                match=m.as_dict(),
+            )
+        return d
+
+    def _undoable(self) -> dict[str, Any] | None:
+        """What an undo would take back: the latest event still standing (and its hand)."""
+        if not self.standing or self.dealt is not None:  # a dealt game never undoes
+            return None
+        seq, typ = self.standing[-1]
+        hand = next((h.n for h in self.hands if h.seq == seq), None)
+        return {"seq": seq, "type": typ, "hand": hand}
+
+    def summary(self) -> dict[str, Any]:
+        """The game in a few hundred bytes: what the game list and the live channel carry
+        (``GET /api/v1/games/{id}`` gives the whole game)."""
+        d: dict[str, Any] = {
+            "id": self.id, "variant": self.variant, "preset": self.preset, "players": list(self.players),
+            "dealer": self.dealer, "version": self.version, "seq": self.last_seq, "created": self.created,
+            "rematch_of": self.rematch_of, "finished": self.finished, "summary": True,
+        }
+        # what the history and the statistics read (companion.stats): the original date of
+        # an imported game and where it came from
+        if self.created_payload.get("imported_from"):
+            d["imported_from"] = self.created_payload["imported_from"]
+        played = self.created_payload.get("played_at")
+        if isinstance(played, (int, float)) and not isinstance(played, bool):
+            d["played_at"] = played
+        if self.deleted:
+            d["deleted"] = True
+        if self.damage is not None:
+            d["damaged"] = dict(self.damage)
+        if self.dealt is not None:
+            d.update(mode="dealt", bots=sorted(self.dealt.bots), to_move=self.dealt.to_move())
+        if self.engine is not None:
+            st = self.engine.as_dict()
+            d.update(scores=[sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)],
+                     winner=st.get("winner"), hands_played=len(st.get("hands", [])), phase=st.get("phase"),
+                     hand=st.get("hand"), board=st.get("board"), links=st.get("links"),
+                     link_distance=st.get("link_distance"), actions=len(self.actions))
+        else:
+            m = self.match
+            d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands),
+                     tally=hand_tally((h.result for h in self.hands), len(self.players)))
+        return d
