@@ -1,285 +1,24 @@
-"""The Gin-Go board: 52 spaces, both sides' chips, bumps, the chip supply and links.
-
-Spaces are ints 0..51, ``space = (row - 1) * 4 + (col - 1)`` with row 1..13 counted
-from side 1's edge and column 1..4 from side 1's left. One side's chips are a 52-bit
-mask (bit ``space``); neighbours and flood fills are shifts and masks. A *link* is a
-chain of one side's chips joining board row 1 and board row 13 (both sides, whatever
-their frame), with king-move adjacency by default or 4-neighbour
-(``adjacency="ortho4"``).
-
-Which space a card goes on is a side's :class:`Frame` (re-exported here from
-:mod:`companion.suit_rows`, with the set-up helpers).
-
->>> b = Board()
->>> p1 = Frame(1, "SHDC")
->>> b.place(1, [p1.space(f"{r}S") for r in "A 2 3 4 5 6 7 8 9 10 J Q".split()])
-[]
->>> b.link(1) is None, b.link_distance(1)
-(True, 1)
->>> b.place(1, [p1.space("KS")]).link_events
-[LinkEvent(kind='formed', side=1)]
->>> b.place(2, [space_at(7, 1)])  # side 2 bumps the 7S chip: the link breaks
-[24]
->>> b.pop_link_events()
-[LinkEvent(kind='formed', side=1), LinkEvent(kind='broken', side=1)]
+"""The board's state: both sides' chips on the 52 spaces, bumps, the chip supply and
+links kept up to date on every change (:class:`Board`).
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable
-from typing import Final, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
-from companion.suit_rows import (
-    FORMATS,
-    RANK_AXES,
-    Frame,
-    Reveal,
-    normalize_format,
-    parse_suit_row,
-    reveal_suits,
-    suit_rows,
+from companion.board.links import distance_path_from_scratch, link_distance_from_scratch, link_from_scratch
+from companion.board.spaces import (
+    COLS,
+    FULL,
+    ROWS,
+    SPACES,
+    check_adjacency,
+    check_space,
+    lowest_space,
+    space_name,
+    spaces_mask,
 )
-
-__all__ = [
-    "SPACES", "ROWS", "COLS", "ADJACENCIES", "FORMATS", "RANK_AXES",
-    "space_at", "row_col", "space_name", "parse_space", "spaces_mask", "mask_spaces",
-    "Frame", "Reveal", "reveal_suits", "suit_rows", "parse_suit_row", "normalize_format",
-    "Board", "PlaceResult", "LinkEvent", "neighbours",
-    "link_from_scratch", "link_distance_from_scratch", "distance_path_from_scratch",
-]
-
-SPACES: Final = 52
-ROWS: Final = 13
-COLS: Final = 4
-ADJACENCIES: Final = ("king8", "ortho4")
-FULL: Final = (1 << SPACES) - 1
-ROW_MASKS: Final = tuple(0xF << (4 * r) for r in range(ROWS))  # index row - 1
-COL_MASKS: Final = tuple(sum(1 << (4 * r + c) for r in range(ROWS)) for c in range(COLS))
-ROW1: Final = ROW_MASKS[0]
-ROW13: Final = ROW_MASKS[-1]
-_NOT_LEFT: Final = FULL & ~COL_MASKS[0]
-_NOT_RIGHT: Final = FULL & ~COL_MASKS[-1]
-
-
-# ---------------------------------------------------------------------------
-# Geometry
-
-
-def _check_space(space: object) -> int:
-    if isinstance(space, bool) or not isinstance(space, int) or not 0 <= space < SPACES:
-        raise ValueError(f"a space is an int 0..51 (space = (row-1)*4 + (col-1)), got {space!r}")
-    return space
-
-
-def space_at(row: int, col: int) -> int:
-    """The space at ``row`` 1..13 (from side 1's edge) and ``col`` 1..4 (from side 1's left).
-
-    >>> space_at(1, 1), space_at(3, 2), space_at(13, 4)
-    (0, 9, 51)
-    """
-    for name, v, hi in (("row", row, ROWS), ("col", col, COLS)):
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
-            raise ValueError(f"{name} must be an int 1..{hi}, got {v!r}")
-    return (row - 1) * COLS + (col - 1)
-
-
-def row_col(space: int) -> tuple[int, int]:
-    """``(row, col)`` of a space, both counted from 1 as side 1 sees the board."""
-    r, c = divmod(_check_space(space), COLS)
-    return r + 1, c + 1
-
-
-def space_name(space: int) -> str:
-    """``'r3c2'`` for row 3, column 2 (side 1's view)."""
-    r, c = row_col(space)
-    return f"r{r}c{c}"
-
-
-def parse_space(text: str | int) -> int:
-    """Read ``'r3c2'`` (any case) or a space number ``'9'``.
-
-    >>> parse_space("R3C2"), parse_space("51"), parse_space(7)
-    (9, 51, 7)
-    """
-    if isinstance(text, int) and not isinstance(text, bool):
-        return _check_space(text)
-    if not isinstance(text, str):
-        raise ValueError(f"not a space: {text!r}")
-    t = text.strip().lower()
-    if t.isdigit():
-        return _check_space(int(t))
-    if t.startswith("r") and "c" in t:
-        row, _, col = t[1:].partition("c")
-        if row.isdigit() and col.isdigit() and 1 <= int(row) <= ROWS and 1 <= int(col) <= COLS:
-            return space_at(int(row), int(col))
-    raise ValueError(f"not a space: {text!r} (write r<row 1-13>c<col 1-4> like r3c2, or a number 0..51)")
-
-
-def spaces_mask(spaces: Iterable[int]) -> int:
-    """The 52-bit mask of some spaces."""
-    m = 0
-    for s in spaces:
-        m |= 1 << _check_space(s)
-    return m
-
-
-def mask_spaces(mask: int) -> list[int]:
-    """The spaces of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _spread_king8(m: int) -> int:
-    h = m | ((m & _NOT_RIGHT) << 1) | ((m & _NOT_LEFT) >> 1)
-    return (h | (h << COLS) | (h >> COLS)) & FULL
-
-
-def _spread_ortho4(m: int) -> int:
-    return (m | ((m & _NOT_RIGHT) << 1) | ((m & _NOT_LEFT) >> 1) | (m << COLS) | (m >> COLS)) & FULL
-
-
-_SPREAD: Final[dict[str, Callable[[int], int]]] = {"king8": _spread_king8, "ortho4": _spread_ortho4}
-NEIGHBOURS: Final[dict[str, tuple[int, ...]]] = {
-    adj: tuple(f(1 << s) & ~(1 << s) for s in range(SPACES)) for adj, f in _SPREAD.items()
-}
-_NEIGHBOUR_LISTS: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
-    adj: tuple(tuple(mask_spaces(m)) for m in masks) for adj, masks in NEIGHBOURS.items()
-}
-
-
-def _check_adjacency(adjacency: str) -> str:
-    if adjacency not in ADJACENCIES:
-        raise ValueError(f"adjacency must be 'king8' (with diagonals) or 'ortho4', got {adjacency!r}")
-    return adjacency
-
-
-def neighbours(space: int, adjacency: str = "king8") -> list[int]:
-    """The spaces next to ``space``.
-
-    >>> neighbours(0), neighbours(0, "ortho4")
-    ([1, 4, 5], [1, 4])
-    """
-    return mask_spaces(NEIGHBOURS[_check_adjacency(adjacency)][_check_space(space)])
-
-
-# ---------------------------------------------------------------------------
-# Links, computed from nothing but a mask (pure functions)
-
-
-def _fill(seed: int, within: int, spread: Callable[[int], int]) -> int:
-    """Everything in ``within`` connected to ``seed`` (which is kept as it is)."""
-    x = seed
-    while True:
-        nx = x | (spread(x) & within)
-        if nx == x:
-            return x
-        x = nx
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def link_from_scratch(mask: int, adjacency: str = "king8") -> list[int] | None:
-    """A shortest chain of spaces in ``mask`` from row 1 to row 13, or None.
-
-    Breadth-first by layers of bits; the path ends on the lowest row-13 space of the
-    last layer and steps back to the lowest neighbour each time, so it is
-    deterministic. Row 1's space comes first.
-
-    >>> link_from_scratch(sum(1 << space_at(r, 1 + r % 2) for r in range(1, 14)))
-    [1, 4, 9, 12, 17, 20, 25, 28, 33, 36, 41, 44, 49]
-    >>> link_from_scratch(sum(1 << space_at(r, 1 + r % 2) for r in range(1, 14)), "ortho4") is None
-    True
-    """
-    spread = _SPREAD[_check_adjacency(adjacency)]
-    frontier = mask & ROW1
-    seen = frontier
-    layers = [frontier]
-    while not frontier & ROW13:
-        if not frontier:
-            return None
-        frontier = spread(frontier) & mask & ~seen
-        seen |= frontier
-        layers.append(frontier)
-    near = NEIGHBOURS[adjacency]
-    cur = _low(frontier & ROW13)
-    path = [cur]
-    for layer in reversed(layers[:-1]):
-        cur = _low(layer & near[cur])
-        path.append(cur)
-    path.reverse()
-    return path
-
-
-def link_distance_from_scratch(mask: int, adjacency: str = "king8") -> int:
-    """Fewest more chips the owner of ``mask`` needs for a link (0 when linked).
-
-    Cost levels as masks: everything reachable for ``d`` chips, grown through own
-    chips for free. An empty board gives 13.
-
-    >>> link_distance_from_scratch(0), link_distance_from_scratch(ROW_MASKS[6])
-    (13, 12)
-    """
-    spread = _SPREAD[_check_adjacency(adjacency)]
-    mask &= FULL
-    reach = _fill(mask & ROW1, mask, spread)
-    d = 0
-    while not reach & ROW13:
-        d += 1
-        reach = _fill(reach | spread(reach) | ROW1, mask, spread)
-    return d
-
-
-def distance_path_from_scratch(mask: int, adjacency: str = "king8") -> list[int]:
-    """A row-1-to-row-13 path that needs the fewest new chips (0-1 breadth-first search).
-
-    Own chips cost 0, empty or opposing spaces cost 1; the number of spaces on the
-    path that are not in ``mask`` equals :func:`link_distance_from_scratch`.
-
-    >>> distance_path_from_scratch(0)
-    [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48]
-    """
-    near = _NEIGHBOUR_LISTS[_check_adjacency(adjacency)]
-    big = SPACES + 1
-    dist = [big] * SPACES
-    parent = [-1] * SPACES
-    done = [False] * SPACES
-    todo: deque[int] = deque()
-    for s in range(COLS):
-        dist[s] = 0 if mask >> s & 1 else 1
-        (todo.appendleft if dist[s] == 0 else todo.append)(s)
-    while todo:
-        u = todo.popleft()
-        if done[u]:
-            continue
-        done[u] = True
-        du = dist[u]
-        for v in near[u]:
-            if mask >> v & 1:
-                if du < dist[v]:
-                    dist[v] = du
-                    parent[v] = u
-                    todo.appendleft(v)
-            elif du + 1 < dist[v]:
-                dist[v] = du + 1
-                parent[v] = u
-                todo.append(v)
-    goal = min(range(SPACES - COLS, SPACES), key=lambda s: (dist[s], s))
-    path = [goal]
-    while parent[path[-1]] >= 0:
-        path.append(parent[path[-1]])
-    path.reverse()
-    return path
-
-
-# ---------------------------------------------------------------------------
-# Board state
 
 
 class LinkEvent(NamedTuple):
@@ -339,7 +78,7 @@ class Board:
         if chip_cap is not None and (isinstance(chip_cap, bool) or not isinstance(chip_cap, int) or chip_cap < 0):
             raise ValueError(f"chip_cap must be a whole number of chips or None (unlimited), got {chip_cap!r}")
         self._cap = chip_cap
-        self._adjacency = _check_adjacency(adjacency)
+        self._adjacency = check_adjacency(adjacency)
         self._masks = [0, 0, 0]
         self._links: dict[int, list[int] | None] = {1: None, 2: None}
         self._dist: dict[int, int | None] = {1: None, 2: None}  # caches, cleared on change
@@ -361,7 +100,7 @@ class Board:
                     "(chip cap: each side owns a fixed number of chips)"
                 )
         if side1 & side2:
-            raise ValueError(f"both sides have a chip on {space_name(_low(side1 & side2))}")
+            raise ValueError(f"both sides have a chip on {space_name(lowest_space(side1 & side2))}")
         b._masks = [0, side1, side2]
         for side in (1, 2):
             b._links[side] = link_from_scratch(b._masks[side], adjacency)
@@ -441,7 +180,7 @@ class Board:
 
     def owner(self, space: int) -> int:
         """0 for an empty space, else the side (1 or 2) whose chip is on it."""
-        bit = 1 << _check_space(space)
+        bit = 1 << check_space(space)
         return 1 if self._masks[1] & bit else 2 if self._masks[2] & bit else 0
 
     def mask(self, side: int) -> int:
@@ -483,7 +222,7 @@ class Board:
         side = _check_side(side)
         wanted = [spaces] if isinstance(spaces, int) else list(spaces)
         for s in wanted:
-            _check_space(s)
+            check_space(s)
         own, other = self._masks[side], self._masks[3 - side]
         new: list[int] = []
         seen = own
