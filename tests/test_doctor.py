@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 import companion.commands.doctor as doctor
+import companion.hardware.checks as machine_checks
 from companion.cli import main
-from companion.commands.doctor import FAIL, OK, WARN, Check, Environment, run_checks
+from companion.hardware.checks import FAIL, OK, WARN, Check, Environment, run_checks
 from companion.hardware.config import HardwareConfig, parse_config
 
 BY_ID = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e66-if00"
@@ -33,7 +34,7 @@ def make_root(tmp_path: Path, model: str | None = "Raspberry Pi 4 Model B Rev 1.
 def env_for(root: Path, *, groups: set[str] | None = None, listed: set[str] | None = None,
             modules: set[str] | None = None, usb: list[tuple[str, int | None, int | None]] | None = None,
             writable: bool = True, environ: dict[str, str] | None = None,
-            probe: doctor.ProbeResult | None = None) -> Environment:
+            probe: machine_checks.ProbeResult | None = None) -> Environment:
     active = {"gpio", "spi", "dialout"} if groups is None else groups
     mods = {"rpi_ws281x", "spidev", "serial", "gpiozero", "lgpio"} if modules is None else modules
     return Environment(
@@ -41,7 +42,7 @@ def env_for(root: Path, *, groups: set[str] | None = None, listed: set[str] | No
         system_groups={"gpio", "spi", "dialout"}, find_module=lambda m: m in mods,
         list_usb=lambda: list(usb or []), environ=environ or {},
         access=lambda path, mode: writable,
-        probe=lambda pin, workdir, lg_wd: probe or doctor.ProbeResult(True, "LGPIOFactory", None),
+        probe=lambda pin, workdir, lg_wd: probe or machine_checks.ProbeResult(True, "LGPIOFactory", None),
     )
 
 
@@ -57,6 +58,7 @@ FULL = parse_config({
 
 
 def test_docstring_example_runs() -> None:
+    assert doctest.testmod(machine_checks).failed == 0
     assert doctest.testmod(doctor).failed == 0
 
 
@@ -298,9 +300,9 @@ def test_gpio_probe_uses_the_units_working_directory_and_lg_wd(tmp_path: Path) -
     (root / "var/lib/gingo").mkdir(parents=True)
     calls: list[tuple[int | None, str | None, str | None]] = []
 
-    def probe(pin: int | None, workdir: str | None, lg_wd: str | None) -> doctor.ProbeResult:
+    def probe(pin: int | None, workdir: str | None, lg_wd: str | None) -> machine_checks.ProbeResult:
         calls.append((pin, workdir, lg_wd))
-        return doctor.probe_gpio(pin, workdir=workdir, lg_wd=lg_wd, environ={"GPIOZERO_PIN_FACTORY": "mock"})
+        return machine_checks.probe_gpio(pin, workdir=workdir, lg_wd=lg_wd, environ={"GPIOZERO_PIN_FACTORY": "mock"})
 
     e = env_for(root)
     e.probe = probe
@@ -316,13 +318,13 @@ def test_gpio_probe_uses_the_units_working_directory_and_lg_wd(tmp_path: Path) -
 def test_gpio_probe_failures_name_the_fix(tmp_path: Path) -> None:
     root = make_root(tmp_path, "Raspberry Pi 5 Model B Rev 1.0")
     cfg = parse_config({"buttons": {}})
-    pipe = doctor.ProbeResult(False, None, "FileNotFoundError: [Errno 2] No such file or directory: '.lgd-nfy-3'")
+    pipe = machine_checks.ProbeResult(False, None, "FileNotFoundError: [Errno 2] No such file or directory: '.lgd-nfy-3'")
     got = by_name(run_checks(cfg, env_for(root, probe=pipe)))["gpio open"]
     assert got.status == FAIL and "WorkingDirectory=/var/lib/gingo" in got.fix and ".lgd-nfy-3" in got.detail
-    busy = doctor.ProbeResult(False, "LGPIOFactory", "GPIOPinInUse: pin GPIO17 is already in use")
+    busy = machine_checks.ProbeResult(False, "LGPIOFactory", "GPIOPinInUse: pin GPIO17 is already in use")
     got = by_name(run_checks(cfg, env_for(root, probe=busy)))["gpio open"]
     assert got.status == FAIL and "systemctl stop gingo" in got.fix and "GPIO17" in got.fix
-    nolib = doctor.ProbeResult(False, None, "BadPinFactory: Unable to load any default pin factory!",
+    nolib = machine_checks.ProbeResult(False, None, "BadPinFactory: Unable to load any default pin factory!",
                                ("Falling back from lgpio: No module named 'lgpio'",))
     got = by_name(run_checks(cfg, env_for(root, probe=nolib)))["gpio open"]
     assert got.status == FAIL and "python3-lgpio" in got.fix and "No module named 'lgpio'" in got.detail
@@ -344,11 +346,11 @@ def test_the_real_probe_reports_a_missing_pin_library_and_a_bad_lg_wd(tmp_path: 
     """The child process really runs gpiozero's default factory selection: on this
     machine (no lgpio, not a Pi) it fails, and says why for each library it tried."""
     environ = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
-    r = doctor.probe_gpio(17, workdir=str(tmp_path), environ=environ)
+    r = machine_checks.probe_gpio(17, workdir=str(tmp_path), environ=environ)
     if r.ok:  # pragma: no cover - only on a machine with working GPIO
         pytest.skip("this machine has a working pin library")
     assert "Unable to load any default pin factory" in (r.error or "")
     assert any("lgpio" in f for f in r.fallbacks)
-    r = doctor.probe_gpio(17, lg_wd=str(tmp_path / "missing"), environ={"GPIOZERO_PIN_FACTORY": "mock"})
+    r = machine_checks.probe_gpio(17, lg_wd=str(tmp_path / "missing"), environ={"GPIOZERO_PIN_FACTORY": "mock"})
     assert not r.ok and "LG_WD directory" in (r.error or "")
     assert "install.sh" in doctor.advice(r.reason(), 17)
