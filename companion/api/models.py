@@ -191,6 +191,9 @@ class SeatView(BaseModel):
     public: dict[str, Any] = Field(description="what every player sees: turn, stock size, discard pile, card counts")
     version: int
     finished: bool
+    waiting_for_board: Optional[dict[str, Any]] = Field(
+        None, description="dealt Gin-Go on the board: the spaces the next turn waits for (pending, bumps, "
+        "unexpected, each named) and a message saying what to do; null when nothing waits")
 
 
 class UndoRequest(_Strict):

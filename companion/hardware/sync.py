@@ -125,17 +125,19 @@ class BoardSync:
         view["leds"] = self.leds_name
         return view
 
-    def _disagrees(self, game: Any) -> bool:
-        """True while the board the sensors read differs from ``game``'s (the game the board
-        follows); never while the sensors are offline (nothing to wait for)."""
+    def _disagrees(self, game: Any) -> dict[str, Any] | None:
+        """The board view while the board the sensors read differs from ``game``'s (the
+        game the board follows), else None; never while the sensors are offline (nothing
+        to wait for)."""
         with self._lock:
             sensed = self._sensed if self._online else None
         if sensed is None:
-            return False
+            return None
         active = self.table.active_gingo()
         if active is None or active.get("id") != game.id:
-            return False
-        return bool(board_view(active, sensed)["mismatches"])
+            return None
+        view = board_view(active, sensed)
+        return view if view["mismatches"] else None
 
     def sensed(self, board: str | None) -> None:
         """A new stable sensed board (None: the sensors went offline)."""

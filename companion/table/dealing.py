@@ -24,9 +24,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
-from companion.games import find_variant
+from companion.games import GinGo, find_variant
 from companion.play.deal import SEED_BYTES, commitment, hand_seed
 from companion.store.records import SECRET
+from companion.table.boardwait import board_wait
 from companion.table.checks import check_players
 from companion.table.dealt import DealtGame, check_bots
 from companion.table.state import GameState
@@ -158,6 +159,7 @@ class Dealing(Ledger):
                 raise InvalidInput(f"game {game_id} is not dealt by the companion: it has no private view",
                                    code="not_dealt")
             out: dict[str, Any] = g.dealt.view(self.seat_of(g.dealt, holder))
+            out["waiting_for_board"] = self.waiting_for_board(g)
             out["version"] = g.version
             out["game_id"] = g.id
             return out
@@ -191,9 +193,10 @@ class Dealing(Ledger):
             if seat is None:
                 raise IllegalAction("you hold no seat in this game: claim one with POST "
                                     f"/api/v1/games/{game_id}/seats/{{n}}", code="no_seat")
-            if self.waiting_for_board(g):
-                raise Conflict("the board does not match the game yet: place and bump the chips the LEDs show "
-                               "(or play with skip_board)", code="board_pending")
+            wait = self.waiting_for_board(g)
+            if wait is not None:
+                raise Conflict(wait["message"] + " (the LEDs show each one; or play with skip_board)",
+                               code="board_pending", details={k: wait[k] for k in ("pending", "bumps", "unexpected")})
             try:
                 new, _ = d.after(seat, action)
             except ValueError as exc:
@@ -213,15 +216,20 @@ class Dealing(Ledger):
 
     # -- the board ------------------------------------------------------------------------
 
-    def waiting_for_board(self, g: GameState) -> bool:
-        """True while a dealt Gin-Go game waits for the board to show the last play."""
+    def waiting_for_board(self, g: GameState) -> dict[str, Any] | None:
+        """What a dealt Gin-Go game waits for on the board before the next turn (every space
+        still wrong, named: :func:`~companion.table.boardwait.board_wait`), or None."""
         gate = self.board_gate
         if gate is None or g.dealt is None or not g.dealt.gingo or g.dealt.skip_board:
-            return False
+            return None
         e = g.dealt.engine
         if e.phase != "play" or e.stage != "draw":  # a turn under way finishes (meld, then discard)
-            return False
-        return bool(gate(g))
+            return None
+        view = gate(g)
+        if not view:
+            return None
+        rules = g.rules
+        return board_wait(view, rules.frames(g.engine) if isinstance(rules, GinGo) else None)
 
     def board_agreed(self) -> None:
         """The board changed: dealt Gin-Go games whose bots waited for it move on."""
@@ -241,7 +249,7 @@ class Dealing(Ledger):
                 return None
             d = g.dealt
             seat = d.to_move()
-            if seat is None or seat not in d.bots or self.waiting_for_board(g):
+            if seat is None or seat not in d.bots or self.waiting_for_board(g) is not None:
                 return None
             e = d.engine
             if d.gingo:
