@@ -45,6 +45,29 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+class SecretDeal(ValueError):
+    """A hand was to be shuffled from a seed that was never published (see :class:`Unpublished`)."""
+
+
+class Unpublished(random.Random):
+    """The generator of a hand whose seed is still secret: a game replayed from what was
+    published (an imported export) can fold every hand that was revealed, and stops with
+    :class:`SecretDeal` the moment it would shuffle one that was not."""
+
+    def __init__(self, hand: int) -> None:
+        self.hand = hand
+        super().__init__(0)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:  # noqa: D102 - random.Random calls it once
+        return None
+
+    def getrandbits(self, k: int) -> int:
+        raise SecretDeal(f"hand {self.hand}'s seed was never published: that hand's deal is secret")
+
+    def random(self) -> float:
+        raise SecretDeal(f"hand {self.hand}'s seed was never published: that hand's deal is secret")
+
+
 class HashRandom(random.Random):
     """A :class:`random.Random` whose bits are SHA-256 in counter mode over ``seed``
     (see the module notes); only :meth:`getrandbits` and :meth:`random` are its own,
@@ -92,4 +115,4 @@ class HashRandom(random.Random):
         self.setstate(state)
 
 
-__all__ = ["HashRandom", "hand_seed", "commitment", "SEED_BYTES"]
+__all__ = ["HashRandom", "Unpublished", "SecretDeal", "hand_seed", "commitment", "SEED_BYTES"]

@@ -15,7 +15,7 @@ The package, one job per module (each imports only the ones above it):
 * :mod:`~companion.table.fold`: :func:`fold_game`, a game's state from its events
 * :mod:`~companion.table.hands`: :class:`HandInput`, checked and scored
 * :mod:`~companion.table.checks`: players and seats of a new game
-* :mod:`~companion.table.transfer`: export and import
+* :mod:`~companion.table.transfer`: export and import (dealt games: :mod:`~companion.table.dealt_transfer`)
 * :mod:`~companion.table.subscriptions`: who hears about each commit
 * :mod:`~companion.table.reads`: the game list, one game, its events, the log's health
 * :mod:`~companion.table.ledger`: the write path (trial fold, group commit, answer)
@@ -23,7 +23,13 @@ The package, one job per module (each imports only the ones above it):
 
 Event types (payloads are JSON):
 
-* ``game_created`` ``{"variant", "preset", "options", "players", "dealer", "rematch_of"?}``
+* ``game_created`` ``{"variant", "preset", "options", "players", "dealer", "rematch_of"?}``;
+  a dealt game adds ``"mode": "dealt"``, ``"bots"``, ``"skip_board"``, ``"next"`` and
+  ``"commitments"`` (the first hands' commitments), ``"seats"``? (a rematch's phones), the
+  secret key under ``"secret"`` (never shown), or, imported once over, ``"seeds"`` (the
+  published ones, see :mod:`~companion.table.dealt_transfer`)
+* ``seat`` ``{"seat", "holder"}`` and ``play`` ``{"seat", "action", "by", "revealed"?, "next"?}``
+  (dealt games, see :mod:`~companion.table.dealing`)
 * ``hand`` ``{"ender", "hands" | "deadwood", "result"}`` (rummy variants; the result is
   the engine's :class:`~companion.rules.base.HandResult` as a dict)
 * ``hand_corrected`` ``{"hand": n (1-based), "ender", "hands" | "deadwood", "result"}``

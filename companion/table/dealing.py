@@ -40,6 +40,22 @@ log = logging.getLogger("companion.table")
 BOT_LIMIT = 20000
 
 
+def published(before: DealtGame, after: DealtGame) -> dict[str, Any]:
+    """What a play event publishes about the deals: the seeds of the hands it ended (and of
+    Gin-Go's set-up once done), ``"revealed"``, and the next hand's commitment, ``"next"``."""
+    out: dict[str, Any] = {}
+    fresh = [k for k in after.revealed() if k not in set(before.revealed())]
+    seeds = {k: after.seed_of(k) for k in fresh}
+    if fresh:
+        out["revealed"] = [{"hand": k, "seed": seed.hex()} for k, seed in seeds.items() if seed is not None]
+    if after.hands_over() > before.hands_over() and not after.finished:
+        k = after.hands_over() + 1
+        seed = after.seed_of(k)
+        if seed is not None:
+            out["next"] = {"hand": k, "commitment": commitment(seed)}
+    return out
+
+
 class Dealing(Ledger):
     """Dealt-game commands, on top of the write path of :class:`Ledger`."""
 
@@ -64,13 +80,16 @@ class Dealing(Ledger):
 
     def create_dealt(self, variant: str, *, players: Sequence[str], preset: str | None = None,
                      options: dict[str, Any] | None = None, dealer: int = 0, bots: Sequence[int] = (),
-                     skip_board: bool = False, client_id: str | None = None) -> Outcome:
-        """Start a dealt game: the companion shuffles with a fresh secret key and deals."""
+                     skip_board: bool = False, seats: dict[int, str] | None = None, rematch_of: str | None = None,
+                     client_id: str | None = None) -> Outcome:
+        """Start a dealt game: the companion shuffles with a fresh secret key and deals.
+        ``seats``: phones that hold seats from the start (a rematch), seat -> token id."""
         from companion.table.service import _game_id
 
         gid = _game_id(client_id)
         fp = fingerprint("create_dealt", variant=variant, players=list(players), preset=preset,
-                         options=options or {}, dealer=dealer, bots=list(bots), skip_board=skip_board) \
+                         options=options or {}, dealer=dealer, bots=list(bots), skip_board=skip_board,
+                         seats=sorted((seats or {}).items()), rematch_of=rematch_of) \
             if client_id else None
 
         def stage() -> Staged:
@@ -79,16 +98,24 @@ class Dealing(Ledger):
             if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(names):
                 raise InvalidInput(f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}", code="invalid_dealer")
             try:
-                seats = check_bots(list(bots), len(names))
+                bots_list = check_bots(list(bots), len(names))
             except ValueError as exc:
                 raise InvalidInput(str(exc), code="invalid_bots") from None
             key = self.new_key()
+            # Gin-Go's set-up (the reveal of the suits) is shuffled from hand 0's seed
+            first = 0 if isinstance(find_variant(variant), GinGo) else 1
             payload: dict[str, Any] = {
                 "variant": variant, "preset": preset, "options": dict(options or {}), "players": names,
-                "dealer": dealer, "mode": "dealt", "bots": seats, "skip_board": bool(skip_board),
+                "dealer": dealer, "mode": "dealt", "bots": bots_list, "skip_board": bool(skip_board),
                 "next": {"hand": 1, "commitment": commitment(hand_seed(key, 1))},
+                "commitments": [{"hand": k, "commitment": commitment(hand_seed(key, k))} for k in range(first, 2)],
                 SECRET: {"key": key.hex()},
             }
+            held = {str(s): h for s, h in sorted((seats or {}).items()) if s not in set(bots_list)}
+            if held:
+                payload["seats"] = held
+            if rematch_of:
+                payload["rematch_of"] = rematch_of
             return self._stage(None, gid, "game_created", payload, client_id, lambda st: ({}, None), fp)
 
         out = self._run(gid, client_id, stage, "create_dealt", fp)
@@ -145,8 +172,15 @@ class Dealing(Ledger):
         """The host frees ``seat`` (a phone that left); its cards stay with the seat."""
         with self._lock:
             g, d = self._dealt(game_id)
+            n = len(d.names)
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise NotFound(f"seat {seat} does not exist: seats are 0..{n - 1}", details={"seat": seat})
+            if seat in d.bots:
+                raise Conflict(f"seat {seat} is played by a bot: there is no phone to free", code="seat_bot",
+                               details={"seat": seat})
             if seat not in d.seats:
-                raise Conflict(f"seat {seat} is not held by a phone", code="seat_free", details={"seat": seat})
+                raise Conflict(f"seat {seat} is not held by a phone: it is free already", code="seat_free",
+                               details={"seat": seat})
             staged = self._stage(g, g.id, "seat", {"seat": seat, "holder": None}, None, lambda st: ({}, None))
         self._finish(staged)
         return self.game(game_id)
@@ -201,14 +235,9 @@ class Dealing(Ledger):
                 new, _ = d.after(seat, action)
             except ValueError as exc:
                 raise IllegalAction(str(exc), details={"seat": seat}) from None
-            payload: dict[str, Any] = {"seat": seat, "action": action, "by": "bot" if bot_seat is not None else holder}
-            done = d.hands_over()
-            if new.hands_over() > done:
-                payload["revealed"] = [{"hand": k, "seed": hand_seed(d.key, k).hex()}
-                                       for k in range(done + 1, new.hands_over() + 1)]
-                if not new.finished:
-                    k = new.hands_over() + 1
-                    payload["next"] = {"hand": k, "commitment": commitment(hand_seed(d.key, k))}
+            payload: dict[str, Any] = {"seat": seat, "action": action,
+                                       "by": "bot" if bot_seat is not None else holder}
+            payload.update(published(d, new))
             return self._stage(g, g.id, "play", payload, client_id,
                                lambda st: ({"events": list(st.effects)}, "game"), fp)
 

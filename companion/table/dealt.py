@@ -22,7 +22,7 @@ from typing import Any
 
 from companion import cards as C
 from companion.games import GinGo, RummyVariant, Variant
-from companion.play.deal import HashRandom, commitment, hand_seed
+from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
 from companion.store.records import SECRET, public_payload
 
 def check_bots(bots: Any, players: int) -> list[int]:
@@ -43,9 +43,11 @@ class DealtGame:
 
     variant: Variant
     names: list[str]
-    key: bytes
+    key: bytes | None  # None: a game imported once it was over, replayed from its published seeds
     bots: frozenset[int]
     engine: Any  # RummyGame | GingoPlay
+    #: the seeds published in the log, by hand (what an imported game is replayed from)
+    published: dict[int, bytes] = field(default_factory=dict)
     skip_board: bool = False
     seats: dict[int, str] = field(default_factory=dict)  # seat -> the token id holding it
     log: list[dict[str, Any]] = field(default_factory=list)  # the standing events after game_created
@@ -59,14 +61,18 @@ class DealtGame:
     def create(cls, variant: Variant, payload: dict[str, Any], options: Any) -> DealtGame:
         names = list(payload["players"])
         secret = payload.get(SECRET) or {}
-        key = bytes.fromhex(str(secret.get("key", "")))
-        if len(key) < 16:
-            raise ValueError("a dealt game's first event has lost its key: the deal cannot be replayed")
+        published = {int(k): bytes.fromhex(str(v)) for k, v in dict(payload.get("seeds") or {}).items()}
+        key: bytes | None = None  # imported: every hand from its published seed
+        if "seeds" not in payload:
+            key = bytes.fromhex(str(secret.get("key", "")))
+            if len(key) < 16:
+                raise ValueError("a dealt game's first event has lost its key: the deal cannot be replayed")
         bots = frozenset(check_bots(list(payload.get("bots") or []), len(names)))
         dealer = int(payload.get("dealer", 0))
 
         def hand_rng(k: int) -> random.Random:
-            return HashRandom(hand_seed(key, k))
+            seed = hand_seed(key, k) if key is not None else published.get(k)
+            return Unpublished(k) if seed is None else HashRandom(seed)
 
         engine: Any
         if isinstance(variant, GinGo):
@@ -82,7 +88,9 @@ class DealtGame:
                                hand_rng=hand_rng)
         else:  # pragma: no cover - every game is one or the other
             raise ValueError(f"{variant.name} cannot be dealt")
-        return cls(variant, names, key, bots, engine, skip_board=bool(payload.get("skip_board", False)))
+        seats = {int(s): str(h) for s, h in dict(payload.get("seats") or {}).items()}  # a rematch's phones
+        return cls(variant, names, key, bots, engine, published=published, seats=seats,
+                   skip_board=bool(payload.get("skip_board", False)))
 
     def clone(self) -> DealtGame:
         other = copy.copy(self)
@@ -127,6 +135,8 @@ class DealtGame:
 
     @property
     def dealer(self) -> int:
+        if self.gingo and not self.set_up():  # the table names its dealer at the set-up
+            return int(self.engine._first_dealer)
         return int(self.engine.table.dealer if self.gingo else self.engine.dealer)
 
     # -- what a seat may do ------------------------------------------------------------------
@@ -178,15 +188,31 @@ class DealtGame:
 
     # -- what anyone may see ----------------------------------------------------------------
 
+    def seed_of(self, hand: int) -> bytes | None:
+        """Hand ``hand``'s seed (0: Gin-Go's set-up, its reveal of the suits); None when
+        it is not known here (an imported game knows only the published ones)."""
+        return hand_seed(self.key, hand) if self.key is not None else self.published.get(hand)
+
+    def set_up(self) -> bool:
+        """Gin-Go: the set-up (the reveal of the suits, and the flip) is done."""
+        return self.gingo and self.engine.phase not in ("setup", "first_dealer")
+
+    def revealed(self) -> list[int]:
+        """The hands whose seed is public now: every hand that is over, and Gin-Go's set-up
+        (hand 0) once it is done (the suits it revealed are on the table)."""
+        return ([0] if self.set_up() else []) + list(range(1, self.hands_over() + 1))
+
     def deals(self) -> list[dict[str, Any]]:
-        """Each hand's commitment and, once the hand is over, its seed (to check the deal)."""
-        done = self.hands_over()
-        current = done + (0 if self.finished else 1)
+        """Each hand's commitment and, once the hand is over, its seed (to check the deal);
+        Gin-Go's set-up is hand 0."""
+        done = set(self.revealed())
+        current = self.hands_over() + (0 if self.finished else 1)
         out = []
-        for k in range(1, current + 1):
-            seed = hand_seed(self.key, k)
-            out.append({"hand": k, "commitment": commitment(seed),
-                        "seed": seed.hex() if k <= done else None})
+        for k in range(0 if self.gingo else 1, current + 1):
+            seed = self.seed_of(k)
+            if seed is None:
+                continue
+            out.append({"hand": k, "commitment": commitment(seed), "seed": seed.hex() if k in done else None})
         return out
 
     def seat_list(self) -> list[dict[str, Any]]:

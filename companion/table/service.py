@@ -244,11 +244,19 @@ class Table(Dealing):
 
     def rematch(self, game_id: str, *, client_id: str | None = None) -> dict[str, Any]:
         """A new game with the same variant, rules and players; the deal moves on one seat
-        (in Gin-Go from the dealer of the last hand played, so the rotation carries on)."""
+        (in Gin-Go from the dealer of the last hand played, so the rotation carries on). A
+        dealt game's rematch is dealt too, with the same bots and the phones in their seats."""
         with self._lock:
             g = self._get(game_id)
             first = g.created_payload
             last = g.dealer if g.engine is not None and g.engine.phase != "setup" else int(first.get("dealer", 0))
+            dealt = g.dealt
+        if dealt is not None:  # dealt again: the same bots, the phones keep their seats
+            out = self.create_dealt(g.variant, players=g.players, preset=g.preset,
+                                    options=dict(first.get("options") or {}), dealer=(last + 1) % len(g.players),
+                                    bots=sorted(dealt.bots), skip_board=dealt.skip_board, seats=dict(dealt.seats),
+                                    rematch_of=g.id, client_id=client_id)
+            return dict(out.body)
         return self.create_game(
             g.variant, players=g.players, preset=g.preset, options=dict(first.get("options") or {}),
             dealer=(last + 1) % len(g.players), client_id=client_id,

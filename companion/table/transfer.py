@@ -13,7 +13,9 @@ from typing import Any
 
 from companion.store import StoredEvent
 from companion.store.records import public_payload
+from companion.play.deal import SecretDeal
 from companion.table.checks import check_created
+from companion.table.dealt_transfer import UNFINISHED, check_finished, dealt_created, dealt_events
 from companion.table.errors import TableError
 from companion.table.fold import fold_game
 from companion.table.history import effective
@@ -21,7 +23,7 @@ from companion.table.state import GameState
 from companion.table.hands import hand_input, hand_payload
 
 EXPORT_FORMAT = "gingo-export/1"
-IMPORTABLE = ("game_created", "hand", "hand_corrected", "action", "undo", "redo")
+IMPORTABLE = ("game_created", "hand", "hand_corrected", "action", "undo", "redo", "seat", "play")
 
 
 def export_body(g: GameState, events: Sequence[StoredEvent]) -> dict[str, Any]:
@@ -44,7 +46,6 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
     raw = data.get("events")
     if not isinstance(raw, list) or not raw:
         raise TableError("invalid_import", "the export holds no events")
-    probes: list[StoredEvent] = []
     for i, e in enumerate(raw):
         if not isinstance(e, dict) or not isinstance(e.get("type"), str) or not isinstance(e.get("payload"), dict):
             raise TableError("invalid_import", f"event {i} needs a \"type\" and a \"payload\" object")
@@ -52,6 +53,13 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
             raise TableError("invalid_import", f"event {i} has an unknown type {e['type']!r}")
         if (e["type"] == "game_created") != (i == 0):
             raise TableError("invalid_import", "an export starts with exactly one game_created event")
+    dealt = raw[0]["payload"].get("mode") == "dealt"
+    if dealt:  # replayed from its published seeds (companion.table.dealt_transfer)
+        raw = raw[:1] + dealt_events(raw)
+    elif any(e["type"] in ("seat", "play") for e in raw):
+        raise TableError("invalid_import", "seat and play events belong to a dealt game (\"mode\": \"dealt\")")
+    probes: list[StoredEvent] = []
+    for i, e in enumerate(raw):
         payload = dict(e["payload"])
         if i == 0:
             imported_from = data["game"].get("id") if isinstance(data.get("game"), dict) else None
@@ -59,14 +67,20 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
             payload["imported_from"] = imported_from
             payload["played_at"] = _played_at(e, now)
             check_created(payload)
+            if dealt:
+                payload = dealt_created(payload, e["payload"], raw)
         probes.append(StoredEvent(first_seq + i, gid, e["type"], payload, client_id if i == 0 else None, now))
     try:
-        probes = _rescored(probes)
+        if not dealt:  # a dealt game has no hand entries to score again: its plays are replayed
+            probes = _rescored(probes)
         st = fold_game(probes)
+    except SecretDeal as exc:
+        raise TableError("invalid_import", UNFINISHED.format(where=f" ({exc})")) from None
     except TableError as exc:
         raise TableError("invalid_import", exc.message) from None
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise TableError("invalid_import", f"the events do not replay: {exc}") from None
+    check_finished(st)
     return probes, st
 
 
