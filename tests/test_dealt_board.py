@@ -227,3 +227,26 @@ def test_dealt_chips_light_as_at_the_table_and_the_sensors_release_the_turn(tmp_
     finally:
         t.close()
         d.close()
+
+
+def test_skip_board_never_waits_for_the_chips(tmp_path: Path) -> None:
+    p = Phones(tmp_path / "data", "board-skip", board=True)
+    try:
+        c = p.client
+        gid = c.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Bot"], "mode": "dealt",
+                                            "bots": [1], "skip_board": True}, headers=p.ann).json()["id"]
+        c.post(f"/api/v1/games/{gid}/seats/0", headers=p.ann)
+        rng = random.Random(4)
+        differed = 0
+        for _ in range(400):
+            v = c.get(f"/api/v1/games/{gid}/view", headers=p.ann).json()
+            if v["finished"] or differed >= 3:
+                break
+            assert v["waiting_for_board"] is None
+            differed += bool(c.get("/api/v1/board").json()["mismatches"])  # chips on no board: nobody waits
+            action = bot_action(p.table.held(gid).dealt.engine, rng)
+            r = c.post(f"/api/v1/games/{gid}/actions", json={"action": action}, headers=p.ann)
+            assert r.status_code == 200, r.text
+        assert differed >= 3, "no meld ever put chips on the game's board"
+    finally:
+        p.close()
