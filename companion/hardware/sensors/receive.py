@@ -1,0 +1,195 @@
+"""The receiving half of the sensor link: the firmware's bytes split into frames and
+checked, bad frames counted and dropped (logged once per kind), sequence gaps and
+duplicates tracked, READINGS handed to a consumer or queued for :meth:`FrameReceiver.get`,
+PING answered, HELLO read (the firmware's rate dates gathered scans). A base class of
+:class:`~companion.hardware.sensors.link.SerialLink`, which owns the port, its reader
+thread and the sending.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.hardware.framing import (
+    ERROR,
+    HELLO,
+    PING,
+    PONG,
+    READINGS,
+    TYPE_NAMES,
+    Frame,
+    FrameError,
+    FrameSplitter,
+    unpack_readings,
+)
+from companion.hardware.sensors import Readings
+
+log = logging.getLogger("companion.hardware.sensors.serial")
+
+__all__ = ["STAT_KEYS", "FrameReceiver"]
+
+#: counters kept in :attr:`SerialLink.stats`
+STAT_KEYS = (
+    "frames",        # good frames of any type
+    "readings",      # READINGS accepted
+    "crc", "cobs", "length", "type",   # bad frames dropped, by kind
+    "gaps",          # frames missing according to seq
+    "duplicates",    # frames with the same seq as the previous one (dropped)
+    "pings", "pongs", "hellos", "errors",
+    "connects", "disconnects", "write_failures",
+    "hello_requests",  # empty HELLOs sent (on connect, until answered, after silence)
+    "reads",         # reads that returned data (reader wake-ups with work)
+)
+
+
+class FrameReceiver:
+    """What the link does with the bytes it reads; ``port`` names it in the log."""
+
+    def __init__(self, port: str, *, queue_size: int = 64) -> None:
+        self.port = port
+        self.stats: dict[str, int] = dict.fromkeys(STAT_KEYS, 0)
+        self.hello: dict[str, Any] | None = None
+        self._splitter = FrameSplitter()
+        self._last_seq: int | None = None
+        self._last_readings = 0.0
+        self._last_rx = 0.0        # when a good frame last came from the firmware
+        self._answered = False     # a HELLO came back since we last asked after silence
+        self._logged: set[str] = set()
+        self._queue: collections.deque[Readings] = collections.deque(maxlen=queue_size)
+        self._cond = threading.Condition()
+        #: when set, READINGS go straight to this callable on the reader thread instead
+        #: of the queue (host CPU: one thread wake per frame instead of two)
+        self._consumer: Callable[[Readings], bool | None] | None = None
+        #: the consumer said nothing is pending (returned False): the reader may gather
+        #: a few frames per wake-up (see :meth:`set_consumer`)
+        self._relaxed = False
+        #: seconds between READINGS frames (from HELLO's rate; the protocol default until then)
+        self._period = 1.0 / 200
+        self._stop = threading.Event()
+
+    def send_frame(self, type_: int, payload: bytes = b"") -> bool:
+        """Send one frame (the link's own; a PING is answered with a PONG)."""
+        raise NotImplementedError
+
+    def set_consumer(self, consumer: Callable[[Readings], bool | None] | None) -> None:
+        """Hand every READINGS scan to ``consumer`` on the reader thread (None: back to
+        the queue that :meth:`get` reads). An exception in it is logged, never fatal.
+
+        A consumer that returns ``False`` says nothing is pending (a still board): the
+        reader then sleeps ``coalesce`` seconds after each read and takes the frames
+        that gathered meanwhile in one wake-up (host CPU: at 200 frames/s and 20 ms,
+        one wake per 4 frames instead of one per frame). As soon as it returns anything
+        else (a change is being debounced) every frame is read the moment it arrives,
+        so coalescing never delays the frame that completes a change."""
+        with self._cond:
+            self._consumer = consumer
+            self._relaxed = False
+            self._queue.clear()
+
+    def get(self, timeout: float) -> Readings | None:
+        """The next READINGS scan, or None after ``timeout`` seconds."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self._cond:
+            while not self._queue:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self._stop.is_set():
+                    return None
+                self._cond.wait(remaining)
+            return self._queue.popleft()
+
+    def _feed(self, data: bytes, now: float, gathered: float | None = None) -> None:
+        """Handle the frames in ``data``, read at ``now``.
+
+        ``gathered``: the time of the previous read when the reader slept in between to
+        gather frames (coalescing). Each scan of such a batch is then dated back by its
+        distance in seq from the batch's last scan times the firmware's frame period
+        (never before ``gathered``), so the debouncer's settle time counts from when
+        the scan arrived, not from when it was read.
+        """
+        self.stats["reads"] += 1
+        items = list(self._splitter.feed(data))
+        last = -1
+        if gathered is not None:
+            for item in reversed(items):
+                if isinstance(item, Frame) and item.type == READINGS:
+                    last = item.seq
+                    break
+        for item in items:
+            if isinstance(item, FrameError):
+                self.stats[item.kind] += 1
+                self._log_once(item.kind, "sensor link %s: dropped %s (counted in stats)", self.port, item)
+                continue
+            self.stats["frames"] += 1
+            self._last_rx = now
+            t = now
+            if gathered is not None and last >= 0 and item.type == READINGS:
+                t = max(gathered, now - ((last - item.seq) & 0xFFFF) * self._period)
+            self._handle(item, now, t)
+
+    def _handle(self, frame: Frame, now: float, t: float) -> None:
+        # The firmware counts every frame it sends (READINGS, PONG, HELLO...) with one seq.
+        last = self._last_seq
+        if last is not None and frame.type != HELLO:
+            gap = (frame.seq - last - 1) & 0xFFFF
+            if gap == 0xFFFF:  # the same seq again
+                self.stats["duplicates"] += 1
+                self._log_once("duplicate", "sensor link %s: duplicate frame seq %d dropped", self.port, frame.seq)
+                return
+            self.stats["gaps"] += gap
+        self._last_seq = frame.seq
+        if frame.type == READINGS:
+            self._last_readings = now
+            self.stats["readings"] += 1
+            readings = Readings(frame.seq, unpack_readings(frame.payload), t)
+            consumer = self._consumer
+            if consumer is not None:
+                try:
+                    self._relaxed = consumer(readings) is False
+                except Exception:  # a consumer bug must not stop the link
+                    self._relaxed = False
+                    log.exception("sensor link %s: the readings consumer failed; continuing", self.port)
+                return
+            with self._cond:
+                self._queue.append(readings)
+                self._cond.notify()
+        elif frame.type == PING:
+            self.stats["pings"] += 1
+            self.send_frame(PONG)
+        elif frame.type == PONG:
+            self.stats["pongs"] += 1
+        elif frame.type == HELLO:
+            if not frame.payload:
+                return  # a request to introduce ourselves: the companion has nothing to say
+            self.stats["hellos"] += 1  # the firmware may have restarted: its seq counts on from here
+            self._answered = True
+            try:
+                hello = json.loads(frame.payload.decode("utf-8"))
+                if not isinstance(hello, dict):
+                    raise ValueError("not an object")
+                self.hello = hello
+                rate = hello.get("rate")
+                if isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 <= rate <= 10000:
+                    self._period = 1.0 / rate
+                log.info("sensor link %s: firmware %s", self.port, hello)
+            except (UnicodeDecodeError, ValueError) as exc:
+                self.stats["type"] += 1
+                self._log_once("hello", "sensor link %s: unreadable HELLO payload (%s)", self.port, exc)
+        elif frame.type == ERROR:
+            self.stats["errors"] += 1
+            self._log_once("error", "sensor link %s: firmware reports: %s", self.port,
+                           frame.payload.decode("utf-8", "replace"))
+        else:
+            self.stats["type"] += 1
+            self._log_once(f"type{frame.type}", "sensor link %s: unexpected %s frame from the firmware",
+                           self.port, TYPE_NAMES.get(frame.type, hex(frame.type)))
+
+    def _log_once(self, kind: str, fmt: str, *args: object) -> None:
+        if kind not in self._logged:
+            self._logged.add(kind)
+            log.warning(fmt, *args)
