@@ -48,6 +48,10 @@ def commitment(seed: bytes) -> str:
 class SecretDeal(ValueError):
     """A hand was to be shuffled from a seed that was never published (see :class:`Unpublished`)."""
 
+    def __init__(self, hand: int) -> None:
+        super().__init__(f"hand {hand}'s seed was never published: that hand's deal is secret")
+        self.hand = hand
+
 
 class Unpublished(random.Random):
     """The generator of a hand whose seed is still secret: a game replayed from what was
@@ -62,10 +66,10 @@ class Unpublished(random.Random):
         return None
 
     def getrandbits(self, k: int) -> int:
-        raise SecretDeal(f"hand {self.hand}'s seed was never published: that hand's deal is secret")
+        raise SecretDeal(self.hand)
 
     def random(self) -> float:
-        raise SecretDeal(f"hand {self.hand}'s seed was never published: that hand's deal is secret")
+        raise SecretDeal(self.hand)
 
 
 class HashRandom(random.Random):

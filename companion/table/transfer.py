@@ -75,6 +75,10 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
             probes = _rescored(probes)
         st = fold_game(probes)
     except SecretDeal as exc:
+        if exc.hand == 0:  # a game dealt before the set-up's seed was published
+            raise TableError("invalid_import", "this dealt Gin-Go game's log does not publish its set-up's seed "
+                             "(hand 0; games dealt before that seed was published): its set-up cannot be replayed "
+                             "here") from None
         raise TableError("invalid_import", UNFINISHED.format(where=f" ({exc})")) from None
     except TableError as exc:
         raise TableError("invalid_import", exc.message) from None
