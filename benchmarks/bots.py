@@ -10,21 +10,35 @@ deals and the same seats and only their play differs. (A first version gave each
 one match with A's seat alternating with the seed; its bot:bot control came out 0.37 in
 Color Gin, deal luck that the duplicate format cancels.) Policies:
 
-* ``bot``: the companion's bot (``companion.play.bot.choose_action`` for the rummy
-  games, ``companion.play.gingo.bot.bot_move`` for Gin-Go), the one that sits in an
-  empty seat (for gin, the strong bot below);
-* ``basic``: ``companion.play.bot.basic_action``, the first rummy bot (the baseline);
-* ``strong``: :mod:`companion.play.strong` (gin and Color Gin only: knock timing,
-  live outs, safe discards);
+* ``bot``: the companion's seat bot, the one that sits in an empty seat
+  (``companion.play.bot.choose_action`` for the rummy games: the strong bot for gin,
+  the Color Gin bot for Color Gin, the Ginski bot for Ginski when it is wired in;
+  ``companion.play.gingo.strong.strong_move`` for Gin-Go when wired in, else the first
+  Gin-Go bot);
+* ``basic``: ``companion.play.bot.basic_action``, the first rummy bot (the baseline the
+  new rummy bots are measured against);
+* ``strong``: :mod:`companion.play.strong` (knock timing, live outs, safe discards);
+* ``suits``: :mod:`companion.play.color_gin_bot` (the strong bot weighing knocks and
+  discards by the Color Gin suits they score in);
+* ``ginski``: :mod:`companion.play.ginski_bot` (knocks timed against two opponents);
+* ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
+* ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
+  discards for the board;
 * ``random``: a uniformly random legal action (every rummy action of
   ``RummyGame.legal_actions()``; for Gin-Go every move ``legal_moves`` finds).
 
 The table shows A's wins, B's wins, draws (a Gin-Go game still running after the hand
-cap, a rummy match the action cap stopped, or a match that ended level), A's win rate with its 95% Wilson
-interval, the share A would win if the policies were equal (1/players for Ginski), and
-the median seconds per match. ``bot:bot`` is the control: the bots are deterministic
-for a seed, so duplicates make it exactly the fair share unless something other than
-the seat decides a match (a seat-dependent random choice, or a bug in the pairing). No timing figure here is a target; the win rates are.
+cap, a rummy match the action cap stopped, or a match that ended level, as a Color Gin
+2-2), A's win rate over the decided matches with its 95% Wilson interval, the share A
+would win if the policies were equal (1/players for Ginski), A's rate against one B
+seat (``A/seat``: A's wins over A's wins plus B's wins shared among the B seats, the
+same as the win rate with two players; 0.5 means equal), the median seconds per match
+and A's time per decision (median and p99 in milliseconds, every call of policy A).
+``bot:bot`` is the control: the bots are deterministic for a seed, so duplicates make it
+exactly the fair share unless something other than the seat decides a match (a
+seat-dependent random choice, or a bug in the pairing). The per-decision times are the
+figure to keep small (a Raspberry Pi Zero 2 W is several times slower than a desktop
+core); the win rates are the targets.
 """
 
 from __future__ import annotations
@@ -43,8 +57,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.play.bot import basic_action, choose_action  # noqa: E402
+from companion.play.color_gin_bot import choose_action as suits_action  # noqa: E402
+from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
+from companion.play.gingo.strong import strong_move  # noqa: E402
+from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E402
 from companion.play.rummy import RummyGame  # noqa: E402
 from companion.play.strong import choose_action as strong_action  # noqa: E402
 from companion.rules.gingo.state import side_of  # noqa: E402
@@ -56,6 +74,10 @@ ACTION_CAP = 40_000  # a rummy match of random players that has not ended by the
 GINGO_HANDS = 60
 
 Policy = Callable[[Any, random.Random], Any]
+RUMMY = {"gin", "color_gin", "ginski"}
+# the variants a policy plays (bot and random play every one); other rows are skipped
+PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"},
+         "first": {"gingo"}, "gostrong": {"gingo"}}
 
 
 def _rummy_policy(name: str) -> Policy:
@@ -65,20 +87,28 @@ def _rummy_policy(name: str) -> Policy:
         return lambda game, rng: basic_action(game)
     if name == "strong":
         return lambda game, rng: strong_action(game)
+    if name == "suits":
+        return lambda game, rng: suits_action(game)
+    if name == "ginski":
+        return lambda game, rng: ginski_action(game)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
-    raise SystemExit(f"unknown policy {name!r}: bot, basic, strong or random")
+    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski or random")
 
 
 def _gingo_policy(name: str) -> Policy:
     if name == "bot":
+        return lambda play, rng: seat_gingo_move(play, rng)
+    if name == "first":
         return lambda play, rng: bot_move(play, rng)
+    if name == "gostrong":
+        return lambda play, rng: strong_move(play, rng)
     if name == "random":
         def pick(play: GingoPlay, rng: random.Random) -> Any:
             moves = legal_moves(play)
             return rng.choice(moves) if moves else bot_move(play, rng)
         return pick
-    raise SystemExit(f"unknown policy {name!r}: bot or random")
+    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong or random")
 
 
 def rummy_match(variant: str, players: int, seed: int, a: Policy, b: Policy, a_seat: int) -> int | None:
@@ -112,8 +142,27 @@ def gingo_match(players: int, seed: int, a: Policy, b: Policy, a_side: int) -> i
     return 0 if winner == a_side else 1
 
 
+def timed(policy: Policy, times: list[float]) -> Policy:
+    """``policy``, adding the seconds of each call to ``times``."""
+    def call(state: Any, rng: random.Random) -> Any:
+        t0 = time.perf_counter()
+        out = policy(state, rng)
+        times.append(time.perf_counter() - t0)
+        return out
+    return call
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values`` (nearest rank)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
 def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int) -> dict[str, Any]:
     _label, variant, players = case
+    decisions: list[float] = []
     wins = [0, 0]
     draws = 0
     seconds: list[float] = []
@@ -122,10 +171,10 @@ def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int
         s = seed + i // seats
         t0 = time.perf_counter()
         if variant == "gingo":
-            a, b = _gingo_policy(pair[0]), _gingo_policy(pair[1])
+            a, b = timed(_gingo_policy(pair[0]), decisions), _gingo_policy(pair[1])
             r = gingo_match(players, s, a, b, a_side=1 + i % seats)
         else:
-            a, b = _rummy_policy(pair[0]), _rummy_policy(pair[1])
+            a, b = timed(_rummy_policy(pair[0]), decisions), _rummy_policy(pair[1])
             r = rummy_match(variant, players, s, a, b, a_seat=i % seats)
         seconds.append(time.perf_counter() - t0)
         if r is None:
@@ -133,7 +182,9 @@ def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int
         else:
             wins[r] += 1
     fair = 1 / players if variant != "gingo" else 0.5
-    return {"wins": wins, "draws": draws, "fair": fair, "median_s": statistics.median(seconds)}
+    return {"wins": wins, "draws": draws, "fair": fair, "median_s": statistics.median(seconds),
+            "seats": players if variant != "gingo" else 2,
+            "decision_ms": (1000 * percentile(decisions, 0.5), 1000 * percentile(decisions, 0.99))}
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -159,18 +210,23 @@ def main() -> None:
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}; "
           f"{args.games} matches per row (duplicates: each seed played with A in every seat)")
     print(f"{'variant':<16} {'A:B':<12} {'A wins':>7} {'B wins':>7} {'draws':>6} {'A rate':>7} "
-          f"{'95% CI':>14} {'fair':>5} {'s/match':>8}")
+          f"{'95% CI':>14} {'fair':>5} {'A/seat':>6} {'s/match':>8} {'ms med':>7} {'ms p99':>7}")
     for case in CASES:
         if only and case[0] not in only:
             continue
         for pair in pairs:
+            if any(case[1] not in PLAYS.get(name, {case[1]}) for name in pair):
+                continue
             r = run(case, (pair[0], pair[1]), args.games, args.seed)
             decided = r["wins"][0] + r["wins"][1]
             rate = r["wins"][0] / decided if decided else float("nan")
             lo, hi = wilson(r["wins"][0], decided)
+            per_seat = r["wins"][1] / (r["seats"] - 1)
+            vs_seat = r["wins"][0] / (r["wins"][0] + per_seat) if decided else float("nan")
+            med, p99 = r["decision_ms"]
             print(f"{case[0]:<16} {pair[0] + ':' + pair[1]:<12} {r['wins'][0]:>7} {r['wins'][1]:>7} "
                   f"{r['draws']:>6} {rate:>7.3f} {f'{lo:.3f}-{hi:.3f}':>14} {r['fair']:>5.2f} "
-                  f"{r['median_s']:>8.3f}", flush=True)
+                  f"{vs_seat:>6.3f} {r['median_s']:>8.3f} {med:>7.2f} {p99:>7.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -78,4 +78,5 @@ def test_live_outs_and_feed_risk() -> None:
 def test_the_gin_seat_bot_is_the_strong_one() -> None:
     g = _behind_with_four_deadwood()
     assert bot.choose_action(g) == strong.choose_action(g) != bot.basic_action(g)
-    assert RummyGame("color_gin", seed=2).variant not in bot.STRONG_VARIANTS
+    assert bot.seat_policy("gin") is strong.STRONG
+    assert bot.seat_policy("color_gin") is not strong.STRONG  # Color Gin has its own bot

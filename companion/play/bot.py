@@ -1,8 +1,10 @@
 """A rummy bot: legal, sensible and fast, for self-play and for an empty seat.
 
-:func:`choose_action` is the seat bot: for gin it hands over to the stronger
-:mod:`companion.play.strong`; the policy below is :func:`basic_action`'s (every other
-rule set, and the baseline the benchmark measures the strong bot against).
+:func:`choose_action` is the seat bot: it plays :func:`seat_policy`'s policy for the
+game, the strongest measured for it (gin: :mod:`companion.play.strong`; Color Gin:
+:mod:`companion.play.color_gin_bot`; otherwise the basic policy below). The basic policy
+is :func:`basic_action`'s, the baseline ``benchmarks/bots.py`` measures the others
+against; the turn's skeleton every bot shares is :mod:`companion.play.policy`'s.
 
 It looks only at what its player may see: its own cards, the discard pile's top, the
 cards each opponent has picked up from the discard pile, the stock's size and the
@@ -36,34 +38,14 @@ from typing import TYPE_CHECKING
 
 from companion import cards as C
 from companion import melds as M
-from companion.play.rummy import Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass
+from companion.play.policy import Policy, play_turn
+from companion.play.rummy_actions import Action
 
 if TYPE_CHECKING:
     from companion.play.rummy import RummyGame
 
 LOW_DEADWOOD = 3  # knock at once with this little deadwood, whatever the score
 SHORT_STOCK = 10  # knock whenever allowed once the stock is this small
-
-
-def _best_after(hand: int, variant: str, forbid: int | None) -> tuple[int, int]:
-    """(least deadwood after one discard, mask of discards reaching it), never
-    discarding ``forbid``."""
-    dw, which = M.best_discard_mask(hand, variant)
-    if forbid is None or which & ~(1 << forbid):
-        if forbid is not None:
-            which &= ~(1 << forbid)
-        return dw, which
-    best = 1 << 30
-    which = 0
-    for c in C.iter_cards(hand):
-        if c == forbid:
-            continue
-        v = M.deadwood_of_mask(hand & ~(1 << c), variant)
-        if v < best:
-            best, which = v, 1 << c
-        elif v == best:
-            which |= 1 << c
-    return best, which
 
 
 def _score(total: int | dict[str, int]) -> int:
@@ -100,88 +82,43 @@ def choose_discard(game: RummyGame, candidates: int) -> int:
                key=lambda c: (_danger(c, picked), -rules.card_value(c), c))
 
 
-def _knock_mask(game: RummyGame, hand: int, candidates: int) -> int:
-    """The cards of ``candidates`` the player may knock (or go gin) with."""
-    seat = game.turn
-    out = 0
-    for c in C.iter_cards(candidates):
-        if game.end_kind(hand & ~(1 << c), seat) in ("gin", "knock"):
-            out |= 1 << c
-    return out
+class BasicPolicy(Policy):
+    """The first bot's choices (see the module notes)."""
+
+    short_stock = SHORT_STOCK
+
+    def knock_now(self, game: RummyGame, dw: int, knockers: int) -> bool:
+        return dw <= LOW_DEADWOOD or len(game.stock) <= SHORT_STOCK or _ahead(game, game.turn)
+
+    def pick(self, game: RummyGame, allowed: int, which: int, best: int, ending: bool) -> int:
+        return choose_discard(game, allowed if ending else which)
 
 
-def _declaring(game: RummyGame, hand: int, card: int) -> Knock:
-    """Knock with ``card``, declaring the melds the rules module finds best for the
-    player from their own seat (``best_declaration``; Color Gin declares by its
-    ``auto_declare`` rule instead)."""
-    best = getattr(game.rules, "best_declaration", None)
-    if best is None:
-        return Knock(card)
-    melds = best(hand & ~(1 << card), game.hand_options)
-    return Knock(card, tuple(tuple(m) for m in melds))
+BASIC = BasicPolicy()
 
 
-STRONG_VARIANTS = frozenset({"gin"})  # rule sets whose seats play companion.play.strong
+def basic_action(game: RummyGame) -> Action:
+    """The basic bot's action for the player to move in ``game`` (always a legal one)."""
+    return play_turn(game, BASIC)
+
+
+def seat_policy(variant: str) -> Policy:
+    """The policy that plays an empty seat of ``variant`` (``"gin"``, ``"color_gin"`` or
+    ``"ginski"``): the strongest measured for it (``benchmarks/bots.py``, docs/play.md)."""
+    if variant == "gin":
+        from companion.play.strong import STRONG
+        return STRONG
+    if variant == "color_gin":
+        from companion.play.color_gin_bot import COLOR_GIN
+        return COLOR_GIN
+    return BASIC
 
 
 def choose_action(game: RummyGame) -> Action:
     """The seat bot's action for the player to move in ``game`` (always a legal one):
-    :mod:`companion.play.strong` for the rule sets in :data:`STRONG_VARIANTS` (it wins
-    about 62% of gin matches against :func:`basic_action`, ``benchmarks/bots.py``),
-    :func:`basic_action` for the others."""
-    if game.variant in STRONG_VARIANTS:
-        from companion.play.strong import choose_action as strong_action
-        return strong_action(game)
-    return basic_action(game)
+    :func:`seat_policy`'s for the game's rule set."""
+    return play_turn(game, seat_policy(game.variant))
 
 
-def basic_action(game: RummyGame) -> Action:
-    """The basic bot's action for the player to move in ``game`` (always a legal one).
-
-    In the discard phase it asks the rules only about the discards it is weighing,
-    which keeps self-play fast; the engine still checks the action it plays.
-    """
-    phase = game.phase
-    if phase == "over":
-        raise ValueError("the match is over; there is nothing to choose")
-    if phase == "first_dealer":
-        return ChooseDeal(False)  # let the other deal: the non-dealer plays first
-    seat = game.turn
-    variant = game.meld_variant
-    hand = game.hand(seat)
-    if phase in ("upcard", "draw", "rescue"):
-        legal = game.legal_actions()
-        if Draw("discard") in legal:
-            if phase == "rescue":
-                return Draw("discard")
-            top = game.discard[-1]
-            now = M.deadwood_of_mask(hand, variant)
-            after, _ = _best_after(hand | 1 << top, variant, top)
-            if after < now:
-                return Draw("discard")
-        return Pass() if phase in ("upcard", "rescue") else Draw("stock")
-    joker = game.joker_drawn
-    if joker is not None:
-        return Knock(joker)  # co-op jokers: the drawn joker ends the hand at once
-    if game.end_kind(hand, seat) == "big_gin":
-        return BigGin()
-    taken = game.barred_discard
-    allowed = hand & ~(1 << taken) if taken is not None else hand
-    dw, which = _best_after(hand, variant, taken)
-    best_knock = _knock_mask(game, hand, which)
-    short = len(game.stock) <= SHORT_STOCK
-    if best_knock:
-        if dw <= LOW_DEADWOOD or short or _ahead(game, seat):
-            return _declaring(game, hand, choose_discard(game, best_knock))
-    elif game.must_end or dw == 0 or short:
-        # the least-deadwood discard cannot end the hand (Color Gin spoiling): end with
-        # another discard when one still goes out
-        others = _knock_mask(game, hand, allowed & ~which)
-        if others:
-            return _declaring(game, hand, choose_discard(game, others))
-    if game.must_end:
-        raise ValueError("the rescue card does not end the hand after all")  # engine bug
-    return Discard(choose_discard(game, which))
-
-
-__all__ = ["choose_action", "basic_action", "STRONG_VARIANTS", "choose_discard", "LOW_DEADWOOD", "SHORT_STOCK"]
+__all__ = ["choose_action", "basic_action", "seat_policy", "BasicPolicy", "BASIC", "choose_discard",
+           "LOW_DEADWOOD", "SHORT_STOCK"]

@@ -84,10 +84,11 @@ from typing import Any, Final
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
-from companion.play.rummy_actions import (Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass, _name,
+from companion.play.rummy_actions import (Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass,
                                           action_from_dict, action_to_dict)
 from companion.play.rummy_checks import MAX_HANDS, STOCK_END_AT, check_game, game_view
-from companion.rules.first_dealer import FLIP_RULES, FirstDeal, dealer_after_choice, draw_flips
+from companion.play.rummy_moves import apply_action
+from companion.rules.first_dealer import FLIP_RULES, FirstDeal, draw_flips
 
 
 RULE_MODULES: Final[dict[str, str]] = {
@@ -328,167 +329,8 @@ class RummyGame:
     def apply(self, action: Action) -> HandResult | None:
         """Play ``action`` for the player to move. Returns the hand's result when the
         action ended a hand, else None. Raises ``ValueError`` (state unchanged) when the
-        action is not legal now."""
-        ph = self.phase
-        if ph == "over":
-            raise ValueError("the match is over; no more actions")
-        seat = self.turn
-        if ph == "first_dealer" or isinstance(action, ChooseDeal):
-            if not (ph == "first_dealer" and isinstance(action, ChooseDeal)):
-                raise ValueError(
-                    "the first deal: the winner of the flip chooses to deal or not "
-                    "(ChooseDeal(True) or ChooseDeal(False))" if ph == "first_dealer" else
-                    "the first dealer has been chosen already (rule first_dealer)")
-            if not isinstance(action.deal, bool):
-                raise ValueError(f"choose to deal with true or false, not {action.deal!r}")
-            assert self.first_deal is not None
-            self.actions += 1
-            self.dealer = dealer_after_choice(seat, action.deal, self.players)
-            self.first_deal = dataclasses.replace(self.first_deal, dealer=self.dealer)
-            self._deal()
-            return None
-        if isinstance(action, Pass):
-            if ph == "upcard":
-                self.actions += 1
-                self.passes += 1
-                if self.passes >= self.players:
-                    self.phase = "draw"
-                    self.turn = self._next(self.dealer)
-                    self.must_stock = getattr(self.options, "after_all_pass", "") \
-                        != "may_take_upcard"
-                else:
-                    self.turn = self._next(seat)
-                return None
-            if ph == "rescue":
-                self.actions += 1
-                return self._end_hand(None)
-            raise ValueError(f"{self._phase_words()}: there is nothing to pass")
-        if isinstance(action, Draw):
-            if action.source not in ("stock", "discard"):
-                raise ValueError(f"draw from 'stock' or 'discard', not {action.source!r}")
-            if ph not in ("upcard", "draw", "rescue"):
-                raise ValueError(f"{self._phase_words()}: you have drawn already; discard, "
-                                 "knock or go gin")
-            if action.source == "stock":
-                if ph == "upcard":
-                    raise ValueError("the upcard phase: take the upcard (Draw('discard')) or "
-                                     "pass (Pass()); the stock is not open yet")
-                if ph == "rescue":
-                    raise ValueError("two cards are left in the stock and may not be drawn: "
-                                     "take the last discard to end the hand, or pass")
-                self.actions += 1
-                card = self.stock.pop()
-                self.hands[seat] |= 1 << card
-                self.taken = None
-                self.phase = "discard"
-                return None
-            if ph == "draw" and self.must_stock:
-                raise ValueError("everybody passed the upcard: the first player must draw "
-                                 "from the stock")
-            top = self.discard[-1]
-            if ph == "rescue" and not self._can_end_with(self.hands[seat] | 1 << top, top):
-                raise ValueError("with two cards left in the stock the last discard may be "
-                                 "taken only to knock or go gin with it")
-            self.actions += 1
-            self.discard.pop()
-            self.hands[seat] |= 1 << top
-            self.taken = top
-            self.last_taken[seat] = top
-            self.must_end = ph == "rescue"
-            self.phase = "discard"
-            return None
-        if isinstance(action, (Discard, Knock)):
-            if ph != "discard":
-                raise ValueError(f"{self._phase_words()}: draw a card before discarding")
-            card = action.card
-            hand = self.hands[seat]
-            if not isinstance(card, int) or isinstance(card, bool) or card < 0 \
-                    or not hand >> card & 1:
-                raise ValueError(f"you cannot discard {_name(card)}: it is not in your hand")
-            joker = self.joker_drawn
-            if joker is not None and (card != joker or isinstance(action, Discard)):
-                raise ValueError(self._joker_words(joker))
-            if card == self.taken and self._same_card_barred:
-                raise ValueError(f"you may not discard {C.card_name(card)}: you took it from "
-                                 "the discard pile this turn (rule no_same_card_discard)")
-            kept = hand & ~(1 << card)
-            if joker is not None:
-                self.actions += 1
-                self.hands[seat] = kept
-                self.discard.append(card)  # face down; back into the next shuffle
-                return self._end_hand(seat, joker=True)
-            if isinstance(action, Knock):
-                kind = self.end_kind(kept, seat)
-                if kind not in ("gin", "knock"):
-                    raise ValueError(self._why_no_end(kept))
-                declared = self._declared(action)
-                if declared is not None:  # refused here, before anything moves
-                    hands = [C.mask_cards(h) for h in self.hands]
-                    hands[seat] = C.mask_cards(kept)
-                    self._score(hands, seat, declared=declared)
-                self.actions += 1
-                self.hands[seat] = kept
-                self.discard.append(card)  # face down, but it is out of play all the same
-                return self._end_hand(seat, declared=declared)
-            if self.must_end:
-                raise ValueError("you took the last discard to end the hand: knock or go gin")
-            self.actions += 1
-            self.hands[seat] = kept
-            self.discard.append(card)
-            self.taken = None
-            return self._after_discard(seat)
-        if isinstance(action, BigGin):
-            if ph != "discard":
-                raise ValueError(f"{self._phase_words()}: big gin needs the drawn card")
-            joker = self.joker_drawn
-            if joker is not None:
-                raise ValueError(self._joker_words(joker))
-            if self.end_kind(self.hands[seat], seat) != "big_gin":
-                raise ValueError("big gin needs every card held to meld, and the rules in "
-                                 "play to allow it")
-            self.actions += 1
-            return self._end_hand(seat)
-        raise ValueError(f"not a rummy action: {action!r}")
-
-    def _why_no_end(self, kept: int) -> str:
-        dw = M.deadwood_of_mask(kept, self.meld_variant)
-        return (f"you may not knock keeping these cards ({dw} deadwood): the rules in play "
-                "do not allow ending the hand with them")
-
-    @staticmethod
-    def _joker_words(joker: int) -> str:
-        name = C.card_name(joker)
-        return (f"you drew a joker ({name}): under the co-op joker rule you must end the "
-                f"hand at once with the joker as the discard, gin if you can, else a knock "
-                f"whatever your deadwood (Knock({name}))")
-
-    def _phase_words(self) -> str:
-        return {"upcard": "the upcard phase", "draw": "it is time to draw",
-                "discard": "you hold the drawn card", "rescue": "the stock is down to two"
-                }.get(self.phase, self.phase)
-
-    def _after_discard(self, seat: int) -> HandResult | None:
-        if len(self.stock) <= STOCK_END_AT:
-            if getattr(self.options, "last_discard_rescue", False):
-                self.phase = "rescue"
-                self.turn = self._next(seat)
-                self.must_stock = False
-                return None
-            return self._end_hand(None)
-        self.phase = "draw"
-        self.must_stock = False
-        self.must_end = False
-        self.turn = self._next(seat)
-        return None
-
-    def _declared(self, action: Knock) -> list[list[str]] | None:
-        if action.declared is None:
-            return None
-        if isinstance(action.declared, (str, bytes)) or not all(
-                isinstance(m, (tuple, list)) and all(isinstance(c, str) for c in m)
-                for m in action.declared):
-            raise ValueError("declared: give the melds as lists of card names")
-        return [list(m) for m in action.declared]
+        action is not legal now (see :func:`companion.play.rummy_moves.apply_action`)."""
+        return apply_action(self, action)
 
     def _score(self, hands: list[list[int]], ender: int | None, joker: bool = False,
                declared: list[list[str]] | None = None) -> HandResult:
@@ -536,7 +378,6 @@ class RummyGame:
         arr = d.arrangement if d is not None else next(iter(rules.all_arrangements(kept, 0)))
         return [m.names() for m in arr.melds]
 
-
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What a player may see (see :func:`companion.play.rummy_checks.game_view`)."""
         return game_view(self, seat)
@@ -552,8 +393,6 @@ __all__ = [
     "action_to_dict", "action_from_dict",
     "selfplay_match", "RULE_MODULES", "STOCK_END_AT", "MAX_HANDS",
 ]
-
-
 
 # self-play needs the engine above (and imports the bot when it runs)
 from companion.play.rummy_selfplay import selfplay_match  # noqa: E402

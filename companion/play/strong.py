@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING
 
 from companion import cards as C
 from companion import melds as M
-from companion.play.bot import _best_after, _declaring, _knock_mask
-from companion.play.rummy import Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass
+from companion.play.policy import Policy, best_after, draws_so_far, play_turn, unseen_cards
+from companion.play.rummy_actions import Action
 
 if TYPE_CHECKING:
     from companion.play.rummy import RummyGame
@@ -43,21 +43,6 @@ SHORT_STOCK = 6  # and again once the stock is this small
 SLACK = 4  # discards this many points above the least deadwood are still weighed
 OUT_WEIGHT = 0.25  # points of deadwood one live out is worth
 FEED_WEIGHT = 0.5  # points of deadwood one unit of feed risk costs
-
-
-def unseen_cards(game: RummyGame, seat: int) -> int:
-    """The cards ``seat`` cannot see: not in its hand, not in the discard pile (the
-    opponent's hand and the stock)."""
-    seen = game.hands[seat]
-    for c in game.discard:
-        seen |= 1 << c
-    return game.deck & ~seen & ~game.jokers
-
-
-def draws_so_far(game: RummyGame) -> int:
-    """How many cards have left the stock this hand."""
-    full = game.deck.bit_count() - game.players * game.deal_size - 1
-    return full - len(game.stock)
 
 
 def opponent_estimate(game: RummyGame) -> int:
@@ -87,7 +72,7 @@ def feed_risk(card: int, unseen: int, picked: int) -> float:
     if r == 0 or s < 0:
         return 0.0
     risk = 0.0
-    for other in range(52):
+    for other in C.iter_cards(unseen | picked):
         if other == card:
             continue
         ro, so = C.rank(other), C.suit(other)
@@ -96,12 +81,12 @@ def feed_risk(card: int, unseen: int, picked: int) -> float:
             continue
         if picked >> other & 1:
             risk += 3.0
-        elif unseen >> other & 1:
+        else:
             risk += 0.25 if ro == r or abs(ro - r) == 1 else 0.1
     return risk
 
 
-def _picked(game: RummyGame, seat: int) -> int:
+def picked_by_next(game: RummyGame, seat: int) -> int:
     """The cards the next player is known to hold (taken from the pile, not let go)."""
     nxt = (seat + 1) % game.players
     c = game.last_taken[nxt]
@@ -110,80 +95,67 @@ def _picked(game: RummyGame, seat: int) -> int:
     return 1 << c
 
 
-def _value(game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
-    variant = game.meld_variant
-    kept = hand & ~(1 << card)
-    dw = M.deadwood_of_mask(kept, variant)
-    return dw - OUT_WEIGHT * live_outs(kept, unseen, variant) \
-        + FEED_WEIGHT * feed_risk(card, unseen, picked)
+class StrongPolicy(Policy):
+    """The strong bot's choices (see the module notes)."""
+
+    short_stock = SHORT_STOCK
+    early_draws = EARLY_DRAWS
+    slack = SLACK
+    out_weight = OUT_WEIGHT
+    feed_weight = FEED_WEIGHT
+
+    def take(self, game: RummyGame, hand: int, top: int) -> bool:
+        variant = game.meld_variant
+        now = M.deadwood_of_mask(hand, variant)
+        after, which = best_after(hand | 1 << top, variant, top)
+        if after != now:
+            return after < now
+        unseen = unseen_cards(game, game.turn) & ~(1 << top)
+        gain = max(live_outs((hand | 1 << top) & ~(1 << c), unseen, variant) for c in C.iter_cards(which))
+        return gain > live_outs(hand, unseen, variant)
+
+    def opponent_estimate(self, game: RummyGame) -> int:
+        return opponent_estimate(game)
+
+    def knock_now(self, game: RummyGame, dw: int, knockers: int) -> bool:
+        if draws_so_far(game) <= self.early_draws or len(game.stock) <= self.short_stock:
+            return True
+        return dw < self.opponent_estimate(game)
+
+    def value(self, game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
+        """What keeping ``hand`` less ``card`` is worth (lower is better): the kept
+        deadwood, less the live outs, plus the feed risk of the discard."""
+        variant = game.meld_variant
+        kept = hand & ~(1 << card)
+        dw = M.deadwood_of_mask(kept, variant)
+        return dw - self.out_weight * live_outs(kept, unseen, variant) \
+            + self.feed_weight * feed_risk(card, unseen, picked)
+
+    def pick(self, game: RummyGame, allowed: int, which: int, best: int, ending: bool) -> int:
+        seat = game.turn
+        hand = game.hands[seat]
+        variant = game.meld_variant
+        unseen = unseen_cards(game, seat)
+        picked = picked_by_next(game, seat)
+        limit = best + self.slack if which else 1 << 30
+        near = [c for c in C.iter_cards(allowed)
+                if M.deadwood_of_mask(hand & ~(1 << c), variant) <= limit]
+        return min(near, key=lambda c: (self.value(game, hand, c, unseen, picked), c))
+
+
+STRONG = StrongPolicy()
 
 
 def choose_discard(game: RummyGame, allowed: int, best: int) -> int:
     """The card to let go among ``allowed`` (``best``: the least deadwood after a
     discard), by kept deadwood, live outs and feed risk."""
-    seat = game.turn
-    hand = game.hands[seat]
-    variant = game.meld_variant
-    unseen = unseen_cards(game, seat)
-    picked = _picked(game, seat)
-    near = [c for c in C.iter_cards(allowed)
-            if M.deadwood_of_mask(hand & ~(1 << c), variant) <= best + SLACK]
-    return min(near, key=lambda c: (_value(game, hand, c, unseen, picked), c))
-
-
-def _should_knock(game: RummyGame, dw: int) -> bool:
-    if dw == 0:
-        return True
-    if draws_so_far(game) <= EARLY_DRAWS or len(game.stock) <= SHORT_STOCK:
-        return True
-    return dw < opponent_estimate(game)
+    return STRONG.pick(game, allowed, allowed, best, False)
 
 
 def choose_action(game: RummyGame) -> Action:
     """The strong bot's action for the player to move (always a legal one)."""
-    phase = game.phase
-    if phase == "over":
-        raise ValueError("the match is over; there is nothing to choose")
-    if phase == "first_dealer":
-        return ChooseDeal(False)
-    seat = game.turn
-    variant = game.meld_variant
-    hand = game.hand(seat)
-    if phase in ("upcard", "draw", "rescue"):
-        legal = game.legal_actions()
-        if Draw("discard") in legal:
-            if phase == "rescue":
-                return Draw("discard")
-            top = game.discard[-1]
-            now = M.deadwood_of_mask(hand, variant)
-            after, which = _best_after(hand | 1 << top, variant, top)
-            if after < now:
-                return Draw("discard")
-            if after == now:
-                unseen = unseen_cards(game, seat) & ~(1 << top)
-                gain = max(live_outs((hand | 1 << top) & ~(1 << c), unseen, variant)
-                           for c in C.iter_cards(which))
-                if gain > live_outs(hand, unseen, variant):
-                    return Draw("discard")
-        return Pass() if phase in ("upcard", "rescue") else Draw("stock")
-    joker = game.joker_drawn
-    if joker is not None:
-        return Knock(joker)
-    if game.end_kind(hand, seat) == "big_gin":
-        return BigGin()
-    taken = game.barred_discard
-    allowed = hand & ~(1 << taken) if taken is not None else hand
-    dw, which = _best_after(hand, variant, taken)
-    knockers = _knock_mask(game, hand, which)
-    if knockers and _should_knock(game, dw):
-        return _declaring(game, hand, choose_discard(game, knockers, dw))
-    if game.must_end or dw == 0 or (not knockers and len(game.stock) <= SHORT_STOCK):
-        others = _knock_mask(game, hand, allowed & ~which)
-        if others:
-            return _declaring(game, hand, choose_discard(game, others, dw + 10 ** 6))
-    if game.must_end:
-        raise ValueError("the rescue card does not end the hand after all")  # engine bug
-    return Discard(choose_discard(game, allowed, dw))
+    return play_turn(game, STRONG)
 
 
-__all__ = ["choose_action", "choose_discard", "live_outs", "feed_risk", "opponent_estimate"]
+__all__ = ["choose_action", "choose_discard", "live_outs", "feed_risk", "opponent_estimate", "StrongPolicy",
+           "STRONG", "picked_by_next", "unseen_cards", "draws_so_far"]

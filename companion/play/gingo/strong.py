@@ -1,0 +1,119 @@
+"""The stronger Gin-Go bot: the first bot's melds, hits and digs, with a discard chosen
+for the board rather than for points.
+
+Gin-Go scores no points: a card matters for the melds it may still make and for the
+chips it would put on the board. Whoever goes out captures every card still held and
+puts chips on *their* coordinates of those cards; a discard goes on the spread pile,
+where the next player may dig it only to meld it at once. So the bot lets go of the card
+it values least (:func:`keep_value`):
+
+* **meld hopes**: the cards it holds that the card could meld with (same rank, or same
+  suit within two ranks), counting only those whose missing cards are not dead (on the
+  table or in the pile below the reach of a dig); a card that would complete a meld
+  counts most;
+* **its own link**: a card whose space (in the bot's coordinates) lies on its shortest
+  path to a link and is not yet its own is worth keeping to meld;
+* **capture risk**: a card whose space in the opponent's coordinates lies on *their*
+  shortest path helps them if they go out while the bot still holds it;
+* **feed risk**: a card the opponent showed interest in (same rank or suit-neighbour
+  of a card they dug) or that lies on their path may be dug and melded by them.
+
+Everything else (set-up, digs, melds and hits that build or break links, going out with
+captured jokers and forfeits) is :func:`companion.play.gingo.bot.bot_move`'s.
+
+>>> from companion.play.gingo.play import GingoPlay
+>>> p = GingoPlay(["a", "b"], {}, seed=3)
+>>> strong_move(p).to_dict()["type"] in ("setup", "choose_deal")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion import cards as C
+from companion.play.gingo.bot import bot_move, discard_move
+from companion.play.gingo.play import GingoPlay
+from companion.rules.gingo import actions as A
+from companion.rules.gingo.state import side_of
+
+HOPE = 1.0  # one card the discard could meld with
+OWN_PATH = 0.7  # the card's space is on the bot's shortest path
+CAPTURE = 0.7  # the card's space (their coordinates) is on the opponent's shortest path
+FEED = 0.8  # the opponent dug a card the discard could meld with
+
+
+def _near(a: int, b: int) -> bool:
+    """``a`` and ``b`` could be in one meld (same rank, or same suit within two ranks)."""
+    if a >= 52 or b >= 52 or a == b:
+        return False
+    return C.rank(a) == C.rank(b) or (C.suit(a) == C.suit(b) and abs(C.rank(a) - C.rank(b)) <= 2)
+
+
+def keep_value(play: GingoPlay, seat: int, card: int, dead: int, known: int = 0) -> float:
+    """How much ``seat`` loses by discarding ``card`` (see the module notes); ``dead``:
+    the cards that can no longer meld with it, ``known``: cards an opponent holds."""
+    if card >= 52:
+        return 100.0  # a joker: keep it
+    game = play.table
+    hand = play.hands[seat]
+    side = side_of(seat)
+    opp = 3 - side
+    hope = 0.0
+    for other in hand:
+        if other == card or other >= 52 or not _near(card, other):
+            continue
+        if C.rank(other) == C.rank(card):
+            free = sum(1 for s in range(4) if not dead >> (s * 13 + C.rank(card) - 1) & 1
+                       and s * 13 + C.rank(card) - 1 not in (card, other))
+            hope += HOPE * (free / 2)
+        else:
+            lo, hi = sorted((C.rank(card), C.rank(other)))
+            gap = [C.suit(card) * 13 + r - 1 for r in range(lo + 1, hi)]
+            if any(dead >> g & 1 for g in gap):
+                continue
+            hope += HOPE * (1.0 if hi - lo == 1 else 0.6)
+    b = game.board
+    own = game.space(side, card)
+    theirs = game.space(opp, card)
+    value = hope
+    if b.owner(own) != side and own in b.distance_path(side):
+        value += OWN_PATH
+    if b.owner(theirs) != opp and theirs in b.distance_path(opp):
+        value -= CAPTURE  # holding it risks their capture
+        value -= FEED * 0.5  # but they may dig it too: a smaller share of the same risk
+    if any(_near(card, k) for k in C.iter_cards(known)):
+        value += FEED
+    return value
+
+
+def _dead_cards(play: GingoPlay) -> int:
+    """Cards that can no longer be drawn or dug to meld: those in melds on the table."""
+    return play.table.table_cards()
+
+
+def choose_discard(play: GingoPlay, known: int = 0) -> int:
+    """The card the player to move lets go (never the one it must keep)."""
+    seat = play.turn
+    hand = play.hands[seat]
+    keep = play.keep
+    choices = [c for c in hand if c != keep] or list(hand)
+    dead = _dead_cards(play)
+    return min(choices, key=lambda c: (keep_value(play, seat, c, dead, known), c))
+
+
+def strong_move(play: GingoPlay, rng: random.Random | None = None) -> A.Action:
+    """The strong bot's next action (typed) for whoever is to move."""
+    move = bot_move(play, rng)
+    if isinstance(move, A.Discard) and play.phase == "play" and len(play.hands[play.turn]) > 1:
+        return discard_move(play, choose_discard(play))
+    return move
+
+
+def strong_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str, Any]:
+    """:func:`strong_move` as JSON."""
+    return strong_move(play, rng).to_dict()
+
+
+__all__ = ["strong_move", "strong_action", "choose_discard", "keep_value"]
