@@ -57,6 +57,34 @@ def test_four_players_turn_goes_round_the_table(table: Table) -> None:
     assert g["turn"] == 3 and turn_side(g) == 2
 
 
+def test_a_turn_without_a_meld_passes_the_turn_on(table: Table) -> None:
+    """A turn that only draws and discards is entered as a pass: the turn moves on for
+    every phone and the LEDs; the board and the melds are unchanged, and it can be undone."""
+    g = table.create_game("gingo", players=["Ann", "Bob"], dealer=1)
+    g = table.action(g["id"], SETUP)["game"]
+    g = table.action(g["id"], PLAYS[0])["game"]
+    assert g["turn"] == 1
+    board, melds = g["board"], g["state"]["melds"]
+    out = table.action(g["id"], {"type": "pass", "seat": 1})
+    g = out["game"]
+    assert out["events"] == [{"type": "pass", "seat": 1, "turn": 0}]
+    assert g["turn"] == 0 and turn_side(g) == 1
+    assert scene_fields(board_view(g, g["board"]), game=g)["turn"] == 1
+    assert g["board"] == board and g["state"]["melds"] == melds
+    assert g["plays"][-1] == {"n": 3, "hand": 1, "type": "pass", "seat": 1}
+    # undone, Bob is to play again; redone, Ann
+    assert table.undo(g["id"])["game"]["turn"] == 1
+    assert table.redo(g["id"])["game"]["turn"] == 0
+    # a restart folds the same turn from the log
+    assert fold_game(table.store.events(g["id"])).as_dict()["turn"] == 0
+    # only while a hand is in play, and only for a seat at the table
+    with pytest.raises(Exception, match="seat must be 0..1"):
+        table.action(g["id"], {"type": "pass", "seat": 2})
+    g = table.action(g["id"], {"type": "go_out", "seat": 0, "captured": {"1": ["9D"]}})["game"]
+    with pytest.raises(Exception, match="cannot pass now"):
+        table.action(g["id"], {"type": "pass", "seat": 1})
+
+
 def test_play_log_shows_placements_bumps_capture_and_the_winning_link(table: Table) -> None:
     gid = table.create_game("gingo", players=["Ann", "Bob"])["id"]
     for action in [SETUP, *PLAYS, GO_OUT]:

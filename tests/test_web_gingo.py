@@ -30,6 +30,8 @@ WIDTHS = [390, 320]
 HEIGHT = 844
 # Ana (seat 0, side 1) and Ben (seat 1, side 2); Ben deals the first hand, so Ana starts.
 ROWS = {"1": "SHDC", "2": "CDHS"}
+# Records every vibration the page asks for (Chromium has navigator.vibrate; a desktop has no motor).
+BUZZ = "navigator.vibrate = (p) => { (window.__buzz = window.__buzz || []).push(p); return true; };"
 
 
 @pytest.fixture(params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
@@ -131,8 +133,8 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     tap(phone, "#send-meld")
     expect(phone.locator("#melds li[data-meld]")).to_have_count(2)
     assert taps(phone) - before == 4
-    # Ana's turn; she melds, then Ben only draws and discards, so she melds again: one
-    # more tap picks her (5 for that meld)
+    # Ana's turn; she melds, then Ben only draws and discards: one tap on Pass, and it is
+    # Ana's turn again on the page, on the other phones and on the LEDs
     expect(phone.locator("#gingo-turn")).to_have_text("Ana to play")
     before = taps(phone)
     for c in ("JC", "QC", "KC"):
@@ -140,16 +142,48 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     tap(phone, "#send-meld")
     expect(phone.locator("#melds li[data-meld]")).to_have_count(3)
     assert taps(phone) - before == 4
+    expect(phone.locator("#gingo-turn")).to_have_text("Ben to play")
+    tap(phone, "#send-pass")
+    expect(phone.locator("#gingo-turn")).to_have_text("Ana to play")
+    expect(phone.locator("#gingo-form .seg[aria-label='who plays'] button[data-value='0']")).to_have_attribute("aria-pressed", "true")
+    assert server.get(f"/api/v1/games/{gid}")["turn"] == 0
+    assert wait_for(lambda: marker(server, "side1_1")[0] > marker(server, "side1_1")[1], timeout=10)
+    expect(phone.locator("#plays li[data-type='pass']")).to_have_text("Ben drew and discarded: no meld")
     before = taps(phone)
-    tap(phone, "#gingo-form .seg[aria-label='who plays'] button[data-value='0']")
     for c in ("2D", "3D", "4D"):
         tap(phone, card(c))
     tap(phone, "#send-meld")
     expect(phone.locator("#melds li[data-meld]")).to_have_count(4)
-    assert taps(phone) - before == 5
+    assert taps(phone) - before == 4
     plays = phone.locator("#plays li[data-type='meld']")
     expect(plays).to_have_count(4)
     expect(plays.nth(1)).to_contain_text("Ben melded 9♠ 9♥ 9♦: 3 chips placed")
+    assert phone.locator("#gingo-form .seg[aria-label='who plays'] button[data-value='1']").get_attribute("aria-pressed") == "true"
+
+
+def test_undo_asks_first_and_can_be_redone(phone: Page, server: LiveServer) -> None:  # noqa: F811
+    gid, _ = game_in_play(server, ["Ana", "Ben"], [{"type": "meld", "seat": 0, "cards": ["5H", "6H", "7H"]},
+                                                  {"type": "meld", "seat": 1, "cards": ["9S", "9H", "9D"]}])
+    open_game(phone, server, gid)
+    expect(phone.locator("#gingo-turn")).to_have_text("Ana to play")
+    phone.click("#undo-btn")
+    expect(phone.locator("#undo-question")).to_have_text(
+        "Undo the last play (Ben melded 9♠ 9♥ 9♦: 3 chips placed, bumped Ana's on 9♥)? You can redo it afterwards.")
+    phone.click("#undo-no")                       # kept: nothing was sent
+    expect(phone.locator("#undo-btn")).to_be_visible()
+    assert len(server.get(f"/api/v1/games/{gid}")["state"]["melds"]) == 2
+    phone.click("#undo-btn")
+    phone.click("#undo-yes")
+    expect(phone.locator("#melds li[data-meld]")).to_have_count(1)
+    expect(phone.locator("#gingo-turn")).to_have_text("Ben to play")
+    expect(phone.locator("#redo-btn")).to_have_text("Redo the last play (Ben melded 9♠ 9♥ 9♦: 3 chips placed, bumped Ana's on 9♥)")
+    phone.click("#redo-btn")
+    expect(phone.locator("#melds li[data-meld]")).to_have_count(2)
+    expect(phone.locator("#gingo-turn")).to_have_text("Ana to play")
+    expect(phone.locator("#redo-btn")).to_have_count(0)
+    types = [e["type"] for e in server.get(f"/api/v1/games/{gid}/events")["events"]]
+    assert types[-2:] == ["undo", "redo"]   # both are events: nothing is lost
+    assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
 
 
 def test_a_hit_finds_its_meld_and_a_bump_is_logged(phone: Page, server: LiveServer) -> None:  # noqa: F811
@@ -181,6 +215,7 @@ def test_going_out_on_the_card_grid_the_winning_capture_and_a_rematch(phone: Pag
     for run in spades:
         actions.append({"type": "meld", "seat": 0, "cards": run})
     gid, token = game_in_play(server, ["Ana", "Ben"], actions)
+    phone.add_init_script(BUZZ)   # records each vibration the page asks for
     open_game(phone, server, gid)
     # the players put their chips down (one is enough for the companion to see a board)
     game = server.get(f"/api/v1/games/{gid}")
@@ -220,6 +255,11 @@ def test_going_out_on_the_card_grid_the_winning_capture_and_a_rematch(phone: Pag
     expect(four).to_have_attribute("data-chip", "1")
     expect(board.locator(".side-line[data-side='1']")).to_contain_text("linked A row to K row")
     expect(phone.locator("#gin-banner")).to_contain_text("Ana")
+    # the phone buzzed once for the link (where the phone allows it), not at every redraw
+    assert wait_for(lambda: phone.evaluate("(window.__buzz || []).length") == 1, timeout=10)
+    phone.reload()
+    expect(phone.locator("#gin-banner")).to_contain_text("Ana")
+    assert phone.evaluate("(window.__buzz || []).length") == 0   # a link already there on opening: no buzz
     # the live board keeps following the finished game
     assert wait_for(lambda: server.get("/api/v1/board")["game"] == gid, timeout=10)
     live = server.get("/api/v1/board")

@@ -3,7 +3,7 @@
 
 import * as api from "./js/api.js";
 import { Live } from "./js/live.js";
-import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg } from "./js/ui.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg, buzz } from "./js/ui.js";
 import { boardView, linkedSides, nextSimChip, noteSimTap, withPending } from "./js/board.js";
 import { mountRummy } from "./js/rummy.js";
 import { mountGingo } from "./js/gingo.js";
@@ -187,8 +187,14 @@ async function write(method, path, body, opts = {}) {
 }
 
 // ---- Gin banner ----------------------------------------------------------------------
+// The sides linked when the screen was last drawn (null: not drawn yet on this screen).
+// A side that links while the screen is shown makes the phone buzz where it can; a link
+// already there when the screen opens does not.
+let ginSeen = null;
 function showGin(board, names) {
   const sides = linkedSides(board);
+  if (ginSeen !== null && sides.some(s => !ginSeen.includes(s))) buzz();
+  ginSeen = sides.slice();
   if (!sides.length) { banner.hidden = true; banner.textContent = ""; return; }
   const who = sides.map(s => (names && names[s]) || `Side ${s}`).join(" and ");
   banner.textContent = `GIN! ${who}: linked from the A row to the K row`;
@@ -222,6 +228,7 @@ async function render() {
   shownGame = null;
   keepAwake(false);
   banner.hidden = true;
+  ginSeen = null;
   const hash = location.hash || "#/games";
   const [, route, arg] = hash.split("/");
   for (const a of document.querySelectorAll("#nav a")) {

@@ -91,6 +91,11 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
     "reason": str | null}`` and, when someone won, ``{"type": "game_over", "winner": side,
     "players": [names of the side's seats]}``.
 
+``{"type": "pass", "seat": n}``
+    Seat ``n``'s turn ended without a meld or a hit (the player drew and discarded,
+    which the companion does not see): the turn goes to the next seat clockwise. Event
+    ``{"type": "pass", "seat": n, "turn": next seat}``.
+
 ``{"type": "stock_exhausted"}``
     The stock ran out: the table melds become the new stock (they can no longer be hit;
     the chips stay). The second time in one hand (``second_exhaustion =
@@ -115,8 +120,8 @@ State (``game.as_dict()``)
 "winner": side | null, "win_reason": str | null, "hands": [hand_end events],
 "actions": number applied, "turn": seat | null}``; ``supply`` is null per side with
 ``chip_cap = "unlimited"``; ``turn`` is the seat to play next as the table sees it (left
-of the dealer when a hand starts, then the seat after the last meld or hit; null when no
-hand is in play).
+of the dealer when a hand starts, then the seat after the last meld, hit or pass; null
+when no hand is in play).
 
 A meld dict: ``{"id": 3, "seat": 0, "side": 1, "kind": "run" | "set", "cards": ["4H",
 "JK1", "6H", "7H", "5H"] (in the order laid), "designations": {"JK1": "5H"},

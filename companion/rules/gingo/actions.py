@@ -283,6 +283,17 @@ class NewHand:
 
 
 @dataclass(frozen=True)
+class Pass:
+    """Table tracking: ``seat``'s turn ended without a meld or a hit (the player drew and
+    discarded, which the companion does not see); the turn goes to the next seat."""
+
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "pass", "seat": self.seat}
+
+
+@dataclass(frozen=True)
 class Draw:
     """Full play: draw the top card of the stock."""
 
@@ -372,7 +383,7 @@ class ChooseDeal:
         return {"type": "choose_deal", "seat": self.seat, "deal": self.deal}
 
 
-Action = Union[Setup, ChooseDeal, Meld, Hit, GoOut, StockExhausted, NewHand, Draw, Take, Discard]
+Action = Union[Setup, ChooseDeal, Meld, Hit, GoOut, StockExhausted, NewHand, Pass, Draw, Take, Discard]
 
 TABLE_KEYS: Final[dict[str, frozenset[str]]] = {
     "setup": frozenset({"dealer", "reveal", "format", "secret", "suit_rows", "board", "flips", "choice"}),
@@ -381,6 +392,7 @@ TABLE_KEYS: Final[dict[str, frozenset[str]]] = {
     "go_out": frozenset({"seat", "captured", "jokers", "skip"}),
     "stock_exhausted": frozenset(),
     "new_hand": frozenset(),
+    "pass": frozenset({"seat"}),
 }
 PLAY_KEYS: Final[dict[str, frozenset[str]]] = {
     "choose_deal": frozenset({"seat", "deal"}),
@@ -424,9 +436,11 @@ def action_from_dict(d: object, keys: Mapping[str, frozenset[str]], where: str =
         return Discard.from_dict(d)
     if kind == "draw":
         return Draw(_seat(d))
+    if kind == "pass":
+        return Pass(_seat(d))
     return StockExhausted() if kind == "stock_exhausted" else NewHand()
 
 
-__all__ = ["ANY_JOKER", "Cards", "Designations", "Action", "Setup", "ChooseDeal", "Meld", "Hit", "JokerLay", "GoOut", "StockExhausted", "NewHand",
+__all__ = ["ANY_JOKER", "Cards", "Designations", "Action", "Setup", "ChooseDeal", "Meld", "Hit", "JokerLay", "GoOut", "StockExhausted", "NewHand", "Pass",
            "Draw", "Take", "Discard", "TABLE_KEYS", "PLAY_KEYS", "action_from_dict", "bind_jokers", "bind_keys",
            "read_card", "read_cards", "name", "names"]

@@ -19,7 +19,7 @@ from companion.rules.gingo import actions as A
 from companion.rules.gingo.chips import place_chips, shortfall
 from companion.rules.gingo.errors import GingoError
 from companion.rules.gingo.events import (
-    Captured, Event, HitLaid, HandStarted, MeldLaid, StockRanOut, SuitRowsSet, to_dicts,
+    Captured, Event, HitLaid, HandStarted, MeldLaid, StockRanOut, SuitRowsSet, TurnPassed, to_dicts,
 )
 from companion.rules.gingo.jokers import choose_lays
 from companion.rules.gingo.melds import TableMeld, check_not_on_table, hit_meld, new_meld
@@ -178,6 +178,8 @@ class GingoGame:
             events = self._stock_exhausted(s)
         elif isinstance(action, A.NewHand):
             events = self._new_hand(s)
+        elif isinstance(action, A.Pass):
+            events = self._pass(s, action)
         else:
             raise GingoError(f"action {action.to_dict()['type']} is for full play, not table tracking")
         s.actions += 1
@@ -353,6 +355,14 @@ class GingoGame:
         if s.exhaustions >= 2:  # option second_exhaustion = end_hand_no_capture
             events += s.end_hand(None, dict(s.gin), dict(s.linked), self.players)
         return events
+
+    def _pass(self, s: TableState, a: A.Pass) -> list[Event]:
+        """A turn that laid nothing down: the table's turn moves on, so every phone and the
+        LEDs show who plays next (the draw and the discard are not entered)."""
+        self._need(s, "play", "pass")
+        seat = self._seat(a.seat)
+        s.turn = (seat + 1) % self.nseats
+        return [TurnPassed(seat, s.turn)]
 
     def _new_hand(self, s: TableState) -> list[Event]:
         self._need(s, "hand_over", "start a new hand")

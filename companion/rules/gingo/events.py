@@ -158,6 +158,18 @@ class HandStarted:
         return {"type": self.type, "hand": self.hand, "dealer": self.dealer}
 
 
+@dataclass(frozen=True)
+class TurnPassed:
+    """A turn with no meld or hit (table tracking): ``turn`` is the seat to play next."""
+
+    type: ClassVar[str] = "pass"
+    seat: int
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "turn": self.turn}
+
+
 # -- full play --------------------------------------------------------------------
 
 
@@ -217,7 +229,7 @@ class Discarded:
 
 
 Event = Union[SuitRowsSet, MeldLaid, HitLaid, ChipsPlaced, LinkChanged, GinCalled, Captured, HandEnded, GameWon,
-              StockRanOut, HandStarted, Dealt, StockRenewed, Drawn, PileTaken, Discarded]
+              StockRanOut, HandStarted, TurnPassed, Dealt, StockRenewed, Drawn, PileTaken, Discarded]
 
 
 def to_dicts(events: list[Event]) -> list[dict[str, Any]]:
@@ -225,5 +237,5 @@ def to_dicts(events: list[Event]) -> list[dict[str, Any]]:
 
 
 __all__ = ["Event", "SuitRowsSet", "MeldLaid", "HitLaid", "ChipsPlaced", "LinkChanged", "GinCalled", "Captured",
-           "HandEnded", "GameWon", "StockRanOut", "HandStarted", "Dealt", "StockRenewed", "Drawn", "PileTaken",
+           "HandEnded", "GameWon", "StockRanOut", "HandStarted", "TurnPassed", "Dealt", "StockRenewed", "Drawn", "PileTaken",
            "Discarded", "to_dicts"]

@@ -7,7 +7,8 @@ import { deckFrom, naturalsOf, parseHand, parseCard, pretty, cardChip, cardGrid 
 import { boardView, nextSimChip, noteSimTap, withPending } from "./board.js";
 import { namesOf } from "./rummy.js";
 import { playEntry } from "./gingo_play.js";
-import { playLog, WIN_REASON } from "./gingo_log.js";
+import { playLog, playText, WIN_REASON } from "./gingo_log.js";
+import { undoButtons, undoOrRedo } from "./undo.js";
 import { flipForDeal } from "./flip.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -334,13 +335,28 @@ export async function mountGingo(main, game, ctx) {
       e.winner ? ` · ${sides[String(e.winner)]} won (${String(e.reason || "").replace(/_/g, " ")})` : " · no link, chips stay"))) : h("p", { class: "muted" }, "No hand finished yet."));
   }
 
-  function drawTools() {
+  // What an undo takes back, in words: the last play still standing ("Ben melded 9♠ 9♥
+  // 9♦: 3 chips placed"); a play undone on this phone keeps its words for the redo.
+  const undoneWords = new Map();   // seq of the event undone -> its words
+  function lastPlayWords() {
+    const p = (g.plays || [])[(g.plays || []).length - 1];
+    return p ? `the last play (${playText(p, names, sides, g.frames)})` : "the last entry";
+  }
+  function drawTools(confirming = false) {
     const err = fieldError("undo-error");
+    const undoWords = lastPlayWords();
+    const act = (path, done) => {
+      const seq = g.undo && g.undo.seq;
+      return undoOrRedo({ ctx, g, path, done, drawAll, reload,
+        apply: async (res) => {
+          if (path.endsWith("/undo") && seq !== undefined) undoneWords.set(seq, undoWords);
+          if (res && res.game) g = stateOf(res.game); else await reload();
+        },
+        errEl: () => tools.querySelector("#undo-error") || err });
+    };
+    const redoWords = g.redo ? (undoneWords.get(g.redo.seq) || "the play undone") : "";
     tools.replaceChildren(h("h2", null, "Game"), h("div", { class: "actions wrap" },
-      h("button", { type: "button", class: "btn", id: "undo-btn", onclick: async () => {
-        try { const res = await ctx.write("POST", `/api/v1/games/${g.id}/undo`, {}); if (res && res.game) g = stateOf(res.game); else await reload(); drawAll(); toast("Last entry undone"); }
-        catch (e) { showError(err, e.message); }
-      } }, "Undo last"),
+      ...undoButtons({ g, confirming, undoWords, redoWords, ask: drawTools, act }),
       h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.json`, download: `gingo-${g.id}.json` }, "Export JSON"),
       h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.csv`, download: `gingo-${g.id}.csv` }, "Export CSV"),
       h("button", { type: "button", class: "btn", onclick: () => window.print() }, "Print"),

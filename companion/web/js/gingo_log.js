@@ -39,6 +39,7 @@ export function playText(p, names, sides, frames) {
   if (p.type === "setup") text = `Suit rows set · ${names[p.dealer] ?? ""} deals`;
   else if (p.type === "new_hand") text = `Hand ${p.hand} dealt by ${names[p.dealer] ?? ""}`;
   else if (p.type === "stock_exhausted") text = "The stock ran out: the melds became the new stock";
+  else if (p.type === "pass") text = `${who} drew and discarded: no meld`;
   else if (p.type === "meld") text = `${who} melded ${list(p.cards || [])}${chips()}`;
   else if (p.type === "hit") text = `${who} hit meld #${p.meld} with ${list(p.cards || [])}${chips()}`;
   else if (p.type === "go_out") {

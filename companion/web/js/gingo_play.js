@@ -35,7 +35,8 @@ export function meldsFitting(melds, cards) {
 //
 // One screen, every target 44 px: the turn and who plays; the board, whose spaces are the
 // cards (in the player's frame); a row of actions that send the cards chosen (Meld, Hit),
-// or switch to choosing the captured cards (Go out), or end the stock (tapped twice).
+// end a turn that laid nothing down (Pass), or switch to choosing the captured cards
+// (Go out), or end the stock (tapped twice).
 export function playEntry(env) {
   const { g, names, deck, draft, save } = env;
   const sideOf = (seat) => (seat % 2 === 0 ? "1" : "2");
@@ -131,6 +132,7 @@ export function playEntry(env) {
       actBox.replaceChildren(...[joker,
         act("meld", "Meld", { id: "send-meld", class: "btn primary" }, () => sendPlay("meld")),
         act("hit", "Hit", { id: "send-hit" }, () => sendPlay("hit")),
+        act("pass", "Pass", { id: "send-pass", "aria-label": `Pass: ${names[draft.seat]} drew and discarded, no meld` }, sendPass),
         act("go_out", "Go out", null, () => { draft.tab = "go_out"; save(); env.redraw(); }),
         act("stock", armed ? "Stock out?" : "Stock", { id: "stock-btn", "aria-label": armed ? "Stock out? Tap again: the stock ran out" : "Stock: the stock ran out", dataset: { value: "stock", armed: armed ? "1" : "0" } }, async () => {
           if (!armed) { armed = true; refresh(); return; }
@@ -180,6 +182,13 @@ export function playEntry(env) {
     if (type === "hit") action.meld = Number(draft.meld);
     const clear = () => { draft.cards = ""; draft.desig = {}; draft.meld = null; draft.meldPicked = false; save(); };
     if (await env.send(action, err, clear)) { clear(); env.done(); }
+    else if (!err.hidden) err.scrollIntoView({ block: "nearest" });
+  }
+
+  // A turn with no meld or hit: the turn moves on, on every phone and the LEDs.
+  async function sendPass() {
+    showError(err, ""); showError(env.formErr, "");
+    if (await env.send({ type: "pass", seat: draft.seat }, err)) { draft.cards = ""; draft.desig = {}; save(); env.done(); }
     else if (!err.hidden) err.scrollIntoView({ block: "nearest" });
   }
 

@@ -58,6 +58,7 @@ function eventWords(ev, game) {
     }
     if (a.type === "setup") return "The suit rows were set on another phone";
     if (a.type === "new_hand") return "The next hand was dealt (entered on another phone)";
+    if (a.type === "pass") return `${name(a.seat)} drew and discarded, no meld (entered on another phone)`;
     if (a.type === "stock_exhausted") return "The stock ran out (entered on another phone)";
   }
   return null;

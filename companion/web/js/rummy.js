@@ -1,11 +1,12 @@
 // The rummy score sheet and hand entry (Gin Rummy, Color Gin, Ginski).
 
 import * as api from "./api.js";
-import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg } from "./ui.js";
+import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg, buzz } from "./ui.js";
 import { deckFrom, parseHand, parseCard, pretty, cardGrid } from "./cards.js";
 import { SUIT_SYMBOL, matchOf, plainSheet, colorSheet, finalSummary } from "./rummy_sheet.js";
 import { reviewPanel, changedHands } from "./review.js";
 import { handWords, resultKids } from "./rummy_views.js";
+import { undoButtons, undoOrRedo } from "./undo.js";
 
 const KIND_LABEL = {
   gin: "gin", big_gin: "big gin", knock: "knock", undercut: "undercut", void: "no game", showdown: "showdown",
@@ -23,12 +24,6 @@ export function handsOf(game) {
     const n = item.n ?? item.number ?? item.hand ?? i + 1;
     return { n, result, input, raw: item };
   });
-}
-
-// A buzz on a gin where the phone has a vibration motor and the browser allows it.
-function buzz() {
-  try { if ("vibrate" in navigator && typeof navigator.vibrate === "function") navigator.vibrate([120, 60, 120]); }
-  catch { /* not allowed here: the toast says it anyway */ }
 }
 
 // Cards each seat holds after the discard (the companion says, from the game's rules):
@@ -517,32 +512,12 @@ export function mountRummy(main, game, ctx) {
   function drawTools(confirming = false) {
     const m = matchOf(g);
     const undoErr = fieldError("undo-error");
-    const undoable = g.undo === undefined ? { type: "entry" } : g.undo;
-    const act = async (path, done) => {
-      try {
-        const res = await ctx.write("POST", path, { expected_version: g.version });
-        if (res && res.game) g = res.game; else await reload();
-        drawAll(); toast(done);
-      } catch (e) {
-        if (e instanceof api.ApiError && e.status === 409 && e.details && e.details.changes) {
-          await reload(); drawAll();
-          showError(tools.querySelector("#undo-error"), "Another phone changed the game just now: nothing was undone or redone. Check the sheet and try again.");
-        } else showError(tools.querySelector("#undo-error") || undoErr, e.message);
-      }
-    };
-    const undoWords = entryWords(g.undo);
-    const row = [];
-    if (confirming) {
-      row.push(h("p", { class: "confirm-q", id: "undo-question" }, `Undo ${undoWords}? You can redo it afterwards.`),
-        h("button", { type: "button", class: "btn primary", id: "undo-yes", onclick: () => act(`/api/v1/games/${g.id}/undo`, `Undone: ${undoWords}`) }, "Yes, undo"),
-        h("button", { type: "button", class: "btn", id: "undo-no", onclick: () => drawTools(false) }, "Keep it"));
-    } else {
-      row.push(h("button", { type: "button", class: "btn", id: "undo-btn", disabled: !undoable, onclick: () => { drawTools(true); const y = document.getElementById("undo-yes"); if (y) y.focus(); } }, "Undo last"));
-      if (g.redo) {
-        const redoWords = g.redo.type === "hand_corrected" ? `the correction of hand ${g.redo.hand}` : (g.redo.hand ? `hand ${g.redo.hand}` : "the last undone entry");
-        row.push(h("button", { type: "button", class: "btn", id: "redo-btn", onclick: () => act(`/api/v1/games/${g.id}/redo`, `Brought back: ${redoWords}`) }, `Redo ${redoWords}`));
-      }
-    }
+    const act = (path, done) => undoOrRedo({ ctx, g, path, done, drawAll, reload,
+      apply: async (res) => { if (res && res.game) g = res.game; else await reload(); },
+      errEl: () => tools.querySelector("#undo-error") || undoErr });
+    const redoWords = !g.redo ? "" : g.redo.type === "hand_corrected" ? `the correction of hand ${g.redo.hand}`
+      : (g.redo.hand ? `hand ${g.redo.hand}` : "the last undone entry");
+    const row = undoButtons({ g, confirming, undoWords: entryWords(g.undo), redoWords, ask: drawTools, act });
     tools.replaceChildren(h("h2", null, "Game"), h("div", { class: "actions wrap" }, ...row,
       h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.json`, download: `gingo-${g.id}.json` }, "Export JSON"),
       h("a", { class: "btn", href: `/api/v1/games/${g.id}/export.csv`, download: `gingo-${g.id}.csv` }, "Export CSV"),

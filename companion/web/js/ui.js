@@ -79,3 +79,9 @@ export function seg(options, current, onPick, label) {
   }
   return g;
 }
+
+// A buzz on a gin where the phone has a vibration motor and the browser allows it.
+export function buzz() {
+  try { if ("vibrate" in navigator && typeof navigator.vibrate === "function") navigator.vibrate([120, 60, 120]); }
+  catch { /* not allowed here: the page says it anyway */ }
+}
