@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion import cards as C
 from companion import melds as M
-from companion.rules import gin
+from companion.rules import gin, gin_match
 from companion.rules.base import HandResult
 
 # Fixed hands used across the tests (deadwood worked out in the comments).
@@ -25,8 +25,9 @@ def hand(text: str) -> int:
 
 
 def test_doctests_pass() -> None:
-    failures, tried = doctest.testmod(gin, optionflags=doctest.ELLIPSIS)
-    assert tried > 10 and failures == 0
+    """The hands' examples (gin) and the match's (gin_match, offered by gin too)."""
+    results = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in (gin, gin_match)]
+    assert sum(r.attempted for r in results) > 10 and all(r.failed == 0 for r in results)
 
 
 # ---------------------------------------------------------------- options

@@ -1,5 +1,6 @@
-"""Gin Rummy: hand scoring and match scoring (the options and presets are in
-:mod:`companion.rules.gin_options`, and offered here too).
+"""Gin Rummy: hand scoring (the options and presets are in
+:mod:`companion.rules.gin_options`, the match score and the next dealer in
+:mod:`companion.rules.gin_match`; both offered here too).
 
 Four presets follow ``RULES.md`` section 2: ``gin_002`` (seed 002, the short summary),
 ``gin_004`` (seed 004, CARDominoes; the default), ``pagat`` and ``modern``
@@ -31,12 +32,13 @@ from typing import Any
 from companion.errors import refusal
 from companion import cards as C
 from companion import melds as M
-from companion.rules.base import HandKind, HandResult, MatchScore
+from companion.rules.base import HandKind, HandResult
 from companion.rules.declare import Declared, read_declared
 from companion.rules.gin_options import (  # the options live there; offered here too
     _PRESETS_BASE, _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_VARIANT, PLAYERS, PRESETS,
     VARIANT, Options, _resolve, deal_size, end_kind, knock_limit, make_options,
 )
+from companion.rules.gin_match import next_dealer, score_match  # the match; offered here too
 
 
 def _hand_masks(hands: Sequence[Any]) -> list[int]:
@@ -333,96 +335,6 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
     return HandResult(VARIANT, kind, ender, winner, points, [d0, d1], layoffs=[[], []],
                       melds=[[], []], deadwood_cards=[[], []],
                       extra={"knock_limit": limit, "entry": "deadwood"}, notes=notes)
-
-
-# ---------------------------------------------------------------------------
-# The match
-
-
-def score_match(results: Sequence[HandResult], players: int, options: Options) -> MatchScore:
-    """Fold hand results into the match score.
-
-    The first player whose running total reaches ``game_target`` ends the match and
-    gets ``game_bonus``; a shutout doubles per ``shutout``; every player then gets
-    ``box_bonus`` per hand won. Hands after the match ended raise ``ValueError``.
-
-    >>> opts = make_options()
-    >>> win = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH",
-    ...                   "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0, options=opts)
-    >>> m = score_match([win, win], 2, opts)
-    >>> m.finished, m.winner, m.final
-    (True, 0, [582, 0])
-    """
-    if players not in PLAYERS:
-        raise ValueError(f"Gin Rummy is for 2 players, not {players}")
-    totals = [0, 0]
-    won = [0, 0]
-    finished = False
-    winner: int | None = None
-    for i, r in enumerate(results):
-        if finished:
-            raise ValueError(f"hand {i + 1} comes after the match ended at hand {i}")
-        if r.variant != VARIANT:
-            raise ValueError(f"hand {i + 1} is a {r.variant} result, not Gin Rummy")
-        pts = r.points
-        if len(pts) != 2 or not all(isinstance(p, int) for p in pts):
-            raise ValueError(f"hand {i + 1}: points must be one number per seat")
-        for s in (0, 1):
-            totals[s] += pts[s]  # type: ignore[operator]
-        if r.winner is not None:
-            won[r.winner] += 1
-        leaders = [s for s in (0, 1) if totals[s] >= options.game_target]
-        if leaders:
-            finished = True
-            winner = max(leaders, key=lambda s: totals[s]) if len(leaders) == 1 or \
-                totals[0] != totals[1] else r.winner
-    final = list(totals)
-    bonuses: list[dict[str, object]] = []
-    if finished and winner is not None:
-        loser = 1 - winner
-        game = options.game_bonus
-        shut = won[loser] == 0 and options.shutout != "none"
-        if shut and options.shutout == "double_points":
-            bonuses.append({"seat": winner, "kind": "shutout", "points": totals[winner]})
-            final[winner] += totals[winner]
-        if game:
-            bonuses.append({"seat": winner, "kind": "game", "points": game})
-            final[winner] += game
-        if shut and options.shutout == "double_game_bonus" and game:
-            bonuses.append({"seat": winner, "kind": "shutout", "points": game})
-            final[winner] += game
-        if shut and options.shutout == "double_total":
-            bonuses.append({"seat": winner, "kind": "shutout", "points": final[winner]})
-            final[winner] *= 2
-        if options.box_bonus:
-            for s in (0, 1):
-                if won[s]:
-                    pts_box = won[s] * options.box_bonus
-                    bonuses.append({"seat": s, "kind": "box", "points": pts_box,
-                                    "boxes": won[s]})
-                    final[s] += pts_box
-    extra: dict[str, object] = {}
-    if finished and winner is not None:
-        extra["margin"] = final[winner] - final[1 - winner]
-    return MatchScore(VARIANT, players, totals, won, finished, winner, final, bonuses,
-                      hands=len(results), extra=extra)
-
-
-def next_dealer(result: HandResult, dealer: int, players: int, options: Options) -> int:
-    """Who deals the hand after ``result``: the same dealer after a hand nobody won
-    (void, or a tie), else per ``next_dealer``.
-
-    >>> r = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH", "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0)
-    >>> next_dealer(r, 1, 2, make_options()), next_dealer(r, 1, 2, make_options("modern"))
-    (0, 0)
-    """
-    if result.winner is None:
-        return dealer
-    if options.next_dealer == "winner":
-        return result.winner
-    if options.next_dealer == "loser":
-        return (result.winner + 1) % players
-    return (dealer + 1) % players
 
 
 __all__ = [
