@@ -12,13 +12,20 @@ The package, one job per module (each imports only the ones above it):
 * :mod:`~companion.table.engines`: which rules engine serves each variant; options
 * :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
 * :mod:`~companion.table.history`: which events stand after undos and redos, what each did
+* :mod:`~companion.table.dealt`: :class:`DealtGame`, a dealt game's seats, cards and play
 * :mod:`~companion.table.fold`: :func:`fold_game`, a game's state from its events
+* :mod:`~companion.table.checkpoint`: a game's folded state saved as JSON, so a start-up replays only the tail
+* :mod:`~companion.table.library`: every game's summary line, the open games' state, finished ones folded when asked
 * :mod:`~companion.table.hands`: :class:`HandInput`, checked and scored
 * :mod:`~companion.table.checks`: players and seats of a new game
 * :mod:`~companion.table.transfer`: export and import (dealt games: :mod:`~companion.table.dealt_transfer`)
 * :mod:`~companion.table.subscriptions`: who hears about each commit
+* :mod:`~companion.table.retries`: a retried ``client_id`` answered with its first answer, a reused one refused
 * :mod:`~companion.table.reads`: the game list, one game, its events, the log's health
 * :mod:`~companion.table.ledger`: the write path (trial fold, group commit, answer)
+* :mod:`~companion.table.explain`: a rummy hand's points in players' words (bonus, deadwood)
+* :mod:`~companion.table.boardwait`: what a dealt Gin-Go turn waits for on the board, each space by name
+* :mod:`~companion.table.dealing`: the commands of dealt games (create, seats, a seat's view and action, the bots)
 * :mod:`~companion.table.service`: :class:`Table`, the commands
 
 Event types (payloads are JSON):

@@ -18,7 +18,7 @@ from companion.errors import IllegalAction, InvalidInput
 from companion.games import RummyVariant, find_variant
 from companion.store import NewEvent, StoredEvent
 from companion.table import checkpoint
-from companion.table.checks import check_players, range_text
+from companion.table.checks import check_players
 from companion.table.errors import TableError, engine_failure
 from companion.table.explain import breakdown, tied_arrangements
 from companion.table.fold import step
