@@ -37,7 +37,7 @@ from fastapi.responses import RedirectResponse
 from companion import __version__
 from companion.api.errors import install
 from companion.api.limits import DEFAULT_MAX_BODY, body_limit
-from companion.api.routes import board, games, live, pairing as pairing_routes, people, play, rules, service
+from companion.api.routes import board, games, live, outings, pairing as pairing_routes, people, play, rules, service
 from companion.api.methods import MethodGuard
 from companion.api.openapi import install_openapi
 from companion.api.responses import JsonResponse
@@ -53,7 +53,7 @@ _NO_TELEMETRY: dict[str, Any] = (
     {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
     if "telemetry" in inspect.signature(FastAPI.__init__).parameters else {})
 ROUTERS = (service.router, pairing_routes.router, games.router, play.router, board.router, live.router,
-           rules.router, people.router)
+           rules.router, people.router, outings.router)
 
 
 def create_app(

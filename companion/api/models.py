@@ -114,9 +114,29 @@ class GameList(BaseModel):
     next_before: Optional[str] = None
 
 
+class PairTable(_Strict):
+    """One pair game of a partnership hand, entered as at that table."""
+
+    seats: Optional[list[Annotated[int, Field(ge=0, le=3)]]] = Field(
+        None, max_length=4, description="the two seats at this table: [0, 1] for table 1, [2, 3] for table 2 "
+        "(optional; a wrong pair is refused)")
+    ender: Optional[int] = Field(ge=0, le=3, description="the seat (of the game, one of this table's two) "
+                                 "that knocked or went gin; null: the stock ran down")
+    hands: Optional[list[Annotated[list[Card], Field(max_length=20)]]] = Field(
+        None, max_length=4, description="the two players' cards, the table's first seat first")
+    deadwood: Optional[list[Deadwood]] = Field(None, max_length=4, description="quick entry: the two deadwood counts")
+    declared: Optional[list[Annotated[list[Card], Field(max_length=20)]]] = Field(
+        None, max_length=10, description="the ender's declared melds")
+    big_gin: bool = Field(False, strict=True, description="with deadwood: the ender melded all 11 cards")
+    upcard: Optional[str] = Field(None, max_length=8, description="Oklahoma gin: this table's upcard")
+
+    _no_bools = field_validator('ender', 'seats', 'deadwood', mode="before")(_not_bool)
+
+
 class HandRequest(_Strict):
     ender: Optional[int] = Field(ge=0, le=3, description="seat index of the player who ended the hand "
-                                 "(null: the stock ran out, a void hand)")
+                                 "(null: the stock ran out, a void hand; a partnership hand sends null and "
+                                 "each table's ender in \"tables\")")
     hands: Optional[list[Annotated[list[Card], Field(max_length=20)]]] = Field(
         None, max_length=4, description="each player's cards in seat order (the ender's 11 for a big gin, else 10)"
     )
@@ -127,6 +147,9 @@ class HandRequest(_Strict):
     joker: bool = Field(False, strict=True, description="Color Gin co-op jokers: the ender drew a joker")
     big_gin: bool = Field(False, strict=True, description="with deadwood: the ender melded all 11 cards (big gin)")
     upcard: Optional[str] = Field(None, max_length=8, description="Oklahoma gin: this hand's upcard")
+    tables: Optional[list[PairTable]] = Field(
+        None, max_length=4, description="a partnership hand (Gin Rummy, team_mode pagat_partnership): both pair "
+        "games together, table 1 seat 0 v seat 1, table 2 seat 2 v seat 3")
     client_id: ClientId = Field(None, max_length=100)
     expected_version: Optional[Version] = None
 

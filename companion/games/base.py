@@ -140,8 +140,9 @@ class Variant(ABC):
     def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
         """The rules module's Options record (overrides already checked)."""
 
-    def check_seats(self, players: int) -> None:
-        """Raise :class:`InvalidInput` unless ``players`` may play this game."""
+    def check_seats(self, players: int, overrides: Mapping[str, Any] | None = None) -> None:
+        """Raise :class:`InvalidInput` unless ``players`` may play this game (with the
+        options ``overrides`` a new game asks for: Gin Rummy's partnership seats four)."""
         if players not in self.seats:
             counts = sorted(self.seats)
             said = " or ".join(map(str, counts)) if len(counts) <= 3 else f"{counts[0]} to {counts[-1]}"

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from companion.errors import InvalidInput
 from companion.games.base import RUMSKI, STANDARD, Deck, HandSizes, Variant, players_of, preset_from
 from companion.games.options import Preset
-from companion.rules import color_gin, gin, ginski
+from companion.rules import color_gin, gin, ginski, teams
 from companion.rules.base import HandResult, MatchScore
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
@@ -194,14 +194,58 @@ class GinRummy(RummyVariant):
 
     def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
         options = super()._build_options(preset, overrides, players)
-        if options.team_mode == "pagat_partnership":
-            # a table game of Gin Rummy is one pair game; the partnership's four players
-            # are scored together through POST /api/v1/teams/partnership
-            raise InvalidInput("team_mode pagat_partnership: four players in two teams, each hand two pair "
-                               f"games entered together; a Gin Rummy game here seats {players}. Score a "
-                               "partnership with POST /api/v1/teams/partnership", code="invalid_options",
-                               details={"option": "team_mode", "value": "pagat_partnership"})
+        partnership = options.team_mode == "pagat_partnership"
+        if partnership and players != teams.PARTNERSHIP_PLAYERS:
+            # the partnership's four players share one game: two pair games per hand
+            raise InvalidInput(f"team_mode pagat_partnership: four players in two teams (seats 0 and 2 against "
+                               f"1 and 3), each hand two pair games entered together; this game seats {players}",
+                               code="invalid_options",
+                               details={"option": "team_mode", "value": "pagat_partnership", "players": players})
+        if not partnership and players == teams.PARTNERSHIP_PLAYERS:
+            raise InvalidInput("Gin Rummy for four players is the partnership: set the option team_mode to "
+                               "pagat_partnership", code="invalid_options",
+                               details={"option": "team_mode", "players": players})
         return options
+
+    @staticmethod
+    def partnership(options: Any) -> bool:
+        """Whether a game with ``options`` is the pagat partnership (four players, two teams)."""
+        return getattr(options, "team_mode", None) == "pagat_partnership"
+
+    def check_seats(self, players: int, overrides: Mapping[str, Any] | None = None) -> None:
+        if isinstance(overrides, Mapping) and overrides.get("team_mode") == "pagat_partnership":
+            if players != teams.PARTNERSHIP_PLAYERS:
+                raise InvalidInput(f"team_mode pagat_partnership: four players in two teams (seats 0 and 2 "
+                                   f"against 1 and 3), not {players}", code="invalid_players",
+                                   details={"players": players, "seats": [teams.PARTNERSHIP_PLAYERS]})
+            return
+        if players == teams.PARTNERSHIP_PLAYERS:
+            raise InvalidInput("gin is played by 2 players, not 4; four players play the partnership: "
+                               "set the option team_mode to pagat_partnership", code="invalid_players",
+                               details={"players": players, "seats": list(self.seats)})
+        super().check_seats(players)
+
+    def hand_sizes(self, options: Any, players: int) -> HandSizes:
+        if self.partnership(options):  # each pair game is a two-player deal
+            return super().hand_sizes(options, 2)
+        return super().hand_sizes(options, players)
+
+    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore:
+        if self.partnership(options):
+            return teams.score_partnership(list(results), options)
+        return super().score_match(results, players, options)
+
+    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int:
+        if self.partnership(options):  # each pair game keeps its own deal, at its own table
+            return dealer
+        return super().next_dealer(result, dealer, players, options)
+
+    def table_rules(self, options: Any, players: int) -> dict[str, Any]:
+        out = super().table_rules(options, players)
+        if self.partnership(options):
+            out.update(team_mode="pagat_partnership", teams=[list(t) for t in teams.TEAMS],
+                       tables=[list(t) for t in teams.TABLES], team_target=int(options.team_target))
+        return out
 
     def big_bonus(self, options: Any) -> int:
         return int(getattr(options, "big_gin_bonus", 0) or 0)

@@ -20,6 +20,7 @@ from companion.store.files import private_file
 from companion.store.records import (Checkpoint, DamageReport, GameRow, GameWrite, NewEvent, StoredEvent,
                                      decode_row, dumps)
 from companion.store.schema import SCHEMA, SCHEMA_VERSION, migrate
+from companion.store.outings import OutingTable
 from companion.store.tokens import TokenTable
 
 log = logging.getLogger("companion.store")
@@ -30,7 +31,7 @@ _MAX_SEQ = 2**63 - 1  # the largest SQLite INTEGER
 SYNC_COUNT_EVERY = 100  # commits between syncs of the acknowledged-count file
 
 
-class EventStore(TokenTable):
+class EventStore(TokenTable, OutingTable):
     """The append-only event log in one SQLite file (thread-safe).
 
     ``path`` is the database file; its folder must exist. ``clock`` gives event times

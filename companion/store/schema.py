@@ -54,6 +54,11 @@ CREATE TABLE IF NOT EXISTS games (
     deleted INTEGER NOT NULL,
     summary TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS outings (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    body TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS checkpoints (
     game_id TEXT PRIMARY KEY,
     seq INTEGER NOT NULL,

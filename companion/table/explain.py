@@ -45,6 +45,9 @@ def breakdown(variant: str, result: dict[str, Any], options: Any,
     >>> [p["label"] for p in breakdown("gin", r, opts, ["Ana", "Ben"])["parts"]]
     ['deadwood difference (12 - 4)']
     """
+    extra = result.get("extra")
+    if isinstance(extra, dict) and extra.get("team_mode"):  # a partnership hand: its notes explain it
+        return None
     winner = result.get("winner")
     points = result.get("points")
     dws = result.get("deadwood")

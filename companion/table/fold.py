@@ -238,6 +238,11 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
 
 
 def entry_of(payload: dict[str, Any]) -> dict[str, Any]:
+    if "tables" in payload:  # a partnership hand: its two pair games
+        out = {"tables": payload["tables"]}
+        if payload.get("by") is not None:
+            out["by"] = payload["by"]
+        return out
     if "hands" in payload:
         out = {"hands": payload["hands"]}
         for key in ("declared", "joker", "upcard", "by"):

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import RummyVariant, find_variant
+from companion.table import partnership
 from companion.table.errors import TableError, engine_failure
 from companion.table.fold import hand_result, rescore
 from companion.table.state import GameState
@@ -63,6 +64,9 @@ class HandInput:
     joker: bool = False
     big_gin: bool = False
     upcard: str | None = None
+    #: a partnership hand (Gin Rummy, team_mode pagat_partnership): its two pair games,
+    #: each ``{"seats", "ender", "hands" | "deadwood", ...}`` (see companion.table.partnership)
+    tables: list[Any] | None = None
 
 
 def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dict[str, Any]:
@@ -70,6 +74,15 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
     v = g.rules
     if not isinstance(v, RummyVariant):
         raise InvalidInput(f"{g.variant} hands are played with actions, not scored hands", code="wrong_variant")
+    if partnership.is_partnership(g.options):
+        top = {"ender": entry.ender, "hands": entry.hands, "deadwood": entry.deadwood, "declared": entry.declared,
+               "joker": entry.joker, "big_gin": entry.big_gin, "upcard": entry.upcard}
+        tables = partnership.check_entry(entry.tables, top)
+        return {"ender": None, "tables": tables, "result": partnership.score_entry(v, g.options, tables)}
+    if entry.tables is not None:
+        raise InvalidInput("\"tables\" are for a partnership (Gin Rummy with team_mode pagat_partnership): "
+                           "this game takes one hand's cards or deadwood", code="invalid_team_entry",
+                           details={"field": "tables"})
     takes = v.entries(g.options)
     n = len(g.players)
     ender = entry.ender
@@ -143,5 +156,6 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
 def hand_input(payload: dict[str, Any]) -> HandInput:
     return HandInput(ender=payload.get("ender"), hands=payload.get("hands"), deadwood=payload.get("deadwood"),
                      declared=payload.get("declared"), joker=bool(payload.get("joker", False)),
-                     big_gin=bool(payload.get("big_gin", False)), upcard=payload.get("upcard"))
+                     big_gin=bool(payload.get("big_gin", False)), upcard=payload.get("upcard"),
+                     tables=payload.get("tables"))
 

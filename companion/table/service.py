@@ -43,27 +43,32 @@ class Table(Dealing):
 
     def create_game(self, variant: str, *, players: Sequence[str], preset: str | None = None,
                     options: dict[str, Any] | None = None, dealer: int = 0, client_id: str | None = None,
-                    rematch_of: str | None = None) -> dict[str, Any]:
-        """Start a game; returns it (a retried ``client_id`` returns the same game)."""
+                    rematch_of: str | None = None, outing: str | None = None) -> dict[str, Any]:
+        """Start a game; returns it (a retried ``client_id`` returns the same game).
+        ``outing``: the id of the outing this game is a pair match of."""
         return self.create_game_outcome(variant, players=players, preset=preset, options=options,
-                                        dealer=dealer, client_id=client_id, rematch_of=rematch_of).body
+                                        dealer=dealer, client_id=client_id, rematch_of=rematch_of,
+                                        outing=outing).body
 
     def create_game_outcome(self, variant: str, *, players: Sequence[str], preset: str | None = None,
                             options: dict[str, Any] | None = None, dealer: int = 0, client_id: str | None = None,
-                            rematch_of: str | None = None) -> Outcome:
+                            rematch_of: str | None = None, outing: str | None = None) -> Outcome:
         gid = _game_id(client_id)
         fp = fingerprint("create", variant=variant, players=list(players), preset=preset, options=options or {},
-                         dealer=dealer, rematch_of=rematch_of) if client_id else None
+                         dealer=dealer, rematch_of=rematch_of, **({"outing": outing} if outing else {})) \
+            if client_id else None
 
         def stage() -> Staged:
             names = check_players(players)
-            find_variant(variant).check_seats(len(names))
+            find_variant(variant).check_seats(len(names), options if isinstance(options, dict) else None)
             if not isinstance(dealer, int) or not 0 <= dealer < len(names):
                 raise TableError("invalid_dealer", f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}")
             payload: dict[str, Any] = {"variant": variant, "preset": preset, "options": dict(options or {}),
                                        "players": names, "dealer": dealer}
             if rematch_of:
                 payload["rematch_of"] = rematch_of
+            if outing:
+                payload["outing"] = outing
             return self._stage(None, gid, "game_created", payload, client_id, lambda st: ({}, None), fp)
 
         return self._run(gid, client_id, stage, "create", fp)

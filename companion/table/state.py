@@ -13,6 +13,7 @@ from typing import Any
 from companion.games import GinGo, Variant, find_variant
 from companion.games.options import options_dict
 from companion.stats import hand_tally
+from companion.table.partnership import is_partnership, seat_results, team_fields
 
 
 @dataclass
@@ -92,6 +93,7 @@ class GameState:
             "seq": self.last_seq,
             "created": self.created,
             "rematch_of": self.rematch_of,
+            "outing": self.created_payload.get("outing"),
             "rules": self.rules.table_rules(self.options, len(self.players)),
             "undo": self._undoable(),
             "redo": None if not self.undone else {"seq": self.undone[-1][0], "type": self.undone[-1][1],
@@ -129,6 +131,8 @@ class GameState:
                 winner=m.winner,
                 match=m.as_dict(),
             )
+            if is_partnership(self.options):
+                d.update(team_fields(self.players, m))
         return d
 
     def _undoable(self) -> dict[str, Any] | None:
@@ -147,6 +151,8 @@ class GameState:
             "dealer": self.dealer, "version": self.version, "seq": self.last_seq, "created": self.created,
             "rematch_of": self.rematch_of, "finished": self.finished, "summary": True,
         }
+        if self.created_payload.get("outing"):
+            d["outing"] = self.created_payload["outing"]
         # what the history and the statistics read (companion.stats): the original date of
         # an imported game and where it came from
         if self.created_payload.get("imported_from"):
@@ -170,4 +176,9 @@ class GameState:
             m = self.match
             d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands),
                      tally=hand_tally((h.result for h in self.hands), len(self.players)))
+            if is_partnership(self.options):
+                team = team_fields(self.players, m)
+                d.update(scores=team["scores"], final=team["final"], team_mode=team["team_mode"],
+                         team_scores=team["team_scores"], winning_seats=team["winning_seats"],
+                         tally=hand_tally(seat_results([h.result for h in self.hands]), len(self.players)))
         return d

@@ -18,6 +18,7 @@ from companion.api.sheets import score_sheet_csv
 from companion.errors import InvalidInput
 from companion.store import TokenRecord
 from companion.table import HandInput
+from companion.table.outings import outings_of
 
 router = APIRouter(tags=["games"])
 _WRITE = [Depends(require_token)]
@@ -26,8 +27,9 @@ Phone = Annotated[TokenRecord, Depends(require_token)]
 
 
 def _entry(body: M.HandRequest) -> HandInput:
+    tables = None if body.tables is None else [t.model_dump(exclude_unset=True) for t in body.tables]
     return HandInput(ender=body.ender, hands=body.hands, deadwood=body.deadwood, declared=body.declared,
-                     joker=body.joker, big_gin=body.big_gin, upcard=body.upcard)
+                     joker=body.joker, big_gin=body.big_gin, upcard=body.upcard, tables=tables)
 
 
 @router.get("/api/v1/games", response_model=M.GameList)
@@ -93,8 +95,17 @@ def score_hand(game_id: str, body: M.HandRequest, table: TableDep, phone: Phone)
     """Score the end of a hand (cards per player, or deadwood numbers). A stale
     ``expected_version`` is 409 ``stale_version``; its details list the ``changes`` since
     (type, hand, and ``by``: the name of the phone that made each)."""
-    return json_response(table.score_hand(game_id, _entry(body), client_id=body.client_id,
-                                          expected_version=body.expected_version, by=phone.name))
+    out = table.score_hand(game_id, _entry(body), client_id=body.client_id,
+                           expected_version=body.expected_version, by=phone.name)
+    _outing_goes_on(table, out.get("game"))
+    return json_response(out)
+
+
+def _outing_goes_on(table: Any, game: Any) -> None:
+    """A pair match of an outing that has just ended: once its whole round has, the
+    outing pairs the next round (winners with winners, losers with losers)."""
+    if isinstance(game, dict) and game.get("outing") and game.get("finished"):
+        outings_of(table).advance(str(game["outing"]))
 
 
 @router.post("/api/v1/games/{game_id}/hands/preview", response_model=M.HandResponse, responses=ERRORS)
@@ -108,8 +119,10 @@ def preview_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResp
 def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep, phone: Phone) -> JSONResponse:
     """Replace hand ``n`` (1-based); the match is re-scored (a finished one too: it may
     become unfinished again)."""
-    return json_response(table.correct_hand(game_id, n, _entry(body), client_id=body.client_id,
-                                            expected_version=body.expected_version, by=phone.name))
+    out = table.correct_hand(game_id, n, _entry(body), client_id=body.client_id,
+                             expected_version=body.expected_version, by=phone.name)
+    _outing_goes_on(table, out.get("game"))
+    return json_response(out)
 
 
 @router.post("/api/v1/games/{game_id}/hands/{n:int}/preview", response_model=M.HandResponse, responses=ERRORS)

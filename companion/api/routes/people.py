@@ -22,6 +22,7 @@ from companion.api.deps import TableDep
 from companion.api.routes import ERRORS, json_response
 from companion.errors import UnknownVariant
 from companion.games import VARIANTS, GinGo, find_variant
+from companion.rules import teams
 from companion.table import Table
 
 router = APIRouter(tags=["players"])
@@ -68,11 +69,14 @@ def finished_games(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @functools.lru_cache(maxsize=32)
 def sides_of(variant: str, players: int) -> Mapping[str, Sequence[int]] | None:
-    """The seats of each side of a game played by sides (Gin-Go), else None."""
+    """The seats of each side of a game played by sides (Gin-Go; the Gin Rummy
+    partnership, whose ``winner`` is a team), else None."""
     try:
         v = find_variant(variant)
     except UnknownVariant:
         return None
+    if variant == "gin" and players == len(teams.TABLES) * 2:
+        return {str(t): seats for t, seats in enumerate(teams.TEAMS)}
     return v.sides(players) if isinstance(v, GinGo) else None
 
 
