@@ -12,15 +12,14 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 
 * ``bot``: the companion's seat bot, the one that sits in an empty seat
   (``companion.play.bot.choose_action`` for the rummy games: the strong bot for gin,
-  the Color Gin bot for Color Gin, the Ginski bot for Ginski when it is wired in;
-  ``companion.play.gingo.strong.strong_move`` for Gin-Go when wired in, else the first
-  Gin-Go bot);
+  the Color Gin bot for Color Gin, the basic bot for Ginski;
+  ``companion.play.gingo.bot_move`` for Gin-Go, which is
+  ``companion.play.gingo.strong.strong_move``);
 * ``basic``: ``companion.play.bot.basic_action``, the first rummy bot (the baseline the
   new rummy bots are measured against);
 * ``strong``: :mod:`companion.play.strong` (knock timing, live outs, safe discards);
 * ``suits``: :mod:`companion.play.color_gin_bot` (the strong bot weighing knocks and
   discards by the Color Gin suits they score in);
-* ``ginski``: :mod:`companion.play.ginski_bot` (knocks timed against two opponents);
 * ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
   discards for the board;
@@ -33,7 +32,9 @@ cap, a rummy match the action cap stopped, or a match that ended level, as a Col
 would win if the policies were equal (1/players for Ginski), A's rate against one B
 seat (``A/seat``: A's wins over A's wins plus B's wins shared among the B seats, the
 same as the win rate with two players; 0.5 means equal), the median seconds per match
-and A's time per decision (median and p99 in milliseconds, every call of policy A).
+and A's time per decision (median and p99 in milliseconds of CPU time, every call of
+policy A; CPU time so that a loaded machine does not inflate it; the seconds per match
+are wall-clock time).
 ``bot:bot`` is the control: the bots are deterministic for a seed, so duplicates make it
 exactly the fair share unless something other than the seat decides a match (a
 seat-dependent random choice, or a bug in the pairing). The per-decision times are the
@@ -62,7 +63,6 @@ from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
 from companion.play.gingo.strong import strong_move  # noqa: E402
-from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E402
 from companion.play.rummy import RummyGame  # noqa: E402
 from companion.play.strong import choose_action as strong_action  # noqa: E402
 from companion.rules.gingo.state import side_of  # noqa: E402
@@ -76,7 +76,7 @@ GINGO_HANDS = 60
 Policy = Callable[[Any, random.Random], Any]
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
-PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"},
+PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"},
          "first": {"gingo"}, "gostrong": {"gingo"}}
 
 
@@ -89,11 +89,9 @@ def _rummy_policy(name: str) -> Policy:
         return lambda game, rng: strong_action(game)
     if name == "suits":
         return lambda game, rng: suits_action(game)
-    if name == "ginski":
-        return lambda game, rng: ginski_action(game)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
-    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski or random")
+    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits or random")
 
 
 def _gingo_policy(name: str) -> Policy:
@@ -143,11 +141,12 @@ def gingo_match(players: int, seed: int, a: Policy, b: Policy, a_side: int) -> i
 
 
 def timed(policy: Policy, times: list[float]) -> Policy:
-    """``policy``, adding the seconds of each call to ``times``."""
+    """``policy``, adding the CPU seconds of each call to ``times`` (the process's own
+    time, so other programs on a shared machine do not inflate it)."""
     def call(state: Any, rng: random.Random) -> Any:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         out = policy(state, rng)
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
         return out
     return call
 

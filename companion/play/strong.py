@@ -58,10 +58,38 @@ def live_outs(kept: int, unseen: int, variant: str) -> int:
     rules = M.get_rules(variant)
     base = M.deadwood_of_mask(kept, variant)
     outs = 0
-    for u in C.iter_cards(unseen):
+    for u in C.iter_cards(unseen & reach(kept, rules.wild_mask)):
         if M.deadwood_of_mask(kept | 1 << u, variant) < base + rules.card_value(u):
             outs += 1
     return outs
+
+
+def reach(kept: int, wilds: int) -> int:
+    """The cards that could meld with something in ``kept``: the same rank, the same
+    suit within two ranks (either way), and the wild cards; no other card can lower
+    the deadwood of ``kept`` (so :func:`live_outs` tries only these)."""
+    out = wilds
+    for c in C.iter_cards(kept & ~wilds):
+        r, s = C.rank(c), C.suit(c)
+        if r == 0 or s < 0:
+            continue
+        base = c - (r - 1)  # the suit's ace (cards of a suit are consecutive, ace first)
+        for d in (-2, -1, 1, 2):
+            if 1 <= r + d <= 13:
+                out |= 1 << (base + r - 1 + d)
+        out |= _RANKS.get((r, c >= C.RUMSKI_BASE), 0)
+    return out
+
+
+def _rank_masks() -> dict[tuple[int, bool], int]:
+    masks: dict[tuple[int, bool], int] = {}
+    for r in range(1, 14):
+        masks[(r, False)] = sum(1 << (s * 13 + r - 1) for s in range(4))
+        masks[(r, True)] = sum(1 << (C.RUMSKI_BASE + s * 13 + r - 1) for s in range(5))
+    return masks
+
+
+_RANKS = _rank_masks()
 
 
 def feed_risk(card: int, unseen: int, picked: int) -> float:
@@ -157,5 +185,5 @@ def choose_action(game: RummyGame) -> Action:
     return play_turn(game, STRONG)
 
 
-__all__ = ["choose_action", "choose_discard", "live_outs", "feed_risk", "opponent_estimate", "StrongPolicy",
+__all__ = ["choose_action", "choose_discard", "live_outs", "reach", "feed_risk", "opponent_estimate", "StrongPolicy",
            "STRONG", "picked_by_next", "unseen_cards", "draws_so_far"]

@@ -10,7 +10,8 @@ an illegal or out-of-turn action and then leaves the state unchanged, and replay
 ``GingoPlay(players, options, seed)`` plus the same actions gives the same state.
 
 Modules: ``play`` (the deck, turns and the actions), ``candidates`` (melds and hits a hand
-can make), ``bot`` (the bot and ``legal_actions``), ``selfplay``.
+can make), ``bot`` (the first bot and ``legal_actions``), ``strong`` (the seat bot:
+``bot_move`` and ``bot_action`` here are its), ``selfplay``.
 
 Actions (``seat`` is always the player to move)
 ===============================================
@@ -61,10 +62,13 @@ Actions (``seat`` is always the player to move)
 
 from __future__ import annotations
 
-from companion.play.gingo.bot import bot_action, bot_move, discard_move, legal_actions, legal_moves
+from companion.play.gingo.bot import discard_move, legal_actions, legal_moves
 from companion.play.gingo.candidates import candidate_hits, candidate_melds
 from companion.play.gingo.play import GingoPlay
 from companion.play.gingo.selfplay import selfplay_game
+# the seat bot (dealt games, self-play): the strong one; the first is gingo.bot.bot_move
+from companion.play.gingo.strong import strong_action as bot_action
+from companion.play.gingo.strong import strong_move as bot_move
 
 __all__ = ["GingoPlay", "bot_action", "bot_move", "discard_move", "legal_actions", "legal_moves", "candidate_melds",
            "candidate_hits", "selfplay_game"]

@@ -1,4 +1,4 @@
-"""Gin-Go self-play: bots play whole games, every invariant checked after every action.
+"""Gin-Go self-play: the seat bots (:mod:`companion.play.gingo.strong`) play whole games, every invariant checked after every action.
 
 >>> r = selfplay_game(4, players=4)
 >>> r["winner"] in (1, 2), r["reason"] in ("gin_held", "both_linked", "capture_link", "gin_first")
@@ -12,8 +12,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from companion.play.gingo.bot import bot_move
 from companion.play.gingo.play import GingoPlay
+from companion.play.gingo.strong import strong_move as bot_move
 from companion.rules.gingo.errors import GingoError
 
 

@@ -7,19 +7,20 @@ puts chips on *their* coordinates of those cards; a discard goes on the spread p
 where the next player may dig it only to meld it at once. So the bot lets go of the card
 it values least (:func:`keep_value`):
 
-* **meld hopes**: the cards it holds that the card could meld with (same rank, or same
-  suit within two ranks), counting only those whose missing cards are not dead (on the
-  table or in the pile below the reach of a dig); a card that would complete a meld
-  counts most;
+* **meld hopes**: the cards it holds that the card could meld with: a suit neighbour
+  counts 1, one two ranks away 0.6 (nothing if the card between is in a meld on the
+  table), a card of the same rank half a point for each suit of that rank still free;
 * **its own link**: a card whose space (in the bot's coordinates) lies on its shortest
   path to a link and is not yet its own is worth keeping to meld;
 * **capture risk**: a card whose space in the opponent's coordinates lies on *their*
-  shortest path helps them if they go out while the bot still holds it;
-* **feed risk**: a card the opponent showed interest in (same rank or suit-neighbour
-  of a card they dug) or that lies on their path may be dug and melded by them.
+  shortest path helps them if they go out while the bot still holds it (a discard
+  may be dug by them too, but only to meld it at once: the smaller risk).
 
-Everything else (set-up, digs, melds and hits that build or break links, going out with
-captured jokers and forfeits) is :func:`companion.play.gingo.bot.bot_move`'s.
+Its draw (:func:`choose_draw`) weighs digs as the first bot does (the chips the meld or
+the lay-offs place, less the cards taken) but deeper in the spread pile
+(:data:`DIG_DEPTH` cards down instead of five). Everything else (set-up, melds and hits
+that build or break links, going out with captured jokers and forfeits) is
+:func:`companion.play.gingo.bot.bot_move`'s.
 
 >>> from companion.play.gingo.play import GingoPlay
 >>> p = GingoPlay(["a", "b"], {}, seed=3)
@@ -33,15 +34,18 @@ import random
 from typing import Any
 
 from companion import cards as C
-from companion.play.gingo.bot import bot_move, discard_move
+from companion.play.gingo.bot import _chip_value, _layoff_take, _meld, bot_move, discard_move
+from companion.play.gingo.candidates import candidate_melds
 from companion.play.gingo.play import GingoPlay
 from companion.rules.gingo import actions as A
 from companion.rules.gingo.state import side_of
 
 HOPE = 1.0  # one card the discard could meld with
 OWN_PATH = 0.7  # the card's space is on the bot's shortest path
-CAPTURE = 0.7  # the card's space (their coordinates) is on the opponent's shortest path
-FEED = 0.8  # the opponent dug a card the discard could meld with
+CAPTURE = 1.1  # the card's space (their coordinates) is on the opponent's shortest path
+DIG_DEPTH = 12  # how deep in the pile a dig is weighed
+DIG_COST = 0.5  # points one card taken but not melded costs
+DIG_AT = 1.0  # dig when the best dig scores more than this
 
 
 def _near(a: int, b: int) -> bool:
@@ -51,9 +55,9 @@ def _near(a: int, b: int) -> bool:
     return C.rank(a) == C.rank(b) or (C.suit(a) == C.suit(b) and abs(C.rank(a) - C.rank(b)) <= 2)
 
 
-def keep_value(play: GingoPlay, seat: int, card: int, dead: int, known: int = 0) -> float:
+def keep_value(play: GingoPlay, seat: int, card: int, dead: int) -> float:
     """How much ``seat`` loses by discarding ``card`` (see the module notes); ``dead``:
-    the cards that can no longer meld with it, ``known``: cards an opponent holds."""
+    the cards that can no longer meld with it."""
     if card >= 52:
         return 100.0  # a joker: keep it
     game = play.table
@@ -82,9 +86,6 @@ def keep_value(play: GingoPlay, seat: int, card: int, dead: int, known: int = 0)
         value += OWN_PATH
     if b.owner(theirs) != opp and theirs in b.distance_path(opp):
         value -= CAPTURE  # holding it risks their capture
-        value -= FEED * 0.5  # but they may dig it too: a smaller share of the same risk
-    if any(_near(card, k) for k in C.iter_cards(known)):
-        value += FEED
     return value
 
 
@@ -93,18 +94,55 @@ def _dead_cards(play: GingoPlay) -> int:
     return play.table.table_cards()
 
 
-def choose_discard(play: GingoPlay, known: int = 0) -> int:
+def choose_discard(play: GingoPlay) -> int:
     """The card the player to move lets go (never the one it must keep)."""
     seat = play.turn
     hand = play.hands[seat]
     keep = play.keep
     choices = [c for c in hand if c != keep] or list(hand)
     dead = _dead_cards(play)
-    return min(choices, key=lambda c: (keep_value(play, seat, c, dead, known), c))
+    return min(choices, key=lambda c: (keep_value(play, seat, c, dead), c))
+
+
+def choose_draw(play: GingoPlay) -> A.Action:
+    """Draw from the stock, or dig the pile where the dug card melds at once (or two
+    cards or more lay off), scored by the chips it places less the cards taken."""
+    seat = play.turn
+    side = side_of(seat)
+    hand = play.hands[seat]
+    game = play.table
+    pile = play.pile
+    best: tuple[float, A.Action] | None = None
+    for idx in range(len(pile) - 1, max(-1, len(pile) - 1 - DIG_DEPTH), -1):
+        card = pile[idx]
+        taken = pile[idx:]
+        trial = hand + taken
+        for cards, des in candidate_melds(trial, game):
+            if card not in cards or len(cards) >= len(trial):
+                continue
+            cv = _chip_value(game, side, [des.get(c, c) for c in cards])
+            if cv < 0:
+                continue
+            score = cv + len(cards) - DIG_COST * len(taken)
+            if best is None or score > best[0]:
+                best = (score, A.Take(seat, card, meld=_meld(seat, cards, des)))
+    for idx in range(len(pile) - 2, max(-1, len(pile) - 1 - DIG_DEPTH), -1):
+        lay = _layoff_take(play, idx)
+        if lay is None:
+            continue
+        take, laid = lay
+        score = _chip_value(game, side, laid) + len(laid) - DIG_COST * (len(pile) - idx - len(laid))
+        if best is None or score > best[0]:
+            best = (score, take)
+    if best is not None and best[0] > DIG_AT:
+        return best[1]
+    return A.Draw(seat)
 
 
 def strong_move(play: GingoPlay, rng: random.Random | None = None) -> A.Action:
     """The strong bot's next action (typed) for whoever is to move."""
+    if play.phase == "play" and play.stage == "draw":
+        return choose_draw(play)
     move = bot_move(play, rng)
     if isinstance(move, A.Discard) and play.phase == "play" and len(play.hands[play.turn]) > 1:
         return discard_move(play, choose_discard(play))
