@@ -157,6 +157,30 @@ def turn_side(game: dict[str, Any] | None) -> int | None:
     return 1 if turn % 2 == 0 else 2
 
 
+def dealer_side(game: dict[str, Any] | None) -> int | None:
+    """The side that deals now in a Gin-Go game: the dealer of the hand in play (or being
+    set up); once a hand is over, the next dealer clockwise, who deals the next one; None
+    with no game or once the game is over.
+
+    >>> dealer_side({"state": {"phase": "play", "dealer": 1, "players": ["A", "B"]}})
+    2
+    >>> dealer_side({"state": {"phase": "hand_over", "dealer": 1, "players": ["A", "B"]}})
+    1
+    >>> dealer_side({"state": {"phase": "game_over", "dealer": 0}}) is None
+    True
+    """
+    state = (game or {}).get("state") or {}
+    dealer, phase = state.get("dealer"), state.get("phase")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or phase in (None, "game_over"):
+        return None
+    if state.get("winner") is not None:
+        return None
+    if phase == "hand_over":
+        players = state.get("players")
+        dealer = (dealer + 1) % (len(players) if isinstance(players, list) and players else 2)
+    return 1 if dealer % 2 == 0 else 2
+
+
 def suit_rows_of(game: dict[str, Any] | None) -> dict[int, str]:
     """Each side's suit row (4 letters by board column, ``.`` for one not chosen yet)
     from the game's state: ``....`` for both sides while the game is still being set up,
@@ -181,15 +205,15 @@ def suit_rows_of(game: dict[str, Any] | None) -> dict[int, str]:
 def scene_fields(view: dict[str, Any], gin: int | None = None,
                  game: dict[str, Any] | None = None) -> dict[str, Any]:
     """The :class:`companion.hardware.scene.SceneInput` fields for a board view and the
-    Gin-Go ``game`` it shows (its suit rows and the side to play).
+    Gin-Go ``game`` it shows (its suit rows, the side to play and the side that deals).
 
     >>> f = scene_fields(compare("1" + "." * 51, "2" + "." * 51))
     >>> f["bump"], f["pending"], f["turn"], f["suit_rows"]
     ({0: 2}, {}, None, {})
     >>> g = {"state": {"full_play": True, "phase": "play", "turn": 0, "suit_rows": {"1": "SHDC", "2": "CDHS"}}}
     >>> f = scene_fields(compare("." * 52, "." * 52), game=g)
-    >>> f["turn"], f["suit_rows"]
-    (1, {1: 'SHDC', 2: 'CDHS'})
+    >>> f["turn"], f["suit_rows"], f["dealer"]
+    (1, {1: 'SHDC', 2: 'CDHS'}, None)
     """
     exp = view["expected"] or view["sensed"] or "." * SPACES
     sensed = view["sensed"]
@@ -197,7 +221,7 @@ def scene_fields(view: dict[str, Any], gin: int | None = None,
     bump = {s: int(sensed[s]) for s in view["bumps"]} if sensed is not None else {}
     links = {int(k): v for k, v in view["links"].items()}
     return {"expected": exp, "sensed": sensed, "links": links, "pending": pending, "bump": bump, "gin": gin,
-            "turn": turn_side(game), "suit_rows": suit_rows_of(game)}
+            "turn": turn_side(game), "dealer": dealer_side(game), "suit_rows": suit_rows_of(game)}
 
 
 _COLOURS = {"1": (200, 0, 0), "2": (0, 160, 0)}

@@ -36,6 +36,9 @@ def test_turn_and_dealer_follow_the_table(table: Table) -> None:
     assert g["dealer"] == 1 and g["turn"] is None
     g = table.action(g["id"], SETUP)["game"]
     assert g["dealer"] == 1 and g["turn"] == 0  # the player left of the dealer starts
+    # the LEDs' status row: side 1 to play, side 2 (Bob) deals
+    f = scene_fields(board_view(g, g["board"]), game=g)
+    assert (f["turn"], f["dealer"]) == (1, 2)
     g = table.action(g["id"], PLAYS[0])["game"]
     assert g["turn"] == 1  # Ann melded, then discarded: Bob's turn
     assert turn_side(g) == 2 and scene_fields(board_view(g, g["board"]), game=g)["turn"] == 2
@@ -43,6 +46,7 @@ def test_turn_and_dealer_follow_the_table(table: Table) -> None:
     assert g["turn"] == 0 and turn_side(g) == 1
     g = table.action(g["id"], {"type": "go_out", "seat": 0, "captured": {"1": ["9D", "9C"]}})["game"]
     assert g["state"]["phase"] == "hand_over" and g["turn"] is None and turn_side(g) is None
+    assert scene_fields(board_view(g, g["board"]), game=g)["dealer"] == 1  # Ann deals the next hand
     g = table.action(g["id"], {"type": "new_hand"})["game"]
     assert g["dealer"] == 0 and g["turn"] == 1  # the deal passed to Ann; Bob starts
     assert g["plays"][-1] == {"n": 5, "hand": 2, "type": "new_hand", "seat": None, "dealer": 0}

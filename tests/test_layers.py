@@ -1,7 +1,7 @@
 """Every import points down the layers, read from the source with ``ast``:
 
     domain       cards, board, board view, suit rows, errors, melds, games, rules, play
-    application  table, store, pairing, stats, paths
+    application  table, store, pairing, stats (and the stats book), paths
     adapters     hardware, api, web, discovery
     commands     commands (the service assembly and settings among them), cli
 
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1] / "companion"
 #: bottom first; a module's layer is the first of its dotted name's prefixes listed here
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("domain", ("cards", "board", "boardview", "suit_rows", "errors", "melds", "games", "rules", "play")),
-    ("application", ("table", "store", "pairing", "stats", "paths")),
+    ("application", ("table", "store", "pairing", "stats", "stats_book", "paths")),
     ("adapters", ("hardware", "api", "web", "discovery")),
     ("commands", ("commands", "cli")),
 )

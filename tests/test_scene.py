@@ -133,6 +133,25 @@ def test_markers_show_turn_and_unchosen_suits() -> None:
     assert all(slot(idle, 0.7, n) == MARKER for n in SLOT_NAMES)
 
 
+def test_the_dealing_side_has_a_white_fourth_marker() -> None:
+    empty = board()
+    # side 2 deals, side 1 plays: side 1's markers in its colour, side 2's fourth white
+    sc = SceneInput(expected=empty, sensed=empty, turn=1, dealer=2, suit_rows={1: "SHDC", 2: "DCHS"})
+    assert [slot(sc, 0.0, f"side1_{c}") for c in range(1, 5)] == [RED] * 4
+    assert [slot(sc, 0.0, f"side2_{c}") for c in range(1, 5)] == [MARKER, MARKER, MARKER, WHITE]
+    # the dealer to play: its colour on three markers, the fourth still white, all the time
+    sc = SceneInput(expected=empty, sensed=empty, turn=2, dealer=2)
+    assert [slot(sc, t, f"side2_{c}") for t in (0.0, 0.3, 0.7) for c in range(1, 5)] == [GREEN, GREEN, GREEN, WHITE] * 3
+    # in the set-up (no suit chosen yet) the dealer's marker is lit, the others dark
+    sc = SceneInput(expected=empty, sensed=empty, dealer=1, suit_rows={1: "....", 2: "...."})
+    assert [slot(sc, 0.0, f"side1_{c}") for c in range(1, 5)] == [OFF, OFF, OFF, WHITE]
+    # Gin and sensors offline say more than who deals
+    gin = SceneInput(expected=empty, sensed=empty, dealer=1, gin=1)
+    assert slot(gin, 0.3, "side1_4") == RED
+    off = SceneInput(expected=empty, sensed=None, dealer=1)
+    assert slot(off, 0.7, "side1_4") == OFF
+
+
 def test_mirror_mode_never_warns() -> None:
     b = board(s0="1", s1="2", s30="1")
     sc = SceneInput(expected=b, sensed=b)
@@ -171,6 +190,7 @@ def test_render_is_pure() -> None:
         ({"links": {3: None}}, "scene.links: side must be 1 or 2"),
         ({"turn": 0}, "scene.turn: side must be 1 or 2"),
         ({"gin": True}, "scene.gin: side must be 1 or 2"),
+        ({"dealer": 3}, "scene.dealer: side must be 1 or 2"),
         ({"colors": {1: (255, 0, 0)}}, r"scene.colors\[2\] must be an \(r, g, b\) tuple"),
         ({"colors": {1: (256, 0, 0), 2: (0, 0, 0)}}, r"scene.colors\[1\]"),
         ({"suit_rows": {1: "SHD"}}, r"scene.suit_rows\[1\] must be 4 characters"),

@@ -47,9 +47,9 @@ def shot(page: Page, name: str, full: bool = False) -> None:
         css = "#toast{display:none !important}"
         if full:  # bars that stay on screen would land mid-page in a full-page shot
             css += ".topbar,.bottombar,.gin-banner{position:static !important}"
-        page.add_style_tag(content=css)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled")
-        page.evaluate("document.querySelectorAll('head style').forEach(s => s.remove())")
+        # Playwright's own stylesheet for the shot: the page's Content-Security-Policy
+        # refuses a style injected into the page
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled", style=css)
 
 
 @pytest.fixture(scope="module")

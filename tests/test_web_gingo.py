@@ -7,7 +7,6 @@ At 390 x 844 and 320 x 844."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.test_web import SHOTS, TIMEOUT_MS, join, wait_for
+from tests.test_web import TIMEOUT_MS, join, shot, wait_for
 from tests.test_web import browser as browser  # noqa: F401  (fixtures shared with the page tests)
 from tests.test_web import server as server  # noqa: F401
 from tests.web_helpers import CODE, steady_box
@@ -44,6 +43,10 @@ def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  
     yield pg
     ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def width(page: Page) -> int:
+    return int(page.viewport_size["width"]) if page.viewport_size else 0
 
 
 def game_in_play(server: LiveServer, players: list[str], actions: list[dict[str, Any]] = ()) -> tuple[str, str]:  # noqa: F811
@@ -94,6 +97,9 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     expect(phone.locator("#gingo-dealer")).to_have_text("Ben dealt")
     expect(phone.locator("#gingo-form .seg[aria-label='who plays'] button[data-value='0']")).to_have_attribute("aria-pressed", "true")
     assert wait_for(lambda: marker(server, "side1_1")[0] > marker(server, "side1_1")[1], timeout=10)
+    # and who deals: the fourth marker of Ben's side glows white (full, not the dim idle marker)
+    assert wait_for(lambda: len(set(marker(server, "side2_4"))) == 1 and marker(server, "side2_4")[0] > 48, timeout=10)
+    assert len(set(marker(server, "side1_4"))) > 1   # Ana's side: its colour, not white
     # the board is labelled in each side's frame: Ana's A-K up the left, her suits along
     # the bottom; Ben's down the right and along the top
     left = phone.locator("#gingo-pick .board-row.side-1").all_inner_texts()
@@ -107,9 +113,7 @@ def test_a_meld_in_four_taps_with_the_board_in_view(phone: Page, server: LiveSer
     for c in ("5H", "6H", "7H"):
         tap(phone, card(c))
     expect(phone.locator("#chosen-cards")).to_have_text("Chosen: 5♥ 6♥ 7♥")
-    if os.environ.get("GINGO_SCREENSHOTS") and phone.viewport_size and phone.viewport_size["width"] == 390:
-        # the screen as it is (the page's CSP refuses injected styles)
-        phone.screenshot(path=str(SHOTS / "gingo-play.png"), animations="disabled")
+    shot(phone, "gingo-play" if width(phone) == 390 else f"gingo-play-{width(phone)}")
     tap(phone, "#send-meld")
     expect(phone.locator("#melds li[data-meld]")).to_have_count(1)
     assert taps(phone) == 4
@@ -255,6 +259,10 @@ def test_going_out_on_the_card_grid_the_winning_capture_and_a_rematch(phone: Pag
     expect(four).to_have_attribute("data-chip", "1")
     expect(board.locator(".side-line[data-side='1']")).to_contain_text("linked A row to K row")
     expect(phone.locator("#gin-banner")).to_contain_text("Ana")
+    if width(phone) == 390:
+        board.scroll_into_view_if_needed()
+        shot(phone, "gingo-won")
+        phone.evaluate("window.scrollTo(0, 0)")
     # the phone buzzed once for the link (where the phone allows it), not at every redraw
     assert wait_for(lambda: phone.evaluate("(window.__buzz || []).length") == 1, timeout=10)
     phone.reload()

@@ -16,9 +16,10 @@ Per space (first rule that applies wins):
    - both empty: dark.
 
 The 8 marker LEDs (``side1_1`` .. ``side2_4``) show status: all blink the warning colour while the
-sensors are offline; the Gin side's four alternate white and its colour; the side to
-play shows its colour; otherwise a dim white marker. A column whose suit is not yet
-chosen (``suit_rows[side][col] == "."``) stays dark.
+sensors are offline; the Gin side's four alternate white and its colour; the fourth
+marker of the side that deals (``dealer``) is steady full white (in the set-up too); the
+side to play shows its colour; otherwise a dim white marker. A column whose suit is not
+yet chosen (``suit_rows[side][col] == "."``) stays dark.
 
 >>> from companion.hardware.layout import default_layout
 >>> lay = default_layout()
@@ -43,6 +44,9 @@ Color = tuple[int, int, int]
 DEFAULT_COLORS: dict[int, Color] = DEFAULT_PALETTE.colors
 WARNING: Color = DEFAULT_PALETTE.warning
 MARKER: Color = (48, 48, 48)
+#: the marker (column 1..4) that glows white on the dealing side: the fourth, at the end
+#: away from the column the side to play's colour starts in
+DEALER_MARKER = 4
 
 STEADY_LEVEL = DEFAULT_PALETTE.steady
 PULSE_PERIOD = 1.0
@@ -80,7 +84,8 @@ class SceneInput:
     offline. In mirror mode (no Gin-Go game) pass ``expected = sensed``.
     ``links`` maps a side to its link path (spaces from row 1 to row 13) or ``None``;
     ``pending`` maps a space to the side whose chip goes there; ``bump`` a space to
-    the side whose chip must leave; ``turn`` is the side to play, ``gin`` the side
+    the side whose chip must leave; ``turn`` is the side to play, ``dealer`` the side
+    that deals, ``gin`` the side
     that just called Gin; ``suit_rows`` maps a side to 4 suit letters by board
     column, ``.`` for a suit not chosen yet. ``colors``, ``warning`` and ``steady``
     (the resting chip's level) come from the LED palette (companion.hardware.palette).
@@ -93,6 +98,7 @@ class SceneInput:
     bump: Mapping[int, int] = field(default_factory=dict)
     turn: int | None = None
     gin: int | None = None
+    dealer: int | None = None
     colors: Mapping[int, Color] = field(default_factory=lambda: dict(DEFAULT_COLORS))
     suit_rows: Mapping[int, str] = field(default_factory=dict)
     warning: Color = WARNING
@@ -117,6 +123,8 @@ class SceneInput:
             _check_side(self.turn, "scene.turn")
         if self.gin is not None:
             _check_side(self.gin, "scene.gin")
+        if self.dealer is not None:
+            _check_side(self.dealer, "scene.dealer")
         for side in (1, 2):
             c = self.colors.get(side)
             if (
@@ -210,6 +218,8 @@ def _chase_heads(scene: SceneInput, t: float) -> dict[int, int]:
 def _slot_color(scene: SceneInput, side: int, col: int, t: float) -> Color:
     if scene.sensed is None:
         return scene.warning if _first_half(t, OFFLINE_PERIOD) else OFF
+    if scene.gin != side and scene.dealer == side and col == DEALER_MARKER:
+        return WHITE
     row = scene.suit_rows.get(side)
     if row is not None and row[col - 1] == ".":
         return OFF

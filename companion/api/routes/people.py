@@ -17,6 +17,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from companion import stats
+from companion.stats_book import StatsBook
 from companion.api import models as M
 from companion.api.deps import TableDep
 from companion.api.routes import ERRORS, json_response
@@ -50,13 +51,22 @@ def held(table: Table, what: str | None, make: Callable[[list[dict[str, Any]]], 
     return out
 
 
+# The statistics are kept game by game (companion.stats_book): after a write only the
+# games whose line changed are counted again, not the whole history.
+_books: weakref.WeakKeyDictionary[Table, dict[str | None, StatsBook]] = weakref.WeakKeyDictionary()
+
+
 def computed(table: Table, variant: str | None) -> tuple[list[stats.PlayerStats], int, int]:
     """(players, games counted, finished games) of ``variant`` (None: every game)."""
     def make(lines: list[dict[str, Any]]) -> tuple[list[stats.PlayerStats], int, int]:
         counted = stats.counted(lines)
         if variant is not None:
             lines = [ln for ln in lines if ln.get("variant") == variant]
-        return stats.player_stats(lines, sides_of), len(counted), sum(1 for ln in counted if ln.get("finished"))
+        with _cache_lock:
+            book = _books.setdefault(table, {}).setdefault(variant, StatsBook(sides_of))
+        with book.lock:
+            found = book.update(lines)
+        return found, len(counted), sum(1 for ln in counted if ln.get("finished"))
     return held(table, "stats:" + (variant or ""), make)  # type: ignore[no-any-return]
 
 
