@@ -14,7 +14,7 @@ from companion.boardview import compare, scene_fields
 from companion.hardware.calibration import compute_calibration, save_calibration
 from companion.hardware.config import ConfigError
 from companion.hardware.layout import default_layout
-from companion.hardware.scene import MARKER, OFF
+from companion.hardware.scene import MARKER, OFF, WHITE
 from companion.commands.assemble import build_service, load_classifier
 from companion.commands.settings import Settings, add_arguments, from_args, resolve
 from tests.live_server import LiveServer
@@ -135,14 +135,16 @@ def test_scene_fields_carry_the_side_to_play_of_a_fully_played_game() -> None:
     fields = scene_fields(compare("." * 52, "." * 52), game=game)
     assert fields["turn"] is None and fields["suit_rows"] == {1: "....", 2: "...."}
     frame = render_scene(SceneInput(**fields), 0.0, LAYOUT)
-    assert [frame[i] for i in SLOTS] == [OFF] * 8  # no suit chosen yet: the markers stay dark
+    # no suit chosen yet: the markers stay dark, but for the dealer's (seat 0, side 1) fourth
+    assert fields["dealer"] == 1
+    assert [frame[i] for i in SLOTS] == [OFF] * 3 + [WHITE] + [OFF] * 4
     rows = {"1": "SHDC", "2": "CDHS"}
     state = {**play.as_dict(), "phase": "play", "turn": 1, "suit_rows": rows}
     fields = scene_fields(compare("." * 52, "." * 52), game={"state": state})
     assert fields["turn"] == 2 and fields["suit_rows"] == {1: "SHDC", 2: "CDHS"}
     frame = render_scene(SceneInput(**fields), 0.0, LAYOUT)
     side2 = fields.get("colors") or DEFAULT_COLORS
-    assert [frame[i] for i in SLOTS] == [MARKER] * 4 + [side2[2]] * 4  # side 2 to play
+    assert [frame[i] for i in SLOTS] == [MARKER] * 3 + [WHITE] + [side2[2]] * 4  # side 2 to play, side 1 deals
 
 
 @pytest.mark.live
@@ -164,15 +166,17 @@ def test_serve_uses_the_calibration_and_shows_the_suit_rows_through_the_running_
         srv.wait_until("/api/v1/board", lambda b: b["sensed"] == "." * 52)
 
         gid = srv.post("/api/v1/games", {"variant": "gingo", "players": ["A", "B"]}, token)["id"]
-        dark = srv.wait_until("/api/v1/leds", lambda f: all(f["pixels"][i] == [0, 0, 0] for i in SLOTS))
-        assert len(dark["pixels"]) == LAYOUT.count  # no suit chosen yet: every marker dark
+        # no suit chosen yet: every marker dark but the fourth of the dealing side (seat 0, side 1)
+        dark = srv.wait_until("/api/v1/leds", lambda f: all(f["pixels"][i] == [0, 0, 0] for i in SLOTS[:3] + SLOTS[4:]))
+        assert len(dark["pixels"]) == LAYOUT.count and dark["pixels"][SLOTS[3]] == list(WHITE)
         srv.post(f"/api/v1/games/{gid}/actions", {"action": {"type": "setup", "suit_rows": {"1": "SHDC", "2": "CDHS"}}},
                  token)
         # the suits are chosen: the markers light, the side to play in its own colour
         turn_side = srv.get(f"/api/v1/games/{gid}")["state"]["turn"] + 1
         lit = srv.wait_until("/api/v1/leds", lambda f: all(f["pixels"][i] != [0, 0, 0] for i in SLOTS))["pixels"]
         waiting, playing = (SLOTS[4:], SLOTS[:4]) if turn_side == 1 else (SLOTS[:4], SLOTS[4:])
-        assert all(lit[i] == list(MARKER) for i in waiting)
+        assert turn_side == 2 and lit[SLOTS[3]] == list(WHITE)   # side 1 deals: its fourth marker white
+        assert all(lit[i] == list(MARKER) for i in waiting[:3])
         assert len({tuple(lit[i]) for i in playing}) == 1 and lit[playing[0]] != list(MARKER)
     finally:
         srv.stop()
