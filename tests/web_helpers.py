@@ -26,8 +26,12 @@ HOST_CODE = "host-5678"
 
 
 def Server(data: Path, port: int | None = None) -> LiveServer:  # noqa: N802 (reads like the class it returns)
-    """The live-server launcher with the browser tests' pairing and host codes."""
-    return LiveServer(data, port, code=CODE, host_code=HOST_CODE)
+    """The live-server launcher with the browser tests' pairing and host codes.
+
+    The pairing code stays good for a day, not the service's 10 minutes: one server serves
+    a whole test module, which on a loaded 2-core machine can run longer than that (the
+    expiry itself is tested in tests/test_security.py)."""
+    return LiveServer(data, port, code=CODE, host_code=HOST_CODE, env={"GINGO_PAIRING_WINDOW": "86400"})
 
 
 def steady_box(page: Any, selector: str, tries: int = 20) -> dict[str, float]:
