@@ -124,6 +124,18 @@ def build_table(srv: LiveServer) -> Table:
     post("/api/v1/board/sim", {"space": 51, "side": 2})  # nobody asked for this one
     srv.wait_until("/api/v1/board", lambda b: b.get("sensed") and b["sensed"][51] == "2" and all(b["sensed"][s] == "1" for s in eve))
     t.games["gingo"] = gid
+
+    # team play: a Gin Rummy partnership with a hand, an outing with one match played out
+    gid = _id(post("/api/v1/games", {"variant": "gin", "players": ["Ana", "Ben", "Cat", "Dan"],
+                                     "options": {"team_mode": "pagat_partnership"}}))
+    post(f"/api/v1/games/{gid}/hands", {"ender": None, "tables": [{"ender": 0, "deadwood": [4, 30]},
+                                                                  {"ender": 3, "deadwood": [10, 3]}]})
+    t.games["partnership"] = gid
+    o = post("/api/v1/outings", {"players": ["Ana", "Ben", "Cat", "Dan"], "options": {"outing_target": 3000}})
+    while not srv.get(f"/api/v1/games/{o['rounds'][0][0]}")["finished"]:
+        post(f"/api/v1/games/{o['rounds'][0][0]}/hands", {"ender": 0, "deadwood": [0, 60]})
+    t.games["outing"] = str(o["id"])
+    t.games["outing-match"] = str(o["rounds"][0][1])
     return t
 
 
@@ -192,6 +204,20 @@ def new_game_options(page: Page, srv: LiveServer, t: Table) -> None:
     page.click("#new-form details.options summary")
     page.click("#start-game")  # no names: the error shows next to the form
     expect(page.locator("#new-error")).to_be_visible()
+
+
+def new_partnership(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, "#/new", "#new-form")
+    page.click("#new-form .seg[aria-label='variant'] button[data-value='gin']")
+    page.click("#new-form .seg[aria-label='number of players'] button[data-value='4']")
+    expect(page.locator("#partnership-help")).to_be_visible()
+
+
+def partnership_error(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, f"#/game/{t.games['partnership']}", "#team-sheet")
+    page.click("#table-0 .seg button[data-value='0']")
+    page.click("#team-save")  # table 1 without deadwood: the error shows by the form
+    expect(page.locator("#team-error")).to_be_visible()
 
 
 def new_gingo_teams(page: Page, srv: LiveServer, t: Table) -> None:
@@ -343,6 +369,15 @@ SCREENS: dict[str, Visit] = {
     "history": Visit(lambda p, s, t: open_hash(p, s, "#/history", "#history-list li")),
     "players and statistics": Visit(lambda p, s, t: open_hash(p, s, "#/stats", "#player-list li")),
     "play without cards: a new dealt game": Visit(lambda p, s, t: open_hash(p, s, "#/play", "#play-form")),
+    "new game, Gin Rummy partnership": Visit(new_partnership),
+    "partnership: team sheet and two tables": Visit(lambda p, s, t: game(p, s, t, "partnership", "#team-sheet")),
+    "partnership: an entry error": Visit(partnership_error),
+    "watching, not joined: partnership": Visit(lambda p, s, t: game(p, s, t, "partnership", "#team-sheet"),
+                                               paired=False),
+    "outings: list and new outing": Visit(lambda p, s, t: open_hash(p, s, "#/outings", "#outing-form h2")),
+    "an outing: pairings and standings": Visit(lambda p, s, t: open_hash(p, s, f"#/outing/{t.games['outing']}",
+                                                                         "#standings tbody tr")),
+    "an outing's match (a gin game)": Visit(lambda p, s, t: game(p, s, t, "outing-match", "#outing-link")),
     "a game that does not exist": Visit(lambda p, s, t: open_hash(p, s, "#/game/nope", "#view .field-error")),
 }
 

@@ -6,6 +6,8 @@ import { Live } from "./js/live.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, rulesOf, seg, buzz } from "./js/ui.js";
 import { boardView, linkedSides, nextSimChip, noteSimTap, withPending } from "./js/board.js";
 import { mountRummy } from "./js/rummy.js";
+import { mountTeams } from "./js/teams.js";
+import { mountOutings, mountOuting } from "./js/outings.js";
 import { mountGingo } from "./js/gingo.js";
 import { mountPlay, mountPlayNew } from "./js/play.js";
 import { gamesOf, playerNames, winnerName as winnerOf, variantsOf, gameItem, gameLabel } from "./js/games.js";
@@ -250,6 +252,8 @@ async function render() {
     if (route === "history") return await mountHistory(view, ctx, arg);
     if (route === "stats") return await mountStats(view, ctx, arg);
     if (route === "game" && arg) return await mountGame(view, decodeURIComponent(arg));
+    if (route === "outings") { ctx.current = await mountOutings(view, ctx); return; }
+    if (route === "outing" && arg) { ctx.current = await mountOuting(view, ctx, decodeURIComponent(arg)); return; }
     return await mountGames(view);
   } catch (err) {
     if (err instanceof api.NetError) return mountOffline(view);
@@ -338,6 +342,7 @@ async function mountGames(main) {
     h("div", { class: "actions" },
       h("a", { class: "btn", href: "#/history", id: "history-link" }, "History"),
       h("a", { class: "btn", href: "#/stats", id: "stats-link" }, "Players and statistics"),
+      h("a", { class: "btn", href: "#/outings", id: "outings-link" }, "Outings (more than two)"),
       paired() ? h("label", { for: "import-file", class: "btn" }, "Import a game (JSON)") : null, paired() ? file : null),
     importErr));
   async function update(msgs, first) {
@@ -393,6 +398,7 @@ async function mountNew(main, arg) {
   main.append(form);
 
   function counts(v) {
+    if (v.name === "gin") return [2, 4];  // four: the partnership (two teams)
     if (v.players) {
       if (Array.isArray(v.players)) return v.players;
       if (typeof v.players === "object" && "min" in v.players) {
@@ -426,8 +432,10 @@ async function mountNew(main, arg) {
       kids.push(h("label", { for: "preset" }, "Rule set (preset)"), sel);
     }
     if (ns.length > 1) {
-      kids.push(h("div", { class: "label" }, "Players"), seg(ns.map(n => [n, v.seatWord === "side" && n === 4 ? "4 (teams)" : String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
+      kids.push(h("div", { class: "label" }, "Players"), seg(ns.map(n => [n, v.name === "gin" && n === 4 ? "4 (partnership)" : v.seatWord === "side" && n === 4 ? "4 (teams)" : String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
     }
+    const partnership = v.name === "gin" && draft.count === 4;
+    if (partnership) kids.push(h("p", { class: "help", id: "partnership-help" }, "Partnership: players 1 and 3 are team A, players 2 and 4 team B. Each hand is two games at once (1 v 2 and 3 v 4), entered together."));
     const names = [];
     for (let i = 0; i < draft.count; i++) {
       let label = `Player ${i + 1}`;
@@ -436,6 +444,7 @@ async function mountNew(main, arg) {
         const side = Object.keys(sides).find(k => sides[k].includes(i));
         label = sides[side].length > 1 ? `Side ${side}, player ${sides[side].indexOf(i) + 1} (seat ${i + 1})` : `Side ${side} (seat ${i + 1})`;
       }
+      if (partnership) label = `Team ${i % 2 ? "B" : "A"}, player ${i < 2 ? 1 : 2} (seat ${i + 1})`;
       const inp = h("input", { id: `player-${i}`, name: `player-${i}`, value: draft.players[i] || "", placeholder: label,
         autocomplete: "off", list: known.length ? "known-players" : null });
       inp.addEventListener("input", () => { draft.players[i] = inp.value; saveDraft("new", draft); drawDealer(); drawPicks(); });
@@ -530,6 +539,10 @@ async function mountNew(main, arg) {
     // The player count comes from the names; the service derives the "players" option.
     const options = Object.assign({}, draft.options);
     delete options.players;
+    if (draft.variant === "gin") {  // four players are the partnership; two are never one
+      if (names.length === 4) options.team_mode = "pagat_partnership";
+      else if (options.team_mode === "pagat_partnership") delete options.team_mode;
+    }
     const body = { variant: draft.variant, players: names, options, dealer: draft.dealer };
     if (draft.preset) body.preset = draft.preset;
     try {
@@ -547,7 +560,9 @@ async function mountGame(main, id) {
   const game = await api.get(`/api/v1/games/${encodeURIComponent(id)}`);
   const g = game.game || game;
   if (g.mode === "dealt") { ctx.current = await mountPlay(main, g, ctx); return; }
-  ctx.current = rulesOf(g).play_style === "actions" ? await mountGingo(main, g, ctx) : mountRummy(main, g, ctx);
+  if (g.outing) main.append(h("p", { class: "no-print" }, h("a", { class: "btn small", href: `#/outing/${encodeURIComponent(g.outing)}`, id: "outing-link" }, "Back to the outing")));
+  ctx.current = g.team_mode === "pagat_partnership" ? mountTeams(main, g, ctx)
+    : rulesOf(g).play_style === "actions" ? await mountGingo(main, g, ctx) : mountRummy(main, g, ctx);
   shownGame = g.id;
   keepAwake(!g.finished);
 }

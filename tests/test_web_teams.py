@@ -1,0 +1,141 @@
+"""Team play on the phone page, in real headless Chromium against the real service, at
+390 x 844 and 320 x 844: a Gin Rummy partnership set up from the new-game form, a hand
+entered as its two tables, the team sheet and its totals; an outing created on its
+screen, its round's pairings linking to their matches, the standings updated live when
+a match ends, and the next round paired. Every control tapped is at least 44 px and
+nothing scrolls sideways."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.live_server import LiveServer
+from tests.test_web import TIMEOUT_MS, join, shot
+from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
+from tests.web_helpers import Server, steady_box
+
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+pytestmark = pytest.mark.browser
+WIDTHS = [390, 320]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    srv = Server(Path(tmp_path_factory.mktemp("teams-data"))).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  # noqa: F811
+    ctx = browser.new_context(viewport={"width": request.param, "height": 844}, device_scale_factor=1, has_touch=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def thumb_sized(page: Page, selector: str) -> None:
+    box = steady_box(page, selector)
+    assert box["height"] >= 44 and box["width"] >= 44, f"{selector} is smaller than a thumb: {box}"
+
+
+def no_sideways_scroll(page: Page) -> None:
+    sw, iw = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert sw <= iw, f"the page is {sw} px wide in a {iw} px screen"
+
+
+def test_a_partnership_from_the_new_game_form_to_the_team_sheet(phone: Page, server: LiveServer) -> None:
+    join(phone, server)
+    phone.click("#nav a[data-nav='new']")
+    phone.click("#new-form .seg[aria-label='variant'] button[data-value='gin']")
+    phone.click("#new-form .seg[aria-label='number of players'] button[data-value='4']")
+    expect(phone.locator("#partnership-help")).to_contain_text("players 1 and 3 are team A")
+    expect(phone.locator("label[for='player-1']")).to_have_text("Team B, player 1 (seat 2)")
+    for i, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
+        phone.fill(f"#player-{i}", name)
+    no_sideways_scroll(phone)
+    phone.click("#start-game")
+    expect(phone.locator("#team-totals")).to_contain_text("Team A: Ann & Cy")
+    expect(phone.locator("#table-1 legend")).to_have_text("Table 2: Cy v Di")
+    # table 1: Ann knocks 4 against 30; table 2 left without its ender: refused on the phone
+    phone.click("#table-0 .seg button[data-value='0']")
+    phone.fill("#t0-dw-0", "4")
+    phone.fill("#t0-dw-1", "30")
+    phone.click("#team-save")
+    expect(phone.locator("#team-error")).to_have_text("Table 2: say who knocked or went gin (or nobody).")
+    # Di knocks 3 against Cy's 10: split wins, team A scores 26 - 7
+    phone.click("#table-1 .seg button[data-value='3']")
+    phone.fill("#t1-dw-0", "10")
+    phone.fill("#t1-dw-1", "3")
+    for sel in ("#table-1 .seg button[data-value='3']", "#t1-dw-0", "#team-save"):
+        thumb_sized(phone, sel)
+    no_sideways_scroll(phone)
+    phone.click("#team-save")
+    expect(phone.locator("#team-totals [data-team='0'] .team-score")).to_have_text("19")
+    expect(phone.locator("#team-sheet tbody tr")).to_have_count(1)
+    expect(phone.locator("#team-sheet tbody tr").first).to_contain_text("Ann knock 26")
+    expect(phone.locator("#team-sheet tbody tr").first).to_contain_text("Di knock 7")
+    expect(phone.locator("#team-last")).to_contain_text("split wins")
+    expect(phone.locator("#entry h2")).to_have_text("Hand 2")
+    no_sideways_scroll(phone)
+    shot(phone, "teams-partnership")
+    # a hand entered on another phone shows here by itself
+    gid = phone.evaluate("location.hash.split('/')[2]")
+    token = server.pair("other phone")
+    server.post(f"/api/v1/games/{gid}/hands", {"ender": None, "tables": [
+        {"ender": 1, "deadwood": [20, 0]}, {"ender": 3, "deadwood": [12, 2]}]}, token)
+    expect(phone.locator("#team-totals [data-team='1'] .team-score")).to_have_text("55")  # gin_004: gin 25 + 20, and 12 - 2
+    expect(phone.locator("#entry h2")).to_have_text("Hand 3")
+    phone.click("#undo-btn")
+    expect(phone.locator("#team-totals [data-team='1'] .team-score")).to_have_text("0")
+
+
+def test_an_outing_screen_pairs_rounds_and_keeps_standings(phone: Page, server: LiveServer) -> None:
+    join(phone, server)
+    phone.click("#outings-link")
+    phone.click("#outing-form .seg button[data-value='4']")
+    width = phone.evaluate("innerWidth")
+    names = [f"{n}{width}" for n in ("Ann", "Bea", "Cal", "Dot")]
+    for i, name in enumerate(names):
+        phone.fill(f"#outing-player-{i}", name)
+    phone.fill("#outing-target", "5000")
+    thumb_sized(phone, "#outing-start")
+    no_sideways_scroll(phone)
+    phone.click("#outing-start")
+    expect(phone.locator("#round-matches li")).to_have_count(2)
+    expect(phone.locator("#round-matches li").first).to_contain_text(f"{names[0]} v {names[2]}")
+    expect(phone.locator("#outing-limits")).to_contain_text("ends when a side reaches 5000")
+    thumb_sized(phone, "#round-matches li a")
+    no_sideways_scroll(phone)
+    shot(phone, "teams-outing")
+    # a match is an ordinary gin game, linked both ways
+    oid = phone.evaluate("location.hash.split('/')[2]")
+    phone.locator("#round-matches li a").first.click()
+    expect(phone.locator("#outing-link")).to_be_visible()
+    gid = phone.evaluate("location.hash.split('/')[2]")
+    phone.click("#outing-link")
+    expect(phone.locator("#outing-standings")).to_be_visible()
+    # both matches are played out on another phone: the screen follows, round 2 is paired
+    token = server.pair("score keeper")
+    outing = server.wait_until(f"/api/v1/outings/{oid}", lambda o: o["round"] == 1)
+    for k, game in enumerate(outing["rounds"][0]):
+        body = {"ender": 0, "deadwood": [0, 60]} if k == 0 else {"ender": 1, "deadwood": [60, 0]}
+        while not server.get(f"/api/v1/games/{game}")["finished"]:
+            server.post(f"/api/v1/games/{game}/hands", body, token)
+    assert gid == outing["rounds"][0][0]
+    expect(phone.locator("#outing-round h2")).to_have_text("Round 2")
+    expect(phone.locator("#round-matches li").first).to_contain_text(f"{names[0]} v {names[3]}")
+    expect(phone.locator("#past-matches li")).to_have_count(2)
+    expect(phone.locator("#past-matches li").first).to_contain_text(f"{names[0]} won")
+    expect(phone.locator("#standings tbody tr")).to_have_count(4)
+    leader = phone.locator("#standings tbody tr").first
+    expect(leader.locator("td").nth(1)).to_have_text("1")
+    no_sideways_scroll(phone)
