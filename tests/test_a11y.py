@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, Server
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -90,6 +90,17 @@ def build_table(srv: LiveServer) -> Table:
     post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [0, 30, 12]})
     t.games["ginski"] = gid
 
+    # Dealt play (the companion holds the cards; bots move at once): this token sits in
+    # seat 0 of a gin hand and of a Gin-Go hand played without the board; a third game
+    # has its seat still free. (Before the Gin-Go games: the board follows the last one.)
+    for key, body in (("dealt-gin", {"variant": "gin", "players": ["Ann", "Bot 1"], "bots": [1]}),
+                      ("dealt-gingo", {"variant": "gingo", "players": ["Ann", "Bot 1"], "bots": [1], "skip_board": True}),
+                      ("dealt-free", {"variant": "gin", "players": ["Zoe", "Bot 1"], "bots": [1]})):
+        gid = _id(post("/api/v1/games", {**body, "mode": "dealt"}))
+        if key != "dealt-free":
+            post(f"/api/v1/games/{gid}/seats/0", {})
+        t.games[key] = gid
+
     # Gin-Go: the board follows the latest-touched unfinished game, so the one with
     # chips on the simulated board comes last.
     t.games["gingo-setup"] = _id(post("/api/v1/games", {"variant": "gingo", "players": ["Gus", "Hal"]}))
@@ -143,7 +154,7 @@ def build_table(srv: LiveServer) -> Table:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = Server(tmp_path_factory.mktemp("a11y-data")).start()
+    srv = LiveServer(tmp_path_factory.mktemp("a11y-data"), code=CODE, host_code=HOST_CODE, env={"GINGO_BOT_DELAY": "0"}).start()
     yield srv
     srv.stop()
 
@@ -333,6 +344,27 @@ def error_toast(page: Page, srv: LiveServer, t: Table) -> None:
     expect(page.locator("#toast")).to_be_visible()
 
 
+def dealt(key: str, then: str = "") -> Callable[[Page, LiveServer, Table], None]:
+    """A dealt game on the Play screen as seat 0 sees it; ``then``: "grid" shows the hand
+    by suit, "chosen" taps a card (its moves show), "" leaves the hand as a row."""
+    def go(page: Page, srv: LiveServer, t: Table) -> None:
+        game(page, srv, t, key, "#play .play-card")
+        if then == "grid":
+            page.click("#play .seg[aria-label='hand layout'] button[data-value='grid']")
+            expect(page.locator("#play .play-grid")).to_be_visible()
+        if then == "chosen":
+            page.locator("#play .play-card").first.click()
+            expect(page.locator("#play .play-card[aria-pressed='true']")).to_have_count(1)
+    return go
+
+
+def offline(page: Page, srv: LiveServer, t: Table) -> None:
+    """The companion does not answer (every request refused): the page says so."""
+    page.route("**/api/**", lambda route: route.abort())
+    page.goto(f"{srv.url}/#/games")
+    expect(page.locator("#offline")).to_be_visible()
+
+
 SCREENS: dict[str, Visit] = {
     "join": Visit(lambda p, s, t: open_hash(p, s, "#/join", "#join-code"), paired=False),
     "join, code missing": Visit(join_with_error, paired=False),
@@ -378,6 +410,14 @@ SCREENS: dict[str, Visit] = {
     "an outing: pairings and standings": Visit(lambda p, s, t: open_hash(p, s, f"#/outing/{t.games['outing']}",
                                                                          "#standings tbody tr")),
     "an outing's match (a gin game)": Visit(lambda p, s, t: game(p, s, t, "outing-match", "#outing-link")),
+    "play without cards: a gin hand in play, as a row": Visit(dealt("dealt-gin")),
+    "play without cards: a gin hand by suit": Visit(dealt("dealt-gin", "grid")),
+    "play without cards: a card chosen, its moves": Visit(dealt("dealt-gin", "chosen")),
+    "play without cards: Gin-Go without the board": Visit(dealt("dealt-gingo", "chosen")),
+    "play without cards: a seat to take": Visit(lambda p, s, t: game(p, s, t, "dealt-free", "#play button.play-move")),
+    "one player's statistics": Visit(lambda p, s, t: open_hash(p, s, "#/stats/Ana", "#to-history")),
+    "one player's history": Visit(lambda p, s, t: open_hash(p, s, "#/history/Ana", "#history-list li")),
+    "the companion not answering": Visit(offline),
     "a game that does not exist": Visit(lambda p, s, t: open_hash(p, s, "#/game/nope", "#view .field-error")),
 }
 
@@ -638,3 +678,75 @@ def test_reduced_motion_stops_the_pulses(browser: Browser, server: LiveServer, t
         assert page.evaluate("getComputedStyle(document.getElementById('gin-banner')).animationName") == "glow"
     finally:
         ctx.close()
+
+
+# ---- the sides' colours: the LEDs' family, apart for every colour vision, seen on the board -----
+
+def _linear(c: float) -> float:
+    c /= 255.0
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def _rgb(css: str) -> tuple[int, int, int]:
+    m = re.fullmatch(r"\s*#([0-9a-fA-F]{6})\s*", css) or re.fullmatch(r"\s*rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*1)?\)\s*", css)
+    assert m, f"not an opaque colour: {css!r}"
+    if len(m.groups()) == 1:
+        return tuple(int(m.group(1)[i:i + 2], 16) for i in (0, 2, 4))  # type: ignore[return-value]
+    return tuple(int(x) for x in m.groups())  # type: ignore[return-value]
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours."""
+    la, lb = (0.2126 * _linear(c[0]) + 0.7152 * _linear(c[1]) + 0.0722 * _linear(c[2]) for c in (a, b))
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def page_seen(rgb: tuple[int, int, int], vision: str) -> tuple[float, float, float]:
+    """CIELAB of a page colour as ``vision`` sees it: the sRGB value made linear light, then
+    the LEDs' own dichromat simulation (companion.hardware.colorvision)."""
+    from companion.hardware import colorvision as cv
+    return cv.lab(cv.simulate_xyz(cv.led_xyz([_linear(c) * 255.0 for c in rgb]), vision))
+
+
+def hue(lab: tuple[float, float, float]) -> float:
+    import math
+    return math.degrees(math.atan2(lab[2], lab[1])) % 360.0
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_sides_colours_match_the_leds_and_stay_apart(browser: Browser, server: LiveServer, table: Table, scheme: str) -> None:
+    from companion.hardware import colorvision as cv
+    from companion.hardware.palette import DEFAULT_PALETTE
+    ctx = browser.new_context(viewport={"width": 390, "height": HEIGHT}, color_scheme=scheme)  # type: ignore[arg-type]
+    ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+    page = ctx.new_page()
+    try:
+        game(page, server, table, "gingo-won", "#gingo-board .space.empty")
+        # a chip of each side drawn as the board draws one, on an empty space
+        seen = page.evaluate("""() => {
+          const space = document.querySelector("#gingo-board .space.empty");
+          for (const s of ["1", "2"]) { const c = document.createElement("span"); c.className = "chip side-" + s; space.appendChild(c); }
+          const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+          return { side1: css("#gingo-board .chip.side-1", "backgroundColor"), side2: css("#gingo-board .chip.side-2", "backgroundColor"),
+                   space: css("#gingo-board .space.empty", "backgroundColor"), panel: css("#gingo-board", "backgroundColor"),
+                   mark: css("#gingo-board .chip.side-1", "color") };
+        }""")
+    finally:
+        ctx.close()
+    side = {"1": _rgb(seen["side1"]), "2": _rgb(seen["side2"])}
+    space, panel, mark = _rgb(seen["space"]), _rgb(seen["panel"]), _rgb(seen["mark"])
+    led = {"1": DEFAULT_PALETTE.side1, "2": DEFAULT_PALETTE.side2}
+    for s in ("1", "2"):
+        # a chip stands out from its space and from the board's panel (WCAG 1.4.11: 3:1) ...
+        assert contrast(side[s], space) >= 3.0, (scheme, s, seen)
+        assert contrast(side[s], panel) >= 3.0, (scheme, s, seen)
+        # ... its mark (1 or 2) reads on it as text does (4.5:1) ...
+        assert contrast(side[s], mark) >= 4.5, (scheme, s, seen)
+        # ... and it is the LEDs' colour for that side: the same hue within 25 degrees.
+        led_hue = hue(cv.lab(cv.led_xyz(led[s])))
+        gap = abs((hue(page_seen(side[s], "normal")) - led_hue + 180.0) % 360.0 - 180.0)
+        assert gap <= 25.0, f"{scheme}: side {s} {seen['side' + s]} is {gap:.0f} degrees of hue from the LEDs' {led[s]}"
+    # The two sides stay apart for every colour vision: a different colour name at a glance.
+    for vision in cv.VISIONS:
+        d = cv.delta_e2000(page_seen(side["1"], vision), page_seen(side["2"], vision))
+        assert d >= 20.0, f"{scheme}, {vision}: the sides differ by CIEDE2000 {d:.1f} only ({seen})"

@@ -233,7 +233,7 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
     n.textContent = notes.join(" · ");
     legend.appendChild(n);
   }
-  legend.appendChild(h2p("board-key", "Side 1: round chip marked 1 · side 2: square chip marked 2 · faded pulsing chip: place it · orange edge: bump the chip there · red square: unexpected chip · gold outline: link"));
+  legend.appendChild(h2p("board-key", "Side 1: round chip marked 1 · side 2: square chip marked 2 · faded pulsing chip: place it · dashed edge: bump the chip there · red square: unexpected chip · gold outline: link"));
   wrap.appendChild(legend);
   return wrap;
 }

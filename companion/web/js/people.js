@@ -54,7 +54,7 @@ function variantBlock(v, variants) {
     h("li", { dataset: { opponent: x.opponent } }, `against ${x.opponent}: `, h("strong", null, `${x.wins}–${x.losses}`),
       h("span", { class: "muted" }, ` in ${x.games} game${x.games === 1 ? "" : "s"}`)))) : null;
   return h("section", { class: "variant-stats", dataset: { variant: v.variant } },
-    h("h3", null, label), h("div", { class: "stats-grid" }, ...numbers), h2h ? h("div", { class: "label" }, "Head to head") : null, h2h);
+    h("h2", null, label), h("div", { class: "stats-grid" }, ...numbers), h2h ? h("div", { class: "label" }, "Head to head") : null, h2h);
 }
 
 export async function mountStats(main, ctx, who) {
