@@ -313,10 +313,10 @@ def host_open(page: Page, srv: LiveServer, t: Table) -> None:
     page.fill("#host-code", HOST_CODE)
     page.click("#host-open")
     expect(page.locator("#token-list li").first).to_be_attached()
-    page.click("#new-pair-code")
-    expect(page.locator("#pair-code")).to_be_visible()
     page.locator("#host-games li button").first.click()  # armed: asks once more
     expect(page.locator("#host-games li button[data-armed='1']")).to_have_count(1)
+    page.click("#new-pair-code")  # a dialog: the page behind it is inert until it closes
+    expect(page.locator("#pair-code[role='dialog']")).to_be_visible()
 
 
 def undo_asks(page: Page, srv: LiveServer, t: Table) -> None:
@@ -471,6 +471,91 @@ def test_every_screen_passes_axe(browser: Browser, server: LiveServer, table: Ta
         if found:
             failures.append(report(name, found))
     assert not failures, f"axe-core at {width} px, {scheme} scheme:\n" + "\n".join(failures)
+
+
+LAYOUT = """
+() => {
+  const vw = document.documentElement.clientWidth;
+  const out = [];
+  const name = e => (e.id ? '#' + e.id : e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className.trim()
+    ? '.' + e.className.trim().split(/\\s+/).join('.') : '')) + ` "${(e.getAttribute('aria-label') || e.textContent || e.value || '').trim().slice(0, 30)}"`;
+  // shown: it has a box, and is not hidden (a folded details' content, the skip link until it has the focus)
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest('[hidden], .visually-hidden, .skip-link')
+    && e.checkVisibility({ checkVisibilityCSS: true, contentVisibilityAuto: true }); };
+  // a fanned hand overlaps its cards on purpose, by 14 px: each keeps the rest of its face to tap
+  const fanned = (a, b, w) => a.closest('.play-fan') && a.parentElement === b.parentElement && w <= 16;
+  const sideways = e => e.closest('.sheet-wrap[data-overflow="1"]');   // a wide sheet scrolls in its own box, and says so
+  const bar = e => { for (let x = e; x && x !== document.body; x = x.parentElement) { const p = getComputedStyle(x).position;
+    if (p === 'fixed' || p === 'sticky') return x; } return null; };
+  const sw = document.documentElement.scrollWidth;
+  if (sw > vw + 1) out.push(`the page is ${sw} px wide on a ${vw} px screen: ` + [...document.querySelectorAll('body *')]
+    .filter(e => e.getBoundingClientRect().right + scrollX > vw + 1 && !e.closest('.sheet-wrap')).slice(0, 4).map(name).join(', '));
+  const CONTROLS = 'button, a[href], input:not([type=file]):not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex="-1"]):not(main)';
+  for (const e of document.querySelectorAll(CONTROLS + ', label, h1, h2, h3, p, li, th, td, .space')) {
+    if (!shown(e) || sideways(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.left < -1 || r.right > vw + 1) out.push(`${name(e)} runs past the screen edge (${Math.round(r.left)} to ${Math.round(r.right)} of ${vw} px)`);
+    const cs = getComputedStyle(e);
+    if (cs.display === 'inline' || e.tagName === 'SELECT' || e.tagName === 'INPUT') continue;
+    if (e.scrollWidth > e.clientWidth + 2) out.push(`${name(e)}: its content is wider than its box (${e.scrollWidth} > ${e.clientWidth} px)`);
+    if (e.matches(CONTROLS) && e.scrollHeight > e.clientHeight + 2) out.push(`${name(e)}: its content is taller than its box (${e.scrollHeight} > ${e.clientHeight} px)`);
+  }
+  const controls = [...document.querySelectorAll(CONTROLS)].filter(e => shown(e) && !sideways(e));
+  for (let i = 0; i < controls.length; i++) for (let j = i + 1; j < controls.length; j++) {
+    const a = controls[i], b = controls[j];
+    if (a.contains(b) || b.contains(a) || bar(a) !== bar(b)) continue;
+    const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+    const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left), hgt = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+    if (w > 2 && hgt > 2 && !fanned(a, b, w)) out.push(`${name(a)} and ${name(b)} overlap`);
+  }
+  // Each control, scrolled to, is the thing under its centre: no bar or banner covers it.
+  for (const c of controls) {
+    if (bar(c)) continue;
+    c.scrollIntoView({ block: 'center', inline: 'nearest' });
+    const r = c.getBoundingClientRect();
+    const x = Math.min(Math.max(r.left + r.width / 2, 0), vw - 1), y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+    const hit = document.elementFromPoint(x, y);
+    if (hit && !c.contains(hit) && !hit.contains(c) && !(c.labels && [...c.labels].some(l => l.contains(hit))))
+      out.push(`${name(c)} is covered by ${name(hit)} when scrolled to`);
+  }
+  window.scrollTo(0, 0);
+  return out;
+}
+"""
+
+LARGE_TEXT = ["join, code missing", "games list", "new game, house rules, error", "new game, Gin-Go for four",
+              "Gin Rummy with hands", "Gin Rummy, preview", "Color Gin with a hand", "Ginski with a hand",
+              "Gin-Go set-up", "Gin-Go chips on the board, meld", "Gin-Go linked (gin banner)", "Gin-Go won",
+              "play without cards: a new dealt game", "play without cards: a gin hand in play, as a row",
+              "play without cards: a gin hand by suit", "play without cards: Gin-Go without the board"]
+
+
+def test_nothing_is_lost_or_overlaps_at_200_percent_text(browser: Browser, server: LiveServer, table: Table) -> None:
+    """The phone's text size at 200%: Chromium's own default font size setting (16 -> 32 px,
+    what a browser's text-size setting changes), on a 390 px phone. Every control stays
+    inside the screen, its words inside its box, clear of every other control, and not
+    covered by the top bar, the GIN! banner or the bottom bar once scrolled to (a wide
+    sheet may scroll sideways in its own marked box)."""
+    failures = []
+    for name in LARGE_TEXT:
+        visit = SCREENS[name]
+        ctx = browser.new_context(viewport={"width": 390, "height": HEIGHT}, device_scale_factor=1, has_touch=True)
+        if visit.paired:
+            ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        ctx.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+        try:
+            visit.go(page, server, table)
+            page.wait_for_timeout(250)
+            root = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+            assert root >= 32, f"{name}: the page ignores the phone's text size (root font {root} px)"
+            problems = page.evaluate(LAYOUT)
+        finally:
+            ctx.close()
+        if problems:
+            failures.append(f"== {name}:\n    " + "\n    ".join(problems[:15]) + (f"\n    ... and {len(problems) - 15} more" if len(problems) > 15 else ""))
+    assert not failures, "at 200% text, 390 px wide:\n" + "\n".join(failures)
 
 
 # ---- beyond axe: what a screen-reader, keyboard or large-text player gets ------------------------
@@ -658,6 +743,45 @@ def test_the_keyboard_alone_skip_link_focus_and_panels(phone: Page, server: Live
     # A route change puts the focus on the new screen's heading, so a screen reader starts there.
     phone.click("#nav a[data-nav='games']")
     phone.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'H1'")
+
+
+def test_the_pairing_code_dialog_keeps_the_focus_and_gives_it_back(phone: Page, server: LiveServer, table: Table) -> None:
+    """The keyboard alone: the dialog takes the focus, Tab and Shift+Tab cycle inside it,
+    Escape or Hide closes it and the focus is back on the button that opened it."""
+    open_hash(phone, server, "#/host", "#new-pair-code")
+    inside = "() => !!document.activeElement && document.getElementById('pair-code').contains(document.activeElement)"
+    on_opener = "() => !!document.activeElement && document.activeElement.id === 'new-pair-code'"
+    for close in ("Escape", "Hide"):
+        phone.focus("#new-pair-code")
+        phone.keyboard.press("Enter")
+        dialog = phone.locator("#pair-code")
+        expect(dialog).to_be_visible()
+        expect(dialog).to_have_attribute("role", "dialog")
+        expect(dialog).to_have_attribute("aria-modal", "true")
+        expect(phone.get_by_role("dialog", name="Pairing code for a new phone:")).to_have_count(1)
+        phone.wait_for_function(inside)
+        assert phone.evaluate("document.getElementById('view').inert && document.querySelector('.topbar').inert")
+        for key in ("Tab", "Tab", "Shift+Tab", "Shift+Tab", "Tab"):
+            phone.keyboard.press(key)
+            assert phone.evaluate(inside), f"{key} left the dialog for {phone.evaluate('document.activeElement.outerHTML.slice(0, 80)')}"
+        if close == "Escape":
+            phone.keyboard.press("Escape")
+        else:
+            assert phone.evaluate("document.activeElement.id") == "pair-code-hide"
+            phone.keyboard.press("Enter")
+        expect(dialog).to_be_hidden()
+        phone.wait_for_function(on_opener)
+        assert not phone.evaluate("document.getElementById('view').inert")
+    # A code made on another phone shows here without taking the focus (nothing was asked
+    # for on this phone): it is said, and the page stays usable.
+    server.post("/api/v1/pair/code", {}, table.token)
+    expect(phone.locator("#pair-code")).to_be_visible()
+    wait_said(phone, "Pairing code for a new phone")
+    expect(phone.locator("#pair-code")).to_have_attribute("role", "region")
+    assert phone.evaluate(on_opener) and not phone.evaluate("document.getElementById('view').inert")
+    phone.focus("#pair-code-hide")
+    phone.keyboard.press("Escape")
+    expect(phone.locator("#pair-code")).to_be_hidden()
 
 
 def test_reduced_motion_stops_the_pulses(browser: Browser, server: LiveServer, table: Table) -> None:
