@@ -69,6 +69,13 @@ def _spaces_of(side: int, cards: list[str]) -> list[int]:
     return [probe.space(side, C.parse_card(c)) for c in cards]
 
 
+def _view(srv: LiveServer, t: Table, gid: str) -> Any:
+    """A dealt game as this token's seat sees it."""
+    req = urllib.request.Request(f"{srv.url}/api/v1/games/{gid}/view", headers={"Authorization": "Bearer " + t.token})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
 def build_table(srv: LiveServer) -> Table:
     t = Table(srv.pair("a11y set-up"))
     post = lambda path, body: srv.post(path, body, t.token)  # noqa: E731
@@ -99,6 +106,16 @@ def build_table(srv: LiveServer) -> Table:
         gid = _id(post("/api/v1/games", {**body, "mode": "dealt"}))
         if key != "dealt-free":
             post(f"/api/v1/games/{gid}/seats/0", {})
+            # Gin-Go may first ask this seat to set the suit rows (or who deals): take the
+            # first such choice, until the hand is dealt
+            for _ in range(5):
+                view = _view(srv, t, gid)
+                if view.get("hand"):
+                    break
+                first = (view.get("legal_actions") or [None])[0]
+                assert first and first.get("type") in ("setup", "choose_deal"), f"{key}: no hand and no set-up: {view}"
+                post(f"/api/v1/games/{gid}/actions", {"action": first, "expected_version": view["version"]})
+            assert _view(srv, t, gid).get("hand"), f"{key}: no hand dealt"
         t.games[key] = gid
 
     # Gin-Go: the board follows the latest-touched unfinished game, so the one with
