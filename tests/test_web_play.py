@@ -1,16 +1,22 @@
 """Dealt play on the phone page in real headless Chromium against the real service (bots
 move at once): start a game from the Play screen, the hand as a fanned row and by suit,
-turns played by taps with the moves on screen at 390 x 844, the bot's turn shown, the
-other players' card counts, and a Gin-Go game on the same screen."""
+turns played by taps with the moves on screen at 390 x 844 (one thumb, no scrolling),
+the bot's turn shown, the other players' card counts, every variant on the same screen,
+Gin-Go's board above the hand with the spaces a meld's chips go to, a joker's card
+chosen among the legal ones, a card dragged onto the pile, the host freeing a seat and a
+reload that gets the hand back."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import TIMEOUT_MS, join, shot
 from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
@@ -29,10 +35,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     srv.stop()
 
 
-@pytest.fixture()
-def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
+def _phone(browser: Browser, width: int = 390) -> Iterator[Page]:  # noqa: F811
     # the screenshots for the docs hide the toast with a style tag, which the page's CSP refuses
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True,
+    ctx = browser.new_context(viewport={"width": width, "height": 844}, device_scale_factor=1, has_touch=True,
                               bypass_csp=bool(os.environ.get("GINGO_SCREENSHOTS")))
     pg = ctx.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
@@ -43,12 +48,49 @@ def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+@pytest.fixture()
+def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    yield from _phone(browser)
+
+
+@pytest.fixture()
+def narrow(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    yield from _phone(browser, 320)
+
+
+def bottom_limit(page: Page) -> float:
+    return float(page.evaluate("innerHeight - document.querySelector('.bottombar').getBoundingClientRect().height"))
+
+
 def on_screen(page: Page, selector: str) -> None:
     """``selector`` is visible without scrolling, above the bottom bar (one thumb)."""
     box = steady_box(page, selector)
-    bottom = page.evaluate("innerHeight - document.querySelector('.bottombar').getBoundingClientRect().height")
+    bottom = bottom_limit(page)
     assert box["y"] >= 0 and box["y"] + box["height"] <= bottom + 0.5, f"{selector} is off screen: {box}"
     assert box["height"] >= 44 and box["width"] >= 44, f"{selector} is smaller than a thumb: {box}"
+
+
+def hand_in_reach(page: Page, scrolled: bool = False) -> None:
+    """Every card of the hand and the moves under it are on screen without scrolling: no
+    card under the moves (which stay at the bottom) and nothing wider than the screen.
+    ``scrolled``: the same once the page is scrolled to its end (a 320 px phone may scroll)."""
+    page.evaluate("scrollTo(0, document.scrollingElement.scrollHeight)" if scrolled else "scrollTo(0, 0)")
+    boxes = page.evaluate("""() => {
+      const r = (el) => { const b = el.getBoundingClientRect(); return {y: b.y, bottom: b.bottom, left: b.left, right: b.right}; };
+      return {cards: [...document.querySelectorAll('.play-card')].map(r), moves: r(document.querySelector('#play-moves')),
+              width: document.scrollingElement.scrollWidth, inner: innerWidth};
+    }""")
+    assert boxes["width"] <= boxes["inner"], f"the page is wider than the screen: {boxes['width']} > {boxes['inner']}"
+    assert boxes["cards"], "no cards in the hand"
+    moves_top = boxes["moves"]["y"]
+    for c in boxes["cards"]:
+        assert c["y"] >= 0 and c["bottom"] <= moves_top + 1, f"a card is hidden under the moves or off screen: {c}, moves at {moves_top}"
+        assert c["left"] >= 0 and c["right"] <= boxes["inner"] + 0.5, f"a card sticks out of the screen: {c}"
+    assert boxes["moves"]["bottom"] <= bottom_limit(page) + 0.5, f"the moves are under the bottom bar: {boxes['moves']}"
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("#play", "data-version") or -1)
 
 
 def tap_move(page: Page, button: object) -> None:
@@ -58,7 +100,8 @@ def tap_move(page: Page, button: object) -> None:
     page.wait_for_function("v => document.querySelector('#play').dataset.version !== v", arg=before)
 
 
-def deal(page: Page, variant: str, players: int = 2) -> None:
+def deal(page: Page, variant: str, players: int = 2) -> str:
+    """A dealt game from the Play screen (every seat but the phone's a bot); its id."""
     page.click("#nav a[data-nav='play']")
     page.click(f"#play-form .seg[aria-label='game'] button[data-value='{variant}']")
     if players != 2:
@@ -68,20 +111,47 @@ def deal(page: Page, variant: str, players: int = 2) -> None:
         page.check("#play-skip")
     page.click("#play-form button[type=submit]")
     expect(page.locator("#play")).to_be_visible()
+    expect(page.locator("#play .play-turn")).not_to_have_text(re.compile(r":\s*$"))
+    return page.evaluate("location.hash").split("/")[-1]
+
+
+def my_turn(page: Page) -> None:
+    expect(page.locator(".play-turn")).to_contain_text("Your turn")
+
+
+def play_one(page: Page) -> str:
+    """Play one legal move by taps: a move button when there is one (drawing first), else
+    a card of the hand and the move it offers. The move's words."""
+    my_turn(page)
+    moves = page.locator("#play-moves button.play-move")
+    expect(page.locator("#play-moves button, #play-moves .play-hint").first).to_be_visible()
+    if moves.count():
+        texts = moves.all_inner_texts()
+        pick = next((i for i, t in enumerate(texts) if "stock" in t or t.startswith(("Set up", "Deal", "Pass"))), 0)
+        on_screen(page, "#play-moves button.play-move")
+        tap_move(page, moves.nth(pick))
+        return texts[pick]
+    page.locator(".play-card").last.tap()
+    expect(page.locator("#play-moves button.play-move").first).to_be_visible()
+    words = page.locator("#play-moves button.play-move").first.inner_text()
+    tap_move(page, page.locator("#play-moves button.play-move").first)
+    return words
 
 
 def test_a_gin_game_against_the_bot_by_taps(phone: Page, server: LiveServer) -> None:
     join(phone, server)
     deal(phone, "gin")
-    expect(phone.locator(".play-turn")).to_have_text("Your turn")
+    my_turn(phone)
     expect(phone.locator(".play-fan .play-card")).to_have_count(10)
-    expect(phone.locator(".play-others li")).to_contain_text("Bot 1 (bot)")
-    expect(phone.locator(".play-others li")).to_contain_text("cards")
+    expect(phone.locator(".play-others li[data-seat]")).to_contain_text("Bot 1")
+    expect(phone.locator(".play-others li[data-seat]")).to_contain_text("10 cards")
+    expect(phone.locator(".play-stock")).to_contain_text(re.compile(r"Stock\s*\d+"))
+    hand_in_reach(phone)
     shot(phone, "play-gin")
     turns = 0
     for _ in range(12):  # take or pass the upcard, then draw and discard by taps
         moves = phone.locator("#play-moves button")
-        expect(phone.locator(".play-turn")).to_have_text("Your turn")
+        my_turn(phone)
         if moves.count():
             first = moves.first.inner_text()
             on_screen(phone, "#play-moves button")
@@ -89,39 +159,247 @@ def test_a_gin_game_against_the_bot_by_taps(phone: Page, server: LiveServer) -> 
                      else moves.last)
         else:  # time to discard: choose a card, then the move it offers
             expect(phone.locator(".play-hint")).to_contain_text("Tap a card")
+            hand_in_reach(phone)
             phone.locator(".play-fan .play-card").last.tap()
             expect(phone.locator("#play-moves button").first).to_contain_text("Discard")
             on_screen(phone, "#play-moves button")
             tap_move(phone, phone.locator("#play-moves button").first)
             turns += 1
-        if phone.locator(".play-turn").inner_text() == "The game is over.":
+        if phone.locator(".play-turn").inner_text().endswith("The game is over."):
             break
-        if turns >= 4:
+        if turns >= 3:
             break
     assert turns >= 1
     expect(phone.locator(".play-fan .play-card")).to_have_count(10)
-    phone.click(".play-hand-head .seg button[data-value='grid']")
+    phone.click("#play-layout button[data-value='grid']")
     expect(phone.locator(".play-grid .play-col")).to_have_count(4)
     expect(phone.locator(".play-grid .play-card")).to_have_count(10)
+    hand_in_reach(phone)
     shot(phone, "play-gin-grid")
-    # a reload gets the hand back from the companion
+    # a reload gets the hand back from the companion, in the layout the phone remembers
     hand = phone.locator(".play-card").all_inner_texts()
     phone.reload()
     expect(phone.locator(".play-grid .play-card")).to_have_count(10)
     assert phone.locator(".play-card").all_inner_texts() == hand
-    phone.click(".play-hand-head .seg button[data-value='fan']")
-
-
-def test_the_same_screen_plays_gingo_and_ginski(phone: Page, server: LiveServer) -> None:
-    join(phone, server)
-    deal(phone, "gingo")
-    expect(phone.locator("#play-moves button").first).to_be_visible()  # the set-up, or a move
-    if phone.locator("#play-moves button").first.inner_text().startswith("Set up"):
-        tap_move(phone, phone.locator("#play-moves button").first)
-    expect(phone.locator(".play-fan .play-card").first).to_be_visible()
-    expect(phone.locator(".play-pile")).to_contain_text("Discard")
-    shot(phone, "play-gingo")
-    phone.click("#nav a[data-nav='games']")
-    deal(phone, "ginski", players=3)
-    expect(phone.locator(".play-others li")).to_have_count(2)
+    phone.click("#play-layout button[data-value='fan']")
     expect(phone.locator(".play-fan .play-card")).to_have_count(10)
+
+
+def test_a_card_dragged_onto_the_pile_is_discarded(phone: Page, server: LiveServer) -> None:
+    join(phone, server)
+    gid = deal(phone, "gin")
+    for _ in range(4):  # to the first discard: take, pass or draw by taps
+        my_turn(phone)
+        if not phone.locator("#play-moves button").count():
+            break
+        texts = phone.locator("#play-moves button").all_inner_texts()
+        pick = next((i for i, t in enumerate(texts) if "stock" in t or t == "Pass"), 0)
+        tap_move(phone, phone.locator("#play-moves button").nth(pick))
+    expect(phone.locator(".play-hint")).to_contain_text("Tap a card")
+    card = phone.locator(".play-fan .play-card").last
+    name = card.get_attribute("data-card")
+    start = steady_box(phone, f".play-card[data-card='{name}']")
+    pile = steady_box(phone, "#play-pile")
+    before = version(phone)
+    phone.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    phone.mouse.down()
+    for k in range(1, 9):  # a drag in steps, as a finger moves
+        phone.mouse.move(start["x"] + (pile["x"] + pile["width"] / 2 - start["x"]) * k / 8,
+                         start["y"] + (pile["y"] + pile["height"] / 2 - start["y"]) * k / 8)
+    expect(phone.locator("#play-pile.drop-over")).to_have_count(1)
+    phone.mouse.up()
+    phone.wait_for_function("v => Number(document.querySelector('#play').dataset.version) > v", arg=before)
+    expect(phone.locator(".play-ghost")).to_have_count(0)
+    assert name not in phone.locator(".play-card").evaluate_all("els => els.map(e => e.dataset.card)")
+    # the companion's own record: seat 0's latest play is the discard of that card
+    played = [e["payload"] for e in server.get(f"/api/v1/games/{gid}/events")["events"]
+              if e["type"] == "play" and e["payload"].get("seat") == 0]
+    assert played[-1]["action"]["type"] in ("discard", "knock") and played[-1]["action"]["card"] == name, played[-3:]
+    # a tap still chooses a card after a drag
+    my_turn(phone)
+    if not phone.locator("#play-moves button").count():
+        phone.locator(".play-fan .play-card").first.tap()
+        expect(phone.locator(".play-card.chosen")).to_have_count(1)
+
+
+def gingo_to_a_meld(page: Page, turns: int = 40) -> None:
+    """Play a dealt Gin-Go hand by taps (set-up, draw, discard) until the phone's seat can
+    meld or hit: the plays it can make are offered."""
+    for _ in range(turns):
+        my_turn(page)
+        expect(page.locator("#play-moves button, #play-moves .play-hint").first).to_be_visible()
+        if page.locator("#play-moves .play-pick").count():
+            return
+        texts = page.locator("#play-moves button.play-move").all_inner_texts()
+        if texts:
+            pick = next((i for i, t in enumerate(texts) if "stock" in t or t.startswith(("Set up", "Deal", "Let"))), 0)
+            tap_move(page, page.locator("#play-moves button.play-move").nth(pick))
+            continue
+        page.locator(".play-card:not([data-card^='JK'])").first.tap()
+        discard = page.locator("#play-moves button.play-move", has_text="Discard")
+        expect(discard).to_be_visible()
+        tap_move(page, discard)
+    raise AssertionError(f"no meld or hit in {turns} turns")
+
+
+def target_cards(page: Page) -> set[str]:
+    return set(page.locator("#play-board .space.target").evaluate_all("els => els.map(e => e.dataset.card)"))
+
+
+def test_gingo_board_above_the_hand_shows_where_a_melds_chips_go(phone: Page, server: LiveServer) -> None:
+    join(phone, server)
+    gid = deal(phone, "gingo")
+    gingo_to_a_meld(phone)
+    board = steady_box(phone, "#play-board")
+    hand = steady_box(phone, ".play-card")
+    assert board["y"] + board["height"] <= hand["y"], "the board is not above the hand"
+    expect(phone.locator("#play-board .space")).to_have_count(52)
+    expect(phone.locator("#play-board .play-chip-line")).to_contain_text("You:")
+    hand_in_reach(phone)
+    phone.locator("#play-moves .play-pick").first.tap()
+    primary = phone.locator("#play-moves button.play-move.primary")
+    expect(primary).to_be_visible()
+    words = primary.inner_text()
+    hand_in_reach(phone)
+    chosen = phone.locator(".play-card.chosen").evaluate_all("els => els.map(e => e.dataset.card)")
+    # a joker's chip goes on the card it stands for; every other card's on its own space
+    jokers = dict(re.findall(r"(JK\d) as ([^\s,)]+)", words))
+    symbols = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+    stands = {c if c not in jokers else jokers[c][:-1] + symbols[jokers[c][-1]] for c in chosen}
+    view = server.get(f"/api/v1/games/{gid}/view")
+    side = "1"  # the phone holds seat 0: side 1
+    mine = {c for c in stands if view["public"]["table"]["board"][view["public"]["frames"][side][c]] != side}
+    assert target_cards(phone) == stands, (words, chosen)
+    shot(phone, "play-gingo")
+    tap_move(phone, primary)
+    board_now = server.get(f"/api/v1/games/{gid}/view")["public"]["table"]["board"]
+    frames = view["public"]["frames"][side]
+    if words.startswith(("Meld", "Hit")):  # the chips are down where the outline showed
+        assert all(board_now[frames[c]] == side for c in mine), (words, mine)
+        for c in mine:
+            expect(phone.locator(f"#play-board .space[data-card='{c}']")).to_have_attribute("data-chip", side)
+    expect(phone.locator("#play-board .space.target")).to_have_count(0)
+    # a reload in the middle of the hand gets the same hand back
+    my_turn(phone)
+    held = sorted(phone.locator(".play-card").evaluate_all("els => els.map(e => e.dataset.card)"))
+    phone.reload()
+    expect(phone.locator(".play-card").first).to_be_visible()
+    assert sorted(phone.locator(".play-card").evaluate_all("els => els.map(e => e.dataset.card)")) == held
+
+
+def test_a_joker_stands_for_the_card_the_player_picks(phone: Page, server: LiveServer) -> None:
+    join(phone, server)
+    token = phone.evaluate("localStorage.getItem('gingo.token')")
+    other = server.pair("Bob's phone")
+    gid = D.dealt(server, token, "gingo", ["Ann", "Bob"], [], skip_board=True)
+    D.call(server, "POST", f"/api/v1/games/{gid}/seats/0", {}, token)
+    D.call(server, "POST", f"/api/v1/games/{gid}/seats/1", {}, other)
+    options = D.joker_choice(server, gid, [token, other])
+    cards = options[0]["cards"]
+    joker = next(iter(options[0]["designations"]))
+    stands = [o["designations"][joker] for o in options]
+    phone.goto(f"{server.url}/#/game/{gid}")
+    my_turn(phone)
+    for c in cards:  # tap the cards of the meld, one by one
+        phone.locator(f".play-card[data-card='{c}']").tap()
+    expect(phone.locator("#play-joker")).to_be_visible()
+    choice = phone.locator("#play-joker .seg button")
+    expect(choice).to_have_count(len(options))
+    expect(choice.first).to_have_attribute("aria-pressed", "true")
+    naturals = {c for c in cards if not c.startswith("JK")}
+    assert target_cards(phone) == naturals | {stands[0]}
+    hand_in_reach(phone)
+    shot(phone, "play-joker")
+    choice.last.tap()
+    expect(choice.last).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#play-board .space.target")).to_have_count(len(cards))
+    assert target_cards(phone) == naturals | {stands[-1]}
+    meld = phone.locator("#play-moves button.play-move.primary")
+    expect(meld).to_contain_text(f"{joker} as")
+    on_screen(phone, "#play-moves button.play-move.primary")
+    tap_move(phone, meld)
+    melds = D.view(server, gid, token)["public"]["table"]["melds"]
+    mine = [m for m in melds if m["seat"] == 0 and sorted(m["cards"]) == sorted(cards)]
+    assert mine and mine[-1]["designations"] == {joker: stands[-1]}, melds
+
+
+VARIANTS = [("gin", 2), ("color_gin", 2), ("ginski", 3), ("gingo", 2), ("gingo", 4)]
+
+
+@pytest.mark.parametrize(("variant", "players"), VARIANTS, ids=[f"{v}-{n}" for v, n in VARIANTS])
+def test_every_variant_on_the_same_screen(phone: Page, server: LiveServer, variant: str, players: int) -> None:
+    join(phone, server)
+    gid = deal(phone, variant, players)
+    my_turn(phone)
+    expect(phone.locator(".play-others li[data-seat]")).to_have_count(players - 1)
+    for li in phone.locator(".play-others li[data-seat]").all():
+        expect(li).to_contain_text(re.compile(r"\d+ cards"))
+    expect(phone.locator(".play-stock")).to_be_visible()
+    expect(phone.locator("#play-pile")).to_be_visible()
+    before = server.get(f"/api/v1/games/{gid}")["version"]
+    words = play_one(phone)
+    assert server.get(f"/api/v1/games/{gid}")["version"] > before, f"{words} changed nothing"
+    if variant == "gingo":  # after the set-up, the board and the hand
+        while not phone.locator(".play-card").count():
+            play_one(phone)
+        expect(phone.locator("#play-board .space")).to_have_count(52)
+        side_cards = phone.locator("#play-board .space[data-card]").count()
+        assert side_cards == 52, "the board shows the player's cards on its spaces"
+        play_one(phone)
+    my_turn(phone)
+    expect(phone.locator(".play-card").first).to_be_visible()
+    hand_in_reach(phone)
+    view = server.get(f"/api/v1/games/{gid}/view")
+    sizes = view["public"]["hand_sizes"]
+    for i, li in enumerate(phone.locator(".play-others li[data-seat]").all(), start=1):
+        expect(li).to_contain_text(f"{sizes[i]} cards")
+    if variant == "gingo" and players == 4:
+        shot(phone, "play-gingo-4")
+
+
+@pytest.mark.parametrize("variant", ["gin", "gingo"])
+def test_the_play_screen_fits_320_px(narrow: Page, server: LiveServer, variant: str) -> None:
+    """At 320 px nothing is wider than the screen and no card hides under the moves (the
+    page may scroll there: four players' Gin-Go is taller than a small phone)."""
+    join(narrow, server)
+    deal(narrow, variant, 4 if variant == "gingo" else 2)
+    while not narrow.locator(".play-card").count():
+        play_one(narrow)
+    my_turn(narrow)
+    hand_in_reach(narrow, scrolled=True)
+    narrow.click("#play-layout button[data-value='grid']")
+    expect(narrow.locator(".play-grid")).to_be_visible()
+    assert narrow.evaluate("document.scrollingElement.scrollWidth") <= 320
+    narrow.click("#play-layout button[data-value='fan']")
+
+
+def test_the_host_frees_a_seat_and_another_phone_takes_it(browser: Browser, server: LiveServer) -> None:  # noqa: F811
+    pages = [p for p in (_phone(browser), _phone(browser))]
+    host, guest = next(pages[0]), next(pages[1])
+    try:
+        join(host, server)
+        gid = deal(host, "gin")
+        my_turn(host)
+        hand = sorted(host.locator(".play-card").evaluate_all("els => els.map(e => e.dataset.card)"))
+        expect(host.locator("#play-host")).to_have_count(0)  # the host settings are locked
+        host.click("#nav a[data-nav='host']")
+        host.fill("#host-code", HOST_CODE)
+        host.click("#host-open")
+        expect(host.locator("#token-list li").first).to_be_attached()
+        host.goto(f"{server.url}/#/game/{gid}")
+        expect(host.locator("#play-host button")).to_have_text("Free Ann's seat")
+        join(guest, server)
+        guest.goto(f"{server.url}/#/game/{gid}")
+        expect(guest.locator("#play .play-moves button")).to_have_count(0)  # seat 0 is Ann's
+        expect(guest.locator("#play-host")).to_have_count(0)  # not the host's phone
+        host.locator("#play-host button").tap()
+        expect(host.locator("#play")).to_contain_text("Take a seat")
+        guest.reload()
+        guest.locator("#play .play-moves button", has_text="Sit as Ann").tap()
+        expect(guest.locator(".play-card")).to_have_count(len(hand))
+        assert sorted(guest.locator(".play-card").evaluate_all("els => els.map(e => e.dataset.card)")) == hand
+        my_turn(guest)
+    finally:
+        for p in pages:
+            for _ in p:
+                pass

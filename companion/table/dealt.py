@@ -231,7 +231,7 @@ class DealtGame:
                        discard_top=C.card_name(e.pile[-1]) if e.pile else None,
                        keep=None if e.keep is None else C.card_name(e.keep),
                        hand_sizes=[len(h) for h in e.hands] if e.phase == "play" else [0] * len(self.names),
-                       table=st)
+                       table=st, frames=self.variant.frames(e.table) if isinstance(self.variant, GinGo) else None)
         else:
             v = e.view(None)
             v.pop("variant", None)

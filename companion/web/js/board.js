@@ -77,12 +77,14 @@ const focusSpace = { board: 0, pick: 0 };
 // `frames` labels the board in each side's frame; `pick` ({side, selected: Set of
 // spaces, onPick}) makes the spaces the cards of side `side` to choose from (the card
 // grid of a play: each card is the space its chip goes on); `compact` draws it small,
-// without the legend, to sit above the entry.
+// without the legend, to sit above the entry; `own` ({side, targets: Set of spaces})
+// draws the cards of side `side` on the spaces (read only: the Play screen's board, in
+// the player's frame) and marks `targets`, the spaces the chips of the play chosen go to.
 //
 // For a screen reader it is a grid: 13 rows (and the suit rows of both sides as column
 // headers once they are set), each with its rank for side 1 (and side 2) as row headers
 // and 4 cells named by spaceLabel.
-export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
+export function boardView(board, { names, sim, onTap, frames, pick, compact, own }) {
   const kind = pick ? "pick" : "board";
   const hadFocus = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest(`.board[data-kind="${kind}"]`));
   const wrap = document.createElement("div");
@@ -115,7 +117,7 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
     corner(r);
   };
   if (labels) edge("2");
-  const bySide = pick ? String(pick.side) : "1";
+  const bySide = pick ? String(pick.side) : own ? String(own.side) : "1";
   const cells = new Map();
   const rowHead = (r, side, row) => {
     const lab = document.createElement("span");
@@ -155,15 +157,20 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact }) {
       el.appendChild(chip);
       const card = labels ? labels.cards[bySide][i] : "";
       let label = spaceLabel(st, i, (side) => labels ? labels.cards[side][i] : "", linkOf.get(i));
-      if (pick && card) {
+      if ((pick || own) && card) {
         const name = document.createElement("span");
         name.className = "space-card suit-" + card.slice(-1);
         name.textContent = prettyCard(card);
         el.appendChild(name);
         el.dataset.card = card;
-        el.setAttribute("aria-pressed", pick.selected.has(i) ? "true" : "false");
+        if (pick) el.setAttribute("aria-pressed", pick.selected.has(i) ? "true" : "false");
         // the words on the button first (what a voice-control user says), then the space
         label = `${prettyCard(card)}, ${cardWords(card)}; on the board: ${label}`;
+      }
+      if (own && own.targets.has(i)) {
+        el.classList.add("target");
+        el.dataset.target = "1";
+        label += `; your chip goes here`;
       }
       el.setAttribute("aria-label", label);
       el.title = label;

@@ -6,59 +6,17 @@
 
 import * as api from "./api.js";
 import { h, fieldError, showError, rulesOf, labelOf, seg } from "./ui.js";
+import { SUIT, split, face, red, sortCards } from "./play_cards.js";
+import { movesPanel } from "./play_moves.js";
+import { playBoard } from "./play_board.js";
+import { dragCards } from "./play_drag.js";
+import { sideNames } from "./gingo.js";
 
 let styled = false;
 function style() {
   if (styled) return;
   styled = true;
   document.head.append(h("link", { rel: "stylesheet", href: "js/play.css" }));
-}
-
-// ---- cards --------------------------------------------------------------------------------
-function split(name, deck) {
-  if ((deck.extra || []).includes(name)) return { col: "*", rank: name };
-  if (deck.name_order === "colour_rank") return { col: name[0], rank: name.slice(1) };
-  return { col: name.slice(-1), rank: name.slice(0, -1) };
-}
-const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
-function face(name, deck) {
-  const { col, rank } = split(name, deck);
-  if (col === "*") return name;
-  return (SUIT[col] ? rank + SUIT[col] : name);
-}
-function red(name, deck) { const c = split(name, deck).col; return c === "H" || c === "D"; }
-function sortCards(cards, deck) {
-  const cols = deck.columns.map(c => c.key);
-  const key = (n) => { const s = split(n, deck); return [s.col === "*" ? 99 : cols.indexOf(s.col), deck.ranks.indexOf(s.rank)]; };
-  return [...cards].sort((a, b) => { const x = key(a), y = key(b); return x[0] - y[0] || x[1] - y[1]; });
-}
-
-// ---- what a move is called ------------------------------------------------------------------
-function cardsOf(a) {
-  if (a.card) return [a.card];
-  if (a.cards) return a.cards;
-  return [];
-}
-function label(a, view, deck) {
-  const f = (c) => face(c, deck);
-  const pub = view.public || {};
-  switch (a.type) {
-    case "pass": return pub.phase === "rescue" ? "Give up the last discard" : "Pass";
-    case "draw":
-      if (a.source === "stock") return "Draw from the stock";
-      if (a.source === "discard") return pub.phase === "upcard" ? `Take the upcard ${f(pub.discard_top)}` : `Take ${f(pub.discard_top)}`;
-      return "Draw";
-    case "discard": return a.card ? `Discard ${f(a.card)}` : "Discard";
-    case "knock": return `Knock with ${f(a.card)}`;
-    case "big_gin": return "Big gin";
-    case "choose_deal": return a.deal ? "Deal first" : "Let the other deal";
-    case "setup": return a.format ? `Set up: ${a.format.replace(/_/g, " ")}` : "Set up the suit rows";
-    case "new_hand": return "Deal the next hand";
-    case "meld": return `Meld ${a.cards.map(f).join(" ")}`;
-    case "hit": return `Hit meld ${a.meld} with ${a.cards.map(f).join(" ")}`;
-    case "take": return `Dig ${f(a.card)}` + (a.meld ? ` and meld ${a.meld.cards.map(f).join(" ")}` : " and lay off");
-    default: return a.type;
-  }
 }
 
 // ---- starting a dealt game ---------------------------------------------------------------------
@@ -128,20 +86,28 @@ export async function mountPlayNew(main, ctx) {
 export async function mountPlay(main, game, ctx) {
   style();
   const id = game.id;
-  const deck = rulesOf(game).deck;
+  const path = `/api/v1/games/${encodeURIComponent(id)}`;
+  const rules = rulesOf(game);
+  const deck = rules.deck;
+  const names = game.players;
+  const sides = sideNames(names, rules.sides);
   const root = h("section", { class: "panel play", id: "play", "aria-label": `${labelOf(game)}, dealt` });
   main.append(root);
   let view = null;
+  let live = null;     // the live board (GET /api/v1/board), for a Gin-Go game on the board
   let chosen = new Set();
+  const picks = new Map();  // a move's joker choice: move key -> option
   let busy = false;
   let layout = localStorage.getItem("gingo.play.layout") || "fan";
   const err = fieldError("play-error");
 
   async function load() {
-    const next = await api.get(`/api/v1/games/${encodeURIComponent(id)}/view`);
+    const [next, board] = await Promise.all([api.get(`${path}/view`),
+      game.variant === "gingo" && ctx.loadBoard ? ctx.loadBoard() : Promise.resolve(null)]);
     // a slower answer to an earlier fetch must not put an older table back on screen
     if (view && next.seat === view.seat && next.version < view.version) return;
     view = next;
+    live = board;
     const held = new Set(view.hand);
     chosen = new Set([...chosen].filter(c => held.has(c)));
     draw();
@@ -151,10 +117,10 @@ export async function mountPlay(main, game, ctx) {
     if (busy) return;
     busy = true;
     try {
-      const res = await api.post(`/api/v1/games/${encodeURIComponent(id)}/actions`,
-        { action, client_id: api.newClientId(), expected_version: view.version });
+      const res = await api.post(`${path}/actions`, { action, client_id: api.newClientId(), expected_version: view.version });
       view = res.view;
       chosen.clear();
+      picks.clear();
       showError(err, "");
       draw();
     } catch (e) {
@@ -164,94 +130,125 @@ export async function mountPlay(main, game, ctx) {
   }
 
   async function sit(n) {
-    try { view = await api.post(`/api/v1/games/${encodeURIComponent(id)}/seats/${n}`); draw(); }
+    try { view = await api.post(`${path}/seats/${n}`); draw(); }
     catch (e) { showError(err, e.message); }
   }
+
+  async function free(n) {  // the host's phone only (the host settings unlocked)
+    try {
+      await api.request("DELETE", `${path}/seats/${n}`, undefined, { headers: { "X-Host-Code": sessionStorage.getItem("gingo.host") || "" } });
+      showError(err, "");
+      await load();
+    } catch (e) { showError(err, e.message); }
+  }
+
+  function toggle(name) {
+    if (chosen.has(name)) chosen.delete(name); else chosen.add(name);
+    showError(err, "");
+    draw();
+  }
+
+  // a card dropped on the pile is discarded; on the board, it joins the cards chosen
+  function dropped(name, zone) {
+    if (!view || !view.hand.includes(name)) return;
+    if (zone === "meld") { chosen.add(name); draw(); return; }
+    const legal = view.legal_actions || [];
+    const a = legal.find(x => x.type === "discard" && x.card === name) || legal.find(x => x.type === "knock" && x.card === name);
+    if (a) { act(a); return; }
+    showError(err, !legal.length ? "Wait for your turn." : legal.some(x => x.type === "draw") ? "Draw first, then discard." : `${face(name, deck)} cannot be discarded now.`);
+  }
+  const drag = dragCards(root, dropped);
 
   function cardButton(name) {
     const on = chosen.has(name);
     return h("button", {
       type: "button", class: `play-card${red(name, deck) ? " red" : ""}${on ? " chosen" : ""}`,
       "aria-pressed": on ? "true" : "false", "aria-label": name, dataset: { card: name },
-      onclick: () => { if (on) chosen.delete(name); else chosen.add(name); draw(); },
+      onclick: () => toggle(name),
     }, face(name, deck));
   }
 
   function handView() {
     const cards = sortCards(view.hand, deck);
-    if (layout === "fan") return h("div", { class: "play-fan", role: "group", "aria-label": "your hand" }, ...cards.map(cardButton));
+    const n = `${cards.length} card${cards.length === 1 ? "" : "s"}`;
+    if (layout === "fan") return h("div", { class: "play-fan", id: "play-hand", role: "group", "aria-label": `your hand, ${n}` }, ...cards.map(cardButton));
     const cols = [...deck.columns.map(c => c.key)];
     if (cards.some(c => split(c, deck).col === "*")) cols.push("*");
-    return h("div", { class: `play-grid cols-${Math.min(cols.length, 7)}`, role: "group", "aria-label": "your hand by suit" },
+    return h("div", { class: `play-grid cols-${Math.min(cols.length, 7)}`, id: "play-hand", role: "group", "aria-label": `your hand by suit, ${n}` },
       ...cols.map(col => h("div", { class: "play-col" },
         h("span", { class: "play-col-head", "aria-hidden": "true" },
           col === "*" ? "★" : (SUIT[col] || (deck.columns.find(c => c.key === col) || {}).label || col)),
         ...cards.filter(c => split(c, deck).col === col).map(cardButton))));
   }
 
-  function movesView() {
-    const legal = view.legal_actions || [];
-    const pick = [...chosen];
-    // moves that take no card, then those whose cards are exactly the chosen ones, then
-    // (nothing chosen) the melds, hits and digs there are, so a tap on one plays it
-    const plain = legal.filter(a => cardsOf(a).length === 0 && a.type !== "take");
-    const fits = legal.filter(a => a.type !== "take" && cardsOf(a).length && pick.length
-      && cardsOf(a).length === pick.length && cardsOf(a).every(c => chosen.has(c)));
-    const combos = pick.length ? [] : legal.filter(a => a.type === "meld" || a.type === "hit" || a.type === "take");
-    const buttons = [...plain, ...fits, ...combos.slice(0, 6)].map(a =>
-      h("button", { type: "button", class: "btn play-move", onclick: () => act(a) }, label(a, view, deck)));
-    if (!buttons.length && legal.length) {
-      return [h("p", { class: "muted play-hint" }, legal.some(a => a.type === "discard") ? "Tap a card to discard it, or cards to meld." : "Tap cards to choose a move.")];
-    }
-    return buttons;
+  function hostSeats(pub) {
+    if (!sessionStorage.getItem("gingo.host")) return null;
+    const held = (pub.seats || []).filter(s => s.taken && !s.bot);
+    if (!held.length) return null;
+    return h("div", { class: "play-host", id: "play-host" }, h("div", { class: "label" }, "Host"),
+      ...held.map(s => h("button", { type: "button", class: "btn play-free", dataset: { seat: String(s.seat) }, onclick: () => free(s.seat) },
+        `Free ${s.name}'s seat`)));
   }
 
   function draw() {
     const pub = view.public || {};
-    const names = game.players;
     const me = view.seat;
     const kids = [];
     const turn = pub.to_move;
     const status = view.finished ? "The game is over."
       : turn === me && me !== null ? "Your turn"
       : turn === null || turn === undefined ? "" : `${names[turn]}'s turn`;
-    kids.push(h("div", { class: "play-head" },
-      h("h1", null, labelOf(game)),
-      h("p", { class: "play-turn", role: "status", "aria-live": "polite" }, status)));
-    // the others: card counts and whose turn
+    // one line: whose turn (the screen's heading, the game's name for a screen reader), the
+    // other players, each with their card count, and the stock (the bar above names the game)
     const sizes = pub.hand_sizes || [];
-    kids.push(h("ul", { class: "play-others", "aria-label": "players" }, ...names.map((n, i) => i === me ? null :
-      h("li", { class: i === turn ? "turn" : "" }, `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot) ? " (bot)" : ""}`,
-        h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`)))));
-    // the stock and the discard pile
+    kids.push(h("div", { class: "play-head" },
+      h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
+        h("span", { role: "status", "aria-live": "polite" }, status)),
+      h("ul", { class: "play-others", "aria-label": "players and the stock" }, ...names.map((n, i) => i === me ? null :
+        h("li", { class: i === turn ? "turn" : "", dataset: { seat: String(i) } }, `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot && !/bot/i.test(n)) ? " (bot)" : ""}`,
+          h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`))),
+        h("li", { class: "play-stock" }, "Stock", h("span", { class: "play-count" }, String(pub.stock ?? 0))))));
+    // the discard pile, the top card first (a card dragged onto the pile is discarded)
     const pile = pub.pile ? pub.pile : (pub.discard_top ? [pub.discard_top] : []);
-    kids.push(h("div", { class: "play-table" },
-      h("div", { class: "play-stock", "aria-label": `stock: ${pub.stock ?? 0} cards` }, h("span", null, "Stock"), h("strong", null, String(pub.stock ?? 0))),
-      h("div", { class: "play-pile", "aria-label": "discard pile" }, h("span", null, "Discard"),
-        ...pile.slice(-5).map(c => h("span", { class: `play-pile-card${red(c, deck) ? " red" : ""}` }, face(c, deck))),
-        pile.length ? null : h("span", { class: "muted" }, "empty"))));
-    const melds = (pub.table && pub.table.melds) || [];
-    if (melds.length) {  // Gin-Go: the melds on the table, each with its number (hits name it)
-      kids.push(h("p", { class: "play-melds", "aria-label": "melds on the table" }, ...melds.map(m =>
-        h("span", { class: m.side === 1 ? "side1" : "side2" }, `${m.id}: ${m.cards.map(c => face(c, deck)).join(" ")}`))));
+    // and, next to it, how this phone shows the hand (a fanned row, or by suit: remembered)
+    const pileBox = h("div", { class: "play-pile", id: "play-pile", role: "group", "aria-label": "discard pile, the top card first", dataset: { drop: "discard" } },
+      h("span", null, "Discard"),
+      ...pile.slice(-5).reverse().map((c, i) => h("span", { class: `play-pile-card${red(c, deck) ? " red" : ""}${i === 0 ? " top" : ""}` }, face(c, deck))),
+      pile.length ? null : h("span", { class: "muted" }, "empty"));
+    let layoutSeg = null;
+    if (me !== null) {
+      layoutSeg = seg([["fan", "Row"], ["grid", "By suit"]], layout, (v) => { layout = v; localStorage.setItem("gingo.play.layout", v); draw(); }, "hand layout");
+      layoutSeg.id = "play-layout";
+    }
+    kids.push(h("div", { class: "play-table" }, pileBox, layoutSeg));
+    let moves = null;
+    if (me !== null && !view.finished) {
+      moves = movesPanel({ view, deck, chosen, picks, act, redraw: draw,
+        choose: (cards) => { chosen = new Set(cards); showError(err, ""); draw(); } });
+    }
+    if (game.variant === "gingo") {
+      const melds = (pub.table && pub.table.melds) || [];
+      // the melds on the table, folded away under the board (the board shows their chips)
+      const list = melds.length ? h("details", { class: "play-melds", id: "play-melds" }, h("summary", null, `Melds (${melds.length})`),
+        h("p", null, ...melds.map(m => h("span", { class: m.side === 1 ? "side1" : "side2" },
+          `${(m.stands_for || m.cards).map(c => face(c, deck)).join(" ")}`)))) : null;
+      kids.push(playBoard({ id, pub, seat: me, sides: rules.sides, sideNames: sides, preview: moves && moves.preview, live, melds: list }));
     }
     if (me === null) {
-      const free = (pub.seats || []).filter(s => !s.taken);
+      const open = (pub.seats || []).filter(s => !s.taken);
       kids.push(h("p", null, api.token() ? "Take a seat to see your hand." : "Join the table first (Join, in the menu), then take a seat."));
-      if (api.token()) kids.push(h("div", { class: "play-moves" }, ...free.map(s =>
+      if (api.token()) kids.push(h("div", { class: "play-moves" }, ...open.map(s =>
         h("button", { type: "button", class: "btn play-move", onclick: () => sit(s.seat) }, `Sit as ${s.name}`))));
     } else {
-      kids.push(h("div", { class: "play-hand-head" }, h("div", { class: "label" }, `Your hand (${view.hand.length})`),
-        seg([["fan", "Row"], ["grid", "By suit"]], layout, (v) => { layout = v; localStorage.setItem("gingo.play.layout", v); draw(); }, "hand layout")));
       kids.push(handView());
-      kids.push(h("div", { class: "play-moves", id: "play-moves" }, ...(view.finished ? [] : movesView())));
+      kids.push(h("div", { class: "play-moves", id: "play-moves" }, ...(moves ? moves.kids : [])));
     }
     if (view.finished) {
-      kids.push(h("p", null, h("a", { class: "btn", href: `#/game/${id}`, onclick: (e) => { e.preventDefault(); ctx.navigate(`#/games`); } }, "Back to the games")));
+      kids.push(h("p", null, h("a", { class: "btn", href: "#/games" }, "Back to the games")));
     }
-    kids.push(err);
+    kids.push(err, hostSeats(pub));
     root.dataset.version = String(view.version);
-    root.replaceChildren(...kids);
+    root.replaceChildren(...kids.filter(Boolean));
   }
 
   await load();
@@ -260,6 +257,6 @@ export async function mountPlay(main, game, ctx) {
       if (msgs && !msgs.some(m => m.event && m.event.game_id === id)) return;
       load().catch(e => showError(err, e.message));
     },
-    unmount: () => {},
+    unmount: () => drag.destroy(),
   };
 }
