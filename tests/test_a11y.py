@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE
 
@@ -57,6 +59,7 @@ class Table:
 
     token: str
     games: dict[str, str] = field(default_factory=dict)
+    joker: list[str] = field(default_factory=list)  # the cards of a meld with a joker to choose
 
 
 def _id(res: Any) -> str:
@@ -69,11 +72,6 @@ def _spaces_of(side: int, cards: list[str]) -> list[int]:
     return [probe.space(side, C.parse_card(c)) for c in cards]
 
 
-def _view(srv: LiveServer, t: Table, gid: str) -> Any:
-    """A dealt game as this token's seat sees it."""
-    req = urllib.request.Request(f"{srv.url}/api/v1/games/{gid}/view", headers={"Authorization": "Bearer " + t.token})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
 
 
 def build_table(srv: LiveServer) -> Table:
@@ -97,26 +95,7 @@ def build_table(srv: LiveServer) -> Table:
     post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [0, 30, 12]})
     t.games["ginski"] = gid
 
-    # Dealt play (the companion holds the cards; bots move at once): this token sits in
-    # seat 0 of a gin hand and of a Gin-Go hand played without the board; a third game
-    # has its seat still free. (Before the Gin-Go games: the board follows the last one.)
-    for key, body in (("dealt-gin", {"variant": "gin", "players": ["Ann", "Bot 1"], "bots": [1]}),
-                      ("dealt-gingo", {"variant": "gingo", "players": ["Ann", "Bot 1"], "bots": [1], "skip_board": True}),
-                      ("dealt-free", {"variant": "gin", "players": ["Zoe", "Bot 1"], "bots": [1]})):
-        gid = _id(post("/api/v1/games", {**body, "mode": "dealt"}))
-        if key != "dealt-free":
-            post(f"/api/v1/games/{gid}/seats/0", {})
-            # Gin-Go may first ask this seat to set the suit rows (or who deals): take the
-            # first such choice, until the hand is dealt
-            for _ in range(5):
-                view = _view(srv, t, gid)
-                if view.get("hand"):
-                    break
-                first = (view.get("legal_actions") or [None])[0]
-                assert first and first.get("type") in ("setup", "choose_deal"), f"{key}: no hand and no set-up: {view}"
-                post(f"/api/v1/games/{gid}/actions", {"action": first, "expected_version": view["version"]})
-            assert _view(srv, t, gid).get("hand"), f"{key}: no hand dealt"
-        t.games[key] = gid
+    dealt_games(srv, t)
 
     # Gin-Go: the board follows the latest-touched unfinished game, so the one with
     # chips on the simulated board comes last.
@@ -165,6 +144,41 @@ def build_table(srv: LiveServer) -> Table:
     t.games["outing"] = str(o["id"])
     t.games["outing-match"] = str(o["rounds"][0][1])
     return t
+
+
+def _until_my_turn(srv: LiveServer, gid: str, token: str) -> None:
+    """Play seat 0's set-up moves (the first offered) until it holds cards and must move;
+    the bots play between (so none of them moves later, behind the board's games)."""
+    for _ in range(200):
+        v = D.view(srv, gid, token)
+        legal = v["legal_actions"]
+        if v["hand"] and legal:
+            return
+        if legal:
+            D.act(srv, gid, token, legal[0])
+        else:
+            time.sleep(0.1)  # a bot's turn (the bots wait a moment before each move)
+    raise AssertionError(f"seat 0 of {gid} never got a hand to play")
+
+
+def dealt_games(srv: LiveServer, t: Table) -> None:
+    """The Play screen's games: one dealt game of each variant with the phone in seat 0
+    and bots in the others, and a two-phone Gin-Go played to a joker that may stand for
+    more than one card (its cards kept in ``t.joker``)."""
+    for key, variant, players, extra in [("play-gin", "gin", 2, {}), ("play-color_gin", "color_gin", 2, {}),
+                                         ("play-ginski", "ginski", 3, {}), ("play-gingo", "gingo", 2, {"skip_board": True}),
+                                         ("play-gingo-4", "gingo", 4, {"skip_board": True})]:
+        names = ["Ana", "Bot 1", "Bot 2", "Bot 3"][:players]
+        gid = D.dealt(srv, t.token, variant, names, list(range(1, players)), **extra)
+        D.call(srv, "POST", f"/api/v1/games/{gid}/seats/0", {}, t.token)
+        _until_my_turn(srv, gid, t.token)
+        t.games[key] = gid
+    other = srv.pair("a11y second phone")
+    gid = D.dealt(srv, t.token, "gingo", ["Ana", "Ben"], [], skip_board=True)
+    D.call(srv, "POST", f"/api/v1/games/{gid}/seats/0", {}, t.token)
+    D.call(srv, "POST", f"/api/v1/games/{gid}/seats/1", {}, other)
+    t.joker = D.joker_choice(srv, gid, [t.token, other])[0]["cards"]
+    t.games["play-joker"] = gid
 
 
 # ---- fixtures ----------------------------------------------------------------------------------
@@ -355,24 +369,28 @@ def review_meanwhile(page: Page, srv: LiveServer, t: Table) -> None:
     expect(page.locator("#review-title")).to_be_visible()
 
 
+def play_joker(page: Page, srv: LiveServer, t: Table) -> None:
+    game(page, srv, t, "play-joker", "#play-hand")
+    for c in t.joker:
+        page.click(f"#play-hand .play-card[data-card='{c}']")
+    expect(page.locator("#play-joker")).to_be_visible()
+    expect(page.locator("#play-board .space.target")).to_have_count(len(t.joker))
+
+
+def play_grid(page: Page, srv: LiveServer, t: Table) -> None:
+    game(page, srv, t, "play-gingo", "#play-hand")
+    page.click("#play-layout button[data-value='grid']")
+    expect(page.locator(".play-grid")).to_be_visible()
+    page.locator("#play-hand .play-card").first.click()
+    page.click("#play-layout button[data-value='fan']")  # the next screens start from the row again
+
+
 def error_toast(page: Page, srv: LiveServer, t: Table) -> None:
     open_hash(page, srv, "#/games", "#game-list li a")
     page.evaluate("import('./js/ui.js').then(ui => ui.toast('Not saved: a test message', 'error'))")
     expect(page.locator("#toast")).to_be_visible()
 
 
-def dealt(key: str, then: str = "") -> Callable[[Page, LiveServer, Table], None]:
-    """A dealt game on the Play screen as seat 0 sees it; ``then``: "grid" shows the hand
-    by suit, "chosen" taps a card (its moves show), "" leaves the hand as a row."""
-    def go(page: Page, srv: LiveServer, t: Table) -> None:
-        game(page, srv, t, key, "#play .play-card")
-        if then == "grid":
-            page.click("#play .seg[aria-label='hand layout'] button[data-value='grid']")
-            expect(page.locator("#play .play-grid")).to_be_visible()
-        if then == "chosen":
-            page.locator("#play .play-card").first.click()
-            expect(page.locator("#play .play-card[aria-pressed='true']")).to_have_count(1)
-    return go
 
 
 def offline(page: Page, srv: LiveServer, t: Table) -> None:
@@ -427,14 +445,17 @@ SCREENS: dict[str, Visit] = {
     "an outing: pairings and standings": Visit(lambda p, s, t: open_hash(p, s, f"#/outing/{t.games['outing']}",
                                                                          "#standings tbody tr")),
     "an outing's match (a gin game)": Visit(lambda p, s, t: game(p, s, t, "outing-match", "#outing-link")),
-    "play without cards: a gin hand in play, as a row": Visit(dealt("dealt-gin")),
-    "play without cards: a gin hand by suit": Visit(dealt("dealt-gin", "grid")),
-    "play without cards: a card chosen, its moves": Visit(dealt("dealt-gin", "chosen")),
-    "play without cards: Gin-Go without the board": Visit(dealt("dealt-gingo", "chosen")),
-    "play without cards: a seat to take": Visit(lambda p, s, t: game(p, s, t, "dealt-free", "#play button.play-move")),
     "one player's statistics": Visit(lambda p, s, t: open_hash(p, s, "#/stats/Ana", "#to-history")),
     "one player's history": Visit(lambda p, s, t: open_hash(p, s, "#/history/Ana", "#history-list li")),
     "the companion not answering": Visit(offline),
+    "play: Gin Rummy, the hand in play": Visit(lambda p, s, t: game(p, s, t, "play-gin", "#play-hand")),
+    "play: Color Gin, the hand in play": Visit(lambda p, s, t: game(p, s, t, "play-color_gin", "#play-hand")),
+    "play: Ginski for three, the hand in play": Visit(lambda p, s, t: game(p, s, t, "play-ginski", "#play-hand")),
+    "play: Gin-Go, the board above the hand": Visit(lambda p, s, t: game(p, s, t, "play-gingo", "#play-board .space")),
+    "play: Gin-Go by suit, a card chosen": Visit(play_grid),
+    "play: Gin-Go for four in teams": Visit(lambda p, s, t: game(p, s, t, "play-gingo-4", "#play-board .space")),
+    "play: a joker's card to choose": Visit(play_joker),
+    "play: watching, no seat": Visit(lambda p, s, t: game(p, s, t, "play-gin", "#play-pile"), paired=False),
     "a game that does not exist": Visit(lambda p, s, t: open_hash(p, s, "#/game/nope", "#view .field-error")),
 }
 
@@ -543,8 +564,8 @@ LAYOUT = """
 LARGE_TEXT = ["join, code missing", "games list", "new game, house rules, error", "new game, Gin-Go for four",
               "Gin Rummy with hands", "Gin Rummy, preview", "Color Gin with a hand", "Ginski with a hand",
               "Gin-Go set-up", "Gin-Go chips on the board, meld", "Gin-Go linked (gin banner)", "Gin-Go won",
-              "play without cards: a new dealt game", "play without cards: a gin hand in play, as a row",
-              "play without cards: a gin hand by suit", "play without cards: Gin-Go without the board"]
+              "play without cards: a new dealt game", "play: Gin Rummy, the hand in play",
+              "play: Gin-Go, the board above the hand"]
 
 
 def test_nothing_is_lost_or_overlaps_at_200_percent_text(browser: Browser, server: LiveServer, table: Table) -> None:
