@@ -211,7 +211,7 @@ export async function mountPlay(main, game, ctx) {
     // the discard pile, the top card first (a card dragged onto the pile is discarded)
     const pile = pub.pile ? pub.pile : (pub.discard_top ? [pub.discard_top] : []);
     // and, next to it, how this phone shows the hand (a fanned row, or by suit: remembered)
-    const pileBox = h("div", { class: "play-pile", id: "play-pile", role: "group", tabindex: "0", "aria-label": "discard pile, the top card first", dataset: { drop: "discard" } },
+    const pileBox = h("div", { class: "play-pile", id: "play-pile", role: "group", "aria-label": "discard pile, the top card first", dataset: { drop: "discard" } },
       h("span", null, "Discard"),
       ...pile.slice(-5).reverse().map((c, i) => h("span", { class: `play-pile-card${red(c, deck) ? " red" : ""}${i === 0 ? " top" : ""}` }, face(c, deck))),
       pile.length ? null : h("span", { class: "muted" }, "empty"));
