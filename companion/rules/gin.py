@@ -35,7 +35,7 @@ from companion import melds as M
 from companion.rules.base import HandKind, HandResult
 from companion.rules.declare import Declared, read_declared
 from companion.rules.gin_options import (  # the options live there; offered here too
-    _PRESETS_BASE, _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_VARIANT, PLAYERS, PRESETS,
+    _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_VARIANT, PLAYERS, PRESETS,
     VARIANT, Options, _resolve, deal_size, end_kind, knock_limit, make_options,
 )
 from companion.rules.gin_match import next_dealer, score_match  # the match; offered here too

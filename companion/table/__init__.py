@@ -10,6 +10,7 @@ The package, one job per module (each imports only the ones above it):
 
 * :mod:`~companion.table.errors`: :class:`TableError`
 * :mod:`~companion.table.engines`: which rules engine serves each variant; options
+* :mod:`~companion.table.partnership`: the pagat partnership's hands (two pair games in one entry, team fields)
 * :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
 * :mod:`~companion.table.history`: which events stand after undos and redos, what each did
 * :mod:`~companion.table.dealt`: :class:`DealtGame`, a dealt game's seats, cards and play
@@ -27,6 +28,7 @@ The package, one job per module (each imports only the ones above it):
 * :mod:`~companion.table.boardwait`: what a dealt Gin-Go turn waits for on the board, each space by name
 * :mod:`~companion.table.dealing`: the commands of dealt games (create, seats, a seat's view and action, the bots)
 * :mod:`~companion.table.service`: :class:`Table`, the commands
+* :mod:`~companion.table.outings`: :class:`~companion.table.outings.Outings`, seed 004's outings of pair matches over the table
 
 Event types (payloads are JSON):
 

@@ -11,7 +11,7 @@ export function playerNames(game) {
   return (game.players || []).map((p, i) => typeof p === "string" ? p : (p && p.name) || `Player ${i + 1}`);
 }
 
-// The variants as the page uses them (see normVariants in app.js), loaded once.
+// The variants as the page uses them (see normVariants in new_game.js), loaded once.
 export async function variantsOf(ctx) {
   if (!ctx.variants) {
     try { ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")); } catch { return []; }

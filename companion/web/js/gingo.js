@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, seg, rulesOf } from "./ui.js";
 import { deckFrom, naturalsOf, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
 import { boardView, nextSimChip, noteSimTap, withPending } from "./board.js";
-import { namesOf } from "./rummy.js";
+import { namesOf } from "./rummy_sheet.js";
 import { playEntry } from "./gingo_play.js";
 import { playLog, playText, WIN_REASON } from "./gingo_log.js";
 import { undoButtons, undoOrRedo } from "./undo.js";

@@ -1,10 +1,25 @@
 // The rummy score sheets (Gin Rummy and Ginski: a column per player; Color Gin: four
-// suit columns per player) and the end-of-match summary: totals, every bonus, final.
+// suit columns per player) and the end-of-match summary: totals, every bonus, final; the
+// game's players and scored hands as the sheet reads them.
 
 import { h } from "./ui.js";
 
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
+export function namesOf(game) {
+  return (game.players || []).map((p, i) => typeof p === "string" ? p : (p && p.name) || `Player ${i + 1}`);
+}
+
+// A scored hand as the service lists it: {n, result, input} in whichever shape it uses.
+export function handsOf(game) {
+  return (game.hands || []).map((item, i) => {
+    const result = item.result || item;
+    const input = item.input || (item.hands || item.deadwood ? { ender: item.ender, hands: item.hands, deadwood: item.deadwood, declared: item.declared, big_gin: item.big_gin, upcard: item.upcard, joker: item.joker } : null);
+    const n = item.n ?? item.number ?? item.hand ?? i + 1;
+    return { n, result, input, raw: item };
+  });
+}
 
 export function matchOf(game) {
   const m = game.match || game.score || {};
