@@ -72,6 +72,7 @@ def create_app(
     addresses, see :mod:`companion.api.security`)."""
     hub = live.make_hub(table, sync, pairing)
     unsubscribe = table.subscribe(lambda ev, msg: hub.publish(msg))
+    unsubscribe_outings = table.outings.subscribe(hub.publish)  # {"type": "outing", ...}, no event seq
     pairing.subscribe(hub.publish)
 
     @contextlib.asynccontextmanager
@@ -81,6 +82,7 @@ def create_app(
             yield
         finally:
             unsubscribe()
+            unsubscribe_outings()
 
     app = FastAPI(
         lifespan=lifespan,

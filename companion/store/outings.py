@@ -1,23 +1,59 @@
-"""Outings (seed 004's pair tournament) in the event log's file: the ``outings`` table,
-one row per outing with its set-up and the games of each round as JSON. Everything
-played in an outing is a game of the event log (each pair match is an ordinary gin
-game that names its outing); the row only says who is in the outing and which games
-make its rounds (see :mod:`companion.table.outings`)."""
+"""Outings (seed 004's pair tournament) in the event log's file.
+
+An outing is kept as events, like a game: the ``outing_events`` table holds one row per
+step (its creation with round 1's games, each round paired, its end, an undo, its
+deletion), append-only, with a sequence number, the outing's id, a type, a JSON payload,
+the client id that sent it (unique per outing: a retried write finds its first row) and
+the time. Every write is committed with ``synchronous=FULL`` before it is answered, so
+a step that was answered survives a power cut or a ``SIGKILL``. What the steps mean is
+:mod:`companion.table.outing_fold`; everything played in an outing is a game of the
+event log (each pair match is an ordinary gin game that names its outing).
+
+The ``outings`` table (one row per outing with its rounds as JSON) is how the first
+version kept outings; such a row is turned into events once
+(:meth:`OutingTable.legacy_outings`), and the row stays where it was.
+"""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from companion.store.commit import storage_error
 from companion.store.records import dumps
+
+
+@dataclass(frozen=True)
+class OutingEvent:
+    """One stored step of an outing."""
+
+    seq: int
+    outing_id: str
+    type: str
+    payload: dict[str, Any]
+    client_id: str | None
+    time: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "outing_id": self.outing_id, "type": self.type, "payload": self.payload,
+                "client_id": self.client_id, "time": self.time}
+
+
+class OutingClientReused(Exception):
+    """A client id this outing already used (the caller answers with the first write)."""
 
 
 class OutingTable(ABC):
     """The outing methods of :class:`~companion.store.log.EventStore` (its reads and its
     locked writes, committed with ``synchronous=FULL`` like every write)."""
+
+    _conn: sqlite3.Connection
+    _wlock: threading.RLock
 
     @abstractmethod
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]: ...
@@ -25,21 +61,81 @@ class OutingTable(ABC):
     @abstractmethod
     def _wexec(self, sql: str, args: Sequence[Any]) -> sqlite3.Cursor: ...
 
-    def save_outing(self, outing_id: str, created: float, body: dict[str, Any]) -> None:
-        """Write (or rewrite) the row of outing ``outing_id``."""
-        self._wexec("INSERT INTO outings(id, created, body) VALUES (?, ?, ?) "
-                    "ON CONFLICT(id) DO UPDATE SET body = excluded.body", (outing_id, float(created), dumps(body)))
+    @abstractmethod
+    def now(self) -> float: ...
 
-    def outing_rows(self, outing_id: str | None = None) -> list[tuple[str, float, dict[str, Any]]]:
-        """(id, created, body) of every outing (or of one), oldest first; a row whose body
-        cannot be read is left out."""
-        sql = "SELECT id, created, CAST(body AS BLOB) FROM outings"
+    # -- events --------------------------------------------------------------------------
+
+    def append_outing_events(self, outing_id: str, steps: Sequence[tuple[str, dict[str, Any]]],
+                             client_id: str | None = None, *, at: float | None = None) -> list[OutingEvent]:
+        """Append the steps ``(type, payload)`` of one outing in one transaction (the
+        client id goes with the first); all are committed or none. A client id this
+        outing already used raises :class:`OutingClientReused` and writes nothing."""
+        now = self.now() if at is None else float(at)
+        out: list[OutingEvent] = []
+        with self._wlock:
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                for i, (etype, payload) in enumerate(steps):
+                    cid = client_id if i == 0 else None
+                    cur = conn.execute("INSERT INTO outing_events(outing_id, type, payload, client_id, time) "
+                                       "VALUES (?, ?, ?, ?, ?)", (outing_id, etype, dumps(payload), cid, now))
+                    out.append(OutingEvent(int(cur.lastrowid or 0), outing_id, etype, payload, cid, now))
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                if conn.in_transaction:
+                    try:
+                        conn.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise OutingClientReused(str(client_id)) from None
+                if isinstance(exc, (sqlite3.Error, OSError)):
+                    raise storage_error(exc) from None
+                raise
+        return out
+
+    def outing_events(self, outing_id: str | None = None) -> list[OutingEvent]:
+        """The steps of one outing (or of every outing) in the order they were written;
+        a row whose payload cannot be read is left out."""
+        sql = ("SELECT seq, CAST(outing_id AS BLOB), CAST(type AS BLOB), CAST(payload AS BLOB), "
+               "CAST(client_id AS BLOB), time FROM outing_events")
         args: tuple[Any, ...] = ()
         if outing_id is not None:
-            sql += " WHERE id = ?"
+            sql += " WHERE outing_id = ?"
             args = (outing_id,)
         out = []
-        for oid, created, raw in self._read(sql + " ORDER BY created, id", args):
+        for seq, oid, etype, raw, cid, t in self._read(sql + " ORDER BY seq", args):
+            try:
+                payload = json.loads(bytes(raw).decode("utf-8"))
+                names = (bytes(oid).decode("utf-8"), bytes(etype).decode("utf-8"),
+                         None if cid is None else bytes(cid).decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                continue
+            if isinstance(payload, dict):
+                out.append(OutingEvent(int(seq), names[0], names[1], payload, names[2], float(t)))
+        return out
+
+    def outing_ids(self) -> list[str]:
+        """Every outing with events, in the order they were created."""
+        return [str(r[0]) for r in self._read("SELECT outing_id, MIN(seq) AS first FROM outing_events "
+                                               "GROUP BY outing_id ORDER BY first")]
+
+    def find_outing_client(self, outing_id: str, client_id: str) -> OutingEvent | None:
+        """The step this client id wrote in this outing, if any."""
+        hits = [e for e in self.outing_events(outing_id) if e.client_id == client_id]
+        return hits[0] if hits else None
+
+    # -- the first version's rows --------------------------------------------------------
+
+    def legacy_outings(self) -> list[tuple[str, float, dict[str, Any]]]:
+        """(id, created, body) of each row of the first version's ``outings`` table that
+        has no events yet, oldest first (a row whose body cannot be read is left out)."""
+        rows = self._read("SELECT id, created, CAST(body AS BLOB) FROM outings WHERE id NOT IN "
+                          "(SELECT DISTINCT outing_id FROM outing_events) ORDER BY created, id")
+        out = []
+        for oid, created, raw in rows:
             try:
                 body = json.loads(bytes(raw).decode("utf-8"))
             except (UnicodeDecodeError, ValueError):

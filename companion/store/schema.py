@@ -59,6 +59,15 @@ CREATE TABLE IF NOT EXISTS outings (
     created REAL NOT NULL,
     body TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS outing_events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    outing_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    client_id TEXT,
+    time REAL NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS outing_events_client ON outing_events(outing_id, client_id);
 CREATE TABLE IF NOT EXISTS checkpoints (
     game_id TEXT PRIMARY KEY,
     seq INTEGER NOT NULL,

@@ -28,7 +28,10 @@ The package, one job per module (each imports only the ones above it):
 * :mod:`~companion.table.boardwait`: what a dealt Gin-Go turn waits for on the board, each space by name
 * :mod:`~companion.table.dealing`: the commands of dealt games (create, seats, a seat's view and action, the bots)
 * :mod:`~companion.table.service`: :class:`Table`, the commands
-* :mod:`~companion.table.outings`: :class:`~companion.table.outings.Outings`, seed 004's outings of pair matches over the table
+* :mod:`~companion.table.outings`: seed 004's outings (:attr:`Table.outings`), kept as steps
+  (:mod:`~companion.table.outing_fold`, written by :mod:`~companion.table.outing_steps`), settled
+  after every game write (:mod:`~companion.table.outing_trigger`), exported and imported with
+  their games (:mod:`~companion.table.outing_transfer`)
 
 Event types (payloads are JSON):
 

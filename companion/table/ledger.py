@@ -13,6 +13,7 @@ nothing of them remains, and the writer gets the storage error.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,13 @@ from companion.table.reads import Reads
 from companion.table.retries import first_answer, stamp
 from companion.table.state import GameState
 from companion.table.subscriptions import Subscriber, Subscribers
+
+_log = logging.getLogger(__name__)
+
+#: a check before a write: (the game before, the game after, the event type); raises to refuse
+Guard = Callable[[GameState | None, GameState, str], None]
+#: told after each write command (once it is committed, no lock held): the game's id
+After = Callable[[str], None]
 
 @dataclass(frozen=True)
 class Outcome:
@@ -83,6 +91,8 @@ class Ledger(Reads):
         self._inflight: dict[str, dict[int, StoredEvent]] = {}  # queued, not yet committed
         self._board_game: str | None = None  # the Gin-Go game written to last (since start-up)
         self._gen = store.generation
+        self._guards: list[Guard] = []
+        self._afters: list[After] = []
         self.library = Library(store)
         self.library.start()
         self.replay_errors = self.library.replay_errors
@@ -113,6 +123,16 @@ class Ledger(Reads):
         """Call ``fn(event, message)`` after each commit, in the order of the log;
         ``message["game"]`` is the game's summary. Returns an unsubscribe function."""
         return self._subs.add(fn)
+
+    def add_write_hooks(self, guard: Guard | None = None, after: After | None = None) -> None:
+        """``guard(before, after, type)`` runs on the trial state of every write, under
+        the table's lock (it only reads; raising refuses the write, nothing is written);
+        ``after(game_id)`` runs once a write command is committed, in the writer's thread
+        with no lock held (an error there is logged: the write itself stands)."""
+        if guard is not None:
+            self._guards.append(guard)
+        if after is not None:
+            self._afters.append(after)
 
     # -- the write path ------------------------------------------------------------------
 
@@ -214,6 +234,8 @@ class Ledger(Reads):
         probe = StoredEvent(seq, game_id, etype, payload, client_id, now)
         new_state = self._trial(g, probe)
         try:
+            for guard in self._guards:
+                guard(g, new_state, etype)
             small, key = parts(new_state)
             game = new_state.as_dict()
             body = dict(small) if key is not None else game
@@ -274,4 +296,10 @@ class Ledger(Reads):
             if isinstance(hit, Outcome):
                 return hit
             staged = hit if hit is not None else stage()
-        return self._finish(staged, replayed=hit is not None)
+        out = self._finish(staged, replayed=hit is not None)
+        for fn in list(self._afters):
+            try:
+                fn(game_id)
+            except Exception:  # the write is committed; what follows from it is retried later
+                _log.exception("a follow-up of the write to game %s failed (the write itself is committed)", game_id)
+        return out

@@ -3,16 +3,17 @@ matches, standings per player and per side (the rules: :mod:`companion.rules.out
 
 Each pair match is an ordinary Gin Rummy game of the table, created by the outing and
 carrying its id (``outing`` in the game); its hands are entered, undone and corrected
-like any game's. The outing's row (:mod:`companion.store.outings`) keeps who plays,
-the sides, the rules and the games of each round; the standings are folded from those
-games whenever the outing is read, so they always agree with the score sheets. When
-every match of a round has ended, the next round pairs winners with winners and
-losers with losers (:meth:`Outings.next_round`, also run by the API once the hand that
-ends a round is entered). The outing ends when a side's total reaches
-``outing_target`` or ``outing_minutes`` have passed since it was created.
+like any game's. The outing itself is kept as steps in the event log's file (its
+creation, each round paired, its end, an undo, its deletion: see
+:mod:`~companion.table.outing_fold`), so it survives a restart, has a version like a
+game (``expected_version`` -> 409) and can be undone step by step. The standings are
+folded from the games whenever the outing is read, so they always agree with the score
+sheets. The next round pairs itself whenever the last match of a round ends, by
+whatever path (:mod:`~companion.table.outing_trigger`); export and import are
+:mod:`~companion.table.outing_transfer`.
 
-A refused request raises :class:`~companion.errors.IllegalAction` (``invalid_team_entry``,
-naming the rule) and writes nothing.
+A refused request raises an error of :mod:`companion.errors` naming the rule or what is
+wrong, and writes nothing.
 """
 
 from __future__ import annotations
@@ -20,17 +21,22 @@ from __future__ import annotations
 import hashlib
 import threading
 import uuid
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import IllegalAction, InvalidInput, NotFound, StaleVersion
+from companion.errors import Conflict, IllegalAction, NotFound, StaleVersion
 from companion.games import find_variant
 from companion.games.options import options_dict
 from companion.rules import outing as rules
+from companion.store.outings import OutingEvent
 from companion.table.checks import check_players
 from companion.table.errors import TableError
 from companion.table.fold import hand_result
+from companion.table.outing_fold import STEP_NAMES, OutingRecord, fold_outing
+from companion.table.outing_steps import OutingListener, Steps, public
+from companion.table.outing_transfer import Transfer
+from companion.table.outing_trigger import Trigger
+from companion.table.retries import fingerprint
 from companion.table.service import Table
 
 CODE = "invalid_team_entry"
@@ -38,196 +44,275 @@ CODE = "invalid_team_entry"
 OUTING_KEYS = ("team_mode", "outing_target", "outing_minutes")
 
 
-def _refuse(exc: Exception) -> IllegalAction:
+def refuse(exc: Exception) -> IllegalAction:
     text = str(exc) if str(exc).startswith(rules.RULE) else f"{rules.RULE}: {exc}"
     return IllegalAction(text, code=CODE)
 
 
-class Outings:
+def outing_id(client_id: str | None) -> str:
+    return "o" + (hashlib.sha256(client_id.encode("utf-8")).hexdigest()[:11] if client_id else uuid.uuid4().hex[:11])
+
+
+class Outings(Steps, Trigger, Transfer):
     """Every outing of one table (thread-safe: one lock around each change)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.store = table.store
         self._lock = threading.RLock()
+        self._local = threading.local()
+        self._listeners: list[OutingListener] = []
+        table.add_write_hooks(self.guard, self.game_written)
+        self.catch_up()
 
     # -- reading ---------------------------------------------------------------------
 
-    def _row(self, outing_id: str) -> tuple[float, dict[str, Any]]:
-        rows = self.store.outing_rows(outing_id) if isinstance(outing_id, str) else []
-        if not rows:
-            raise NotFound(f"outing {outing_id!r} does not exist", details={"outing": str(outing_id)[:40]})
-        return rows[0][1], rows[0][2]
+    def _record(self, oid: str, *, deleted_ok: bool = False) -> tuple[OutingRecord, list[OutingEvent]]:
+        evs = self.store.outing_events(oid) if isinstance(oid, str) else []
+        try:
+            rec = fold_outing(evs)
+        except ValueError as exc:
+            raise TableError("outing_damaged", f"outing {oid} cannot be read: {exc}", 409) from None
+        if rec is None:
+            raise NotFound(f"outing {oid!r} does not exist", details={"outing": str(oid)[:40]})
+        if rec.deleted and not deleted_ok:
+            raise NotFound(f"outing {oid!r} was deleted", details={"outing": str(oid)[:40], "deleted": True})
+        return rec, evs
 
-    def _options(self, body: dict[str, Any]) -> Any:
-        overrides = {**dict(body.get("options") or {}), "team_mode": "pair_tournament"}
-        return find_variant("gin").make_options(body.get("preset"), overrides, 2)
+    def options_of(self, preset: str | None, options: dict[str, Any]) -> Any:
+        overrides = {**dict(options or {}), "team_mode": "pair_tournament"}
+        return find_variant("gin").make_options(preset, overrides, 2)
 
-    def _elapsed(self, created: float) -> float:
-        return max(0.0, (self.store.now() - created) / 60.0)
+    def elapsed(self, rec: OutingRecord) -> float:
+        return max(0.0, (self.store.now() - rec.created) / 60.0)
 
-    def _fold(self, body: dict[str, Any]) -> tuple[rules.Outing, list[dict[str, Any]]]:
+    def rules_outing(self, rec: OutingRecord) -> tuple[rules.Outing, list[dict[str, Any]]]:
         """The outing's rules state from its games, and each match's game."""
         matches, games = [], []
-        index = {name: i for i, name in enumerate(body["players"])}
-        for r, gids in enumerate(body["rounds"], start=1):
+        index = {name: i for i, name in enumerate(rec.players)}
+        for r, gids in enumerate(rec.rounds, start=1):
             for gid in gids:
                 g = self.table.game(gid)
                 pair = (index[g["players"][0]], index[g["players"][1]])
                 results = tuple(hand_result(h["result"]) for h in g.get("hands", []))
                 matches.append(rules.PairMatch(r, pair, results))
                 games.append(g)
-        o = rules.Outing(tuple(body["players"]), tuple(body["sides"]), self._options(body), tuple(matches))
+        o = rules.Outing(tuple(rec.players), tuple(rec.sides), self.options_of(rec.preset, rec.options),
+                         tuple(matches))
         return o, games
 
-    def view(self, outing_id: str) -> dict[str, Any]:
-        """The outing: players, sides, rounds and their games, standings, and the next
-        round's pairs once the round has ended."""
+    def view(self, oid: str) -> dict[str, Any]:
+        """The outing: players, sides, rounds and their games, standings, what an undo
+        would undo, and the next round's pairs once the round has ended."""
         with self._lock:
-            created, body = self._row(outing_id)
-            return self._view(outing_id, created, body)
+            rec, evs = self._record(oid)
+            return self._view(rec, evs)
 
-    def _view(self, outing_id: str, created: float, body: dict[str, Any]) -> dict[str, Any]:
-        o, games = self._fold(body)
-        elapsed = self._elapsed(created)
+    def _view(self, rec: OutingRecord, evs: Sequence[OutingEvent]) -> dict[str, Any]:
+        o, games = self.rules_outing(rec)
+        elapsed = self.elapsed(rec)
         table = rules.standings(o, elapsed)
         for m, g in zip(table["matches"], games):
             m.update(game=g["id"], version=g["version"], preset=g.get("preset"))
         current = [i for i, m in enumerate(o.matches) if m.round == o.round]
         finished = all(rules.match_score(o, i).finished for i in current)
+        ended = None if rec.ended is None else {k: rec.ended.get(k) for k in ("ended_by", "auto", "by", "time")}
+        if ended is not None and not table["over"]:
+            table.update(over=True, ended_by=ended["ended_by"])
         nxt = None
         if finished and not table["over"]:
             paired = rules.next_round(o, elapsed)
             nxt = [[paired.players[p] for p in m.players] for m in paired.matches[len(o.matches):]]
         opts = o.options
+        top_seq, top_type = rec.standing[-1]
         return {
-            "id": outing_id, "created": created, "preset": body.get("preset"),
+            "id": rec.id, "created": rec.created, "preset": rec.preset, "version": rec.version,
             "names": list(o.players), "sides_of": list(o.sides),
             "options": options_dict(opts),
             "outing_target": int(opts.outing_target), "outing_minutes": int(opts.outing_minutes),
             "elapsed_minutes": round(elapsed, 2),
-            "rounds": [list(r) for r in body["rounds"]],
+            "rounds": [list(r) for r in rec.rounds],
             **table,
+            "ended": ended,
             "round_finished": finished,
             "next_round": nxt,
+            "undo": None if top_type == "outing_created" else {"seq": top_seq, "type": top_type,
+                                                                "what": STEP_NAMES.get(top_type, top_type)},
+            "imported_from": rec.imported_from,
         }
 
+    def line(self, rec: OutingRecord, evs: Sequence[OutingEvent]) -> dict[str, Any]:
+        v = self._view(rec, evs)
+        return {k: v[k] for k in ("id", "created", "version", "names", "sides_of", "round", "sides",
+                                  "leading_side", "over", "ended_by", "round_finished")}
+
     def lines(self) -> list[dict[str, Any]]:
-        """A line per outing, oldest first."""
+        """A line per outing (deleted ones left out), oldest first."""
         out = []
         with self._lock:
-            for oid, created, body in self.store.outing_rows():
+            for oid in self.store.outing_ids():
                 try:
-                    v = self._view(oid, created, body)
+                    rec, evs = self._record(oid, deleted_ok=True)
+                    if rec.deleted:
+                        continue
+                    out.append(self.line(rec, evs))
                 except Exception as exc:  # one unreadable outing must not hide the others
-                    out.append({"id": oid, "created": created, "names": body.get("players", []),
-                                "error": f"this outing cannot be read: {exc}"})
-                    continue
-                out.append({k: v[k] for k in ("id", "created", "names", "sides_of", "round", "sides",
-                                              "leading_side", "over", "ended_by", "round_finished")})
+                    out.append({"id": oid, "names": [], "error": f"this outing cannot be read: {exc}"})
         return out
+
+    def steps(self, oid: str) -> list[dict[str, Any]]:
+        """The outing's stored steps, oldest first (as ``GET .../events`` gives a game's)."""
+        with self._lock:
+            _, evs = self._record(oid)
+            return [public(e) for e in evs]
 
     # -- changes ---------------------------------------------------------------------
 
     def create(self, players: Sequence[str], sides: Sequence[int] | None = None, *, preset: str | None = None,
                options: dict[str, Any] | None = None, client_id: str | None = None) -> dict[str, Any]:
         """A new outing and the games of its first round (a retried ``client_id`` gets
-        the same outing back)."""
-        oid = "o" + (hashlib.sha256(client_id.encode("utf-8")).hexdigest()[:11] if client_id
-                     else uuid.uuid4().hex[:11])
+        the outing back)."""
+        oid = outing_id(client_id)
+        fp = fingerprint("outing", players=list(players), sides=None if sides is None else list(sides),
+                         preset=preset, options=options or {}) if client_id else None
         with self._lock:
-            if client_id and self.store.outing_rows(oid):
+            if self.retried(oid, client_id, fp) is not None:
                 return self.view(oid)
             try:
                 names = check_players(players)
             except TableError as exc:
-                raise _refuse(exc) from None
+                raise refuse(exc) from None
             opts = dict(options or {})
             if opts.get("team_mode", "pair_tournament") != "pair_tournament":
-                raise _refuse(ValueError(f"an outing is played with team_mode pair_tournament, "
-                                         f"not {opts['team_mode']!r}"))
-            body: dict[str, Any] = {"players": names, "preset": preset,
-                                    "options": {**opts, "team_mode": "pair_tournament"}}
-            gin_options = self._options(body)  # InvalidInput (invalid_options) names a bad option
+                raise refuse(ValueError(f"an outing is played with team_mode pair_tournament, "
+                                        f"not {opts['team_mode']!r}"))
+            opts["team_mode"] = "pair_tournament"
+            gin_options = self.options_of(preset, opts)  # InvalidInput (invalid_options) names a bad option
             try:
                 o = rules.new_outing(names, sides, gin_options)
             except ValueError as exc:
-                raise _refuse(exc) from None
-            body["sides"] = list(o.sides)
-            body["rounds"] = []
-            body["client_id"] = client_id
+                raise refuse(exc) from None
             created = self.store.now()
-            body["rounds"].append(self._start_games(oid, body, o.matches, 1))
-            self.store.save_outing(oid, created, body)
-            return self._view(oid, created, body)
+            games = self.start_games(oid, "v0", names, preset, opts, o.matches)
+            self.write(oid, [("outing_created", {"players": list(o.players), "sides": list(o.sides),
+                                                 "preset": preset, "options": opts, "games": games,
+                                                 "created": created})], client_id, fp)
+            return self.view(oid)
 
-    def _start_games(self, oid: str, body: dict[str, Any], matches: Sequence[rules.PairMatch],
-                     round_no: int) -> list[str]:
-        """Create (or find again: the client ids are the outing's) the games of one round."""
-        overrides = {k: v for k, v in body["options"].items()}
-        gids = []
-        for k, m in enumerate(matches):
-            pair = [body["players"][p] for p in m.players]
-            g = self.table.create_game("gin", players=pair, preset=body.get("preset"), options=overrides,
-                                       client_id=f"outing:{oid}:round {round_no}:match {k + 1}", outing=oid)
-            gids.append(g["id"])
-        return gids
-
-    def next_round(self, outing_id: str, *, expected_round: int | None = None,
-                   client_id: str | None = None) -> dict[str, Any]:
+    def next_round(self, oid: str, *, expected_round: int | None = None, expected_version: int | None = None,
+                   client_id: str | None = None, by: str | None = None) -> dict[str, Any]:
         """Pair the next round (winners play winners, losers play losers) and create its
-        games. A retried ``client_id`` gets the outing back; an ``expected_round`` the
-        outing has moved past is refused with 409."""
+        games. A retried ``client_id`` gets the outing back; an ``expected_round`` or
+        ``expected_version`` the outing has moved past is refused with 409."""
+        fp = fingerprint("outing_round", expected_round=expected_round,
+                         expected_version=expected_version) if client_id else None
         with self._lock:
-            created, body = self._row(outing_id)
-            done = list(body.get("round_clients") or [])
-            if client_id and client_id in done:
-                return self._view(outing_id, created, body)
-            now_round = len(body["rounds"])
+            rec, evs = self._record(oid)
+            if self.retried(oid, client_id, fp) is not None:
+                return self._view(rec, evs)
+            self.check_version(rec, evs, expected_version)
+            now_round = len(rec.rounds)
             if expected_round is not None and expected_round != now_round:
                 raise StaleVersion(f"the outing is at round {now_round}, not {expected_round}: reload it and "
-                                   "try again", version=now_round, expected=expected_round)
-            o, _ = self._fold(body)
-            try:
-                paired = rules.next_round(o, self._elapsed(created))
-            except ValueError as exc:
-                raise _refuse(exc) from None
-            new = paired.matches[len(o.matches):]
-            body["rounds"].append(self._start_games(outing_id, body, new, now_round + 1))
-            if client_id:
-                body["round_clients"] = (done + [client_id])[-20:]
-            self.store.save_outing(outing_id, created, body)
-            return self._view(outing_id, created, body)
+                                   "try again", version=rec.version, expected=expected_round)
+            if rec.ended is not None:
+                raise refuse(ValueError("the outing is over (it was ended): undo its end to go on"))
+            self.pair(rec, client_id, fp, by or "phone")
+            return self.view(oid)
 
-    def advance(self, outing_id: str) -> bool:
-        """Pair the next round if the current one has ended and the outing goes on (after
-        the hand that ends a match); True when a round was paired."""
+    def pair(self, rec: OutingRecord, client_id: str | None, fp: str | None, by: str) -> None:
+        """Pair and write the next round of ``rec`` (the caller holds the lock)."""
+        o, _ = self.rules_outing(rec)
+        try:
+            paired = rules.next_round(o, self.elapsed(rec))
+        except ValueError as exc:
+            raise refuse(exc) from None
+        new = paired.matches[len(o.matches):]
+        games = self.start_games(rec.id, f"v{rec.version}", rec.players, rec.preset, rec.options, new)
+        self.write(rec.id, [("round_paired", {"round": len(rec.rounds) + 1, "games": games, "by": by})],
+                   client_id, fp)
+
+    def end(self, oid: str, *, expected_version: int | None = None, client_id: str | None = None,
+            by: str | None = None) -> dict[str, Any]:
+        """End the outing now (the host calls time); undo brings it back."""
+        fp = fingerprint("outing_end", expected_version=expected_version) if client_id else None
         with self._lock:
-            try:
-                created, body = self._row(outing_id)
-                o, _ = self._fold(body)
-                current = [i for i, m in enumerate(o.matches) if m.round == o.round]
-                if not all(rules.match_score(o, i).finished for i in current):
-                    return False
-                if rules.standings(o, self._elapsed(created))["over"]:
-                    return False
-                self.next_round(outing_id, expected_round=len(body["rounds"]))
-                return True
-            except (NotFound, IllegalAction, InvalidInput, StaleVersion):
-                return False
+            rec, evs = self._record(oid)
+            if self.retried(oid, client_id, fp) is not None:
+                return self._view(rec, evs)
+            self.check_version(rec, evs, expected_version)
+            if rec.ended is not None:
+                raise Conflict(f"the outing has already ended ({rec.ended['ended_by']})", code="finished")
+            self.write(oid, [("outing_ended", {"ended_by": "host", "auto": False, "by": by})], client_id, fp)
+            return self.view(oid)
 
+    def undo(self, oid: str, *, expected_version: int | None = None, client_id: str | None = None,
+             by: str | None = None) -> dict[str, Any]:
+        """Undo the outing's last step still standing: a round paired (refused once a
+        hand of it is entered; its games, empty, are deleted) or its end (refused while
+        the target or the time still ends it). Its start cannot be undone: delete it."""
+        fp = fingerprint("outing_undo", expected_version=expected_version) if client_id else None
+        with self._lock:
+            rec, evs = self._record(oid)
+            if self.retried(oid, client_id, fp) is not None:
+                return {"undone": None, "outing": self._view(rec, evs)}
+            self.check_version(rec, evs, expected_version)
+            seq, typ = rec.standing[-1]
+            if typ == "outing_created":
+                raise Conflict("there is nothing to undo in this outing: its start cannot be undone (delete the "
+                               f"outing instead: DELETE /api/v1/outings/{oid})", code="nothing_to_undo")
+            gone: list[str] = []
+            if typ == "round_paired":
+                gone = rec.rounds[-1]
+                played = [g for g in gone if self.hands_in(g)]
+                if played:
+                    raise Conflict(f"round {len(rec.rounds)} cannot be unpaired: hands are entered in "
+                                   f"{self.named(played)}; undo those hands first", code="outing_round_played",
+                                   details={"games": played, "round": len(rec.rounds)})
+            elif typ == "outing_ended" and rec.ended is not None and rec.ended.get("auto"):
+                o, _ = self.rules_outing(rec)
+                st = rules.standings(o, self.elapsed(rec))
+                if st["over"]:
+                    why = (f"a side reached the target {int(o.options.outing_target)}" if st["ended_by"] == "target"
+                           else f"its time ({int(o.options.outing_minutes)} minutes) is up")
+                    raise Conflict(f"the outing's end cannot be undone: {why} (correct or undo a hand of its games "
+                                   "to go on)", code="nothing_to_undo")
+            self.write(oid, [("undo", {"undone": seq, "undone_type": typ, "by": by, "games_deleted": gone})],
+                       client_id, fp)
+            self.delete_games(gone)
+            return {"undone": {"seq": seq, "type": typ, "what": STEP_NAMES.get(typ, typ), "games_deleted": gone},
+                    "outing": self.view(oid)}
 
-_HELD: weakref.WeakKeyDictionary[Table, Outings] = weakref.WeakKeyDictionary()
-_HELD_LOCK = threading.Lock()
-
+    def delete(self, oid: str, *, games: str | None = None, client_id: str | None = None) -> dict[str, Any]:
+        """Delete the outing. ``games``: ``"delete"`` deletes its games too, ``"keep"``
+        keeps them as ordinary games; left out, the outing is deleted only if no hand was
+        entered in any of its games (409 ``outing_has_games`` names them otherwise), and
+        its empty games go with it."""
+        if games not in (None, "keep", "delete"):
+            raise TableError("invalid_request", f"games must be \"keep\" or \"delete\", not {games!r}")
+        fp = fingerprint("outing_delete", games=games) if client_id else None
+        with self._lock:
+            rec, _ = self._record(oid, deleted_ok=bool(client_id))
+            if self.retried(oid, client_id, fp) is not None:
+                return {"deleted": oid, "games_deleted": [], "games_kept": []}
+            if rec.deleted:
+                raise NotFound(f"outing {oid!r} was deleted", details={"outing": oid, "deleted": True})
+            linked = [g for g in rec.every_game if self._exists(g)]
+            played = [g for g in linked if self.hands_in(g)]
+            if games is None and played:
+                raise Conflict(f"outing {oid} has games with hands entered: {self.named(played)}. Delete it with "
+                               "?games=delete to delete those games too, or ?games=keep to keep them as ordinary "
+                               "games", code="outing_has_games", details={"games": played})
+            gone = [] if games == "keep" else linked
+            self.write(oid, [("outing_deleted", {"games": games or "delete", "games_deleted": gone})], client_id, fp)
+            self.delete_games(gone)
+            return {"deleted": oid, "games_deleted": gone, "games_kept": [g for g in linked if g not in gone]}
 
 def outings_of(table: Table) -> Outings:
-    """The outings of ``table`` (one service per table)."""
-    with _HELD_LOCK:
-        got = _HELD.get(table)
-        if got is None:
-            got = _HELD[table] = Outings(table)
-        return got
+    """The outings of ``table``."""
+    got = table.outings
+    assert isinstance(got, Outings)
+    return got
 
 
-__all__ = ["Outings", "outings_of", "OUTING_KEYS"]
+__all__ = ["Outings", "outings_of", "OUTING_KEYS", "public", "refuse"]

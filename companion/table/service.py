@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import RummyVariant, find_variant
-from companion.store import NewEvent, StoredEvent
+from companion.store import EventStore, NewEvent, StoredEvent
 from companion.table import checkpoint
 from companion.table.checks import check_players
 from companion.table.errors import TableError, engine_failure
@@ -37,7 +37,14 @@ __all__ = ["Outcome", "Table"]
 class Table(Dealing):
     """Every command on every game; thread-safe (one lock around check-and-queue, then a
     shared commit). ``store`` is the event log; on start-up the open games are folded
-    from their checkpoints, the finished ones when first asked for."""
+    from their checkpoints, the finished ones when first asked for. Its outings
+    (:mod:`~companion.table.outings`) are :attr:`outings`."""
+
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store)
+        # the outings sit on the commands (their pair matches are games): imported here
+        from companion.table.outings import Outings
+        self.outings = Outings(self)
 
     # -- commands --------------------------------------------------------------------------
 
@@ -276,14 +283,16 @@ class Table(Dealing):
             g = self._get(game_id)
             return export_body(g, [ev for ev in self._events_now(g.id) if not ev.damage])
 
-    def import_game(self, data: dict[str, Any], *, client_id: str | None = None) -> dict[str, Any]:
-        """Re-create an exported game under a new id (every event is re-checked)."""
+    def import_game(self, data: dict[str, Any], *, client_id: str | None = None,
+                    outing: str | None = None) -> dict[str, Any]:
+        """Re-create an exported game under a new id (every event is re-checked);
+        ``outing``: the outing it is a pair match of (an outing's import)."""
         gid = _game_id(client_id)
 
         def stage() -> Staged:
             self._recover()
             now = self.store.now()
-            probes, st = imported_events(data, gid, client_id, self.store.next_seq(), now)
+            probes, st = imported_events(data, gid, client_id, self.store.next_seq(), now, outing)
             last = probes[-1].seq
             stored = stamp({"v": 2, "body": {}, "game_at": last, "game_key": None}, fp)
             new = [NewEvent(gid, p.type, p.payload, p.client_id, stored if i == 0 else None)
@@ -309,7 +318,7 @@ class Table(Dealing):
             return staged
 
         body = {k: v for k, v in data.items() if k != "client_id"} if isinstance(data, dict) else data
-        fp = fingerprint("import", data=body) if client_id else None
+        fp = fingerprint("import", data=body, **({"outing": outing} if outing else {})) if client_id else None
         out = self._run(gid, client_id, stage, "import", fp)
         with self._lock:
             held = self._inflight.get(gid)

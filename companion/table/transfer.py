@@ -37,10 +37,11 @@ def export_body(g: GameState, events: Sequence[StoredEvent]) -> dict[str, Any]:
 
 
 def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
-                    now: float) -> tuple[list[StoredEvent], GameState]:
+                    now: float, outing: str | None = None) -> tuple[list[StoredEvent], GameState]:
     """The events an export file becomes under the id ``gid`` (numbered from
     ``first_seq``) and the game they fold into; :class:`TableError` ``invalid_import``
-    names what is wrong with the file."""
+    names what is wrong with the file. ``outing``: the outing the game is a pair match
+    of (an outing's import links its games again; a game imported alone has none)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise TableError("invalid_import", f"not a game export (expected format {EXPORT_FORMAT!r})")
     raw = data.get("events")
@@ -66,6 +67,8 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
             payload = {k: payload.get(k) for k in ("variant", "preset", "options", "players", "dealer")}
             payload["imported_from"] = imported_from
             payload["played_at"] = _played_at(e, now)
+            if outing:
+                payload["outing"] = outing
             check_created(payload)
             if dealt:
                 payload = dealt_created(payload, e["payload"], raw)

@@ -18,7 +18,6 @@ from companion.api.sheets import score_sheet_csv
 from companion.errors import InvalidInput
 from companion.store import TokenRecord
 from companion.table import HandInput
-from companion.table.outings import outings_of
 
 router = APIRouter(tags=["games"])
 _WRITE = [Depends(require_token)]
@@ -97,15 +96,7 @@ def score_hand(game_id: str, body: M.HandRequest, table: TableDep, phone: Phone)
     (type, hand, and ``by``: the name of the phone that made each)."""
     out = table.score_hand(game_id, _entry(body), client_id=body.client_id,
                            expected_version=body.expected_version, by=phone.name)
-    _outing_goes_on(table, out.get("game"))
     return json_response(out)
-
-
-def _outing_goes_on(table: Any, game: Any) -> None:
-    """A pair match of an outing that has just ended: once its whole round has, the
-    outing pairs the next round (winners with winners, losers with losers)."""
-    if isinstance(game, dict) and game.get("outing") and game.get("finished"):
-        outings_of(table).advance(str(game["outing"]))
 
 
 @router.post("/api/v1/games/{game_id}/hands/preview", response_model=M.HandResponse, responses=ERRORS)
@@ -121,7 +112,6 @@ def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep, pho
     become unfinished again)."""
     out = table.correct_hand(game_id, n, _entry(body), client_id=body.client_id,
                              expected_version=body.expected_version, by=phone.name)
-    _outing_goes_on(table, out.get("game"))
     return json_response(out)
 
 
