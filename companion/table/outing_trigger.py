@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import Conflict
+from companion.errors import CompanionError, Conflict
 from companion.rules import outing as rules
 from companion.store.outings import OutingEvent
 from companion.table.outing_fold import OutingRecord, fold_outing
@@ -93,6 +93,9 @@ class Trigger(ABC):
     @abstractmethod
     def named(self, gids: Sequence[str]) -> str: ...
 
+    @abstractmethod
+    def _exists(self, gid: str) -> bool: ...
+
     # -- before a game's write -----------------------------------------------------------
 
     def guard(self, before: GameState | None, after: GameState, etype: str) -> None:
@@ -128,8 +131,10 @@ class Trigger(ABC):
     def game_written(self, game_id: str) -> None:
         if self.busy():
             return
-        line = self.table.library.line(game_id)
-        oid = line.get("outing") if line is not None else None
+        try:
+            oid = self.table.summary(game_id).get("outing")  # under the table's lock
+        except CompanionError:  # deleted, or damaged
+            return
         if isinstance(oid, str):
             self.settle(oid, game_id)
 
@@ -225,8 +230,7 @@ class Trigger(ABC):
                 left = rec.every_game if mode == "delete" else []
             else:
                 left = [g for g in rec.every_game if g not in rec.games() and not self.hands_in(g)]
-            alive = [g for g in left if (line := self.table.library.line(g)) is not None and not line.get("deleted")]
-            self.delete_games(alive)
+            self.delete_games([g for g in left if self._exists(g)])
 
 
 __all__ = ["Trigger"]
