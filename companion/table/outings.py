@@ -137,7 +137,7 @@ class Outings(Steps, Trigger, Transfer):
             "round_finished": finished,
             "next_round": nxt,
             "undo": None if top_type == "outing_created" else {"seq": top_seq, "type": top_type,
-                                                                "what": STEP_NAMES.get(top_type, top_type)},
+                                                                "what": undo_words(top_type, len(rec.rounds))},
             "imported_from": rec.imported_from,
         }
 
@@ -280,7 +280,7 @@ class Outings(Steps, Trigger, Transfer):
             self.write(oid, [("undo", {"undone": seq, "undone_type": typ, "by": by, "games_deleted": gone})],
                        client_id, fp)
             self.delete_games(gone)
-            return {"undone": {"seq": seq, "type": typ, "what": STEP_NAMES.get(typ, typ), "games_deleted": gone},
+            return {"undone": {"seq": seq, "type": typ, "what": undo_words(typ, len(rec.rounds)), "games_deleted": gone},
                     "outing": self.view(oid)}
 
     def delete(self, oid: str, *, games: str | None = None, client_id: str | None = None) -> dict[str, Any]:
@@ -307,6 +307,13 @@ class Outings(Steps, Trigger, Transfer):
             self.write(oid, [("outing_deleted", {"games": games or "delete", "games_deleted": gone})], client_id, fp)
             self.delete_games(gone)
             return {"deleted": oid, "games_deleted": gone, "games_kept": [g for g in linked if g not in gone]}
+
+def undo_words(step: str, rounds: int) -> str:
+    """What undoing the step ``step`` takes back, in players' words."""
+    if step == "round_paired":
+        return f"the pairing of round {rounds}"
+    return "the outing's end" if step == "outing_ended" else STEP_NAMES.get(step, step)
+
 
 def outings_of(table: Table) -> Outings:
     """The outings of ``table``."""
