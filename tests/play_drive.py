@@ -6,6 +6,7 @@ choice of the Play screen). Every call is a real request to the live server."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -95,3 +96,29 @@ def joker_choice(srv: LiveServer, gid: str, tokens: list[str], max_steps: int = 
             raise AssertionError(f"nobody can act: {v0['public'].get('phase')}")
         _step(srv, gid, tokens[1], v1, keep=False)
     raise AssertionError(f"no joker choice in {max_steps} steps")
+
+
+def sim(srv: LiveServer, token: str, space: int, side: int | None) -> None:
+    """A chip put on (``side`` 1 or 2) or lifted off (None) the simulated board."""
+    call(srv, "POST", "/api/v1/board/sim", {"space": space, "side": side}, token)
+
+
+def to_board_wait(srv: LiveServer, gid: str, token: str, max_steps: int = 600) -> dict[str, Any]:
+    """Play seat 0 of the dealt Gin-Go game ``gid`` on the board (the other seats bots),
+    melding whenever it can, until the next turn waits for a meld's chips; that wait (the
+    view's ``waiting_for_board``). The simulated board must start empty."""
+    for _ in range(max_steps):
+        v = view(srv, gid, token)
+        wait = v["waiting_for_board"]
+        if wait and wait["pending"]:
+            return dict(wait)
+        assert not v["finished"], "the game ended before a meld asked for chips"
+        legal = v["legal_actions"]
+        if not legal:
+            time.sleep(0.05)  # a bot's turn
+            continue
+        melds = [a for a in legal if a["type"] == "meld"]
+        plain = [a for a in legal if a["type"] in ("draw", "setup", "new_hand", "choose_deal")]
+        discards = [a for a in legal if a["type"] == "discard" and not a["card"].startswith("JK")]
+        act(srv, gid, token, (melds or plain or discards or legal)[0])
+    raise AssertionError(f"no meld asked for chips in {max_steps} steps")

@@ -146,14 +146,17 @@ def build_table(srv: LiveServer) -> Table:
     return t
 
 
-def _until_my_turn(srv: LiveServer, gid: str, token: str) -> None:
+def _until_my_turn(srv: LiveServer, gid: str, token: str) -> bool:
     """Play seat 0's set-up moves (the first offered) until it holds cards and must move;
-    the bots play between (so none of them moves later, behind the board's games)."""
+    the bots play between (so none of them moves later, behind the board's games). False
+    when the bots ended the game first (a Ginski knock can score the match in one hand)."""
     for _ in range(200):
         v = D.view(srv, gid, token)
         legal = v["legal_actions"]
         if v["hand"] and legal:
-            return
+            return True
+        if v["finished"]:
+            return False
         if legal:
             D.act(srv, gid, token, legal[0])
         else:
@@ -169,9 +172,13 @@ def dealt_games(srv: LiveServer, t: Table) -> None:
                                          ("play-ginski", "ginski", 3, {}), ("play-gingo", "gingo", 2, {"skip_board": True}),
                                          ("play-gingo-4", "gingo", 4, {"skip_board": True})]:
         names = ["Ana", "Bot 1", "Bot 2", "Bot 3"][:players]
-        gid = D.dealt(srv, t.token, variant, names, list(range(1, players)), **extra)
-        D.call(srv, "POST", f"/api/v1/games/{gid}/seats/0", {}, t.token)
-        _until_my_turn(srv, gid, t.token)
+        for _ in range(5):  # a new deal when the bots finished the game before seat 0 moved
+            gid = D.dealt(srv, t.token, variant, names, list(range(1, players)), **extra)
+            D.call(srv, "POST", f"/api/v1/games/{gid}/seats/0", {}, t.token)
+            if _until_my_turn(srv, gid, t.token):
+                break
+        else:
+            raise AssertionError(f"five {variant} games ended before seat 0 could move")
         t.games[key] = gid
     other = srv.pair("a11y second phone")
     gid = D.dealt(srv, t.token, "gingo", ["Ana", "Ben"], [], skip_board=True)
@@ -921,3 +928,51 @@ def test_the_sides_colours_match_the_leds_and_stay_apart(browser: Browser, serve
     for vision in cv.VISIONS:
         d = cv.delta_e2000(page_seen(side["1"], vision), page_seen(side["2"], vision))
         assert d >= 20.0, f"{scheme}, {vision}: the sides differ by CIEDE2000 {d:.1f} only ({seen})"
+
+
+# ---- the Play screen while dealt Gin-Go waits for the board (last: it takes the board over) ------
+
+def test_waiting_for_the_board_passes_axe(browser: Browser, server: LiveServer, table: Table) -> None:
+    """A dealt Gin-Go game on the board waits for a meld's chips, one of them to bump and a
+    chip nobody asked for: the Play screen lists them and outlines them on its board, for the
+    seat's phone and for a phone watching without a seat, in both schemes at both widths.
+    The board follows the latest-touched Gin-Go game, so this comes after every other screen."""
+    sensed = server.get("/api/v1/board")["sensed"] or "." * 52
+    for s, chip in enumerate(sensed):  # the screens' chips off: this game starts from an empty board
+        if chip != ".":
+            D.sim(server, table.token, s, None)
+    server.wait_until("/api/v1/board", lambda b: b["sensed"] == "." * 52)
+    gid = D.dealt(server, table.token, "gingo", ["Ana", "Bot 1"], [1])
+    D.call(server, "POST", f"/api/v1/games/{gid}/seats/0", {}, table.token)
+    wait = D.to_board_wait(server, gid, table.token)
+    first = wait["pending"][0]
+    D.sim(server, table.token, first["space"], 3 - first["side"])  # the other side's chip there: to bump
+    board = server.get("/api/v1/board")
+    stray = next(s for s in range(52) if board["expected"][s] == "." and (board["sensed"] or "." * 52)[s] == ".")
+    D.sim(server, table.token, stray, 2)  # a chip nobody asked for
+    server.wait_until(f"/api/v1/games/{gid}/view", lambda v: bool(v["waiting_for_board"] and v["waiting_for_board"]["bumps"]
+                                                                    and v["waiting_for_board"]["unexpected"]))
+    failures = []
+    for width in WIDTHS:
+        for scheme in SCHEMES:
+            for paired in (True, False):
+                ctx = browser.new_context(viewport={"width": width, "height": HEIGHT}, color_scheme=scheme,  # type: ignore[arg-type]
+                                          device_scale_factor=1, has_touch=True)
+                if paired:
+                    ctx.add_init_script(f"localStorage.setItem('gingo.token', {table.token!r})")
+                page = ctx.new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                errors: list[str] = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                try:
+                    open_hash(page, server, f"#/game/{gid}", "#play-wait .play-wait-bump")
+                    expect(page.locator("#play-wait .play-wait-lift")).to_be_visible()
+                    expect(page.locator("#play-board .space.wait")).to_have_count(len(wait["pending"]) + 1)
+                    found = axe_violations(page)
+                finally:
+                    ctx.close()
+                name = f"play: waiting for the board ({'seat' if paired else 'watching'}), {width} px, {scheme}"
+                assert not errors, f"{name}: JavaScript errors on the page: {errors}"
+                if found:
+                    failures.append(report(name, found))
+    assert not failures, "\n".join(failures)

@@ -8,7 +8,8 @@ import * as api from "./api.js";
 import { h, fieldError, showError, rulesOf, labelOf, seg } from "./ui.js";
 import { SUIT, split, face, red, sortCards } from "./play_cards.js";
 import { movesPanel } from "./play_moves.js";
-import { playBoard } from "./play_board.js";
+import { playBoard, sideOfSeat } from "./play_board.js";
+import { waitPanel, markWaits } from "./play_wait.js";
 import { dragCards } from "./play_drag.js";
 import { sideNames } from "./gingo.js";
 
@@ -101,11 +102,17 @@ export async function mountPlay(main, game, ctx) {
   let layout = localStorage.getItem("gingo.play.layout") || "fan";
   const err = fieldError("play-error");
 
+  let asked = 0;     // loads started
+  let shown = 0;     // the latest load whose answer is on screen
   async function load() {
+    const n = ++asked;
     const [next, board] = await Promise.all([api.get(`${path}/view`),
       game.variant === "gingo" && ctx.loadBoard ? ctx.loadBoard() : Promise.resolve(null)]);
-    // a slower answer to an earlier fetch must not put an older table back on screen
+    // a slower answer to an earlier fetch must not put an older table back on screen: not
+    // an older version, nor (the board changes without a new version) an older board
+    if (n < shown) return;
     if (view && next.seat === view.seat && next.version < view.version) return;
+    shown = n;
     view = next;
     live = board;
     const held = new Set(view.hand);
@@ -113,8 +120,13 @@ export async function mountPlay(main, game, ctx) {
     draw();
   }
 
+  // dealt Gin-Go on the board: what the next turn waits for (null with skip_board, or nothing to wait for)
+  const waiting = () => (view && game.variant === "gingo" && !(view.public || {}).skip_board && view.waiting_for_board) || null;
+  const WAIT_WORDS = "The board must match the game first: see the chips listed above the moves.";
+
   async function act(action) {
     if (busy) return;
+    if (waiting()) { showError(err, WAIT_WORDS); return; }
     busy = true;
     try {
       const res = await api.post(`${path}/actions`, { action, client_id: api.newClientId(), expected_version: view.version });
@@ -124,8 +136,8 @@ export async function mountPlay(main, game, ctx) {
       showError(err, "");
       draw();
     } catch (e) {
-      showError(err, e.message);
-      if (e.code === "stale_version") await load();
+      showError(err, e.code === "board_pending" ? WAIT_WORDS : e.message);
+      if (e.code === "stale_version" || e.code === "board_pending") await load();
     } finally { busy = false; }
   }
 
@@ -152,6 +164,7 @@ export async function mountPlay(main, game, ctx) {
   function dropped(name, zone) {
     if (!view || !view.hand.includes(name)) return;
     if (zone === "meld") { chosen.add(name); draw(); return; }
+    if (waiting()) { showError(err, WAIT_WORDS); return; }
     const legal = view.legal_actions || [];
     const a = legal.find(x => x.type === "discard" && x.card === name) || legal.find(x => x.type === "knock" && x.card === name);
     if (a) { act(a); return; }
@@ -195,15 +208,17 @@ export async function mountPlay(main, game, ctx) {
     const me = view.seat;
     const kids = [];
     const turn = pub.to_move;
-    const status = view.finished ? "The game is over."
+    const wait = waiting();
+    const status = (view.finished ? "The game is over."
       : turn === me && me !== null ? "Your turn"
-      : turn === null || turn === undefined ? "" : `${names[turn]}'s turn`;
+      : turn === null || turn === undefined ? "" : `${names[turn]}'s turn`);
     // one line: whose turn (the screen's heading, the game's name for a screen reader), the
     // other players, each with their card count, and the stock (the bar above names the game)
     const sizes = pub.hand_sizes || [];
     kids.push(h("div", { class: "play-head" },
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
-        h("span", { role: "status", "aria-live": "polite" }, status)),
+        h("span", { role: "status", "aria-live": "polite" }, status,
+          wait && !view.finished ? h("span", { class: "play-turn-wait" }, ": waiting for the board") : null)),
       h("ul", { class: "play-others", "aria-label": "players and the stock" }, ...names.map((n, i) => i === me ? null :
         h("li", { class: i === turn ? "turn" : "", dataset: { seat: String(i) } }, `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot && !/bot/i.test(n)) ? " (bot)" : ""}`,
           h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`))),
@@ -226,22 +241,40 @@ export async function mountPlay(main, game, ctx) {
       moves = movesPanel({ view, deck, chosen, picks, act, redraw: draw,
         choose: (cards) => { chosen = new Set(cards); showError(err, ""); draw(); } });
     }
+    let waitBox = null;
+    if (wait) {
+      const side = me !== null ? sideOfSeat(me, rules.sides) : "1";
+      const teams = Object.values(rules.sides || {}).some(seats => seats.length > 1);
+      waitBox = waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
+      // the moves wait too: shown, but held back, saying why (no turn the companion would refuse)
+      if (moves) {
+        for (const kid of moves.kids) {
+          for (const b of kid.querySelectorAll ? kid.querySelectorAll("button.play-move, button.play-dig") : []) {
+            b.disabled = true;
+            b.setAttribute("aria-describedby", "play-wait");
+          }
+        }
+      }
+    }
     if (game.variant === "gingo") {
       const melds = (pub.table && pub.table.melds) || [];
       // the melds on the table, folded away under the board (the board shows their chips)
       const list = melds.length ? h("details", { class: "play-melds", id: "play-melds" }, h("summary", null, `Melds (${melds.length})`),
         h("p", null, ...melds.map(m => h("span", { class: m.side === 1 ? "side1" : "side2" },
           `${(m.stands_for || m.cards).map(c => face(c, deck)).join(" ")}`)))) : null;
-      kids.push(playBoard({ id, pub, seat: me, sides: rules.sides, sideNames: sides, preview: moves && moves.preview, live, melds: list }));
+      const boardEl = playBoard({ id, pub, seat: me, sides: rules.sides, sideNames: sides, preview: moves && moves.preview, live, melds: list });
+      if (wait) markWaits(boardEl, wait, pub.frames, me !== null ? sideOfSeat(me, rules.sides) : "1");
+      kids.push(boardEl);
     }
     if (me === null) {
       const open = (pub.seats || []).filter(s => !s.taken);
+      kids.push(waitBox);
       kids.push(h("p", null, api.token() ? "Take a seat to see your hand." : "Join the table first (Join, in the menu), then take a seat."));
       if (api.token()) kids.push(h("div", { class: "play-moves" }, ...open.map(s =>
         h("button", { type: "button", class: "btn play-move", onclick: () => sit(s.seat) }, `Sit as ${s.name}`))));
     } else {
       kids.push(handView());
-      kids.push(h("div", { class: "play-moves", id: "play-moves" }, ...(moves ? moves.kids : [])));
+      kids.push(h("div", { class: "play-moves", id: "play-moves" }, waitBox, ...(moves ? moves.kids : [])));
     }
     if (view.finished) {
       kids.push(h("p", null, h("a", { class: "btn", href: "#/games" }, "Back to the games")));

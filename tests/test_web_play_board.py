@@ -1,0 +1,231 @@
+"""Dealt Gin-Go on the simulated board, on the Play screen in real headless Chromium
+against the real service: after a meld the page lists what the board waits for (chips to
+place, to bump, unexpected), named by the card each space is in the player's frame and
+outlined on the page's board, for the seat's phone and for a phone watching without a
+seat; the moves wait with the reason instead of being refused; the list shrinks as chips
+go down through the simulated sensors (POST /api/v1/board/sim), clears when the board
+agrees, and the game goes on. With skip_board nothing ever waits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import play_drive as D
+from tests.live_server import LiveServer
+from tests.test_web import TIMEOUT_MS, join, shot
+from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
+from tests.test_web_play import deal, hand_in_reach, tap_move, version
+from tests.web_helpers import CODE, HOST_CODE
+
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    # its own service: the board follows the latest-touched Gin-Go game, and these tests
+    # move chips on the simulated board
+    srv = LiveServer(Path(tmp_path_factory.mktemp("play-board-data")), code=CODE, host_code=HOST_CODE,
+                     env={"GINGO_BOT_DELAY": "0"}).start()
+    yield srv
+    srv.stop()
+
+
+def _page(browser: Browser, paired: bool) -> Iterator[Page]:  # noqa: F811
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page ({'phone' if paired else 'watcher'}): {errors}"
+
+
+@pytest.fixture()
+def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    yield from _page(browser, True)
+
+
+@pytest.fixture()
+def watcher(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    yield from _page(browser, False)
+
+
+def sim(srv: LiveServer, token: str, space: int, side: int | None) -> None:
+    srv.post("/api/v1/board/sim", {"space": space, "side": side}, token)
+
+
+def fix_board(srv: LiveServer, token: str, wait: dict[str, Any]) -> None:
+    """Do what the board waits for: place the pending chips, bump, lift the unexpected."""
+    for x in wait["bumps"]:
+        sim(srv, token, x["space"], None)
+        sim(srv, token, x["space"], x["to"])
+    for x in wait["pending"]:
+        sim(srv, token, x["space"], x["side"])
+    for x in wait["unexpected"]:
+        sim(srv, token, x["space"], None)
+
+
+def wait_spaces(wait: dict[str, Any] | None) -> set[int]:
+    return {x["space"] for k in ("pending", "bumps", "unexpected") for x in (wait or {}).get(k, [])}
+
+
+def page_spaces(page: Page, selector: str) -> set[int]:
+    return {int(s) for s in page.locator(selector).evaluate_all("els => els.map(e => e.dataset.space)")}
+
+
+def shows_wait(page: Page, wait: dict[str, Any]) -> None:
+    """The page lists every space the board waits for (and only those), and outlines them."""
+    spaces = wait_spaces(wait)
+    expect(page.locator("#play-wait")).to_have_attribute("data-count", str(len(spaces)))
+    assert page_spaces(page, "#play-wait .play-wait-space") == spaces
+    assert page_spaces(page, "#play-board .space.wait") == spaces
+
+
+def my_turn_free(srv: LiveServer, gid: str, token: str, page: Page | None = None, timeout: float = 30) -> dict[str, Any]:
+    """Until seat 0 may act with nothing to wait for: every wait on the way is shown on
+    ``page`` and fixed through the simulated sensors. Seat 0's view then."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = D.view(srv, gid, token)
+        if v["waiting_for_board"]:
+            if page is not None:
+                shows_wait(page, v["waiting_for_board"])
+            fix_board(srv, token, v["waiting_for_board"])
+            # until the sensors agree (a part of the chips sensed is still the same wait), or a new wait
+            old = wait_spaces(v["waiting_for_board"])
+            srv.wait_until(f"/api/v1/games/{gid}/view", lambda b: not b["waiting_for_board"]
+                           or not wait_spaces(b["waiting_for_board"]) <= old)
+            continue
+        if v["legal_actions"]:
+            return v
+        time.sleep(0.05)  # the bots move once the sensors agree
+    raise AssertionError("seat 0 never got its turn back")
+
+
+def to_a_meld(page: Page, srv: LiveServer, gid: str, token: str, turns: int = 60) -> None:
+    """Play by taps (set-up, draw, discard), the board kept in step, until seat 0 can meld."""
+    for _ in range(turns):
+        my_turn_free(srv, gid, token, page)
+        expect(page.locator("#play-wait")).to_have_count(0)
+        expect(page.locator("#play-moves button, #play-moves .play-hint").first).to_be_visible()
+        if page.locator("#play-moves .play-pick").count():
+            return
+        texts = page.locator("#play-moves button.play-move").all_inner_texts()
+        if texts:
+            pick = next((i for i, t in enumerate(texts) if "stock" in t or t.startswith(("Set up", "Deal", "Let"))), 0)
+            tap_move(page, page.locator("#play-moves button.play-move").nth(pick))
+            continue
+        page.locator(".play-card:not([data-card^='JK'])").first.tap()
+        discard = page.locator("#play-moves button.play-move", has_text="Discard")
+        expect(discard).to_be_visible()
+        tap_move(page, discard)
+    raise AssertionError(f"no meld or hit in {turns} turns")
+
+
+def test_the_play_screen_shows_what_the_board_waits_for(phone: Page, watcher: Page, server: LiveServer) -> None:
+    join(phone, server)
+    token = phone.evaluate("localStorage.getItem('gingo.token')")
+    gid = deal(phone, "gingo", skip_board=False)
+    watcher.goto(f"{server.url}/#/game/{gid}")
+    expect(watcher.locator("#play")).to_be_visible()
+    to_a_meld(phone, server, gid, token)
+
+    # a meld: its chips are the board's to place (the turn under way is not held up)
+    phone.locator("#play-moves .play-pick").first.tap()
+    primary = phone.locator("#play-moves button.play-move.primary")
+    expect(primary).to_be_visible()
+    before = D.view(server, gid, token)
+    tap_move(phone, primary)
+    after = D.view(server, gid, token)
+    frame = before["public"]["frames"]["1"]  # the phone holds seat 0: side 1
+    board_before, board_after = before["public"]["table"]["board"], after["public"]["table"]["board"]
+    placed = {c for c, s in frame.items() if board_after[s] == "1" and board_before[s] != "1"}
+    assert placed, "the meld placed no chip of the phone's side"
+    assert after["waiting_for_board"] is None, "the turn under way waits for nothing"
+    expect(phone.locator("#play-wait")).to_have_count(0)
+    # the discard: the next turn (the bot's) waits for the board
+    if not phone.locator("#play-moves button.play-move", has_text="Discard").count():
+        phone.locator(".play-card:not([data-card^='JK'])").first.tap()
+    discard = phone.locator("#play-moves button.play-move", has_text="Discard").first
+    expect(discard).to_be_visible()
+    tap_move(phone, discard)
+    wait = D.view(server, gid, token)["waiting_for_board"]
+    assert wait is not None and wait["pending"], "the bot's turn does not wait for the meld's chips"
+    for page in (phone, watcher):  # the seat's phone and a phone watching: the same list, outlined
+        expect(page.locator(".play-turn")).to_contain_text("Bot 1's turn: waiting for the board")
+        shows_wait(page, wait)
+        # named in side 1's frame (the phone's, and a watcher's): the meld's own cards
+        named = set(page.locator("#play-wait .play-wait-place .play-wait-space").evaluate_all("els => els.map(e => e.dataset.card)"))
+        assert named == {c for c in placed if board_before[frame[c]] == "."}, (named, placed)
+    expect(phone.locator("#play-wait .play-wait-place")).to_contain_text("Place your chip")
+    expect(watcher.locator("#play-wait .play-wait-place")).to_contain_text("Place Ann's chip")
+    expect(watcher.locator("#play-wait .play-wait-frame")).to_contain_text("Ann's cards")
+    hand_in_reach(phone)
+    shot(phone, "play-wait")
+    # chips go down one at a time: the list and the outlines follow the sensors
+    first, *rest = wait["pending"]
+    sim(server, token, first["space"], first["side"])
+    n = len(wait_spaces(wait))
+    for page in (phone, watcher):
+        if n > 1:
+            expect(page.locator("#play-wait")).to_have_attribute("data-count", str(n - 1))
+            assert first["space"] not in page_spaces(page, "#play-board .space.wait")
+    v0 = version(phone)
+    fix_board(server, token, {**wait, "pending": rest})
+    # the board agrees: the lists clear and the game goes on (the bot plays its turn)
+    phone.wait_for_function("v => Number(document.querySelector('#play').dataset.version) > v", arg=v0)
+    my_turn_free(server, gid, token, phone)
+    for page in (phone, watcher):
+        expect(page.locator("#play-wait")).to_have_count(0)
+        expect(page.locator("#play-board .space.wait")).to_have_count(0)
+
+    # the phone's own turn waits too: a chip nobody asked for, and the moves say why
+    board = server.get("/api/v1/board")
+    stray = next(s for s in range(52) if board["expected"][s] == "." and board["sensed"][s] == ".")
+    sim(server, token, stray, 2)
+    expect(phone.locator(".play-turn")).to_contain_text("Your turn: waiting for the board")
+    expect(phone.locator("#play-wait .play-wait-lift")).to_contain_text("Lift Bot 1's chip off")
+    assert page_spaces(phone, "#play-wait .play-wait-space") == {stray}
+    moves = phone.locator("#play-moves button.play-move")
+    expect(moves.first).to_be_disabled()
+    for b in moves.all():
+        expect(b).to_be_disabled()
+        expect(b).to_have_attribute("aria-describedby", "play-wait")
+    expect(watcher.locator("#play-wait .play-wait-lift")).to_contain_text("Lift Bot 1's chip off")
+    hand_in_reach(phone)
+    sim(server, token, stray, None)
+    expect(phone.locator("#play-wait")).to_have_count(0)
+    expect(moves.first).to_be_enabled()
+    v1 = D.view(server, gid, token)["version"]
+    tap_move(phone, moves.first)
+    assert D.view(server, gid, token)["version"] > v1, "the turn after the board agreed was not played"
+    expect(watcher.locator("#play-wait")).to_have_count(0)
+
+
+def test_skip_the_board_never_waits(phone: Page, server: LiveServer) -> None:
+    join(phone, server)
+    token = phone.evaluate("localStorage.getItem('gingo.token')")
+    gid = deal(phone, "gingo")  # Skip the board ticked
+    v = my_turn_free(server, gid, token)
+    board = server.get("/api/v1/board")
+    stray = next(s for s in range(52) if (board.get("expected") or "." * 52)[s] == "." and (board["sensed"] or "." * 52)[s] == ".")
+    sim(server, token, stray, 2)  # a chip the game never asked for
+    try:
+        server.wait_until("/api/v1/board", lambda b: (b["sensed"] or ".")[stray:stray + 1] == "2")
+        assert D.view(server, gid, token)["waiting_for_board"] is None
+        moves = phone.locator("#play-moves button.play-move")
+        expect(moves.first).to_be_enabled()
+        expect(phone.locator("#play-wait")).to_have_count(0)
+        tap_move(phone, moves.first)  # the game goes on
+        assert D.view(server, gid, token)["version"] > v["version"]
+        expect(phone.locator("#play-wait")).to_have_count(0)
+    finally:
+        sim(server, token, stray, None)
