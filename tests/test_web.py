@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, PHONE, ROOT, Server, free_port
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, PHONE, ROOT, Server, doc_shot, free_port
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -43,13 +43,7 @@ SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def shot(page: Page, name: str, full: bool = False) -> None:
     """Save a screenshot for the docs when GINGO_SCREENSHOTS is set."""
     if os.environ.get("GINGO_SCREENSHOTS"):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        css = "#toast{display:none !important}"
-        if full:  # bars that stay on screen would land mid-page in a full-page shot
-            css += ".topbar,.bottombar,.gin-banner{position:static !important}"
-        # Playwright's own stylesheet for the shot: the page's Content-Security-Policy
-        # refuses a style injected into the page
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled", style=css)
+        doc_shot(page, SHOTS / f"{name}.png", full)
 
 
 @pytest.fixture(scope="module")

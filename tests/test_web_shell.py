@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, ROOT, Server
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, ROOT, Server, doc_shot
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -43,12 +43,7 @@ DI = ["AS", "2S", "9S", "4C", "5C", "9C", "JH", "10H", "7D", "2D"]
 
 def shot(page: Page, name: str, full: bool = False) -> None:
     if os.environ.get("GINGO_SCREENSHOTS"):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        css = "#toast{display:none !important}"
-        if full:
-            css += ".topbar,.bottombar,.gin-banner,.watch-bar{position:static !important}"
-        # (Playwright's own stylesheet for the shot: the page's CSP refuses inline styles)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled", style=css)
+        doc_shot(page, SHOTS / f"{name}.png", full)
 
 
 class Table:

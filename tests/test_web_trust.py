@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, ROOT, Server
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, ROOT, Server, doc_shot
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -42,13 +42,7 @@ BEN = ["5C", "6C", "8D", "8S", "2D", "2H", "3C", "4D", "10S", "JS"]  # 58 deadwo
 
 def shot(page: Page, name: str, full: bool = False) -> None:
     if os.environ.get("GINGO_SCREENSHOTS"):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        css = "#toast{display:none !important}"
-        if full:
-            css += ".topbar,.bottombar,.gin-banner,.watch-bar{position:static !important}"
-        # Playwright's own stylesheet for the shot: the page's Content-Security-Policy
-        # refuses a style injected into the page
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, animations="disabled", style=css)
+        doc_shot(page, SHOTS / f"{name}.png", full)
 
 
 class Ben:

@@ -13,7 +13,7 @@ from typing import Any
 
 from tests.live_server import ROOT, LiveServer, free_port
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "CODE", "HOST_CODE", "PHONE", "ROOT", "Server", "free_port", "steady_box"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "CODE", "HOST_CODE", "PHONE", "ROOT", "Server", "doc_shot", "free_port", "steady_box"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -48,3 +48,36 @@ def steady_box(page: Any, selector: str, tries: int = 20) -> dict[str, float]:
             return dict(box)
         page.wait_for_timeout(50)
     raise AssertionError(f"{selector} kept being replaced before it could be measured")
+
+
+# The bars that stay on screen (sticky or fixed) would land mid-page in a full-page shot.
+_SHOT_PREP = """([full]) => {
+  const kept = [];
+  const set = (sel, prop, value) => { for (const e of document.querySelectorAll(sel)) {
+    kept.push([e, prop, e.style.getPropertyValue(prop), e.style.getPropertyPriority(prop)]);
+    e.style.setProperty(prop, value, 'important'); } };
+  set('#toast', 'display', 'none');
+  if (full) set('.topbar, .bottombar, .gin-banner, .watch-bar', 'position', 'static');
+  window.__gingoShot = kept;
+}"""
+_SHOT_UNDO = """() => {
+  for (const [e, prop, value, prio] of window.__gingoShot || []) {
+    if (value) e.style.setProperty(prop, value, prio); else e.style.removeProperty(prop);
+  }
+  window.__gingoShot = null;
+}"""
+
+
+def doc_shot(page: Any, path: Path, full: bool = False) -> None:
+    """A screenshot for docs/: the toast hidden and, in a full-page shot, the top and bottom
+    bars where they sit in the page, all put back afterwards.
+
+    The page's Content-Security-Policy refuses a stylesheet added to the page (Playwright's
+    ``style=`` option is one), so the shot sets the elements' own style properties instead,
+    which the policy allows."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.evaluate(_SHOT_PREP, [full])
+    try:
+        page.screenshot(path=str(path), full_page=full, animations="disabled")
+    finally:
+        page.evaluate(_SHOT_UNDO)
