@@ -1,7 +1,9 @@
 """Dealt Gin-Go on the simulated board: after a meld the game waits for the chips (the
 next turn is refused naming the board, a bot waits too) until the sensors agree; with
-skip_board it never waits. The LEDs of a dealt game's meld are compared with those of the
-same meld entered in a game tracked at the table, on a second service's simulated strip."""
+skip_board it never waits. The LEDs of every table play of a dealt game (melds, hits,
+going out with its captures and, when the supply is short, its forfeits; the bot's and the
+phone's) are compared with those of the same plays entered in a game tracked at the table,
+on a second service's simulated strip (tests/dealt_twin.py)."""
 
 from __future__ import annotations
 
