@@ -23,8 +23,6 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
   discards for the board;
-* ``golink``: :func:`companion.play.gingo.linkwise.link_move`, the strong bot with its
-  melds, hits and forfeits chosen for the links and the opponent's dug cards kept in mind;
 * ``random``: a uniformly random legal action (every rummy action of
   ``RummyGame.legal_actions()``; for Gin-Go every move ``legal_moves`` finds).
 
@@ -64,7 +62,6 @@ from companion.play.color_gin_bot import choose_action as suits_action  # noqa: 
 from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
-from companion.play.gingo.linkwise import link_move  # noqa: E402
 from companion.play.gingo.strong import strong_move  # noqa: E402
 from companion.play.rummy import RummyGame  # noqa: E402
 from companion.play.strong import choose_action as strong_action  # noqa: E402
@@ -80,7 +77,7 @@ Policy = Callable[[Any, random.Random], Any]
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
 PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"},
-         "first": {"gingo"}, "gostrong": {"gingo"}, "golink": {"gingo"}}
+         "first": {"gingo"}, "gostrong": {"gingo"}}
 
 
 def _rummy_policy(name: str) -> Policy:
@@ -104,14 +101,12 @@ def _gingo_policy(name: str) -> Policy:
         return lambda play, rng: bot_move(play, rng)
     if name == "gostrong":
         return lambda play, rng: strong_move(play, rng)
-    if name == "golink":
-        return lambda play, rng: link_move(play, rng)
     if name == "random":
         def pick(play: GingoPlay, rng: random.Random) -> Any:
             moves = legal_moves(play)
             return rng.choice(moves) if moves else bot_move(play, rng)
         return pick
-    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong, golink or random")
+    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong or random")
 
 
 def rummy_match(variant: str, players: int, seed: int, a: Policy, b: Policy, a_seat: int) -> int | None:

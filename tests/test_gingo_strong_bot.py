@@ -10,7 +10,7 @@ import pytest
 
 from companion import cards as C
 from companion.play import gingo
-from companion.play.gingo import strong
+from companion.play.gingo import bot, strong
 from companion.play.gingo.bot import legal_moves
 from companion.play.gingo.play import GingoPlay
 from companion.rules.gingo import actions as A
@@ -83,3 +83,54 @@ def test_discard_keeps_cards_that_could_meld_and_lets_go_a_lone_one(monkeypatch:
     # with them, each card's value moves by its board standing only
     for c, v in value.items():
         assert abs(v - hopes[c]) <= board_weight + 1e-9
+
+
+def _board(side1: list[int], side2: list[int] | None = None) -> str:
+    return "".join("1" if s in side1 else "2" if s in (side2 or []) else "." for s in range(52))
+
+
+def _column(col: int, but: tuple[int, ...] = ()) -> list[int]:
+    """The spaces of board column ``col`` (1-4), but those rows (1-13)."""
+    return [(r - 1) * 4 + col - 1 for r in range(1, 14) if r not in but]
+
+
+def _dealt(hands: list[str], board: str, draw: str) -> GingoPlay:
+    """Seat 0 (side 1, suit rows SHDC: spades in column 1) to play on ``board``, having drawn ``draw``."""
+    hs = [h.split() for h in hands]
+    used = {c for h in hs for c in h} | {"2D", draw}
+    rest = [C.card_name(c) for c in range(54) if C.card_name(c) not in used]
+    p = GingoPlay.from_deal(["N", "E"], {"deal": 3}, suit_rows={"1": "SHDC", "2": "SHDC"}, hands=hs, pile=["2D"],
+                            stock=rest + [draw], dealer=1, board=board)
+    p.perform(A.Draw(0))
+    return p
+
+
+def test_forfeits_are_chosen_together_for_the_link() -> None:
+    # side 1 holds column 1 but rows 5 and 9: the 5S or the 5H (a diagonal step) closes row 5,
+    # only the 9S row 9; each chip alone shortens the link by one, so ranked one by one they tie
+    p = _dealt(["2C 3C", "AH"], _board(_column(1, but=(5, 9))), "KD")
+    game = p.table
+    cards = C.parse_cards("9S 5S 5H")
+    alone = {c: bot._chip_value(game, 1, [c]) for c in cards}
+    assert len(set(alone.values())) == 1
+    assert sorted(cards, key=lambda c: alone[c])[:1] == C.parse_cards("9S")  # the first bot's choice
+    skip = strong.choose_forfeits(game, 1, cards, 1)
+    assert skip in (tuple(C.parse_cards("5S")), tuple(C.parse_cards("5H")))
+    b = game.board.copy()
+    b.place(1, [game.space(1, c) for c in cards if c not in skip])
+    assert b.link(1) is not None
+    assert strong.choose_forfeits(game, 1, cards, 0) == ()
+
+
+def test_going_out_short_of_chips_forfeits_exactly_the_shortfall() -> None:
+    # side 1 holds every space but row 7 (side 2's): 48 chips, 2 left; E's three 7s need 3
+    board = "".join("2" if 24 <= s < 28 else "1" for s in range(52))
+    p = _dealt(["2S 3S 4S", "7H 7D 7C 9S JD"], board, "KC")
+    move = strong.strong_move(p)
+    assert isinstance(move, A.Meld)
+    p.perform(move)
+    out = strong.strong_move(p)
+    assert isinstance(out, A.Discard) and out.card == C.parse_card("KC") and len(out.skip) == 1
+    assert out.skip[0] in C.parse_cards("7H 7D 7C")
+    p.perform(out)
+    assert p.table.winner == 1 and p.table.board.link(1) is not None

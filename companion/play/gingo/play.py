@@ -235,7 +235,7 @@ class GingoPlay(Turns):
         hands: list[list[int]] = [[] for _ in range(n)]
         for i in range(self.options.deal * n):
             hands[(dealer + 1 + i) % n].append(deck.pop())
-        st.hands, st.pile, st.stock, st.dug = hands, [deck.pop()], deck, [0] * n
+        st.hands, st.pile, st.stock = hands, [deck.pop()], deck
         st.turn, st.stage, st.keep, st.phase = (dealer + 1) % n, "draw", None, "play"
         return [Dealt(st.table.hand, dealer, self.options.deal, st.pile[0], len(st.stock), st.turn)]
 

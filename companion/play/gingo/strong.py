@@ -18,8 +18,11 @@ it values least (:func:`keep_value`):
 
 Its draw (:func:`choose_draw`) weighs digs as the first bot does (the chips the meld or
 the lay-offs place, less the cards taken) but deeper in the spread pile
-(:data:`DIG_DEPTH` cards down instead of five). Everything else (set-up, melds and hits
-that build or break links, going out with captured jokers and forfeits) is
+(:data:`DIG_DEPTH` cards down instead of five). Going out short of chips, it forfeits the
+choice of chips (exactly the shortfall) whose placed rest leaves the best board
+(:func:`choose_forfeits`: every choice is tried, so two chips that only link together are
+both placed), where the first bot ranked the chips one by one. Everything else (set-up,
+melds and hits that build or break links, captured jokers) is
 :func:`companion.play.gingo.bot.bot_move`'s.
 
 >>> from companion.play.gingo.play import GingoPlay
@@ -31,6 +34,9 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from itertools import combinations
+from math import comb
 from typing import Any
 
 from companion import cards as C
@@ -38,6 +44,7 @@ from companion.play.gingo.bot import _chip_value, _layoff_take, _meld, bot_move,
 from companion.play.gingo.candidates import candidate_melds
 from companion.play.gingo.play import GingoPlay
 from companion.rules.gingo import actions as A
+from companion.rules.gingo.engine import GingoGame
 from companion.rules.gingo.state import side_of
 
 HOPE = 1.0  # one card the discard could meld with
@@ -46,6 +53,7 @@ CAPTURE = 1.1  # the card's space (their coordinates) is on the opponent's short
 DIG_DEPTH = 12  # how deep in the pile a dig is weighed
 DIG_COST = 0.5  # points one card taken but not melded costs
 DIG_AT = 1.0  # dig when the best dig scores more than this
+FORFEIT_CHOICES = 400  # at most this many forfeit choices tried (else the chips are ranked one by one)
 
 
 def _near(a: int, b: int) -> bool:
@@ -139,13 +147,43 @@ def choose_draw(play: GingoPlay) -> A.Action:
     return A.Draw(seat)
 
 
+def choose_forfeits(game: GingoGame, side: int, chips: Sequence[int], short: int) -> tuple[int, ...]:
+    """The ``short`` cards among ``chips`` whose chips ``side`` forfeits: of every choice,
+    the one whose placed chips leave the best board (:func:`_chip_value` of the rest)."""
+    if short <= 0:
+        return ()
+    new = [c for c in dict.fromkeys(chips) if game.board.owner(game.space(side, c)) != side]
+    if comb(len(new), short) > FORFEIT_CHOICES:
+        return tuple(sorted(new, key=lambda c: _chip_value(game, side, [c]))[:short])
+    best: tuple[float, tuple[int, ...]] | None = None
+    for skip in combinations(new, short):
+        v = _chip_value(game, side, [c for c in chips if c not in skip])
+        if best is None or v > best[0]:
+            best = (v, skip)
+    assert best is not None
+    return best[1]
+
+
+def going_out(play: GingoPlay, card: int) -> A.Discard:
+    """The discard of the last card: captured jokers laid where they help most (as the
+    first bot lays them), the forfeits of :func:`choose_forfeits` when the supply is short."""
+    seat = play.turn
+    game, side = play.table, side_of(seat)
+    caps = play.captured_by(seat)
+    laid = game.captured_lays(seat, caps)
+    chips = [c for c in caps if c < 52] + [x.card for x in laid]
+    return A.Discard(seat, card, laid or None, choose_forfeits(game, side, chips, game.shortfall(side, chips)))
+
+
 def strong_move(play: GingoPlay, rng: random.Random | None = None) -> A.Action:
     """The strong bot's next action (typed) for whoever is to move."""
     if play.phase == "play" and play.stage == "draw":
         return choose_draw(play)
     move = bot_move(play, rng)
-    if isinstance(move, A.Discard) and play.phase == "play" and len(play.hands[play.turn]) > 1:
-        return discard_move(play, choose_discard(play))
+    if isinstance(move, A.Discard) and play.phase == "play":
+        if len(play.hands[play.turn]) > 1:
+            return discard_move(play, choose_discard(play))
+        return going_out(play, move.card)
     return move
 
 
@@ -154,4 +192,4 @@ def strong_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str
     return strong_move(play, rng).to_dict()
 
 
-__all__ = ["strong_move", "strong_action", "choose_discard", "keep_value"]
+__all__ = ["strong_move", "strong_action", "choose_discard", "keep_value", "choose_forfeits", "going_out"]

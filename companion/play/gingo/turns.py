@@ -34,18 +34,11 @@ class _PState:
     keep: int | None = None  # a card taken from the pile that may not be discarded this turn
     reveal: tuple[int, ...] = ()
     actions: int = 0
-    #: by seat, the cards it took from the discard pile and still holds (everyone saw them taken)
-    dug: list[int] = field(default_factory=list)
 
     def copy(self) -> _PState:
         r = copy.copy(self.rng)
         return dataclasses.replace(self, table=self.table.copy(), rng=r, hands=[list(h) for h in self.hands],
-                                   stock=list(self.stock), pile=list(self.pile), dug=list(self.dug))
-
-    def let_go(self, seat: int, cards: Sequence[int]) -> None:
-        """``seat``'s ``cards`` left its hand: no longer known to be held."""
-        if self.dug:
-            self.dug[seat] &= ~C.cards_mask(cards)
+                                   stock=list(self.stock), pile=list(self.pile))
 
 
 class Turns:
@@ -54,11 +47,6 @@ class Turns:
 
     players: list[str]
     _st: _PState
-
-    def dug_by(self, seat: int) -> list[int]:
-        """The cards ``seat`` is known to hold: taken from the discard pile in this hand
-        and not laid down or discarded since (public: everyone saw them taken)."""
-        return C.mask_cards(self._st.dug[seat]) if self._st.dug else []
 
     def captured_by(self, seat: int) -> list[int]:
         """The cards ``seat`` would capture by going out now (every other hand's)."""
@@ -185,8 +173,6 @@ class Turns:
                 done += cs
         st.pile = st.pile[:idx]
         st.hands[seat] = [c for c in hand if c not in used]
-        st.dug = st.dug or [0] * len(self.players)
-        st.dug[seat] |= C.cards_mask([c for c in taken if c not in used])
         st.stage = "play"
         return events
 
@@ -199,7 +185,6 @@ class Turns:
         self._check_keeps_discard(st, hand, cards, what)
         events, used = self._lay(st, a, hand, what)
         st.hands[seat] = [c for c in hand if c not in used]
-        st.let_go(seat, used)
         return events
 
     def _discard(self, st: _PState, a: A.Discard) -> list[Event]:
@@ -211,7 +196,6 @@ class Turns:
                              "discarded (the card dug for must be used at once)")
         hand = [c for c in hand if c != card]
         st.hands[seat] = hand
-        st.let_go(seat, [card])
         st.pile.append(card)
         events: list[Event] = [Discarded(seat, card)]
         if hand:
