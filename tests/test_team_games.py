@@ -254,3 +254,57 @@ def test_a_restarted_server_keeps_partnerships_and_outings(tmp_path: Path) -> No
         assert after["matches"][0]["hands"] == 1 and c.get(f"/api/v1/games/{first}").json()["outing"] == o["id"]
     finally:
         srv.kill()
+
+
+# --------------------------------------------------------------------------- dealers and winners
+
+
+def test_partnership_tracks_each_tables_dealer(api: Api) -> None:
+    """Each table deals as its own pair game: the game's first dealer and their
+    partner's place at the other table, then the preset's next_dealer (pagat: the
+    winner deals) on that table's result, the same dealer after a void game; a table
+    entered with its dealer (the flip for the first deal) sets it for that hand."""
+    g = api.post("/api/v1/games", {**PARTNERSHIP, "dealer": 1}).json()
+    gid = g["id"]
+    assert g["table_dealers"] == [1, 3] and g["dealer"] == 1
+    # hand 1: Ann (0) wins table 1; table 2 is void: its dealer stays
+    r = api.post(f"/api/v1/games/{gid}/hands", hand({"ender": 0, "deadwood": [4, 30]}, {"ender": None, "deadwood": [10, 3]}))
+    assert r.status_code == 200, r.text
+    g = r.json()["game"]
+    assert g["hands"][0]["dealers"] == [1, 3] and g["table_dealers"] == [0, 3]
+    assert api.get("/api/v1/games")["games"][0]["table_dealers"] == [0, 3]
+    # hand 2: table 2 says Cy dealt (they flipped again); Di wins table 2, so Di deals next
+    r = api.post(f"/api/v1/games/{gid}/hands", hand({"ender": 1, "deadwood": [20, 5]},
+                                                    {"ender": 3, "dealer": 2, "deadwood": [10, 3]}))
+    g = r.json()["game"]
+    assert g["hands"][1]["dealers"] == [0, 2] and g["hands"][1]["tables"][1]["dealer"] == 2
+    assert g["table_dealers"] == [1, 3]
+    # a correction of hand 1 deals again from there: Bob wins table 1 of hand 1
+    r = api.put(f"/api/v1/games/{gid}/hands/1", hand({"ender": 1, "deadwood": [30, 4]}, {"ender": None, "deadwood": [10, 3]}))
+    assert r.status_code == 200, r.text
+    assert r.json()["game"]["hands"][1]["dealers"] == [1, 2]
+    # a dealer who does not sit at the table is refused, naming the rule, and nothing is written
+    before = api.get(f"/api/v1/games/{gid}")
+    bad = api.post(f"/api/v1/games/{gid}/hands", hand({"ender": 0, "dealer": 2, "deadwood": [4, 30]},
+                                                      {"ender": 3, "deadwood": [10, 3]}))
+    refused(bad, "table 1 (seat 0 v seat 1): dealer 2 does not play at this table")
+    assert api.get(f"/api/v1/games/{gid}")["version"] == before["version"]
+
+
+def test_a_finished_partnership_names_the_winning_team_everywhere(api: Api) -> None:
+    """The winner of a partnership is team B (seats 1 and 3): the game, its summary
+    line, the history and the statistics say both partners, never seat 1 alone."""
+    gid = api.post("/api/v1/games", PARTNERSHIP).json()["id"]
+    while not api.get(f"/api/v1/games/{gid}")["finished"]:
+        r = api.post(f"/api/v1/games/{gid}/hands", hand({"ender": 1, "deadwood": [60, 0]}, {"ender": 3, "deadwood": [60, 0]}))
+        assert r.status_code == 200, r.text
+    g = api.get(f"/api/v1/games/{gid}")
+    assert g["winner"] == 1 and g["winning_seats"] == [1, 3]
+    assert [t["won"] for t in g["teams"]] == [False, True] and g["teams"][1]["players"] == ["Bob", "Di"]
+    line = next(x for x in api.get("/api/v1/history")["games"] if x["id"] == gid)
+    assert line["winner"] == 1 and line["winning_seats"] == [1, 3] and line["team_mode"] == "pagat_partnership"
+    stats = {p["name"]: p for p in api.get("/api/v1/stats?variant=gin")["players"]}
+    assert {n: (stats[n]["wins"], stats[n]["losses"]) for n in PLAYERS} == {
+        "Ann": (0, 1), "Bob": (1, 0), "Cy": (0, 1), "Di": (1, 0)}
+    rivals = {h["opponent"] for h in stats["Bob"]["variants"][0]["head_to_head"]}
+    assert rivals == {"Ann", "Cy"}  # partners are not each other's opponents

@@ -139,3 +139,31 @@ def test_an_outing_screen_pairs_rounds_and_keeps_standings(phone: Page, server: 
     leader = phone.locator("#standings tbody tr").first
     expect(leader.locator("td").nth(1)).to_have_text("1")
     no_sideways_scroll(phone)
+
+
+def test_lists_name_the_winning_team_not_one_player(phone: Page, server: LiveServer) -> None:
+    """A finished partnership (team B: seats 1 and 3 win) in the games list and the
+    history: both partners are named, with the team totals; never seat 1 alone."""
+    width = phone.viewport_size["width"] if phone.viewport_size else 0
+    names = [f"{n}{width}" for n in ("Ann", "Bob", "Cy", "Di")]
+    token = server.pair("lists")
+    g = server.post("/api/v1/games", {"variant": "gin", "preset": "pagat", "players": names,
+                                      "options": {"team_mode": "pagat_partnership"}}, token)
+    gid = g["id"]
+    while not server.get(f"/api/v1/games/{gid}")["finished"]:
+        server.post(f"/api/v1/games/{gid}/hands", {"ender": None, "tables": [
+            {"ender": 1, "deadwood": [60, 0]}, {"ender": 3, "deadwood": [60, 0]}]}, token)
+    done = server.get(f"/api/v1/games/{gid}")
+    assert done["winner"] == 1 and done["winning_seats"] == [1, 3]
+    final = done["teams"][1]["final"]
+    join(phone, server)
+    item = phone.locator(f"#game-list li[data-game='{gid}']")
+    expect(item).to_contain_text(f"won by team B ({names[1]} & {names[3]})")
+    expect(item).to_contain_text(f"{names[0]} & {names[2]} 0 · {names[1]} & {names[3]} {final}")
+    phone.goto(f"{server.url}/#/history/{names[1]}")
+    line = phone.locator(f"#history-list li[data-game='{gid}']")
+    expect(line).to_contain_text(f"won by team B ({names[1]} & {names[3]})")
+    no_sideways_scroll(phone)
+    # the game itself says the team too
+    phone.goto(f"{server.url}/#/game/{gid}")
+    expect(phone.locator("#team-winner")).to_contain_text(f"Team B: {names[1]} & {names[3]} win the match")

@@ -129,8 +129,11 @@ class PairTable(_Strict):
         None, max_length=10, description="the ender's declared melds")
     big_gin: bool = Field(False, strict=True, description="with deadwood: the ender melded all 11 cards")
     upcard: Optional[str] = Field(None, max_length=8, description="Oklahoma gin: this table's upcard")
+    dealer: Optional[int] = Field(None, ge=0, le=3, description="the seat that dealt this table (one of its two; "
+                                  "optional: the game's table_dealers says who deals by the rules, this names "
+                                  "another, e.g. after the flip for the first deal)")
 
-    _no_bools = field_validator('ender', 'seats', 'deadwood', mode="before")(_not_bool)
+    _no_bools = field_validator('ender', 'seats', 'deadwood', 'dealer', mode="before")(_not_bool)
 
 
 class HandRequest(_Strict):

@@ -17,6 +17,7 @@ from typing import Any
 from companion.errors import NotFound
 from companion.games import GinGo, RummyVariant, find_variant
 from companion.store import StoredEvent
+from companion.table import partnership
 from companion.table.errors import TableError
 from companion.table.history import stacks
 from companion.table.state import GameState, HandEntry
@@ -200,6 +201,12 @@ def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
             h.result = rescore(g, v, payload, results[:i])
             results[i] = hand_result(h.result)
     g.match = v.score_match(results, len(g.players), g.options)
+    if partnership.is_partnership(g.options):
+        # each table deals as its own pair game (a team result names no seat to deal)
+        g.hand_dealers, g.table_dealers = partnership.deal_order(
+            g.options, g.created_dealer, [(h.entry, h.result) for h in g.hands])
+        g.dealer = g.table_dealers[0]
+        return
     dealer = g.created_dealer
     for r in results:
         dealer = v.next_dealer(r, dealer, len(g.players), g.options)

@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
-from companion.rules import teams
+from companion.rules import gin, teams
 
 CODE = "invalid_team_entry"
 RULE = "team_mode pagat_partnership"
 #: what a table of a partnership entry may hold
-TABLE_KEYS = ("seats", "ender", "hands", "deadwood", "declared", "big_gin", "upcard")
+TABLE_KEYS = ("seats", "ender", "hands", "deadwood", "declared", "big_gin", "upcard", "dealer")
 
 
 def refuse(text: str, **details: Any) -> IllegalAction:
@@ -66,6 +66,10 @@ def check_table(i: int, raw: Any) -> dict[str, Any]:
     if ("hands" in raw and raw["hands"] is not None) == ("deadwood" in raw and raw["deadwood"] is not None):
         raise refuse(f"{where}: give either \"hands\" (both players' cards) or \"deadwood\" (two numbers)",
                      table=i + 1)
+    dealer = raw.get("dealer")
+    if dealer is not None and (isinstance(dealer, bool) or dealer not in seats):
+        raise refuse(f"{where}: dealer {dealer!r} does not play at this table (seat {seats[0]} or {seats[1]}; "
+                     "leave it out for the dealer the rules give)", table=i + 1, dealer=dealer)
     out: dict[str, Any] = {"seats": seats, "ender": ender}
     for key in TABLE_KEYS[2:]:
         if raw.get(key) is not None and raw.get(key) is not False:
@@ -124,6 +128,49 @@ def score_entry(variant: Any, options: Any, tables: list[dict[str, Any]]) -> dic
     return dict(teams.partnership_hand(results[0], results[1]).as_dict())
 
 
+def first_dealers(dealer: int) -> list[int]:
+    """Who deals at each table in the first hand when the game names one first
+    ``dealer``: that seat at its own table, and at the other table the seat in the same
+    place (the dealer's partner: seat 0 or 2 deal, or seat 1 or 3)."""
+    place = next((seats.index(dealer) for seats in teams.TABLES if dealer in seats), 0)
+    return [seats[place] for seats in teams.TABLES]
+
+
+def deal_order(options: Any, dealer: int,
+               hands: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[list[list[int]], list[int]]:
+    """The dealer at each table, hand by hand: ``hands`` are (entry, result) of the
+    partnership hands so far; returns the dealers of each of them and those of the next.
+
+    Each table is its own pair game: its dealer follows the game's ``next_dealer`` rule
+    on that table's result (winner, loser or alternate; the same dealer after a void
+    game). A table entered with a ``dealer`` (the flip for the first deal, or a table
+    that dealt otherwise) sets that table's dealer for that hand, and the rule goes on
+    from there."""
+    from companion.table.fold import hand_result
+
+    now = first_dealers(dealer)
+    per_hand: list[list[int]] = []
+    for entry, result in hands:
+        tables = entry.get("tables") if isinstance(entry, dict) else None
+        extra = result.get("extra") if isinstance(result, dict) else None
+        played = extra.get("tables") if isinstance(extra, dict) else None
+        dealt = list(now)
+        for i, seats in enumerate(teams.TABLES):
+            given = tables[i].get("dealer") if isinstance(tables, list) and i < len(tables) and \
+                isinstance(tables[i], dict) else None
+            if isinstance(given, int) and not isinstance(given, bool) and given in seats:
+                dealt[i] = given
+        per_hand.append(dealt)
+        nxt = list(dealt)
+        for i, seats in enumerate(teams.TABLES):
+            r = played[i] if isinstance(played, list) and i < len(played) else None
+            if isinstance(r, dict):
+                local = gin.next_dealer(hand_result(r), seats.index(dealt[i]), len(seats), options)
+                nxt[i] = seats[local]
+        now = nxt
+    return per_hand, now
+
+
 def _team(seat: int) -> int:
     return 0 if seat in teams.TEAMS[0] else 1
 
@@ -170,4 +217,5 @@ def seat_results(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["CODE", "check_entry", "check_table", "is_partnership", "score_entry", "team_fields", "seat_results"]
+__all__ = ["CODE", "check_entry", "check_table", "deal_order", "first_dealers", "is_partnership", "score_entry",
+           "team_fields", "seat_results"]

@@ -66,6 +66,9 @@ class GameState:
     damage: dict[str, Any] | None = None
     #: a dealt game's play (the companion holds the cards), see companion.table.dealt
     dealt: Any = None
+    #: a partnership: the seat dealing at each table in the next hand, and in each hand
+    table_dealers: list[int] = field(default_factory=list)
+    hand_dealers: list[list[int]] = field(default_factory=list)
 
     @property
     def rules(self) -> Variant:
@@ -132,7 +135,9 @@ class GameState:
                 match=m.as_dict(),
             )
             if is_partnership(self.options):
-                d.update(team_fields(self.players, m))
+                d.update(team_fields(self.players, m), table_dealers=list(self.table_dealers))
+                for h, dealers in zip(d["hands"], self.hand_dealers):
+                    h["dealers"] = list(dealers)
         return d
 
     def _undoable(self) -> dict[str, Any] | None:
@@ -180,5 +185,6 @@ class GameState:
                 team = team_fields(self.players, m)
                 d.update(scores=team["scores"], final=team["final"], team_mode=team["team_mode"],
                          team_scores=team["team_scores"], winning_seats=team["winning_seats"],
+                         table_dealers=list(self.table_dealers),
                          tally=hand_tally(seat_results([h.result for h in self.hands]), len(self.players)))
         return d

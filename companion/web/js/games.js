@@ -31,9 +31,18 @@ function sidesOf(g, variants) {
   return (v && v.sides && v.sides[String(n)]) || null;
 }
 
+// The two teams of a Gin Rummy partnership (its "winner" is a team, 0 or 1, never a seat).
+const TEAMS = [[0, 2], [1, 3]];
+export function isPartnership(g) { return (g.team_mode || rulesOf(g).team_mode) === "pagat_partnership"; }
+function teamOf(g, t) { return (Array.isArray(g.teams) && g.teams[t] && g.teams[t].seats) || TEAMS[t] || []; }
+
 export function winnerName(game, names, variants) {
   const w = game.winner;
   if (w === null || w === undefined) return "";
+  if (isPartnership(game)) {
+    const seats = Array.isArray(game.winning_seats) ? game.winning_seats : teamOf(game, w);
+    return `team ${w ? "B" : "A"} (${seats.map(s => names[s] || `Player ${s + 1}`).join(" & ")})`;
+  }
   const sides = sidesOf(game, variants);
   if (sides) return (sides[String(w)] || []).map(s => names[s]).join(" & ") || `Side ${w}`;
   return typeof w === "number" ? (names[w] || `Player ${w + 1}`) : String(w);
@@ -69,6 +78,11 @@ export function scoreText(g, names, variants) {
     if (!won) return "";
     const side = (k) => (sides[String(k)] || []).map(s => names[s]).join(" & ") || `Side ${k}`;
     return `Hands won: ${side(1)} ${won[0]} · ${side(2)} ${won[1]}`;
+  }
+  if (isPartnership(g)) {  // per team: its two players and its total
+    const team = nums(g.team_scores) || [0, 1].map(t => (nums(g.final) || nums(g.scores) || [])[teamOf(g, t)[0]] ?? 0);
+    const final = g.finished && nums(g.final) ? [0, 1].map(t => g.final[teamOf(g, t)[0]]) : team;
+    return [0, 1].map(t => `${teamOf(g, t).map(s => names[s]).join(" & ")} ${final[t] ?? 0}`).join(" · ");
   }
   const totals = nums(g.final) || nums(g.scores);
   if (!totals) return "";

@@ -27,8 +27,13 @@ function winnerWords(game) {
     const who = names.filter((_, s) => s % 2 === side - 1).join(" and ") || `Side ${side}`;
     return `${who} win${names.length > 2 ? "" : "s"} the game`;
   }
+  if (isTeamGame(game)) return `${teamWords(names, w)} win the match`;
   return `${names[w] ?? `Player ${Number(w) + 1}`} wins the match`;
 }
+
+// A Gin Rummy partnership: its winner (of the match and of a hand) is a team, 0 or 1.
+function isTeamGame(game) { return game.team_mode === "pagat_partnership"; }
+function teamWords(names, t) { return [[0, 2], [1, 3]][Number(t)].map(s => names[s]).join(" and "); }
 
 function cardList(cards) { return (cards || []).map(cardWords).join(", "); }
 
@@ -39,6 +44,11 @@ function eventWords(ev, game) {
   if (ev.type === "hand") {
     const r = p.result || {};
     const n = game.hands_played ? `Hand ${game.hands_played}` : "A hand";
+    if (isTeamGame(game) || (r.extra && r.extra.team_mode)) {
+      const t = r.winner;
+      const pts = t !== null && t !== undefined && Array.isArray(r.points) ? `: ${teamWords(names, t)} score ${r.points[t]}` : ": no team scores";
+      return `${n} entered on another phone${pts}`;
+    }
     const what = r.ender === null || r.ender === undefined ? (KIND_WORDS[r.kind] || r.kind || "scored")
       : `${name(r.ender)} ${KIND_WORDS[r.kind] || r.kind || "ended it"}`;
     const pts = Array.isArray(r.points) && r.winner !== null && r.winner !== undefined && typeof r.points[r.winner] === "number"
