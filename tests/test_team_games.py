@@ -308,3 +308,35 @@ def test_a_finished_partnership_names_the_winning_team_everywhere(api: Api) -> N
         "Ann": (0, 1), "Bob": (1, 0), "Cy": (0, 1), "Di": (1, 0)}
     rivals = {h["opponent"] for h in stats["Bob"]["variants"][0]["head_to_head"]}
     assert rivals == {"Ann", "Cy"}  # partners are not each other's opponents
+
+
+def test_partnership_preview_shows_each_table_and_its_tied_arrangements(api: Api) -> None:
+    """The preview of a partnership hand answers per table: the winner's points in parts
+    and, entered as cards, the ender's arrangements that tie on the least deadwood; the
+    declared one is used, a declared meld that is not legal is refused naming the table."""
+    gid = api.post("/api/v1/games", PARTNERSHIP).json()["id"]
+    cy = "AD 2D 3D 2H 2C AC 7S 8S 9S 10S".split()          # AD 2D 3D or 2H 2D 2C: deadwood 3 both ways
+    di = "5C 6C 8D 8H 4D 4H 3C 9D 10H JS".split()
+    body = hand({"ender": 0, "deadwood": [4, 30]}, {"ender": 2, "hands": [cy, di]})
+    r = api.post(f"/api/v1/games/{gid}/hands/preview", body)
+    assert r.status_code == 200, r.text
+    p = r.json()
+    assert p["preview"] is True and api.get(f"/api/v1/games/{gid}")["hands"] == []
+    assert p["table_arrangements"][0] is None and len(p["table_arrangements"][1]) == 2
+    assert p["table_breakdowns"][0]["parts"] == [{"label": "deadwood difference (30 - 4)", "points": 26}]
+    t2 = p["result"]["extra"]["tables"][1]
+    assert t2["winner"] == 0 and p["table_breakdowns"][1]["seat"] == 0
+    other = p["table_arrangements"][1][1]["melds"]
+    r = api.post(f"/api/v1/games/{gid}/hands/preview",
+                 hand({"ender": 0, "deadwood": [4, 30]}, {"ender": 2, "hands": [cy, di], "declared": other}))
+    assert r.status_code == 200, r.text
+    used = r.json()["result"]["extra"]["tables"][1]["melds"][0]
+    assert sorted(map(sorted, used)) == sorted(map(sorted, other))
+    bad = api.post(f"/api/v1/games/{gid}/hands",
+                   hand({"ender": 0, "deadwood": [4, 30]}, {"ender": 2, "hands": [cy, di], "declared": [["AD", "2H", "7S"]]}))
+    assert bad.status_code == 422 and "table 2 (seat 2 v seat 3)" in bad.json()["error"]["message"], bad.text
+    assert api.get(f"/api/v1/games/{gid}")["version"] == 1
+    # a refusal from the gin rules names the game's seats, not the table's own 0 and 1
+    clash = api.post(f"/api/v1/games/{gid}/hands/preview",
+                     hand({"ender": 0, "deadwood": [4, 30]}, {"ender": 2, "hands": [cy, di[:-1] + ["8S"]]}))
+    assert clash.status_code == 422 and "seat 3: 8S is already in another hand" in clash.json()["error"]["message"], clash.text

@@ -171,6 +171,10 @@ class HandResponse(BaseModel):
     arrangements: Optional[list[dict[str, Any]]] = Field(
         None, description="previews with cards: the ender's arrangements that tie on the least deadwood "
         "(melds, deadwood, deadwood_value), when there are two or more; send one as \"declared\" to use it")
+    table_breakdowns: Optional[list[Optional[dict[str, Any]]]] = Field(
+        None, description="partnership previews: each table's breakdown (its seats 0 and 1 are the table's two)")
+    table_arrangements: Optional[list[Optional[list[dict[str, Any]]]]] = Field(
+        None, description="partnership previews with cards: per table, the ender's tied arrangements (or null)")
 
 
 class ActionRequest(_Strict):

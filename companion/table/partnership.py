@@ -16,6 +16,7 @@ per team (``teams``); ``winner`` is the winning team (0: seats 0 and 2, 1: seats
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -123,9 +124,37 @@ def score_entry(variant: Any, options: Any, tables: list[dict[str, Any]]) -> dic
                 r = variant.score_from_deadwood(t["deadwood"], local, options, big_gin=bool(t.get("big_gin")),
                                                 upcard=t.get("upcard"))
         except (IllegalAction, InvalidInput, ValueError) as exc:
-            raise refuse(f"{_table_name(i)}: {exc}", table=i + 1) from None
+            # the gin rules count this table's two players 0 and 1: say the game's seats
+            seats = t["seats"]
+            said = re.sub(r"\bseat ([01])\b", lambda m: f"seat {seats[int(m.group(1))]}", str(exc))
+            raise refuse(f"{_table_name(i)}: {said}", table=i + 1) from None
         results.append(hand_result(r))
     return dict(teams.partnership_hand(results[0], results[1]).as_dict())
+
+
+def table_previews(variant: str, options: Any, players: Sequence[str], tables: Sequence[dict[str, Any]],
+                   result: dict[str, Any]) -> dict[str, Any]:
+    """What a preview adds for a partnership hand, per table: ``table_breakdowns`` (the
+    table winner's points in parts, as a two-player hand's ``breakdown``, or None) and
+    ``table_arrangements`` (with the cards: the ender's arrangements that tie on the
+    least deadwood when there are two or more, else None). Seats in both are the table's
+    own (0: its team A player, 1: its team B player)."""
+    from companion.table.explain import breakdown, tied_arrangements
+
+    extra = result.get("extra") if isinstance(result, dict) else None
+    played = extra.get("tables") if isinstance(extra, dict) else None
+    breakdowns: list[dict[str, Any] | None] = []
+    ties: list[list[dict[str, Any]] | None] = []
+    for i, seats in enumerate(teams.TABLES):
+        t = tables[i] if i < len(tables) else {}
+        r = played[i] if isinstance(played, list) and i < len(played) else None
+        names = [players[s] for s in seats]
+        breakdowns.append(breakdown(variant, r, options, names) if isinstance(r, dict) else None)
+        ender = t.get("ender")
+        local = seats.index(ender) if ender in seats else None
+        ties.append(tied_arrangements(variant, {"ender": local, "hands": t["hands"]})
+                    if "hands" in t and local is not None else None)
+    return {"table_breakdowns": breakdowns, "table_arrangements": ties}
 
 
 def first_dealers(dealer: int) -> list[int]:
@@ -218,4 +247,4 @@ def seat_results(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 __all__ = ["CODE", "check_entry", "check_table", "deal_order", "first_dealers", "is_partnership", "score_entry",
-           "team_fields", "seat_results"]
+           "table_previews", "team_fields", "seat_results"]

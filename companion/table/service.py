@@ -17,7 +17,7 @@ from typing import Any
 from companion.errors import IllegalAction, InvalidInput
 from companion.games import RummyVariant, find_variant
 from companion.store import EventStore, NewEvent, StoredEvent
-from companion.table import checkpoint
+from companion.table import checkpoint, partnership
 from companion.table.checks import check_players
 from companion.table.errors import TableError, engine_failure
 from companion.table.explain import breakdown, tied_arrangements
@@ -151,6 +151,8 @@ class Table(Dealing):
         v = g.rules
         if "hands" in payload and isinstance(v, RummyVariant) and v.entries(g.options).get("declared"):
             out["arrangements"] = tied_arrangements(g.variant, payload)
+        if isinstance(payload.get("tables"), list):  # a partnership hand: each table on its own
+            out.update(partnership.table_previews(g.variant, g.options, g.players, payload["tables"], result))
         if changes is not None:
             out["changes"] = changes
             out["version"] = g.version
