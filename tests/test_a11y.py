@@ -138,6 +138,8 @@ def build_table(srv: LiveServer) -> Table:
     post(f"/api/v1/games/{gid}/hands", {"ender": None, "tables": [{"ender": 0, "deadwood": [4, 30]},
                                                                   {"ender": 3, "deadwood": [10, 3]}]})
     t.games["partnership"] = gid
+    t.games["partnership-new"] = _id(post("/api/v1/games", {"variant": "gin", "preset": "gin_004", "players": ["Ana", "Ben", "Cat", "Dan"],
+                                                            "options": {"team_mode": "pagat_partnership"}}))
     o = post("/api/v1/outings", {"players": ["Ana", "Ben", "Cat", "Dan"], "options": {"outing_target": 3000}})
     while not srv.get(f"/api/v1/games/{o['rounds'][0][0]}")["finished"]:
         post(f"/api/v1/games/{o['rounds'][0][0]}/hands", {"ender": 0, "deadwood": [0, 60]})
@@ -265,8 +267,54 @@ def new_partnership(page: Page, srv: LiveServer, t: Table) -> None:
 def partnership_error(page: Page, srv: LiveServer, t: Table) -> None:
     open_hash(page, srv, f"#/game/{t.games['partnership']}", "#team-sheet")
     page.click("#table-0 .seg button[data-value='0']")
-    page.click("#team-save")  # table 1 without deadwood: the error shows by the form
-    expect(page.locator("#team-error")).to_be_visible()
+    page.click("#team-preview")  # table 1 without deadwood: the error shows by the table
+    expect(page.locator("#t0-error")).to_be_visible()
+
+
+TIED = "AD 2D 3D 2H 2C AC 7S 8S 9S 10S"  # two arrangements tie on deadwood 5
+OTHER = "5C 6C 8D 8H 4D 4H 3C 9D 10H JS"
+
+
+def partnership_cards(page: Page, srv: LiveServer, t: Table, declared: str = "") -> None:
+    """Table 1 as cards (the grid open), table 2 as deadwood."""
+    open_hash(page, srv, f"#/game/{t.games['partnership']}", "#team-sheet")
+    page.click("#table-0 .seg[aria-label='Table 1: who ended'] button[data-value='0']")
+    page.click("#table-0 .seg[aria-label='Table 1: entry mode'] button[data-value='cards']")
+    page.fill("#t0-hand-0", TIED)
+    page.fill("#t0-hand-1", OTHER)
+    if declared:
+        page.fill("#t0-declared", declared)
+    page.click("#table-1 .seg[aria-label='Table 2: who ended'] button[data-value='3']")
+    page.fill("#t1-dw-0", "10")
+    page.fill("#t1-dw-1", "3")
+    expect(page.locator("#table-0 .card-grid").first).to_be_visible()
+
+
+def partnership_ties(page: Page, srv: LiveServer, t: Table) -> None:
+    partnership_cards(page, srv, t)
+    page.click("#team-preview")
+    expect(page.locator("#t0-ties button").first).to_be_visible()
+
+
+def partnership_refused(page: Page, srv: LiveServer, t: Table) -> None:
+    partnership_cards(page, srv, t, declared="AD 2H 7S")
+    page.click("#team-preview")  # not a meld: the companion's refusal shows by table 1
+    expect(page.locator("#t0-error")).to_be_visible()
+
+
+def partnership_correction(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, f"#/game/{t.games['partnership']}", "#team-history li[data-hand='1'] button")
+    page.click("#team-history li[data-hand='1'] button")
+    expect(page.locator("#entry h2")).to_have_text("Correct hand 1")
+
+
+def partnership_flip(page: Page, srv: LiveServer, t: Table) -> None:
+    open_hash(page, srv, f"#/game/{t.games['partnership-new']}", "#t0-flip-box")
+    page.click("#t0-flip-box summary")
+    page.fill("#t0-flip-1-0", "KS")
+    page.fill("#t0-flip-1-1", "3H")
+    page.click("#t0-flip-btn")  # gin_004: the highest chooses to deal or not
+    expect(page.locator("#t0-flip-deal")).to_be_visible()
 
 
 def new_gingo_teams(page: Page, srv: LiveServer, t: Table) -> None:
@@ -455,6 +503,11 @@ SCREENS: dict[str, Visit] = {
     "new game, Gin Rummy partnership": Visit(new_partnership),
     "partnership: team sheet and two tables": Visit(lambda p, s, t: game(p, s, t, "partnership", "#team-sheet")),
     "partnership: an entry error": Visit(partnership_error),
+    "partnership: a table as cards, the grid open": Visit(partnership_cards),
+    "partnership: preview with tied arrangements": Visit(partnership_ties),
+    "partnership: a table the companion refuses": Visit(partnership_refused),
+    "partnership: correcting a hand": Visit(partnership_correction),
+    "partnership: the flip for the deal at a table": Visit(partnership_flip),
     "watching, not joined: partnership": Visit(lambda p, s, t: game(p, s, t, "partnership", "#team-sheet"),
                                                paired=False),
     "outings: list and new outing": Visit(lambda p, s, t: open_hash(p, s, "#/outings", "#outing-form h2")),
