@@ -106,6 +106,8 @@ def test_a_partnership_from_the_new_game_form_to_the_team_sheet(phone: Page, ser
     server.post(f"/api/v1/games/{gid}/hands", {"ender": None, "tables": [
         {"ender": 1, "deadwood": [20, 0]}, {"ender": 3, "deadwood": [12, 2]}]}, token)
     expect(phone.locator("#team-totals [data-team='1'] .team-score")).to_have_text("55")  # gin_004: gin 25 + 20, and 12 - 2
+    # said for a screen reader with the team that scored, not the seat numbered like the team
+    expect(phone.locator("#announcer")).to_contain_text("Hand 2 entered on another phone: Bob and Di score 55")
     expect(phone.locator("#entry h2")).to_have_text("Hand 3")
     phone.click("#undo-btn")
     expect(phone.locator("#team-totals [data-team='1'] .team-score")).to_have_text("0")
