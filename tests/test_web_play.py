@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +189,20 @@ def test_a_gin_game_against_the_bot_by_taps(phone: Page, server: LiveServer) -> 
     expect(phone.locator(".play-fan .play-card")).to_have_count(10)
 
 
+def drag_onto(page: Page, name: str, zone: str) -> None:
+    """Drag the hand's card ``name`` onto the drop zone ``zone`` in steps, as a finger
+    moves (pointer events), checking the zone is marked under the card before the drop."""
+    start = steady_box(page, f".play-card[data-card='{name}']")
+    box = steady_box(page, zone)
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    for k in range(1, 9):
+        page.mouse.move(start["x"] + (box["x"] + box["width"] / 2 - start["x"]) * k / 8,
+                        start["y"] + (box["y"] + box["height"] / 2 - start["y"]) * k / 8)
+    expect(page.locator(f"{zone}.drop-over")).to_have_count(1)
+    page.mouse.up()
+
+
 def test_a_card_dragged_onto_the_pile_is_discarded(phone: Page, server: LiveServer) -> None:
     join(phone, server)
     gid = deal(phone, "gin")
@@ -202,16 +216,8 @@ def test_a_card_dragged_onto_the_pile_is_discarded(phone: Page, server: LiveServ
     expect(phone.locator(".play-hint")).to_contain_text("Tap a card")
     card = phone.locator(".play-fan .play-card").last
     name = card.get_attribute("data-card")
-    start = steady_box(phone, f".play-card[data-card='{name}']")
-    pile = steady_box(phone, "#play-pile")
     before = version(phone)
-    phone.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
-    phone.mouse.down()
-    for k in range(1, 9):  # a drag in steps, as a finger moves
-        phone.mouse.move(start["x"] + (pile["x"] + pile["width"] / 2 - start["x"]) * k / 8,
-                         start["y"] + (pile["y"] + pile["height"] / 2 - start["y"]) * k / 8)
-    expect(phone.locator("#play-pile.drop-over")).to_have_count(1)
-    phone.mouse.up()
+    drag_onto(phone, str(name), "#play-pile")
     phone.wait_for_function("v => Number(document.querySelector('#play').dataset.version) > v", arg=before)
     expect(phone.locator(".play-ghost")).to_have_count(0)
     assert name not in phone.locator(".play-card").evaluate_all("els => els.map(e => e.dataset.card)")
@@ -226,11 +232,12 @@ def test_a_card_dragged_onto_the_pile_is_discarded(phone: Page, server: LiveServ
         expect(phone.locator(".play-card.chosen")).to_have_count(1)
 
 
-def gingo_to_a_meld(page: Page, turns: int = 40) -> None:
+def gingo_to_a_meld(page: Page, turns: int = 40, wait: Callable[[], None] | None = None) -> None:
     """Play a dealt Gin-Go hand by taps (set-up, draw, discard) until the phone's seat can
-    meld or hit: the plays it can make are offered."""
+    meld or hit: the plays it can make are offered. ``wait`` waits for the phone's turn
+    (by default, the page saying so)."""
     for _ in range(turns):
-        my_turn(page)
+        (wait or (lambda: my_turn(page)))()
         expect(page.locator("#play-moves button, #play-moves .play-hint").first).to_be_visible()
         if page.locator("#play-moves .play-pick").count():
             return
@@ -325,6 +332,35 @@ def test_a_joker_stands_for_the_card_the_player_picks(phone: Page, server: LiveS
     melds = D.view(server, gid, token)["public"]["table"]["melds"]
     mine = [m for m in melds if m["seat"] == 0 and sorted(m["cards"]) == sorted(cards)]
     assert mine and mine[-1]["designations"] == {joker: stands[-1]}, melds
+
+
+def test_cards_dragged_onto_the_gingo_board_are_chosen_for_a_meld(phone: Page, server: LiveServer) -> None:
+    """Dropping a card on the board chooses it (as a tap does) and plays nothing; with the
+    cards of a legal meld dropped there, the meld is offered and plays."""
+    join(phone, server)
+    gid = deal(phone, "gingo")
+    gingo_to_a_meld(phone)
+    token = phone.evaluate("localStorage.getItem('gingo.token')")
+    melds = [a for a in D.view(server, gid, token)["legal_actions"] if a["type"] in ("meld", "hit")]
+    assert melds, "gingo_to_a_meld stopped with no meld or hit to play"
+    plain = [a for a in melds if not any(c.startswith("JK") for c in a["cards"])]
+    cards = list((plain or melds)[0]["cards"])
+    before = version(phone)
+    for c in cards:
+        drag_onto(phone, c, "#play-board")
+        expect(phone.locator(f".play-card[data-card='{c}']")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator(".play-ghost")).to_have_count(0)
+    assert version(phone) == before, "a drop on the board played something"
+    assert sorted(phone.locator(".play-card.chosen").evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(cards)
+    primary = phone.locator("#play-moves button.play-move.primary")
+    expect(primary).to_be_visible()
+    assert primary.inner_text().startswith(("Meld", "Hit", "Go out")), primary.inner_text()
+    tap_move(phone, primary)
+    # the companion's record: the cards left the hand and lie in a meld on the table
+    after = D.view(server, gid, token)
+    assert not set(cards) & set(after["hand"]), (cards, after["hand"])
+    on_table = {c for m in after["public"]["table"]["melds"] for c in m["cards"]}
+    assert set(cards) <= on_table, (cards, after["public"]["table"]["melds"])
 
 
 VARIANTS = [("gin", 2), ("color_gin", 2), ("ginski", 3), ("gingo", 2), ("gingo", 4)]

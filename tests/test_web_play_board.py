@@ -19,7 +19,7 @@ from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import TIMEOUT_MS, join, shot
 from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
-from tests.test_web_play import deal, hand_in_reach, tap_move, version
+from tests.test_web_play import deal, gingo_to_a_meld, hand_in_reach, tap_move, version
 from tests.web_helpers import CODE, HOST_CODE
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
@@ -112,22 +112,10 @@ def my_turn_free(srv: LiveServer, gid: str, token: str, page: Page | None = None
 
 def to_a_meld(page: Page, srv: LiveServer, gid: str, token: str, turns: int = 60) -> None:
     """Play by taps (set-up, draw, discard), the board kept in step, until seat 0 can meld."""
-    for _ in range(turns):
+    def wait() -> None:
         my_turn_free(srv, gid, token, page)
         expect(page.locator("#play-wait")).to_have_count(0)
-        expect(page.locator("#play-moves button, #play-moves .play-hint").first).to_be_visible()
-        if page.locator("#play-moves .play-pick").count():
-            return
-        texts = page.locator("#play-moves button.play-move").all_inner_texts()
-        if texts:
-            pick = next((i for i, t in enumerate(texts) if "stock" in t or t.startswith(("Set up", "Deal", "Let"))), 0)
-            tap_move(page, page.locator("#play-moves button.play-move").nth(pick))
-            continue
-        page.locator(".play-card:not([data-card^='JK'])").first.tap()
-        discard = page.locator("#play-moves button.play-move", has_text="Discard")
-        expect(discard).to_be_visible()
-        tap_move(page, discard)
-    raise AssertionError(f"no meld or hit in {turns} turns")
+    gingo_to_a_meld(page, turns, wait)
 
 
 def test_the_play_screen_shows_what_the_board_waits_for(phone: Page, watcher: Page, server: LiveServer) -> None:

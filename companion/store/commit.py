@@ -39,6 +39,17 @@ class Ticket:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def roll_back(conn: sqlite3.Connection) -> None:
+    """Undo the transaction ``conn`` has open, if any, after a failed write. SQLite may
+    refuse even that (the disk or the connection is gone); the write is lost either way,
+    and the caller reports the first error, not this one."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+
+
 def storage_error(exc: BaseException) -> StoreError:
     """SQLite's error as the store's own (full disk: :class:`StorageFull`)."""
     text = str(exc)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.store.acks import AckCounter
-from companion.store.commit import CommitQueue, Ticket, storage_error
+from companion.store.commit import CommitQueue, Ticket, roll_back, storage_error
 from companion.store.files import private_file
 from companion.store.records import (Checkpoint, DamageReport, GameRow, GameWrite, NewEvent, StoredEvent,
                                      decode_row, dumps)
@@ -242,11 +242,7 @@ class EventStore(TokenTable, OutingTable):
                     self._projected_next = covered
                 conn.execute("COMMIT")
             except BaseException as exc:
-                if conn.in_transaction:
-                    try:
-                        conn.execute("ROLLBACK")
-                    except sqlite3.Error:
-                        pass
+                roll_back(conn)
                 if isinstance(exc, (sqlite3.Error, OSError)):
                     raise storage_error(exc) from None
                 raise

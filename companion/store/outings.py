@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.store.commit import storage_error
+from companion.store.commit import roll_back, storage_error
 from companion.store.records import dumps
 
 
@@ -84,11 +84,7 @@ class OutingTable(ABC):
                     out.append(OutingEvent(int(cur.lastrowid or 0), outing_id, etype, payload, cid, now))
                 conn.execute("COMMIT")
             except BaseException as exc:
-                if conn.in_transaction:
-                    try:
-                        conn.execute("ROLLBACK")
-                    except sqlite3.Error:
-                        pass
+                roll_back(conn)
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise OutingClientReused(str(client_id)) from None
                 if isinstance(exc, (sqlite3.Error, OSError)):
