@@ -80,3 +80,32 @@ def test_the_gin_seat_bot_is_the_strong_one() -> None:
     assert bot.choose_action(g) == strong.choose_action(g) != bot.basic_action(g)
     assert bot.seat_policy("gin") is strong.STRONG
     assert bot.seat_policy("color_gin") is not strong.STRONG  # Color Gin has its own bot
+
+
+@pytest.mark.parametrize("variant", ["gin", "color_gin"])
+def test_strong_bots_take_a_discard_only_when_it_lowers_their_least_deadwood(variant: str) -> None:
+    """Every offer of the upcard or the top discard over whole matches: the strong bot
+    (and the Color Gin bot built on it) takes it exactly when its least deadwood after a
+    discard is lower than now. A card that only keeps the deadwood is not taken, however
+    many live outs it adds: that rule lost in the duplicate matches (docs/play.md)."""
+    from companion import melds as M
+    from companion.play.policy import best_after, play_turn
+    from companion.play.bot import seat_policy
+
+    policy = seat_policy(variant)
+    offers = level = 0
+    for seed in (2, 5, 9):
+        g = RummyGame(variant, seed=seed)
+        steps = 0
+        while not g.over and steps < 20_000:
+            action = play_turn(g, policy)
+            if g.phase in ("upcard", "draw") and Draw("discard") in g.legal_actions():
+                hand, top = g.hand(g.turn), g.discard[-1]
+                after, _ = best_after(hand | 1 << top, g.meld_variant, top)
+                now = M.deadwood_of_mask(hand, g.meld_variant)
+                assert (action == Draw("discard")) == (after < now), (g.phase, C.mask_names(hand), top)
+                offers += 1
+                level += after == now
+            g.apply(action)
+            steps += 1
+    assert offers > 50 and level > 0, (offers, level)  # the rule was tested where it matters
