@@ -141,7 +141,8 @@ def _make_public() -> tuple[_MaskMin, _CardsMin]:
             else:
                 return _generic_min(cards, variant)
             # fast.FourSuit.min written out (no call); a mask beyond the deck or a
-            # negative one is read the checked way below
+            # negative one is read the checked way below (a negative one's top suit
+            # could wrap round to the real half of TB: hence ``hi >= 0``)
             lo = mask & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
             hi = mask >> 26
             b = lo >> 13
@@ -153,7 +154,7 @@ def _make_public() -> tuple[_MaskMin, _CardsMin]:
                 except IndexError:
                     pass
                 else:
-                    if v < 255:
+                    if v < 255 and hi >= 0:
                         return v
             elif not hi >> 26:
                 a = lo & 8191
