@@ -47,15 +47,16 @@ Sets = Callable[[int, int, int, int, int], int]
 class FourSuit:
     """One game's four-suit solver: ``min(mask)``; ``sets(a, b, c, d, trip)`` for
     hands holding ranks three or more times (the suits' 13-bit patterns and those
-    ranks, so callers that have split the mask go straight to it); ``discard(mask)`` ``-> (deadwood, mask of
-    every discard reaching it)``; ``quad(a, b, c, d, ~t)`` for one rank ``t`` held
-    four times; ``T`` the run table the inline callers need, and ``TB`` the same as
-    bytes, twice as long: the second half (a suit pattern past the deck) reads 255, so
-    four look-ups summing to 255 or more mean a mask beyond the deck."""
+    ranks, so callers that have split the mask go straight to it);
+    ``discard(mask)`` ``-> (deadwood, mask of every discard reaching it)``; ``T`` the
+    run table, for callers that look suits up inline (``solve.min_deadwood``: a list,
+    whose ``list[int]`` subscript 3.11 specialises), and ``TB`` the same as bytes,
+    twice as long, which ``min`` reads: the second half (a suit pattern past the
+    deck) reads 255, so four look-ups summing to 255 or more mean a mask beyond the
+    deck."""
 
     min: Callable[[int], int]
     sets: Sets
-    quad: Callable[[int, int, int, int, int], int]
     discard: Callable[[int], tuple[int, int]]
     T: list[int]
     TB: bytes
@@ -170,7 +171,14 @@ def four_suit(rules: MeldRules) -> FourSuit:
 
     def sets(a: int, b: int, c: int, d: int, trip: int) -> int:
         if not trip & (trip - 1):
-            return one(a, b, c, d, trip)
+            # one rank (the commonest call, from solve.min_deadwood): ``one`` written
+            # out for a triple
+            nt = ~trip
+            if a & b & c & d & trip:
+                return quad(a, b, c, d, nt)
+            rest = T[a & nt] + T[b & nt] + T[c & nt] + T[d & nt]
+            base = T[a] + T[b] + T[c] + T[d]
+            return rest if rest < base else base
         free = trip & ~(RC[a] | RC[b] | RC[c] | RC[d])
         if free:
             keep = ~free
@@ -300,7 +308,7 @@ def four_suit(rules: MeldRules) -> FourSuit:
         walk(0)
         return best, which
 
-    return FourSuit(solve, sets, quad, discard, T, TB)
+    return FourSuit(solve, sets, discard, T, TB)
 
 
 __all__ = ["FourSuit", "SETS_ENUM_MAX", "four_suit"]

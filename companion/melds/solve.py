@@ -1,14 +1,15 @@
 """The public numbers: minimum deadwood and best discard. Each game's solver works on
 a card bitmask (the four-suit games through :mod:`companion.melds.fast`, others
 through the wild-card search or the rank-by-rank programme); the functions here only
-read the caller's cards into a mask (checked) and hand it over."""
+read the caller's cards into a mask (checked) and hand it over, but for the commonest
+call, ``min_deadwood`` of a Gin Rummy mask, which :class:`FourSuit.min` answers written
+out in place (no call)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from operator import itemgetter
-from typing import Protocol
 
 from companion import cards as C
 from companion.melds.block import _block_min, _block_ok
@@ -74,106 +75,90 @@ def _generic_min(cards: object, variant: str | MeldRules) -> int:
     return entry[0](_hand_mask(cards, get_rules(variant)))  # type: ignore[arg-type]
 
 
+# The Gin Rummy solver's parts that min_deadwood reads inline, as module globals (a
+# closure's cells are copied into every call's frame; a global is read only where used)
+_GIN = four_suit(GIN)
+_T = _GIN.T  # a list: 3.11 specialises a list[int] subscript, not a bytes one
+_sets = _GIN.sets
+_solve = _GIN.min
 _BIT = {card: 1 << card for card in range(52)}  # a Gin Rummy card int -> its bit
 _gather = itemgetter
 
 
-class _MaskMin(Protocol):
-    def __call__(self, mask: int, variant: str | MeldRules = "gin") -> int: ...
+def deadwood_of_mask(mask: int, variant: str | MeldRules = "gin") -> int:
+    """Minimum deadwood of a card bitmask (no validation; the fast entry point)."""
+    if variant == "gin":
+        return _solve(mask)
+    entry = _FAST.get(variant) or _fast_entry(variant)
+    return entry[0](mask)
 
 
-class _CardsMin(Protocol):
-    def __call__(self, cards: int | str | Iterable[str | int],
-                 variant: str | MeldRules = "gin") -> int: ...
+def min_deadwood(cards: int | str | Iterable[str | int],
+                 variant: str | MeldRules = "gin") -> int:
+    """Least deadwood value over every arrangement of ``cards`` into melds.
 
+    ``cards`` is a bitmask, a string (``"5H 6H 7H"``) or a list of names or ints.
 
-def _make_public() -> tuple[_MaskMin, _CardsMin]:
-    """``deadwood_of_mask`` and ``min_deadwood``. The common call (a Gin Rummy hand as
-    a mask, or as a list of card ints) splits the mask and, when no rank is held three
-    times, answers with four byte-table look-ups here (a rank held three or four times
-    once: the closed form, eight); every other Gin Rummy hand goes to the one solver
-    of :mod:`companion.melds.fast`, and other games to theirs."""
-    gin = four_suit(GIN)
-    T = gin.T
-    TB = gin.TB  # T as bytes; past the deck it reads 255, so a sum of 255+ is no hand
-    sets = gin.sets
-    quad = gin.quad
-    solve = gin.min
-    bit = _BIT
-
-    def deadwood_of_mask(mask: int, variant: str | MeldRules = "gin") -> int:
-        """Minimum deadwood of a card bitmask (no validation; the fast entry point)."""
-        if variant == "gin":
-            return solve(mask)
-        entry = _FAST.get(variant) or _fast_entry(variant)
-        return entry[0](mask)
-
-    def min_deadwood(cards: int | str | Iterable[str | int],
-                     variant: str | MeldRules = "gin") -> int:
-        """Least deadwood value over every arrangement of ``cards`` into melds.
-
-        ``cards`` is a bitmask, a string (``"5H 6H 7H"``) or a list of names or ints.
-
-        >>> min_deadwood(["AS", "2S", "3S", "KD"])
-        10
-        >>> min_deadwood([0, 1, 2, 38])
-        10
-        >>> min_deadwood("QS KS AS", "gingo"), min_deadwood("QS KS AS", "gin")
-        (0, 21)
-        """
-        if variant == "gin":
-            if type(cards) is int:
-                mask = cards
-            elif type(cards) is list or type(cards) is tuple:
-                # card ints: one C-level pass builds the mask; anything else (names,
-                # foreign numbers, one card alone, repeats, True/False) is read the
-                # checked way below. (A float equal to a card int reads as that card,
-                # as it would as a dict key.)
-                seq: list[int] = cards  # type: ignore[assignment]
-                try:
-                    mask = sum(_gather(*seq)(bit))
-                except (KeyError, TypeError):
-                    return _generic_min(cards, variant)
-                if mask.bit_count() != len(seq) or mask & 3 and (
-                        mask & 1 and seq[seq.index(0)] is False
-                        or mask & 2 and seq[seq.index(1)] is True):
-                    return _generic_min(cards, variant)
-            else:
-                return _generic_min(cards, variant)
-            # fast.FourSuit.min written out (no call); a mask beyond the deck or a
-            # negative one is read the checked way below (a negative one's top suit
-            # could wrap round to the real half of TB: hence ``hi >= 0``)
-            lo = mask & 0x3FFFFFF  # two 26-bit halves: one-digit ints, quicker
-            hi = mask >> 26
+    >>> min_deadwood(["AS", "2S", "3S", "KD"])
+    10
+    >>> min_deadwood([0, 1, 2, 38])
+    10
+    >>> min_deadwood("QS KS AS", "gingo"), min_deadwood("QS KS AS", "gin")
+    (0, 21)
+    """
+    # The common call, a Gin Rummy hand as a mask, is answered here: fast.FourSuit.min
+    # written out (no call). The mask is split into two 26-bit halves (one-digit ints,
+    # quicker) and those into the suits; with no rank held three times (three hands in
+    # four at random) the answer is four look-ups of the run table, otherwise
+    # FourSuit.sets. A list or tuple of card ints goes to _gin_list_min, and every
+    # other input, game, or bad hand to the checked reading (_generic_min). Only the
+    # mask path's common case lives here: with the set ranks' closed form and the
+    # list reading written out here too, this function's bigger frame and code made
+    # the mask path measurably slower beside OpenSpiel (benchmarks/solver.py).
+    if variant == "gin":
+        if type(cards) is int:
+            lo = cards & 0x3FFFFFF
+            hi = cards >> 26
             b = lo >> 13
             d = hi >> 13
-            trip = (lo & b | hi & d) & (lo | b) & (hi | d)  # ranks held 3+ times
+            # the ranks held 3+ times (lo | b and hi | d carry junk above bit 13 that
+            # the first term, under 8192, clears)
+            trip = (lo & b | hi & d) & (lo | b) & (hi | d)
             if not trip:
-                try:
-                    v = TB[lo & 8191] + TB[b] + TB[hi & 8191] + TB[d]
-                except IndexError:
-                    pass
-                else:
-                    if v < 255 and hi >= 0:
-                        return v
-            elif not hi >> 26:
-                a = lo & 8191
-                c = hi & 8191
-                if trip & (trip - 1):
-                    return sets(a, b, c, d, trip)
-                # one rank: FourSuit.one written out for a triple
-                nt = ~trip
-                if a & b & c & d & trip:
-                    return quad(a, b, c, d, nt)
-                rest = T[a & nt] + T[b & nt] + T[c & nt] + T[d & nt]
-                base = T[a] + T[b] + T[c] + T[d]
-                return rest if rest < base else base
-        return _generic_min(cards, variant)
-
-    return deadwood_of_mask, min_deadwood
+                if hi >= 0:  # (a negative mask's top suit would wrap round the table)
+                    try:
+                        return _T[lo & 8191] + _T[b] + _T[hi & 8191] + _T[d]
+                    except IndexError:  # a mask beyond the deck: past the table
+                        pass
+            elif not hi >> 26:  # neither beyond the deck nor negative
+                return _sets(lo & 8191, b, hi & 8191, d, trip)
+        elif type(cards) is list or type(cards) is tuple:
+            return _gin_list_min(cards)
+    return _generic_min(cards, variant)
 
 
-deadwood_of_mask, min_deadwood = _make_public()
+def _gin_list_min(cards: list[str | int] | tuple[str | int, ...]) -> int:
+    """``min_deadwood`` of a list or tuple for Gin Rummy. Card ints are read in one
+    C-level pass (their bits gathered from a dict and summed); anything else (names,
+    foreign numbers, one card alone, repeats, True/False) is read the checked way. (A
+    float equal to a card int reads as that card, as it would as a dict key.)"""
+    try:
+        mask: int = sum(_gather(*cards)(_BIT))
+    except (KeyError, TypeError):
+        return _generic_min(cards, "gin")
+    if mask.bit_count() != len(cards) or mask & 3 and (
+            mask & 1 and cards[cards.index(0)] is False
+            or mask & 2 and cards[cards.index(1)] is True):
+        return _generic_min(cards, "gin")
+    # min_deadwood's mask path, for a mask known to be a hand of the deck
+    lo = mask & 0x3FFFFFF
+    hi = mask >> 26
+    b = lo >> 13
+    d = hi >> 13
+    trip = (lo & b | hi & d) & (lo | b) & (hi | d)
+    if not trip:
+        return _T[lo & 8191] + _T[b] + _T[hi & 8191] + _T[d]
+    return _sets(lo & 8191, b, hi & 8191, d, trip)
 
 
 def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
