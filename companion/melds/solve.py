@@ -108,8 +108,8 @@ def min_deadwood(cards: int | str | Iterable[str | int],
     """
     # The common call, a Gin Rummy hand as a mask, is answered here: fast.FourSuit.min
     # written out (no call). The mask is split into two 26-bit halves (one-digit ints,
-    # quicker) and those into the suits; with no rank held three times (three hands in
-    # four at random) the answer is four look-ups of the run table, otherwise
+    # quicker) and those into the suits a b | c d; with no rank held three times (three
+    # hands in four at random) the answer is four look-ups of the run table, otherwise
     # FourSuit.sets. A list or tuple of card ints goes to _gin_list_min, and every
     # other input, game, or bad hand to the checked reading (_generic_min). Only the
     # mask path's common case lives here: with the set ranks' closed form and the
@@ -121,17 +121,19 @@ def min_deadwood(cards: int | str | Iterable[str | int],
             hi = cards >> 26
             b = lo >> 13
             d = hi >> 13
-            # the ranks held 3+ times (lo | b and hi | d carry junk above bit 13 that
-            # the first term, under 8192, clears)
-            trip = (lo & b | hi & d) & (lo | b) & (hi | d)
-            if not trip:
+            # a rank held 3+ times is a pair in suits a and b held in c or d too, or a
+            # pair in c and d held in a or b (lo & b and hi & d are under 8192, so
+            # the junk above bit 13 of hi | d and lo | b drops out); two tests of
+            # three steps, the second skipped when the first finds one
+            if not (lo & b & (hi | d) or hi & d & (lo | b)):
                 if hi >= 0:  # (a negative mask's top suit would wrap round the table)
                     try:
                         return _T[lo & 8191] + _T[b] + _T[hi & 8191] + _T[d]
                     except IndexError:  # a mask beyond the deck: past the table
                         pass
             elif not hi >> 26:  # neither beyond the deck nor negative
-                return _sets(lo & 8191, b, hi & 8191, d, trip)
+                return _sets(lo & 8191, b, hi & 8191, d,
+                             (lo & b | hi & d) & (lo | b) & (hi | d))  # the set ranks
         elif type(cards) is list or type(cards) is tuple:
             return _gin_list_min(cards)
     return _generic_min(cards, variant)
@@ -155,10 +157,9 @@ def _gin_list_min(cards: list[str | int] | tuple[str | int, ...]) -> int:
     hi = mask >> 26
     b = lo >> 13
     d = hi >> 13
-    trip = (lo & b | hi & d) & (lo | b) & (hi | d)
-    if not trip:
+    if not (lo & b & (hi | d) or hi & d & (lo | b)):
         return _T[lo & 8191] + _T[b] + _T[hi & 8191] + _T[d]
-    return _sets(lo & 8191, b, hi & 8191, d, trip)
+    return _sets(lo & 8191, b, hi & 8191, d, (lo & b | hi & d) & (lo | b) & (hi | d))
 
 
 def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
