@@ -127,8 +127,9 @@ def min_deadwood(cards: int | str | Iterable[str | int],
             # three steps, the second skipped when the first finds one
             if not (lo & b & (hi | d) or hi & d & (lo | b)):
                 if hi >= 0:  # (a negative mask's top suit would wrap round the table)
+                    T = _T  # (one global read, not four: measurably quicker)
                     try:
-                        return _T[lo & 8191] + _T[b] + _T[hi & 8191] + _T[d]
+                        return T[lo & 8191] + T[b] + T[hi & 8191] + T[d]
                     except IndexError:  # a mask beyond the deck: past the table
                         pass
             elif not hi >> 26:  # neither beyond the deck nor negative
