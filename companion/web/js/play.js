@@ -253,6 +253,11 @@ export async function mountPlay(main, game, ctx) {
             b.disabled = true;
             b.setAttribute("aria-describedby", "play-wait");
           }
+          // a row that scrolls sideways with only held-back moves in it has nothing to take
+          // the focus, so the row itself does: a keyboard can still scroll and read it
+          if (kid.classList && kid.classList.contains("play-suggests") && !kid.querySelector("button:not(:disabled)")) {
+            kid.tabIndex = 0;
+          }
         }
       }
     }
