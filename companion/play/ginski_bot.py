@@ -1,0 +1,254 @@
+"""The Ginski bot: a race to 13 deadwood, played one draw ahead.
+
+A Ginski round is short: with three players and five wild cards somebody usually ends
+it within the first two or three turns, and the ender scores the deadwood of *both*
+opponents (about 80 points, most of a game to 100). So the bot plays for the round to
+end on its own turn, soon:
+
+* **ending** (:meth:`GinskiPolicy.knock_now`): it ends the round whenever the rules
+  allow (13 deadwood or less), whatever the match score or the stage of the round.
+  Holding on for less deadwood (against an undercut) or for the Ginski bonus was
+  measured and loses: the opponents end it first too often;
+* **discarding** (:meth:`GinskiPolicy.pick`): among the discards within :data:`SLACK`
+  points of the least deadwood it keeps the ten cards with the best *outlook*
+  (:func:`outlook`): over every unseen card it might draw next, the chance that the
+  draw lets it end the round, worth :data:`ENDING_WEIGHT` points, less the expected
+  deadwood after that draw (each case counted up to :data:`CAP`). It never lets a wild
+  go while another discard is near (a wild melds with any pair, and it is the best
+  card the next player could take);
+* **drawing** (:meth:`GinskiPolicy.take`): it takes the discard when that lets it end
+  the round at once; otherwise when the discard lowers its deadwood *and* the outlook
+  after taking it beats drawing from the stock (the chance that the stock card ends
+  the round now, and again next turn).
+
+The outlook needs the least deadwood after one discard of many eleven-card hands, and a
+hand with wilds is a large search; :func:`least_after_discard` does it in one pass (the
+meld search of :mod:`companion.melds` with one deadwood card set aside), four to five
+times faster than one search per discard.
+
+How strong it is, against the basic bot that played Ginski before it, is measured by
+``benchmarks/bots.py`` (docs/play.md). Like the other bots it looks only at what its
+player may see (its cards, the discard pile, the stock's size).
+
+>>> from companion.play.rummy import RummyGame
+>>> g = RummyGame("ginski", seed=11)
+>>> choose_action(g) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from companion import cards as C
+from companion import melds as M
+from companion.melds.natural import _bits, _suits
+from companion.melds.tables import _BIG, _tables
+from companion.melds.wild import _run_wild
+from companion.play.policy import Policy, best_after, play_turn, unseen_cards
+from companion.play.rummy_actions import Action
+from companion.play.strong import reach
+
+if TYPE_CHECKING:
+    from companion.play.rummy import RummyGame
+
+RULES = M.get_rules("ginski")
+SLACK = 4  # discards this many points above the least deadwood are still weighed
+ENDING_WEIGHT = 40.0  # points of deadwood a sure end of the round on the next draw is worth
+CAP = 22  # the expected deadwood counts each draw's outcome up to this many points
+STOCK_AGAIN = 1.0  # drawing from the stock: weight of a second chance to end next turn
+CACHE = 1 << 16  # hands remembered by the deadwood caches
+
+_TABLES = _tables(RULES)
+_RUNS = _run_wild(RULES)
+_NSUITS = RULES.nsuits
+_WILD = RULES.wild_value
+
+
+@lru_cache(maxsize=CACHE)
+def deadwood(mask: int) -> int:
+    """The least deadwood of the Ginski hand ``mask``."""
+    return M.deadwood_of_mask(mask, RULES)
+
+
+@lru_cache(maxsize=CACHE)
+def _runs_less_one(suit: int, wilds: int, forbid: int) -> int:
+    """The least run deadwood of one colour's cards ``suit`` (13 bits) with ``wilds``
+    wilds, one of the cards set aside (discarded)."""
+    best = _BIG
+    for b in _bits(suit):
+        v = _RUNS(suit ^ b, wilds, forbid)
+        if v < best:
+            best = v
+    return best
+
+
+@lru_cache(maxsize=CACHE)
+def least_after_discard(mask: int) -> int:
+    """The least deadwood of the Ginski hand ``mask`` after one discard, as
+    ``min(deadwood(mask - c) for c in mask)`` but in one search.
+
+    Some least-deadwood hand after a discard is a whole-hand arrangement with the
+    discard among its deadwood, so the search of :mod:`companion.melds.wild` (sets by
+    rank, then runs colour by colour) runs once, with a flag for "a deadwood card, or
+    an unused wild, has been set aside".
+
+    >>> least_after_discard(C.to_mask("R1 R2 W1 B5 B6 B7 G9 G10 G11 Y8 P13"))
+    8
+    """
+    w = (mask & RULES.wild_mask).bit_count()
+    if not w:
+        return M.best_discard_mask(mask, RULES)[0]
+    s = _suits(mask & RULES.natural_mask, RULES)
+    forbids = [0] * _NSUITS  # per colour, ranks a wild in a set already stands for
+    c1 = c2 = 0
+    for x in s:
+        c2 |= c1 & x
+        c1 |= x
+    ranks = _bits(c2)  # ranks held twice or more: sets are possible
+    best = _BIG
+
+    def runs(left: int) -> int:
+        # colour by colour, ``left`` wilds for runs: [no discard yet, discard made]
+        # per number of wilds used
+        cur = [[0] + [_BIG] * left, [_BIG] * (left + 1)]
+        for j in range(_NSUITS):
+            x = s[j]
+            if not x:
+                continue
+            nxt = [[_BIG] * (left + 1), [_BIG] * (left + 1)]
+            fj = forbids[j]
+            for used in range(left + 1):
+                a0, a1 = cur[0][used], cur[1][used]
+                if a0 >= _BIG and a1 >= _BIG:
+                    continue
+                for k in range(left - used + 1):
+                    r = _RUNS(x, k, fj)
+                    t = used + k
+                    nxt[0][t] = min(nxt[0][t], a0 + r)
+                    nxt[1][t] = min(nxt[1][t], a1 + r, a0 + _runs_less_one(x, k, fj))
+            cur = nxt
+        out = _BIG
+        for used in range(left + 1):
+            spare = left - used  # unused wilds: deadwood, or one of them the discard
+            out = min(out, cur[1][used] + _WILD * spare)
+            if spare:
+                out = min(out, cur[0][used] + _WILD * (spare - 1))
+        return out
+
+    def sets(i: int, ws: int) -> None:
+        nonlocal best
+        if i == len(ranks):
+            best = min(best, runs(w - ws))
+            return
+        bit = ranks[i]
+        pat = sum(1 << j for j in range(_NSUITS) if s[j] & bit)
+        sets(i + 1, ws)
+        for choice in _TABLES.SUB[pat]:  # a natural set at this rank, then look again
+            for j in choice:
+                s[j] ^= bit
+            sets(i, ws)
+            for j in choice:
+                s[j] ^= bit
+        if ws < w:
+            for choice in _TABLES.SUBW[pat]:  # a set completed by a wild of colour d
+                for d in range(_NSUITS):
+                    if d in choice or forbids[d] & bit:
+                        continue
+                    for j in choice:
+                        s[j] ^= bit
+                    forbids[d] |= bit
+                    sets(i, ws + 1)
+                    forbids[d] ^= bit
+                    for j in choice:
+                        s[j] ^= bit
+
+    sets(0, 0)
+    return best
+
+
+def outlook(kept: int, unseen: int, limit: int, cap: int = CAP) -> tuple[float, float]:
+    """For the hand ``kept`` (after the discard) and the next draw, one of ``unseen``
+    cards equally likely: the chance that the hand can then end the round (deadwood at
+    most ``limit`` after the discard), and the expected least deadwood after the
+    discard, each case counted up to ``cap``.
+
+    A card that melds with nothing kept (:func:`companion.play.strong.reach`) is not
+    searched: it is discarded again, or it replaces the best discard of ``kept``."""
+    n = unseen.bit_count()
+    now = min(deadwood(kept), cap)
+    if not n:
+        return (1.0 if now <= limit else 0.0), float(now)
+    swap = least_after_discard(kept)  # ``kept`` less its best discard
+    near = reach(kept, RULES.wild_mask) & unseen
+    ends = 0
+    total = 0
+    for u in C.iter_cards(unseen & ~near):
+        d = min(now, swap + RULES.card_value(u))
+        total += d
+        ends += d <= limit
+    for u in C.iter_cards(near):
+        d = min(now, least_after_discard(kept | 1 << u))
+        total += d
+        ends += d <= limit
+    return ends / n, total / n
+
+
+class GinskiPolicy(Policy):
+    """The Ginski bot's choices (see the module notes)."""
+
+    slack = SLACK
+    ending_weight = ENDING_WEIGHT
+    cap = CAP
+    stock_again = STOCK_AGAIN
+
+    def score(self, kept: int, unseen: int, limit: int) -> float:
+        """What keeping ``kept`` is worth (higher is better): the chance of ending the
+        round after the next draw, in points, less the expected deadwood then."""
+        p, e = outlook(kept, unseen, limit, self.cap)
+        return self.ending_weight * p - e
+
+    def knock_now(self, game: RummyGame, dw: int, knockers: int) -> bool:
+        return True  # end the round whenever allowed (see the module notes)
+
+    def take(self, game: RummyGame, hand: int, top: int) -> bool:
+        limit = game.hand_options.end_limit
+        after = hand | 1 << top
+        least, which = best_after(after, game.meld_variant, top)
+        if least <= limit:
+            return True  # taking it ends the round at once
+        now = deadwood(hand)
+        if least >= now:
+            return False
+        unseen = unseen_cards(game, game.turn) & ~(1 << top)
+        taken = max(self.score(after & ~(1 << c), unseen, limit) for c in C.iter_cards(which))
+        p, e = outlook(hand, unseen, limit, self.cap)
+        stock = self.ending_weight * (p + self.stock_again * p * (1 - p)) - e
+        return taken > stock
+
+    def pick(self, game: RummyGame, allowed: int, which: int, best: int, ending: bool) -> int:
+        if ending:  # face down, every candidate keeps the same deadwood
+            return max(C.iter_cards(allowed), key=lambda c: (RULES.card_value(c), c))
+        hand = game.hands[game.turn]
+        near = [c for c in C.iter_cards(allowed) if deadwood(hand & ~(1 << c)) <= best + self.slack]
+        naturals = [c for c in near if not RULES.wild_mask >> c & 1]
+        near = naturals or near  # a wild goes only when nothing else is near
+        if len(near) == 1:
+            return near[0]
+        unseen = unseen_cards(game, game.turn)
+        limit = game.hand_options.end_limit
+        return max(near, key=lambda c: (self.score(hand & ~(1 << c), unseen, limit),
+                                        RULES.card_value(c), c))
+
+
+GINSKI = GinskiPolicy()
+
+
+def choose_action(game: RummyGame) -> Action:
+    """The Ginski bot's action for the player to move (always a legal one)."""
+    return play_turn(game, GINSKI)
+
+
+__all__ = ["choose_action", "GinskiPolicy", "GINSKI", "outlook", "least_after_discard", "deadwood",
+           "SLACK", "ENDING_WEIGHT", "CAP", "STOCK_AGAIN"]
