@@ -12,7 +12,7 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 
 * ``bot``: the companion's seat bot, the one that sits in an empty seat
   (``companion.play.bot.choose_action`` for the rummy games: the strong bot for gin,
-  the Color Gin bot for Color Gin, the basic bot for Ginski;
+  the Color Gin bot for Color Gin, the Ginski bot for Ginski;
   ``companion.play.gingo.bot_move`` for Gin-Go, which is
   ``companion.play.gingo.strong.strong_move``);
 * ``basic``: ``companion.play.bot.basic_action``, the first rummy bot (the baseline the
@@ -20,6 +20,8 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``strong``: :mod:`companion.play.strong` (knock timing, live outs, safe discards);
 * ``suits``: :mod:`companion.play.color_gin_bot` (the strong bot weighing knocks and
   discards by the Color Gin suits they score in);
+* ``ginski``: :mod:`companion.play.ginski_bot` (ends the round whenever allowed, and
+  draws and discards for the chance that the next draw lets it end the round);
 * ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
   discards for the board;
@@ -59,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.play.bot import basic_action, choose_action  # noqa: E402
 from companion.play.color_gin_bot import choose_action as suits_action  # noqa: E402
+from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E402
 from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
@@ -76,7 +79,7 @@ GINGO_HANDS = 60
 Policy = Callable[[Any, random.Random], Any]
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
-PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"},
+PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"},
          "first": {"gingo"}, "gostrong": {"gingo"}}
 
 
@@ -89,9 +92,11 @@ def _rummy_policy(name: str) -> Policy:
         return lambda game, rng: strong_action(game)
     if name == "suits":
         return lambda game, rng: suits_action(game)
+    if name == "ginski":
+        return lambda game, rng: ginski_action(game)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
-    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits or random")
+    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski or random")
 
 
 def _gingo_policy(name: str) -> Policy:

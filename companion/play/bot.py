@@ -2,9 +2,10 @@
 
 :func:`choose_action` is the seat bot: it plays :func:`seat_policy`'s policy for the
 game, the strongest measured for it (gin: :mod:`companion.play.strong`; Color Gin:
-:mod:`companion.play.color_gin_bot`; otherwise the basic policy below). The basic policy
-is :func:`basic_action`'s, the baseline ``benchmarks/bots.py`` measures the others
-against; the turn's skeleton every bot shares is :mod:`companion.play.policy`'s.
+:mod:`companion.play.color_gin_bot`; Ginski: :mod:`companion.play.ginski_bot`). The
+basic policy below is :func:`basic_action`'s, the baseline ``benchmarks/bots.py``
+measures the others against; the turn's skeleton every bot shares is
+:mod:`companion.play.policy`'s.
 
 It looks only at what its player may see: its own cards, the discard pile's top, the
 cards each opponent has picked up from the discard pile, the stock's size and the
@@ -111,6 +112,9 @@ def seat_policy(variant: str) -> Policy:
     if variant == "color_gin":
         from companion.play.color_gin_bot import COLOR_GIN
         return COLOR_GIN
+    if variant == "ginski":
+        from companion.play.ginski_bot import GINSKI
+        return GINSKI
     return BASIC
 
 
