@@ -58,7 +58,7 @@ SLACK = 4  # discards this many points above the least deadwood are still weighe
 ENDING_WEIGHT = 40.0  # points of deadwood a sure end of the round on the next draw is worth
 CAP = 22  # the expected deadwood counts each draw's outcome up to this many points
 STOCK_AGAIN = 1.0  # drawing from the stock: weight of a second chance to end next turn
-CACHE = 1 << 16  # hands remembered by the deadwood caches
+CACHE = 1 << 14  # hands remembered by each deadwood cache (a few megabytes)
 
 _TABLES = _tables(RULES)
 _RUNS = _run_wild(RULES)
