@@ -253,10 +253,10 @@ export async function mountPlay(main, game, ctx) {
             b.disabled = true;
             b.setAttribute("aria-describedby", "play-wait");
           }
-          // a row that scrolls sideways with only held-back moves in it has nothing to take
-          // the focus, so the row itself does: a keyboard can still scroll and read it
+          // a sideways-scrolling row of held-back moves would have nothing to take the
+          // focus (a keyboard could not scroll it): held back, the row wraps instead
           if (kid.classList && kid.classList.contains("play-suggests") && !kid.querySelector("button:not(:disabled)")) {
-            kid.tabIndex = 0;
+            kid.classList.add("held");
           }
         }
       }
