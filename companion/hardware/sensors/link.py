@@ -31,6 +31,8 @@ log = logging.getLogger("companion.hardware.sensors.serial")
 
 __all__ = ["STAT_KEYS", "SerialLink", "resolve_port"]
 
+WRITE_TIMEOUT = 0.5  # s a port may refuse every byte before a write is reported failed
+
 
 def resolve_port(port: str) -> str:
     """The pyserial URL for ``port``; ``usb:VID:PID`` (hex) is looked up among the ports.
@@ -159,8 +161,7 @@ class SerialLink(FrameReceiver):
                 self.stats["write_failures"] += 1
                 return False
             try:
-                ser.write(data)
-                ser.flush()
+                self._write(ser, data)
             except (serial.SerialException, OSError) as exc:
                 self.stats["write_failures"] += 1
                 self._log_once("write", "sensor link %s: write failed (%s)", self.port, exc)
@@ -177,7 +178,7 @@ class SerialLink(FrameReceiver):
 
     def _open(self) -> None:
         url = resolve_port(self.port)
-        ser = serial.serial_for_url(url, baudrate=self.baudrate, timeout=0.02, write_timeout=0.5)
+        ser = serial.serial_for_url(url, baudrate=self.baudrate, timeout=0.02, write_timeout=WRITE_TIMEOUT)
         self._splitter.reset()
         self._last_seq = None
         self._serial = ser
@@ -276,6 +277,31 @@ class SerialLink(FrameReceiver):
         if not data:  # readable but empty: the device went away
             raise serial.SerialException("device reports readiness to read but returned no data (unplugged?)")
         return data
+
+    def _write(self, ser: serial.SerialBase, data: bytes) -> None:
+        """Write all of ``data``; fail only if the port takes nothing for WRITE_TIMEOUT s.
+
+        pyserial's own write (serialposix.Serial.write, 3.5) raises its write timeout
+        once the clock has passed the timeout *after* a complete os.write, so a thread
+        descheduled for half a second on a loaded Pi reported a frame that was sent as
+        failed. A device port is written here with os.write and select() on its
+        non-blocking descriptor; URL ports go through pyserial.
+        """
+        fd = getattr(ser, "fd", None)
+        if not isinstance(fd, int) or fd < 0:
+            ser.write(data)
+            ser.flush()
+            return
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(fd, view)
+            except (BlockingIOError, InterruptedError):
+                n = 0
+            view = view[n:]
+            if view and not select.select([], [fd], [], WRITE_TIMEOUT)[1]:
+                raise serial.SerialTimeoutException(
+                    f"the port took nothing for {WRITE_TIMEOUT} s ({len(view)} of {len(data)} bytes unsent)")
 
     def close(self) -> None:
         """Stop the reader thread and close the port."""
