@@ -65,27 +65,6 @@ def test_deterministic_for_a_seed() -> None:
     assert _self_play(7) == first
 
 
-def test_least_after_discard_is_the_best_single_discard() -> None:
-    rng = random.Random(3)
-    deck = C.mask_cards(C.RUMSKI_DECK)
-    naturals = [c for c in deck if not C.is_wild(c)]
-    wilds = [c for c in deck if C.is_wild(c)]
-    for n in range(240):
-        w = n % 4
-        if n % 2:  # crowded: a colour's neighbours and a rank in several colours
-            colour, low = rng.randrange(5), rng.randrange(1, 10)
-            core = [C.make_rumski(colour, low + i) for i in range(4)]
-            core += [C.make_rumski(k, low + 1) for k in range(5) if k != colour][:2]
-            rest = rng.sample([c for c in naturals if c not in core], 11 - w - len(core))
-            cards = core + rest
-        else:
-            cards = rng.sample(naturals, 11 - w)
-        mask = C.cards_mask(cards + rng.sample(wilds, w))
-        brute = min(M.deadwood_of_mask(mask & ~(1 << c), "ginski") for c in C.iter_cards(mask))
-        assert ginski_bot.least_after_discard(mask) == brute == M.best_discard_mask(mask, "ginski")[0], \
-            C.mask_names(mask)
-
-
 def test_outlook_counts_the_draws_that_end_the_round() -> None:
     kept = C.to_mask("R1 R2 R3 B5 B6 B7 G10 G12 Y2 P4")  # 28 deadwood
     # G11 or a wild completes G10 G12 (then 2 after discarding P4); Y13 helps nothing

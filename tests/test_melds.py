@@ -329,3 +329,47 @@ def test_four_suit_solver_agrees_with_the_set_enumeration_on_many_hands(variant)
         assert fs.min(mask) == _natural_min(mask, rules, tb), C.mask_names(mask)
         if variant == "gin":
             assert M.min_deadwood(mask) == M.min_deadwood(hand) == fs.min(mask)
+
+
+def _crowded_ginski_hands(n_hands: int, seed: int) -> list[int]:
+    """Eleven-card Ginski hands with 0-3 wilds; every other one crowded (a colour's
+    neighbours and a rank in several colours), where sets and runs compete."""
+    rng = random.Random(seed)
+    deck = C.mask_cards(C.RUMSKI_DECK)
+    naturals = [c for c in deck if not C.is_wild(c)]
+    wilds = [c for c in deck if C.is_wild(c)]
+    hands = []
+    for n in range(n_hands):
+        w = n % 4
+        if n % 2:
+            colour, low = rng.randrange(5), rng.randrange(1, 10)
+            core = [C.make_rumski(colour, low + i) for i in range(4)]
+            core += [C.make_rumski(k, low + 1) for k in range(5) if k != colour][:2]
+            cards = core + rng.sample([c for c in naturals if c not in core], 11 - w - len(core))
+        else:
+            cards = rng.sample(naturals, 11 - w)
+        hands.append(C.cards_mask(cards + rng.sample(wilds, w)))
+    return hands
+
+
+def test_least_after_discard_in_one_search_is_the_best_single_discard() -> None:
+    """Ginski's one-pass search (a wild may stand for a card the hand holds) against
+    one search per discard, on hands where it matters."""
+    for mask in _crowded_ginski_hands(240, 3):
+        brute = min(M.deadwood_of_mask(mask & ~(1 << c), "ginski") for c in C.iter_cards(mask))
+        assert M.least_after_discard_mask(mask, "ginski") == brute == M.best_discard_mask(mask, "ginski")[0], \
+            C.mask_names(mask)
+
+
+@pytest.mark.parametrize("variant", ["gin", "gingo", "gingo_fewer"])
+def test_least_after_discard_in_the_other_games(variant: str) -> None:
+    """Gin (no wilds) and Gin-Go (a joker may not stand for a card the hand holds, so a
+    discard frees a designation): the same answer as one search per discard."""
+    rng = random.Random(5)
+    deck = list(range(52)) + ([C.JOKER1, C.JOKER2] if variant != "gin" else [])
+    for _ in range(150):
+        mask = C.cards_mask(rng.sample(deck, 11))
+        brute = min(M.deadwood_of_mask(mask & ~(1 << c), variant) for c in C.iter_cards(mask))
+        assert M.least_after_discard_mask(mask, variant) == brute, C.mask_names(mask)
+    with pytest.raises(ValueError, match="no card"):
+        M.least_after_discard_mask(0, variant)

@@ -34,7 +34,8 @@ The package holds one module per part (imports point down only: ``cards`` <- ``r
 * :mod:`~companion.melds.wild`: the wild-card search;
 * :mod:`~companion.melds.block`: the rank-by-rank programme for large hands;
 * :mod:`~companion.melds.fast`: the four-suit solver (minimum and best discard of a mask);
-* :mod:`~companion.melds.solve`: ``min_deadwood``, ``best_discard`` and their mask forms
+* :mod:`~companion.melds.solve`: ``min_deadwood``, ``best_discard`` and their mask forms,
+  ``least_after_discard_mask``
   (reading the caller's cards into a mask and choosing each game's solver);
 * :mod:`~companion.melds.arrange`: :class:`Meld`, :class:`Arrangement`, ``arrangements``;
 * :mod:`~companion.melds.check`: ``check_meld``;
@@ -54,13 +55,16 @@ from companion.melds.rules import (
     COLOR_GIN, GIN, GINGO, GINGO_FEWER, GINSKI, VARIANTS, MeldRules, get_rules,
 )
 from companion.melds.rules import _hand_mask as _hand_mask
-from companion.melds.solve import best_discard, best_discard_mask, deadwood_of_mask, min_deadwood
+from companion.melds.solve import (
+    best_discard, best_discard_mask, deadwood_of_mask, least_after_discard_mask, min_deadwood,
+)
 from companion.melds.tables import _tables as _tables
 from companion.melds.wild import _wild_min as _wild_min
 
 __all__ = [
     "MeldRules", "GIN", "COLOR_GIN", "GINSKI", "GINGO", "GINGO_FEWER", "VARIANTS",
     "get_rules", "min_deadwood", "deadwood_of_mask", "best_discard", "best_discard_mask",
+    "least_after_discard_mask",
     "Meld", "Arrangement", "arrangements", "best_arrangement", "check_meld",
     "LayoffResult", "best_layoffs",
 ]

@@ -189,6 +189,23 @@ def best_discard_mask(mask: int, variant: str | MeldRules = "gin") -> tuple[int,
     return _best_discard_mask(mask, get_rules(variant))
 
 
+def least_after_discard_mask(mask: int, variant: str | MeldRules = "gin") -> int:
+    """The least deadwood of the hand ``mask`` after one discard: the first half of
+    :func:`best_discard_mask`, without the discards that reach it. A hand with wilds in
+    a game where a wild may stand for a card the hand holds (Ginski) is solved in one
+    search instead of one per discard (four to five times faster).
+
+    >>> least_after_discard_mask(C.to_mask("R1 R2 W1 B5 B6 B7 G9 G10 G11 Y8 P13"), "ginski")
+    8
+    """
+    rules = get_rules(variant)
+    if not mask:
+        raise ValueError("no card to discard")
+    if not mask & rules.wild_mask or not rules.wild_may_duplicate_hand or not rules.max_wilds_per_meld:
+        return _best_discard_mask(mask, rules)[0]
+    return _wild_min(mask, rules, discard=True)
+
+
 def best_discard(
     cards: int | str | Iterable[str | int], variant: str | MeldRules = "gin"
 ) -> tuple[int, list[str]]:

@@ -39,6 +39,15 @@ class _RunWild:
         self.memo[key] = r
         return r
 
+    def less_one(self, m: int, k: int, forbid: int) -> int:
+        """As a call, with one of the naturals ``m`` set aside (the discard)."""
+        key = (m, k, forbid, 1)
+        r = self.memo.get(key)
+        if r is None:
+            r = min((self(m ^ b, k, forbid) for b in _bits(m)), default=_BIG)
+            self.memo[key] = r
+        return r
+
     @lru_cache(maxsize=None)  # noqa: B019 - the instance lives as long as its rules
     def _f(self, m: int, k: int, lo: int, forbid: int, vals: tuple[int, ...]) -> int:
         """Least deadwood of naturals ``m`` (13 positions) given ``k`` wilds, a wild
@@ -144,11 +153,16 @@ def _run_wild(rules: MeldRules) -> _RunWild:
     return _RunWild(rules)
 
 
-def _wild_min(mask: int, rules: MeldRules, held: int | None = None, taken: int = 0) -> int:
+def _wild_min(mask: int, rules: MeldRules, held: int | None = None, taken: int = 0,
+              discard: bool = False) -> int:
     """Exact minimum deadwood of a hand that holds wild cards.
 
     ``held``: cards a Gin-Go joker may not stand for (the whole hand by default);
-    ``taken``: cards some wild already stands for.
+    ``taken``: cards some wild already stands for. ``discard``: the least deadwood after
+    one discard, in one search (for rules where a wild may stand for a card the hand
+    holds, so setting a card aside frees no designation): some best hand after a
+    discard is a whole-hand arrangement with the discard among its deadwood, so the runs
+    are searched with a flag for "a deadwood card, or an unused wild, is set aside".
     """
     tb = _tables(rules)
     w = (mask & rules.wild_mask).bit_count()
@@ -195,10 +209,40 @@ def _wild_min(mask: int, rules: MeldRules, held: int | None = None, taken: int =
             cur = nxt
         return min(cur[u] + wv * (left - u) for u in range(left + 1))
 
+    def leaf_less_one(ws: int) -> int:
+        # as leaf, per number of wilds used: [no discard yet, discard made]
+        left = w - ws
+        cur = [[0] + [_BIG] * left, [_BIG] * (left + 1)]
+        for j in range(nsuits):
+            x = s[j]
+            if not x:
+                continue
+            nxt = [[_BIG] * (left + 1), [_BIG] * (left + 1)]
+            fj = forbids[j]
+            for used in range(left + 1):
+                a0, a1 = cur[0][used], cur[1][used]
+                if a0 >= _BIG and a1 >= _BIG:
+                    continue
+                for kk in range(left - used + 1):
+                    r = rw(x, kk, fj)
+                    t = used + kk
+                    nxt[0][t] = min(nxt[0][t], a0 + r)
+                    nxt[1][t] = min(nxt[1][t], a1 + r, a0 + rw.less_one(x, kk, fj))
+            cur = nxt
+        out = _BIG
+        for used in range(left + 1):
+            spare = left - used  # unused wilds: deadwood, or one of them the discard
+            out = min(out, cur[1][used] + wv * spare)
+            if spare:
+                out = min(out, cur[0][used] + wv * (spare - 1))
+        return out
+
+    end = leaf_less_one if discard else leaf
+
     def rec(i: int, ws: int) -> None:
         nonlocal best
         if i == len(ranks):
-            v = leaf(ws)
+            v = end(ws)
             if v < best:
                 best = v
             return

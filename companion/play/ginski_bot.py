@@ -22,9 +22,9 @@ end on its own turn, soon:
   the round now, and again next turn).
 
 The outlook needs the least deadwood after one discard of many eleven-card hands, and a
-hand with wilds is a large search; :func:`least_after_discard` does it in one pass (the
-meld search of :mod:`companion.melds` with one deadwood card set aside), four to five
-times faster than one search per discard.
+hand with wilds is a large search; :func:`companion.melds.least_after_discard_mask` does
+it in one pass (the meld search with one deadwood card set aside), four to five times
+faster than one search per discard.
 
 How strong it is, against the basic bot that played Ginski before it, is measured by
 ``benchmarks/bots.py`` (docs/play.md). Like the other bots it looks only at what its
@@ -43,9 +43,6 @@ from typing import TYPE_CHECKING
 
 from companion import cards as C
 from companion import melds as M
-from companion.melds.natural import _bits, _suits
-from companion.melds.tables import _BIG, _tables
-from companion.melds.wild import _run_wild
 from companion.play.policy import Policy, best_after, play_turn, unseen_cards
 from companion.play.rummy_actions import Action
 from companion.play.strong import reach
@@ -60,10 +57,6 @@ CAP = 22  # the expected deadwood counts each draw's outcome up to this many poi
 STOCK_AGAIN = 1.0  # drawing from the stock: weight of a second chance to end next turn
 CACHE = 1 << 14  # hands remembered by each deadwood cache (a few megabytes)
 
-_TABLES = _tables(RULES)
-_RUNS = _run_wild(RULES)
-_NSUITS = RULES.nsuits
-_WILD = RULES.wild_value
 
 
 @lru_cache(maxsize=CACHE)
@@ -73,99 +66,15 @@ def deadwood(mask: int) -> int:
 
 
 @lru_cache(maxsize=CACHE)
-def _runs_less_one(suit: int, wilds: int, forbid: int) -> int:
-    """The least run deadwood of one colour's cards ``suit`` (13 bits) with ``wilds``
-    wilds, one of the cards set aside (discarded)."""
-    best = _BIG
-    for b in _bits(suit):
-        v = _RUNS(suit ^ b, wilds, forbid)
-        if v < best:
-            best = v
-    return best
-
-
-@lru_cache(maxsize=CACHE)
 def least_after_discard(mask: int) -> int:
     """The least deadwood of the Ginski hand ``mask`` after one discard, as
-    ``min(deadwood(mask - c) for c in mask)`` but in one search.
-
-    Some least-deadwood hand after a discard is a whole-hand arrangement with the
-    discard among its deadwood, so the search of :mod:`companion.melds.wild` (sets by
-    rank, then runs colour by colour) runs once, with a flag for "a deadwood card, or
-    an unused wild, has been set aside".
+    ``min(deadwood(mask - c) for c in mask)`` but in one search
+    (:func:`companion.melds.least_after_discard_mask`).
 
     >>> least_after_discard(C.to_mask("R1 R2 W1 B5 B6 B7 G9 G10 G11 Y8 P13"))
     8
     """
-    w = (mask & RULES.wild_mask).bit_count()
-    if not w:
-        return M.best_discard_mask(mask, RULES)[0]
-    s = _suits(mask & RULES.natural_mask, RULES)
-    forbids = [0] * _NSUITS  # per colour, ranks a wild in a set already stands for
-    c1 = c2 = 0
-    for x in s:
-        c2 |= c1 & x
-        c1 |= x
-    ranks = _bits(c2)  # ranks held twice or more: sets are possible
-    best = _BIG
-
-    def runs(left: int) -> int:
-        # colour by colour, ``left`` wilds for runs: [no discard yet, discard made]
-        # per number of wilds used
-        cur = [[0] + [_BIG] * left, [_BIG] * (left + 1)]
-        for j in range(_NSUITS):
-            x = s[j]
-            if not x:
-                continue
-            nxt = [[_BIG] * (left + 1), [_BIG] * (left + 1)]
-            fj = forbids[j]
-            for used in range(left + 1):
-                a0, a1 = cur[0][used], cur[1][used]
-                if a0 >= _BIG and a1 >= _BIG:
-                    continue
-                for k in range(left - used + 1):
-                    r = _RUNS(x, k, fj)
-                    t = used + k
-                    nxt[0][t] = min(nxt[0][t], a0 + r)
-                    nxt[1][t] = min(nxt[1][t], a1 + r, a0 + _runs_less_one(x, k, fj))
-            cur = nxt
-        out = _BIG
-        for used in range(left + 1):
-            spare = left - used  # unused wilds: deadwood, or one of them the discard
-            out = min(out, cur[1][used] + _WILD * spare)
-            if spare:
-                out = min(out, cur[0][used] + _WILD * (spare - 1))
-        return out
-
-    def sets(i: int, ws: int) -> None:
-        nonlocal best
-        if i == len(ranks):
-            best = min(best, runs(w - ws))
-            return
-        bit = ranks[i]
-        pat = sum(1 << j for j in range(_NSUITS) if s[j] & bit)
-        sets(i + 1, ws)
-        for choice in _TABLES.SUB[pat]:  # a natural set at this rank, then look again
-            for j in choice:
-                s[j] ^= bit
-            sets(i, ws)
-            for j in choice:
-                s[j] ^= bit
-        if ws < w:
-            for choice in _TABLES.SUBW[pat]:  # a set completed by a wild of colour d
-                for d in range(_NSUITS):
-                    if d in choice or forbids[d] & bit:
-                        continue
-                    for j in choice:
-                        s[j] ^= bit
-                    forbids[d] |= bit
-                    sets(i, ws + 1)
-                    forbids[d] ^= bit
-                    for j in choice:
-                        s[j] ^= bit
-
-    sets(0, 0)
-    return best
+    return M.least_after_discard_mask(mask, RULES)
 
 
 def outlook(kept: int, unseen: int, limit: int, cap: int = CAP) -> tuple[float, float]:
