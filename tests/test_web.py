@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, PHONE, ROOT, Server, doc_shot, free_port
+from tests.web_helpers import (
+    CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, PHONE, ROOT, TIMEOUT_MS, Server, doc_shot, free_port, phone_page,
+)
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -35,7 +37,6 @@ VIEWPORT: ViewportSize = {"width": PHONE["width"], "height": PHONE["height"]}
 # Every wait is on a real condition (an element's state, a count, a text); these bound how
 # long a loaded 2-core machine may take to get there. Playwright's assertions have their
 # own default (5 s), separate from the page's action timeout: set both.
-TIMEOUT_MS = 20000
 expect.set_options(timeout=TIMEOUT_MS)
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -63,14 +64,8 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture()
 def page(browser: Browser) -> Iterator[Page]:
-    ctx = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, has_touch=True)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with phone_page(browser) as pg:
+        yield pg
 
 
 # ---- helpers that act like a player --------------------------------------------------------

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.test_web import TIMEOUT_MS, join, shot, wait_for
+from tests.test_web import join, shot, wait_for
 from tests.test_web import browser as browser  # noqa: F401  (fixtures shared with the page tests)
 from tests.test_web import server as server  # noqa: F401
-from tests.web_helpers import CODE, steady_box
+from tests.web_helpers import CODE, phone_page, steady_box
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
@@ -35,14 +35,8 @@ BUZZ = "navigator.vibrate = (p) => { (window.__buzz = window.__buzz || []).push(
 
 @pytest.fixture(params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
 def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  # noqa: F811
-    ctx = browser.new_context(viewport={"width": request.param, "height": HEIGHT}, device_scale_factor=1, has_touch=True)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with phone_page(browser, request.param, HEIGHT) as pg:
+        yield pg
 
 
 def width(page: Page) -> int:

@@ -18,9 +18,9 @@ import pytest
 
 from tests import play_drive as D
 from tests.live_server import LiveServer
-from tests.test_web import TIMEOUT_MS, join, shot
+from tests.test_web import join, shot
 from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
-from tests.web_helpers import CODE, HOST_CODE, steady_box
+from tests.web_helpers import CODE, HOST_CODE, phone_page, steady_box
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
@@ -37,15 +37,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def _phone(browser: Browser, width: int = 390) -> Iterator[Page]:  # noqa: F811
     # the screenshots for the docs hide the toast with a style tag, which the page's CSP refuses
-    ctx = browser.new_context(viewport={"width": width, "height": 844}, device_scale_factor=1, has_touch=True,
-                              bypass_csp=bool(os.environ.get("GINGO_SCREENSHOTS")))
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with phone_page(browser, width, 844, bypass_csp=bool(os.environ.get("GINGO_SCREENSHOTS"))) as pg:
+        yield pg
 
 
 @pytest.fixture()

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, ROOT, Server, doc_shot
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, ROOT, TIMEOUT_MS, Server, doc_shot, phone_page
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -30,7 +30,6 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: 
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "docs" / "screenshots"
-TIMEOUT_MS = 20000
 expect.set_options(timeout=TIMEOUT_MS)
 WIDTHS = (320, 360, 390, 430)
 HEIGHT = 740
@@ -105,21 +104,10 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-def open_page(browser: Browser, width: int, errors: list[str]) -> Page:
-    ctx = browser.new_context(viewport={"width": width, "height": HEIGHT}, device_scale_factor=1, has_touch=True)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    return pg
-
-
 @pytest.fixture(params=[320, 390], ids=lambda w: f"{w}px")
 def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    errors: list[str] = []
-    pg = open_page(browser, int(request.param), errors)
-    yield pg
-    pg.context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with phone_page(browser, int(request.param), HEIGHT) as pg:
+        yield pg
 
 
 def join(page: Page, server: LiveServer) -> None:
@@ -335,9 +323,7 @@ def screens(table: Table) -> list[tuple[str, str, str]]:
 @pytest.mark.parametrize("width", WIDTHS, ids=lambda w: f"{w}px")
 def test_no_screen_scrolls_sideways_and_targets_are_big_enough(browser: Browser, server: LiveServer, table: Table,
                                                                width: int) -> None:
-    errors: list[str] = []
-    page = open_page(browser, width, errors)
-    try:
+    with phone_page(browser, width, HEIGHT) as page:
         join(page, server)
         page.evaluate(f"sessionStorage.setItem('gingo.host', {HOST_CODE!r})")
         problems: list[str] = []
@@ -366,9 +352,6 @@ def test_no_screen_scrolls_sideways_and_targets_are_big_enough(browser: Browser,
                     if "sideways" not in label or not page.locator(".scroll-hint").first.is_visible():
                         problems.append(f"{name}: a sheet scrolls sideways without saying so")
         assert not problems, "\n".join(problems)
-    finally:
-        page.context.close()
-    assert not errors, errors
 
 
 # ---- the offline page and keeping the screen on --------------------------------------------------

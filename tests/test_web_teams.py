@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.live_server import LiveServer
-from tests.test_web import TIMEOUT_MS, join, shot
+from tests.test_web import join, shot
 from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
-from tests.web_helpers import Server, steady_box
+from tests.web_helpers import Server, phone_page, steady_box
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
@@ -32,14 +32,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
 def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  # noqa: F811
-    ctx = browser.new_context(viewport={"width": request.param, "height": 844}, device_scale_factor=1, has_touch=True)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with phone_page(browser, request.param, 844) as pg:
+        yield pg
 
 
 def thumb_sized(page: Page, selector: str) -> None:

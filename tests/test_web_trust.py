@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, ROOT, Server, doc_shot
+from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, ROOT, TIMEOUT_MS, Server, doc_shot, phone_page
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -31,7 +31,6 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: 
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "docs" / "screenshots"
-TIMEOUT_MS = 20000
 expect.set_options(timeout=TIMEOUT_MS)
 HEIGHT = 844
 # Records every vibration the page asks for (Chromium has navigator.vibrate; a desktop has no motor).
@@ -90,19 +89,11 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(params=[320, 390], ids=lambda w: f"{w}px")
 def phone(request: pytest.FixtureRequest, browser: Browser, server: LiveServer) -> Iterator[Page]:
-    ctx = browser.new_context(viewport={"width": int(request.param), "height": HEIGHT}, device_scale_factor=1,
-                              has_touch=True, accept_downloads=True)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.add_init_script(BUZZ)
-    pg.goto(f"{server.url}/?code={CODE}")
-    expect(pg.locator("#game-list")).to_be_attached()
-    expect(pg.locator("#conn")).to_have_attribute("data-state", "online")
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with phone_page(browser, int(request.param), HEIGHT, init=[BUZZ], accept_downloads=True) as pg:
+        pg.goto(f"{server.url}/?code={CODE}")
+        expect(pg.locator("#game-list")).to_be_attached()
+        expect(pg.locator("#conn")).to_have_attribute("data-state", "online")
+        yield pg
 
 
 def width(page: Page) -> int:

@@ -8,12 +8,18 @@ to test a lost connection.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.live_server import ROOT, LiveServer, free_port
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "CODE", "HOST_CODE", "PHONE", "ROOT", "Server", "doc_shot", "free_port", "steady_box"]
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "CODE", "HOST_CODE", "PHONE", "ROOT", "TIMEOUT_MS", "Server", "doc_shot",
+           "free_port", "phone_page", "steady_box"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -23,6 +29,30 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 CODE = "1234"
 HOST_CODE = "host-5678"
+TIMEOUT_MS = 20000  # what a page and expect() wait for, at most (a loaded 2-core machine)
+
+
+@contextmanager
+def phone_page(browser: Browser, width: int = PHONE["width"], height: int = PHONE["height"], *,
+               name: str = "the page", init: Sequence[str] = (), **context: Any) -> Iterator[Page]:
+    """A page in a browser context of its own: phone-sized, touch, waiting up to
+    TIMEOUT_MS. ``init``: scripts run before the page's own (a token in localStorage);
+    ``context``: more of ``Browser.new_context``'s options. The context is closed
+    afterwards, and the test fails if JavaScript threw on the page (``name`` says which
+    page, when a test has several)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1, has_touch=True,
+                              **context)
+    for script in init:
+        ctx.add_init_script(script)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield page
+    finally:
+        ctx.close()
+    assert not errors, f"JavaScript errors on {name}: {errors}"
 
 
 def Server(data: Path, port: int | None = None) -> LiveServer:  # noqa: N802 (reads like the class it returns)

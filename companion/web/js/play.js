@@ -246,18 +246,27 @@ export async function mountPlay(main, game, ctx) {
       const side = me !== null ? sideOfSeat(me, rules.sides) : "1";
       const teams = Object.values(rules.sides || {}).some(seats => seats.length > 1);
       waitBox = waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
-      // the moves wait too: shown, but held back, saying why (no turn the companion would refuse)
+      // the moves wait too: held back, they are said in one line under the reason (as
+      // buttons, disabled, they pushed the hand under the moves at 390x844, and a
+      // sideways row of them had nothing to take the focus); a row that still has
+      // something to tap (a meld to choose cards for) stays
       if (moves) {
-        for (const kid of moves.kids) {
-          for (const b of kid.querySelectorAll ? kid.querySelectorAll("button.play-move, button.play-dig") : []) {
+        const held = [];
+        moves.kids = moves.kids.filter(kid => {
+          const buttons = kid.querySelectorAll ? [...kid.querySelectorAll("button.play-move, button.play-dig")] : [];
+          for (const b of buttons) {
             b.disabled = true;
             b.setAttribute("aria-describedby", "play-wait");
           }
-          // a sideways-scrolling row of held-back moves would have nothing to take the
-          // focus (a keyboard could not scroll it): held back, the row wraps instead
-          if (kid.classList && kid.classList.contains("play-suggests") && !kid.querySelector("button:not(:disabled)")) {
-            kid.classList.add("held");
-          }
+          const movable = kid.querySelector && kid.querySelector("button:not(:disabled)");
+          if (!buttons.length || movable) return true;
+          held.push(...buttons.map(b => b.textContent));
+          return false;
+        });
+        if (held.length) {
+          const more = held.length - 1;
+          moves.kids.unshift(h("p", { class: "muted play-held", id: "play-held" }, `Once the board agrees: ${held[0]}`
+            + (more ? `, and ${more} more move${more > 1 ? "s" : ""}.` : ".")));
         }
       }
     }
