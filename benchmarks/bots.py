@@ -211,6 +211,10 @@ def main() -> None:
     args = ap.parse_args()
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     only = {o.strip() for o in args.only.split(",") if o.strip()}
+    unknown = only - {case[0] for case in CASES}
+    if unknown:
+        ap.error(f"no case labelled {', '.join(map(repr, sorted(unknown)))}; the cases are "
+                 + ", ".join(repr(case[0]) for case in CASES))
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}; "
           f"{args.games} matches per row (duplicates: each seed played with A in every seat)")
     print(f"{'variant':<16} {'A:B':<12} {'A wins':>7} {'B wins':>7} {'draws':>6} {'A rate':>7} "

@@ -58,7 +58,6 @@ STOCK_AGAIN = 1.0  # drawing from the stock: weight of a second chance to end ne
 CACHE = 1 << 14  # hands remembered by each deadwood cache (a few megabytes)
 
 
-
 @lru_cache(maxsize=CACHE)
 def deadwood(mask: int) -> int:
     """The least deadwood of the Ginski hand ``mask``."""
