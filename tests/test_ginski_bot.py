@@ -128,3 +128,20 @@ def test_takes_a_card_that_ends_the_round() -> None:
     g.apply(Draw("discard"))
     action = ginski_bot.choose_action(g)
     assert isinstance(action, Knock) and C.rank(action.card) == 12
+
+
+def test_a_card_another_player_took_from_the_pile_is_not_drawable() -> None:
+    """Seat 1 discards, seat 2 takes that card from the pile and keeps it: for seat 0 it
+    has left the pile (so it counts as unseen) but it is in seat 2's hand, not the stock."""
+    g = RummyGame("ginski", seed=4, dealer=0)
+    for _ in range(3):
+        g.apply(Pass())
+    g.apply(Draw("stock"))
+    given = next(c for c in C.iter_cards(g.hands[1]) if not C.is_wild(c))
+    g.apply(Discard(given))
+    assert g.turn == 2
+    g.apply(Draw("discard"))
+    g.apply(Discard(next(c for c in C.iter_cards(g.hands[2]) if c != given and not C.is_wild(c))))
+    assert g.turn == 0 and g.hands[2] >> given & 1
+    assert unseen_cards(g, 0) >> given & 1
+    assert ginski_bot.drawable(g) == unseen_cards(g, 0) & ~(1 << given)

@@ -172,5 +172,5 @@ def choose_action(game: RummyGame) -> Action:
     return play_turn(game, GINSKI)
 
 
-__all__ = ["choose_action", "GinskiPolicy", "GINSKI", "outlook", "least_after_discard", "deadwood",
+__all__ = ["choose_action", "GinskiPolicy", "GINSKI", "outlook", "drawable", "least_after_discard", "deadwood",
            "SLACK", "ENDING_WEIGHT", "CAP", "STOCK_AGAIN"]
