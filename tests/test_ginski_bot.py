@@ -5,7 +5,6 @@ matches, its one-pass search exact, and where it plays differently from the basi
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import random
 
 import pytest
@@ -17,11 +16,6 @@ from companion.play.policy import unseen_cards
 from companion.play.rummy import Discard, Draw, Knock, Pass, RummyGame
 from tests.bot_matches import random_player, rummy_match, tally
 from tests.test_rummy_play import place, set_next_stock, set_upcard
-
-
-def test_doctests_pass() -> None:
-    failures, tried = doctest.testmod(ginski_bot)
-    assert tried and not failures
 
 
 def test_the_ginski_seat_bot_is_this_one() -> None:
