@@ -40,21 +40,26 @@ def test_sigkill_and_restart_keep_every_hand(tmp_path: Path) -> None:
     try:
         ann = pair(srv.url)
         bob = pair(srv.url)
-        game = httpx.post(f"{srv.url}/api/v1/games", headers=ann, timeout=60,
-                          json={"variant": "ginski", "players": ["Ann", "Bob", "Bot"], "mode": "dealt",
-                                "bots": [2]}).json()
-        gid = game["id"]
-        httpx.post(f"{srv.url}/api/v1/games/{gid}/seats/0", headers=ann, timeout=60)
-        httpx.post(f"{srv.url}/api/v1/games/{gid}/seats/1", headers=bob, timeout=60)
         rng = random.Random(11)
         # play into a hand (the deal is a real secret shuffle, so a random knock can end a
         # hand early and leave the hands empty until the next deal): stop once some moves
-        # were made and both humans hold cards
-        for moves in range(200):
-            v0 = _view(srv, gid, ann)
-            if v0["finished"] or (moves >= 6 and v0["hand"] and _view(srv, gid, bob)["hand"]):
+        # were made and both humans hold cards. The Ginski bot can win the whole match
+        # against two random players before that (it ends every round it can, scoring both
+        # opponents' deadwood): then a new game
+        for _game in range(5):
+            game = httpx.post(f"{srv.url}/api/v1/games", headers=ann, timeout=60,
+                              json={"variant": "ginski", "players": ["Ann", "Bob", "Bot"], "mode": "dealt",
+                                    "bots": [2]}).json()
+            gid = game["id"]
+            httpx.post(f"{srv.url}/api/v1/games/{gid}/seats/0", headers=ann, timeout=60)
+            httpx.post(f"{srv.url}/api/v1/games/{gid}/seats/1", headers=bob, timeout=60)
+            for moves in range(200):
+                v0 = _view(srv, gid, ann)
+                if v0["finished"] or (moves >= 6 and v0["hand"] and _view(srv, gid, bob)["hand"]):
+                    break
+                _act(srv, gid, ann if v0["legal_actions"] else bob, rng)
+            if not v0["finished"]:
                 break
-            _act(srv, gid, ann if v0["legal_actions"] else bob, rng)
         before = (_view(srv, gid, ann), _view(srv, gid, bob))
         assert before[0]["hand"] and before[1]["hand"], "no hand in progress to kill the server in"
         srv.kill()  # SIGKILL: no shutdown of any kind
