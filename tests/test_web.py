@@ -895,7 +895,7 @@ def test_a_stale_or_garbled_sequence_number_still_connects_and_resyncs(page: Pag
     page.evaluate("localStorage.setItem('gingo.seq', '999999')")
     page.reload()
     expect(page.locator("#conn")).to_have_attribute("data-state", "online")
-    page.wait_for_function("Number(localStorage.getItem('gingo.seq')) < 999999")
+    page.wait_for_function("() => Number(localStorage.getItem('gingo.seq')) < 999999")
     assert int(page.evaluate("localStorage.getItem('gingo.seq')")) >= current
 
 

@@ -151,28 +151,41 @@ def test_the_play_screen_shows_what_the_board_waits_for(phone: Page, watcher: Pa
     expect(discard).to_be_visible()
     tap_move(phone, discard)
     wait = D.view(server, gid, token)["waiting_for_board"]
-    assert wait is not None and wait["pending"], "the bot's turn does not wait for the meld's chips"
+    # the meld's chips go on empty spaces (to place) or onto side 2's chips (to bump): which
+    # depends on the deal, so both are checked as they come
+    fresh = {c for c in placed if board_before[frame[c]] == "."}
+    hits = placed - fresh
+    assert wait is not None and (wait["pending"] or wait["bumps"]), "the bot's turn does not wait for the meld's chips"
     for page in (phone, watcher):  # the seat's phone and a phone watching: the same list, outlined
         expect(page.locator(".play-turn")).to_contain_text("Bot 1's turn: waiting for the board")
         shows_wait(page, wait)
         # named in side 1's frame (the phone's, and a watcher's): the meld's own cards
-        named = set(page.locator("#play-wait .play-wait-place .play-wait-space").evaluate_all("els => els.map(e => e.dataset.card)"))
-        assert named == {c for c in placed if board_before[frame[c]] == "."}, (named, placed)
-    expect(phone.locator("#play-wait .play-wait-place")).to_contain_text("Place your chip")
-    expect(watcher.locator("#play-wait .play-wait-place")).to_contain_text("Place Ann's chip")
+        for kind, cards in (("place", fresh), ("bump", hits)):
+            named = set(page.locator(f"#play-wait .play-wait-{kind} .play-wait-space").evaluate_all("els => els.map(e => e.dataset.card)"))
+            assert named == cards, (kind, named, placed)
+    if fresh:
+        expect(phone.locator("#play-wait .play-wait-place")).to_contain_text("Place your chip")
+        expect(watcher.locator("#play-wait .play-wait-place")).to_contain_text("Place Ann's chip")
+    if hits:
+        expect(phone.locator("#play-wait .play-wait-bump").first).to_contain_text("put your chip there")
+        expect(watcher.locator("#play-wait .play-wait-bump").first).to_contain_text("put Ann's chip there")
     expect(watcher.locator("#play-wait .play-wait-frame")).to_contain_text("Ann's cards")
     hand_in_reach(phone)
     shot(phone, "play-wait")
     # chips go down one at a time: the list and the outlines follow the sensors
-    first, *rest = wait["pending"]
-    sim(server, token, first["space"], first["side"])
+    steps = [("pending", x) for x in wait["pending"]] + [("bumps", x) for x in wait["bumps"]]
+    (kind, first), rest = steps[0], steps[1:]
+    if kind == "bumps":
+        sim(server, token, first["space"], None)
+    sim(server, token, first["space"], first["side"] if kind == "pending" else first["to"])
     n = len(wait_spaces(wait))
     for page in (phone, watcher):
         if n > 1:
             expect(page.locator("#play-wait")).to_have_attribute("data-count", str(n - 1))
             assert first["space"] not in page_spaces(page, "#play-board .space.wait")
     v0 = version(phone)
-    fix_board(server, token, {**wait, "pending": rest})
+    fix_board(server, token, {**wait, "pending": [x for k, x in rest if k == "pending"],
+                              "bumps": [x for k, x in rest if k == "bumps"]})
     # the board agrees: the lists clear and the game goes on (the bot plays its turn)
     phone.wait_for_function("v => Number(document.querySelector('#play').dataset.version) > v", arg=v0)
     my_turn_free(server, gid, token, phone)
