@@ -373,3 +373,28 @@ def test_least_after_discard_in_the_other_games(variant: str) -> None:
         assert M.least_after_discard_mask(mask, variant) == brute, C.mask_names(mask)
     with pytest.raises(ValueError, match="no card"):
         M.least_after_discard_mask(0, variant)
+
+
+def test_the_wild_memo_stays_bounded_and_gives_the_same_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A service that runs for years: the wild search's suit-pattern memo starts afresh at
+    ``MEMO_LIMIT`` entries (with the run searches' caches), and no answer changes."""
+    from companion.melds import wild
+    rng = random.Random(17)
+    gingo_deck = list(range(52)) + [C.JOKER1, C.JOKER2]
+    games = [("ginski", h) for h in _crowded_ginski_hands(120, 11)]
+    games += [("gingo", C.cards_mask(rng.sample(gingo_deck, 11))) for _ in range(60)]
+    unbounded = [(M.deadwood_of_mask(h, v), M.least_after_discard_mask(h, v)) for v, h in games]
+    limit = 300
+    monkeypatch.setattr(wild, "MEMO_LIMIT", limit)
+    searches = [wild._run_wild(M.get_rules(v)) for v in ("ginski", "gingo")]
+    for search in searches:
+        search.memo.clear()
+    restarts = sum(search.restarts for search in searches)
+    peak = 0
+    got = []
+    for v, h in games:
+        got.append((M.deadwood_of_mask(h, v), M.least_after_discard_mask(h, v)))
+        peak = max(peak, *(len(search.memo) for search in searches))
+    restarts = sum(search.restarts for search in searches) - restarts
+    assert got == unbounded
+    assert restarts and peak <= limit, (restarts, peak)

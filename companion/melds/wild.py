@@ -9,6 +9,13 @@ from companion.melds.natural import _bits, _natural_min, _suits
 from companion.melds.rules import MeldRules
 from companion.melds.tables import _BIG, _tables
 
+#: entries the suit-pattern memo holds before it and the run searches' caches start
+#: afresh. Without a bound they grow with every hand the service has seen (the seat bots
+#: ask about each hand a draw could give): after 400 three-player Ginski matches of the
+#: seat bot, 110,000 memo entries and a process of 51 MB, still growing; with this bound,
+#: 42 MB and level, at the same speed (``benchmarks/memo.py``, with ``--unbounded``).
+MEMO_LIMIT = 1 << 16
+
 
 class _RunWild:
     """Least deadwood of one suit's naturals and ``k`` wilds given to its runs."""
@@ -16,6 +23,7 @@ class _RunWild:
     def __init__(self, rules: MeldRules) -> None:
         self.rules = rules
         self.memo: dict[tuple[int, int, int, int], int] = {}
+        self.restarts = 0  # times the memo started afresh (see MEMO_LIMIT)
         v = rules.values
         self.low_vals = v
         self.high_vals = tuple(v[1:]) + (v[0],)
@@ -26,6 +34,7 @@ class _RunWild:
         r = self.memo.get(key)
         if r is not None:
             return r
+        self._bound()
         if self.rules.wild_may_duplicate_hand:
             r = self._f_dup(m, k, forbid, self.low_vals)
         else:
@@ -45,8 +54,19 @@ class _RunWild:
         r = self.memo.get(key)
         if r is None:
             r = min((self(m ^ b, k, forbid) for b in _bits(m)), default=_BIG)
+            self._bound()
             self.memo[key] = r
         return r
+
+    def _bound(self) -> None:
+        """Start the memo and the run searches' caches afresh once they hold
+        :data:`MEMO_LIMIT` entries (checked on a miss only: a hit costs nothing more)."""
+        searched = _RunWild._f.cache_info().currsize + _RunWild._f_dup.cache_info().currsize
+        if len(self.memo) >= MEMO_LIMIT or searched >= MEMO_LIMIT:
+            self.memo.clear()
+            self.restarts += 1
+            _RunWild._f.cache_clear()
+            _RunWild._f_dup.cache_clear()
 
     @lru_cache(maxsize=None)  # noqa: B019 - the instance lives as long as its rules
     def _f(self, m: int, k: int, lo: int, forbid: int, vals: tuple[int, ...]) -> int:
