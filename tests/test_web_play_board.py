@@ -167,8 +167,9 @@ def test_the_play_screen_shows_what_the_board_waits_for(phone: Page, watcher: Pa
         expect(phone.locator("#play-wait .play-wait-place")).to_contain_text("Place your chip")
         expect(watcher.locator("#play-wait .play-wait-place")).to_contain_text("Place Ann's chip")
     if hits:
-        expect(phone.locator("#play-wait .play-wait-bump").first).to_contain_text("put your chip there")
-        expect(watcher.locator("#play-wait .play-wait-bump").first).to_contain_text("put Ann's chip there")
+        # one sentence for all of them
+        expect(phone.locator("#play-wait .play-wait-bump")).to_have_text(re.compile(r"^Bump Bot 1's chips? off .+, put your chips? there\.$"))
+        expect(watcher.locator("#play-wait .play-wait-bump")).to_have_text(re.compile(r"^Bump Bot 1's chips? off .+, put Ann's chips? there\.$"))
     expect(watcher.locator("#play-wait .play-wait-frame")).to_contain_text("Ann's cards")
     hand_in_reach(phone)
     shot(phone, "play-wait")
@@ -215,6 +216,18 @@ def test_the_play_screen_shows_what_the_board_waits_for(phone: Page, watcher: Pa
     expect(watcher.locator("#play-wait")).to_have_count(0)
 
 
+def to_a_full_turn(phone: Page, server: LiveServer, gid: str, token: str, melds: int = 0) -> dict[str, Any]:
+    """Play seat 0 (the board kept in step) to the start of one of its turns with a full
+    hand and at least ``melds`` melds on the table; its view then."""
+    for _ in range(400):
+        v = my_turn_free(server, gid, token, phone)
+        if len(v["hand"]) >= 6 and any(a["type"] == "draw" for a in v["legal_actions"]) \
+                and len(v["public"]["table"]["melds"]) >= melds:
+            return v
+        D._step(server, v=v, gid=gid, token=token, keep=not melds)  # noqa: SLF001
+    raise AssertionError(f"seat 0 never started a turn with a full hand and {melds} melds on the table")
+
+
 def test_held_back_moves_are_one_line_and_leave_the_hand_in_reach(phone: Page, server: LiveServer) -> None:
     """The phone's own turn, with a full hand, waits for the board (a chip nobody asked
     for): its moves are held back as one line under the reason, naming the first and
@@ -223,13 +236,7 @@ def test_held_back_moves_are_one_line_and_leave_the_hand_in_reach(phone: Page, s
     join(phone, server)
     token = phone.evaluate("localStorage.getItem('gingo.token')")
     gid = deal(phone, "gingo", skip_board=False)
-    for _ in range(60):  # to the start of one of seat 0's turns with a full hand
-        v = my_turn_free(server, gid, token, phone)
-        if len(v["hand"]) >= 6 and any(a["type"] == "draw" for a in v["legal_actions"]):
-            break
-        D._step(server, v=v, gid=gid, token=token, keep=True)  # noqa: SLF001
-    else:
-        raise AssertionError("seat 0 never started a turn with a full hand")
+    to_a_full_turn(phone, server, gid, token)
     board = server.get("/api/v1/board")
     stray = next(s for s in range(52) if board["expected"][s] == "." and board["sensed"][s] == ".")
     sim(server, token, stray, 2)
@@ -272,3 +279,45 @@ def test_skip_the_board_never_waits(phone: Page, server: LiveServer) -> None:
         expect(phone.locator("#play-wait")).to_have_count(0)
     finally:
         sim(server, token, stray, None)
+
+
+def test_a_long_wait_on_your_own_turn_keeps_the_hand_and_the_whole_list_in_reach(phone: Page, server: LiveServer) -> None:
+    """Chips knocked about at the start of the phone's own turn: the other side's chip on
+    several of the game's chips (to bump) and stray chips of both sides on many empty
+    spaces. At 390x844 the list of what to do stays readable in full and the hand stays
+    in reach above it."""
+    join(phone, server)
+    token = phone.evaluate("localStorage.getItem('gingo.token')")
+    gid = deal(phone, "gingo", skip_board=False)
+    to_a_full_turn(phone, server, gid, token, melds=1)
+    board = server.get("/api/v1/board")
+    expected, sensed = board["expected"], board["sensed"]
+    chips = [s for s in range(52) if expected[s] != "."][:4]
+    empty = [s for s in range(52) if expected[s] == "." and sensed[s] == "."]
+    strays = [(s, 2) for s in empty[:6]] + [(s, 1) for s in empty[6:12]]
+    moved = [(s, 3 - int(expected[s])) for s in chips] + strays
+    try:
+        for s, side in moved:
+            sim(server, token, s, side)
+        expect(phone.locator("#play-wait")).to_have_attribute("data-count", str(len(moved)))
+        expect(phone.locator("#play-held")).to_contain_text("Once the board agrees: ")
+        shows_wait(phone, D.view(server, gid, token)["waiting_for_board"])
+        # one sentence per kind and side: the bumps, the stray chips of each side
+        expect(phone.locator("#play-wait .play-wait-bump")).to_have_count(len({expected[s] for s in chips}))
+        expect(phone.locator("#play-wait .play-wait-lift")).to_have_count(2)
+        hand_in_reach(phone)
+        # the list is on screen, and what does not fit scrolls inside it (by touch, or by
+        # the keyboard: it takes the focus)
+        box = phone.evaluate("""() => { const w = document.querySelector('#play-wait'), b = w.getBoundingClientRect();
+                                        return {top: b.top, bottom: b.bottom, screen: innerHeight, tab: w.tabIndex,
+                                                scroll: w.scrollHeight, client: w.clientHeight}; }""")
+        assert box["top"] >= 0 and box["bottom"] <= box["screen"], f"the list runs off the screen: {box}"
+        assert box["scroll"] > box["client"] and box["tab"] == 0, f"the long list does not scroll in its box: {box}"
+        expect(phone.locator("#play-wait")).to_have_class(re.compile(r"\bmore\b"))  # its bottom edge glows
+        phone.locator("#play-wait").evaluate("w => { w.scrollTop = w.scrollHeight; }")
+        expect(phone.locator("#play-wait .play-wait-lift").last).to_be_in_viewport()
+        expect(phone.locator("#play-wait")).not_to_have_class(re.compile(r"\bmore\b"))  # the end: no glow
+    finally:
+        for s, _ in moved:
+            sim(server, token, s, None if expected[s] == "." else int(expected[s]))
+    expect(phone.locator("#play-wait")).to_have_count(0)

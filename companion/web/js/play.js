@@ -7,9 +7,9 @@
 import * as api from "./api.js";
 import { h, fieldError, showError, rulesOf, labelOf, seg } from "./ui.js";
 import { SUIT, split, face, red, sortCards } from "./play_cards.js";
-import { movesPanel } from "./play_moves.js";
+import { movesPanel, holdMoves } from "./play_moves.js";
 import { playBoard, sideOfSeat } from "./play_board.js";
-import { waitPanel, markWaits } from "./play_wait.js";
+import { waitPanel, markWaits, fitWait } from "./play_wait.js";
 import { dragCards } from "./play_drag.js";
 import { sideNames } from "./gingo.js";
 
@@ -246,29 +246,7 @@ export async function mountPlay(main, game, ctx) {
       const side = me !== null ? sideOfSeat(me, rules.sides) : "1";
       const teams = Object.values(rules.sides || {}).some(seats => seats.length > 1);
       waitBox = waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
-      // the moves wait too: held back, they are said in one line under the reason (as
-      // buttons, disabled, they pushed the hand under the moves at 390x844, and a
-      // sideways row of them had nothing to take the focus); a row that still has
-      // something to tap (a meld to choose cards for) stays
-      if (moves) {
-        const held = [];
-        moves.kids = moves.kids.filter(kid => {
-          const buttons = kid.querySelectorAll ? [...kid.querySelectorAll("button.play-move, button.play-dig")] : [];
-          for (const b of buttons) {
-            b.disabled = true;
-            b.setAttribute("aria-describedby", "play-wait");
-          }
-          const movable = kid.querySelector && kid.querySelector("button:not(:disabled)");
-          if (!buttons.length || movable) return true;
-          held.push(...buttons.map(b => b.textContent));
-          return false;
-        });
-        if (held.length) {
-          const more = held.length - 1;
-          moves.kids.unshift(h("p", { class: "muted play-held", id: "play-held" }, `Once the board agrees: ${held[0]}`
-            + (more ? `, and ${more} more move${more > 1 ? "s" : ""}.` : ".")));
-        }
-      }
+      if (moves) holdMoves(moves);  // the moves wait too, said in one line
     }
     if (game.variant === "gingo") {
       const melds = (pub.table && pub.table.melds) || [];
@@ -296,6 +274,7 @@ export async function mountPlay(main, game, ctx) {
     kids.push(err, hostSeats(pub));
     root.dataset.version = String(view.version);
     root.replaceChildren(...kids.filter(Boolean));
+    fitWait(root);
   }
 
   await load();

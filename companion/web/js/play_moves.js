@@ -110,3 +110,28 @@ export function movesPanel(env) {
   }
   return { kids: out, preview: previewOf(sorted, picks) };
 }
+
+// While the board is awaited the moves wait too: held back, they are said in one line
+// under the reason (as buttons, disabled, they pushed the hand under the moves at
+// 390x844, and a sideways row of them had nothing to take the focus). A row that still
+// has something to tap (a meld to choose cards for) stays. Changes `moves` (a
+// movesPanel) in place.
+export function holdMoves(moves) {
+  const held = [];
+  moves.kids = moves.kids.filter(kid => {
+    const buttons = kid.querySelectorAll ? [...kid.querySelectorAll("button.play-move, button.play-dig")] : [];
+    for (const b of buttons) {
+      b.disabled = true;
+      b.setAttribute("aria-describedby", "play-wait");
+    }
+    const movable = kid.querySelector && kid.querySelector("button:not(:disabled)");
+    if (!buttons.length || movable) return true;
+    held.push(...buttons.map(b => b.textContent));
+    return false;
+  });
+  if (held.length) {
+    const more = held.length - 1;
+    moves.kids.unshift(h("p", { class: "muted play-held", id: "play-held" }, `Once the board agrees: ${held[0]}`
+      + (more ? `, and ${more} more move${more > 1 ? "s" : ""}.` : ".")));
+  }
+}

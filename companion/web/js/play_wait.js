@@ -46,9 +46,11 @@ export function waitPanel(env) {
     const list = items.filter(it => it.kind === "pending" && it.side === s);
     if (list.length) lines.push(h("span", { class: "play-wait-place" }, `Place ${whose(s)} chip${list.length === 1 ? "" : "s"} on `, ...spaced(spaces(list)), "."));
   }
-  for (const it of items.filter(x => x.kind === "bump")) {
-    lines.push(h("span", { class: "play-wait-bump" }, `Bump ${whose(it.side)} chip off `, ...spaces([it]),
-      `, put ${whose(it.to)} chip there.`));
+  for (const [s, to] of [["2", "1"], ["1", "2"]]) {  // chips to bump, one sentence per way round
+    const list = items.filter(it => it.kind === "bump" && it.side === s && it.to === to);
+    const n = list.length === 1 ? "chip" : "chips";
+    if (list.length) lines.push(h("span", { class: "play-wait-bump" }, `Bump ${whose(s)} ${n} off `, ...spaced(spaces(list)),
+      `, put ${whose(to)} ${n} there.`));
   }
   const odd = items.filter(x => x.kind === "unexpected");
   for (const s of ["1", "2"]) {
@@ -58,7 +60,10 @@ export function waitPanel(env) {
   }
   // a phone without a seat reads the board in side 1's frame: say so
   const frame = mine ? null : h("span", { class: "play-wait-frame" }, `Spaces by ${env.sideNames[env.side] || `side ${env.side}`}'s cards, as on the board.`);
-  return h("div", { class: "play-wait", id: "play-wait", dataset: { count: String(items.length) } },
+  // a long list (chips knocked about) scrolls inside its box, which keeps the hand above
+  // it in view; the box can then take the focus, so a keyboard scrolls it too
+  return h("div", { class: "play-wait", id: "play-wait", role: "region", "aria-label": "what the board waits for",
+    tabindex: "0", dataset: { count: String(items.length) } },
     h("p", null, h("strong", { class: "play-wait-head" }, "Waiting for the board: "), ...spaced(lines), frame ? " " : null, frame));
 }
 
@@ -82,4 +87,30 @@ export function markWaits(boardEl, wait, frames, side) {
     el.setAttribute("aria-label", label);
     el.title = label;
   }
+}
+
+// The wait box sits in the moves panel, which sticks to the bottom of the screen over the
+// page; at the top of a tall page (a full hand, a long list) it would cover the hand.
+// Shrink the box (its list scrolls inside) until the panel, stuck, starts below the hand,
+// but never under about two lines. Measured as at the top of the page, where the board,
+// the hand and the moves must share the screen. While more of the list is below, the
+// box's bottom edge glows (class "more").
+export function fitWait(root) {
+  const box = root.querySelector("#play-wait");
+  if (!box) return;
+  const hand = root.querySelector("#play-hand");
+  const panel = root.querySelector("#play-moves");
+  // not on a small phone (the panel is not stuck there: the page scrolls instead)
+  if (hand && panel && panel.contains(box) && getComputedStyle(panel).position === "sticky") {
+    box.style.maxHeight = "";
+    const stuckTop = innerHeight - parseFloat(getComputedStyle(panel).bottom) - panel.offsetHeight;
+    const over = hand.getBoundingClientRect().bottom + scrollY + 2 - stuckTop;
+    if (over > 0) {
+      const least = 3.2 * parseFloat(getComputedStyle(document.documentElement).fontSize);
+      box.style.maxHeight = `${Math.max(least, box.offsetHeight - over)}px`;
+    }
+  }
+  const more = () => box.classList.toggle("more", box.scrollTop + box.clientHeight < box.scrollHeight - 1);
+  box.addEventListener("scroll", more, { passive: true });
+  more();
 }
