@@ -176,6 +176,9 @@ def test_the_play_screen_shows_what_the_board_waits_for(phone: Page, watcher: Pa
     # chips go down one at a time: the list and the outlines follow the sensors
     steps = [("pending", x) for x in wait["pending"]] + [("bumps", x) for x in wait["bumps"]]
     (kind, first), rest = steps[0], steps[1:]
+    # read before the first chip: with one chip to place the board then agrees and the bot
+    # plays at once, which changes the version
+    v0 = version(phone)
     if kind == "bumps":
         sim(server, token, first["space"], None)
     sim(server, token, first["space"], first["side"] if kind == "pending" else first["to"])
@@ -184,7 +187,6 @@ def test_the_play_screen_shows_what_the_board_waits_for(phone: Page, watcher: Pa
         if n > 1:
             expect(page.locator("#play-wait")).to_have_attribute("data-count", str(n - 1))
             assert first["space"] not in page_spaces(page, "#play-board .space.wait")
-    v0 = version(phone)
     fix_board(server, token, {**wait, "pending": [x for k, x in rest if k == "pending"],
                               "bumps": [x for k, x in rest if k == "bumps"]})
     # the board agrees: the lists clear and the game goes on (the bot plays its turn)
