@@ -24,10 +24,11 @@ SCAN_RATE = 220        # READINGS frames per second (50..500; at least 100 for t
 AVERAGE = 1            # ADC reads averaged per space (1..8)
 SETTLE_US = 4          # wait after switching the mux before reading (microseconds)
 
-# LEDs: set LED_PIN to the GP number of the strip's data line to let the Pi drive the
-# strip through this Pico (LEDS frames); None when the Pi drives the LEDs itself.
-LED_PIN = None         # GP16 in companion/hardware/defaults/pinmap.toml
-LED_COUNT = 60
+# LEDs: the GP number of the strip's data line when the Pico drives the strip (the Pi's
+# `pico` LED backend sends LEDS frames); GP16 as in docs/hardware.md. Set None when the
+# Pi drives the LEDs itself (then GP16 stays unused; the companion warns while it is set).
+LED_PIN = 16
+LED_COUNT = 60         # keep equal to leds.count in the Pi's gingo.toml (the companion checks)
 LED_PIO_SM = 0         # PIO state machine for the WS2812 driver
 
 # Safe mode: a jumper from this pin to GND at power-up skips the scan loop, so the

@@ -38,17 +38,34 @@ def cobs_length(n):
     return n + 1 + n // 254
 
 
+# The LED bit timing, from one whole-number clock divider so every bit is the same:
+# 125 MHz / 10 = 12.5 MHz, one PIO cycle 80 ns, a bit 16 cycles (1.28 us, 781 kHz).
+#   a 0: high T0H = 4 cycles = 320 ns, low T0L = 12 cycles = 960 ns
+#   a 1: high T1H = 8 cycles = 640 ns, low T1L =  8 cycles = 640 ns
+# Both LED families of the BOM accept each figure (datasheet windows, ns):
+#   WS2812B-V5 (Worldsemi): T0H 220-380, T1H 580-1000, T0L 580-1000, T1L 580-1000, reset >= 280 us
+#   SK6812 (Opsco): T0H 300+-150 = 150-450, T1H 600+-150 = 450-750, T0L 900+-150 = 750-1050,
+#                   T1L 600+-150 = 450-750, reset >= 80 us
+#   so 0: 320 in 220-380, 960 in 750-1000; 1: 640 in 580-750, 640 in 580-750.
+# (The 8 MHz clock used before needed the divider 15.625: the fractional part made the
+# short pulse jitter to 368-376 ns against the V5's 380 ns, and its 875 ns one was over
+# the SK6812's 750 ns.) At 125 MHz, MicroPython's default clock, freq=LED_PIO_HZ gives
+# the divider 10 exactly; Strip refuses a clock it does not divide.
+LED_PIO_HZ = 12_500_000
+
+
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
              autopull=True, pull_thresh=24)
 def ws2812_bits():
-    # 8 MHz, 10 cycles = 1.25 us a bit: a one is 7 cycles high, 3 low; a zero 3 high, 7 low
+    # Delays are literals: asm_pio runs this body with its own globals. [n] adds n cycles.
+    # a 0: 4 high, then 4 + 8 low; a 1: 4 + 4 high, then 8 low (see LED_PIO_HZ)
     wrap_target()  # noqa: F821 (names provided by rp2.asm_pio)
     label("bit")  # noqa: F821
-    out(x, 1).side(0)[2]  # noqa: F821
-    jmp(not_x, "zero").side(1)[2]  # noqa: F821
-    jmp("bit").side(1)[3]  # noqa: F821
+    out(x, 1).side(0)[7]  # noqa: F821         8 cycles low (the end of the previous bit)
+    jmp(not_x, "zero").side(1)[3]  # noqa: F821  4 cycles high
+    jmp("bit").side(1)[3]  # noqa: F821         a 1: 4 more high
     label("zero")  # noqa: F821
-    nop().side(0)[3]  # noqa: F821
+    nop().side(0)[3]  # noqa: F821              a 0: 4 low (then the 8 of the next out)
     wrap()  # noqa: F821
 
 
@@ -58,7 +75,10 @@ class Strip:
     def __init__(self, pin, count, sm_id):
         self.count = count
         self.words = array.array("I", bytes(4 * count))
-        self.sm = rp2.StateMachine(sm_id, ws2812_bits, freq=8000000, sideset_base=machine.Pin(pin))
+        if machine.freq() % LED_PIO_HZ:
+            raise ValueError("the LED timing needs a CPU clock that is a whole multiple of 12.5 MHz, not "
+                             + str(machine.freq()) + " Hz")
+        self.sm = rp2.StateMachine(sm_id, ws2812_bits, freq=LED_PIO_HZ, sideset_base=machine.Pin(pin))
         self.sm.active(1)
         self.dma = rp2.DMA()
         self.ctrl = self.dma.pack_ctrl(size=2, inc_write=False, treq_sel=DREQ_PIO0_TX0 + sm_id)
@@ -347,6 +367,53 @@ class Firmware:
         self.scans += 1
 
 
+# The chips whose registers fast.py and this file write (ADC, timer, SIO, USB, PIO, DMA):
+# SYSINFO CHIP_ID (0x40000000 on the RP2040 and the RP2350) bits 27:12 are the part.
+SYSINFO_CHIP_ID = 0x40000000
+KNOWN_PARTS = {0x0002: "RP2040"}
+OTHER_PARTS = {0x0004: "RP2350"}
+
+
+def chip_problem():
+    """None on a chip this firmware knows the registers of, else why it must not run.
+
+    fast.py writes the RP2040's register addresses; on an RP2350 (Pico 2) the ADC, the
+    timer and SIO's set/clear registers sit elsewhere, so the scan would fault or hang
+    and the watchdog reset it forever.
+    """
+    machine_name = getattr(os.uname(), "machine", "?")
+    if sys.platform != "rp2":
+        return ("unsupported board: " + machine_name + " (MicroPython port " + sys.platform
+                + "); this firmware runs on a Raspberry Pi Pico with an RP2040 only")
+    part = (machine.mem32[SYSINFO_CHIP_ID] >> 12) & 0xFFFF
+    if part in KNOWN_PARTS:
+        return None
+    name = OTHER_PARTS.get(part, "chip part 0x%04x" % part)
+    return ("unsupported chip: " + name + " (" + machine_name + "); this firmware knows the RP2040's "
+            "registers only: use a Raspberry Pi Pico, Pico H or Pico W (RP2040), not a Pico 2. "
+            "The scan is off")
+
+
+def refuse(why):
+    """Scan nothing, and answer every HELLO or PING from the Pi with an ERROR frame saying
+    ``why`` (also sent once at start). Plain Python, no register of ours is touched."""
+    out = sys.stdout.buffer
+    inp = sys.stdin.buffer
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    splitter = protocol.Splitter()
+    message = ("firmware: " + why).encode()
+    seq = 0
+    out.write(protocol.encode_frame(protocol.ERROR, seq, message))
+    while True:
+        for _ in poller.ipoll(1000):
+            data = inp.read(1)
+            for ftype, _seq, _payload in splitter.feed(data):
+                if ftype in (protocol.HELLO, protocol.PING):
+                    seq = (seq + 1) & 0xFFFF
+                    out.write(protocol.encode_frame(protocol.ERROR, seq, message))
+
+
 def safe_mode():
     """True when the safe-mode jumper pulls config.SAFE_MODE_PIN to GND."""
     if config.SAFE_MODE_PIN is None:
@@ -359,6 +426,9 @@ def run():
     if safe_mode():
         micropython.kbd_intr(3)  # leave the REPL (and Ctrl-C) to mpremote
         return None
+    problem = chip_problem()
+    if problem is not None:
+        refuse(problem)
     wdt = machine.WDT(timeout=config.WDT_TIMEOUT_MS)
     fw = Firmware()
     fw.hello()

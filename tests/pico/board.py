@@ -78,12 +78,19 @@ class EmulatedBoard:
     """One emulated Pico running ``firmware/``; use as a context manager."""
 
     def __init__(self, tmp: Path, config: dict[str, Any] | None = None,
-                 extra: dict[str, bytes] | None = None) -> None:
+                 extra: dict[str, bytes] | None = None, *, files: dict[str, bytes] | None = None,
+                 chip_id: int | None = None) -> None:
+        """``files``: the filesystem's files instead of firmware/ (``{}``: MicroPython as it
+        comes, ready for mpremote); ``chip_id``: the SYSINFO CHIP_ID the chip reports
+        instead of an RP2040's (0x?0004927 is an RP2350)."""
         reason = unavailable()
         if reason:
             raise RuntimeError(reason)
         image = tmp / "littlefs.img"
-        image.write_bytes(fs_image(firmware_files(config, extra)))
+        image.write_bytes(fs_image(firmware_files(config, extra) if files is None else files))
+        env = dict(os.environ)
+        if chip_id is not None:
+            env["PICO_CHIP_ID"] = f"{chip_id:08x}"
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo, no line editing before pyserial opens it
         os.set_blocking(master, False)
@@ -95,7 +102,7 @@ class EmulatedBoard:
             ["node", str(HERE / "pico.mjs"), os.environ["GINGO_PICO_FIRMWARE"],
              os.environ["GINGO_PICO_BOOTROM"], str(image), str(master)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(master,),
-            cwd=HERE, text=True, bufsize=1,
+            cwd=HERE, text=True, bufsize=1, env=env,
         )
         first = self._read()
         if not first.get("ready"):

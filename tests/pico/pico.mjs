@@ -22,7 +22,9 @@ const BUF_AVAILABLE = 1 << 10;
 const SELECT = [2, 3, 4, 5];
 const ENABLE = [6, 7, 8, 9];
 const SAFE_MODE = 22; // config.SAFE_MODE_PIN: a jumper to GND skips the scan loop
-const FLOATING = 0x04d; // what ADC0 reads when no mux (or two) drive it: obviously wrong
+const FLOATING = 0x04d;
+// PICO_CHIP_ID (hex): the SYSINFO CHIP_ID the chip reports (default: rp2040js's own, an RP2040 B1)
+const CHIP_ID = process.env.PICO_CHIP_ID ? Number.parseInt(process.env.PICO_CHIP_ID, 16) >>> 0 : null; // what ADC0 reads when no mux (or two) drive it: obviously wrong
 const levels = new Uint16Array(64).fill(2048); // 12-bit level per mux * 16 + channel
 
 const firmware = readFileSync(firmwarePath);
@@ -116,6 +118,12 @@ function boot() {
   }
   mcu.core.PC = 0x10000000;
   mcu.gpio[SAFE_MODE].setInputValue(true); // no safe-mode jumper (rp2040js has no pull-ups)
+  if (CHIP_ID !== null) {
+    // another chip's SYSINFO CHIP_ID (e.g. an RP2350's part 0x0004): what the firmware checks at start
+    const sysinfo = mcu.peripherals[0x40000];
+    const read = sysinfo.readUint32.bind(sysinfo);
+    sysinfo.readUint32 = (offset) => (offset === 0 ? CHIP_ID : read(offset));
+  }
   const watchdog = mcu.peripherals[0x40058];
   watchdog.onWatchdogTrigger = () => {
     // the chip resets: stop this watchdog (its periodic alarm would fire again at once)

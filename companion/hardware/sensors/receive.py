@@ -32,7 +32,7 @@ from companion.hardware.sensors import Readings
 
 log = logging.getLogger("companion.hardware.sensors.serial")
 
-__all__ = ["STAT_KEYS", "FrameReceiver"]
+__all__ = ["STAT_KEYS", "FrameReceiver", "hello_problems"]
 
 #: counters kept in :attr:`SerialLink.stats`
 STAT_KEYS = (
@@ -48,6 +48,40 @@ STAT_KEYS = (
 )
 
 
+def hello_problems(hello: dict[str, Any], leds_backend: str, led_count: int) -> list[str]:
+    """What is wrong between the firmware's HELLO and the Pi's LED config, one line each
+    with what to do (empty when they agree).
+
+    >>> hello_problems({"leds": 60}, "pico", 60)
+    []
+    >>> hello_problems({"leds": 0}, "pico", 60)[0][:63]
+    "the Pico's firmware drives no LEDs (its HELLO says leds 0), but "
+    >>> hello_problems({"leds": 60}, "pico", 62)[0][:60]
+    "the Pico's firmware drives 60 LEDs (LED_COUNT in its config."
+    """
+    leds = hello.get("leds")
+    if isinstance(leds, bool) or not isinstance(leds, int):
+        return [f"the Pico's HELLO has no LED count ({hello.get('leds')!r}): flash the firmware of this "
+                "version (firmware/README.md)"]
+    flash = "edit firmware/config.py, stop the service and flash the Pico again (firmware/README.md)"
+    if leds_backend == "pico":
+        if leds == 0:
+            return ["the Pico's firmware drives no LEDs (its HELLO says leds 0), but leds.backend = 'pico': "
+                    f"the strip stays dark; set LED_PIN = 16 (the strip's data pin) in firmware/config.py, "
+                    f"then stop the service and flash the Pico again (firmware/README.md)"]
+        if leds != led_count:
+            return [f"the Pico's firmware drives {leds} LEDs (LED_COUNT in its config.py), but leds.count = "
+                    f"{led_count}: LEDs past {min(leds, led_count)} stay dark or frames are cut; make them "
+                    f"equal: {flash}, or change leds.count"]
+        return []
+    if leds > 0:
+        return [f"the Pico's firmware also drives {leds} LEDs on its LED_PIN (GP16), but leds.backend = "
+                f"'{leds_backend}' (the Pi drives the strip): harmless while nothing is wired to that pin; "
+                "set LED_PIN = None in firmware/config.py and flash the Pico again to silence this, "
+                "or use leds.backend = 'pico' if the strip hangs off the Pico"]
+    return []
+
+
 class FrameReceiver:
     """What the link does with the bytes it reads; ``port`` names it in the log."""
 
@@ -55,6 +89,12 @@ class FrameReceiver:
         self.port = port
         self.stats: dict[str, int] = dict.fromkeys(STAT_KEYS, 0)
         self.hello: dict[str, Any] | None = None
+        #: the last ERROR frame's text until the firmware says HELLO or scans again (a
+        #: firmware that refuses to run, e.g. on a chip it does not know, sends no
+        #: READINGS and answers every HELLO with one)
+        self.firmware_error: str | None = None
+        #: (leds.backend, leds.count) of the Pi's config, to check the HELLO against
+        self.expect_leds: tuple[str, int] | None = None
         self._splitter = FrameSplitter()
         self._last_seq: int | None = None
         self._last_readings = 0.0
@@ -145,6 +185,8 @@ class FrameReceiver:
         self._last_seq = frame.seq
         if frame.type == READINGS:
             self._last_readings = now
+            if self.firmware_error is not None:
+                self.firmware_error = None  # it scans: whatever it reported has passed
             self.stats["readings"] += 1
             readings = Readings(frame.seq, unpack_readings(frame.payload), t)
             consumer = self._consumer
@@ -173,6 +215,9 @@ class FrameReceiver:
                 if not isinstance(hello, dict):
                     raise ValueError("not an object")
                 self.hello = hello
+                self.firmware_error = None
+                for problem in self.problems():
+                    self._log_once("hello:" + problem, "sensor link %s: %s", self.port, problem)
                 rate = hello.get("rate")
                 if isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 <= rate <= 10000:
                     self._period = 1.0 / rate
@@ -182,12 +227,23 @@ class FrameReceiver:
                 self._log_once("hello", "sensor link %s: unreadable HELLO payload (%s)", self.port, exc)
         elif frame.type == ERROR:
             self.stats["errors"] += 1
-            self._log_once("error", "sensor link %s: firmware reports: %s", self.port,
-                           frame.payload.decode("utf-8", "replace"))
+            text = frame.payload.decode("utf-8", "replace")
+            self.firmware_error = text
+            self._log_once("error:" + text, "sensor link %s: the Pico reports: %s", self.port, text)
         else:
             self.stats["type"] += 1
             self._log_once(f"type{frame.type}", "sensor link %s: unexpected %s frame from the firmware",
                            self.port, TYPE_NAMES.get(frame.type, hex(frame.type)))
+
+    def problems(self) -> list[str]:
+        """What is wrong with the firmware as it last introduced itself: the ERROR it
+        reports (a firmware that refuses to run), and its HELLO against the LED config."""
+        out: list[str] = []
+        if self.firmware_error is not None:
+            out.append(f"the Pico on {self.port} reports: {self.firmware_error}")
+        if self.hello is not None and self.expect_leds is not None:
+            out += hello_problems(self.hello, *self.expect_leds)
+        return out
 
     def _log_once(self, kind: str, fmt: str, *args: object) -> None:
         if kind not in self._logged:
