@@ -546,3 +546,47 @@ def test_lone_surrogate_is_refused_and_cannot_poison_the_game_list(env: Env) -> 
     r = env.client.post("/api/v1/games", content=b'{"variant": "gin", "players": ["\\ud83c\\udccf", "B"]}',
                         headers={**env.auth, "content-type": "application/json"})
     assert r.status_code == 201 and r.json()["players"][0] == "\U0001f0cf"
+
+
+def test_health_warns_when_the_picos_hello_disagrees_with_the_led_config(tmp_path: Path) -> None:
+    """A Pico whose firmware drives no LEDs while leds.backend = 'pico': the service
+    says so on /api/v1/health (and in its log) once the HELLO came."""
+    import json
+    import os
+    import select
+
+    from companion.commands.assemble import build_service
+    from companion.commands.settings import Settings
+    from companion.hardware.framing import HELLO, Frame, FrameSplitter, encode_frame
+
+    master, slave = os.openpty()
+    port = os.ttyname(slave)
+    os.close(slave)
+    cfg = tmp_path / "gingo.toml"
+    cfg.write_text(f'[leds]\nbackend = "pico"\ncount = 60\n[sensors]\nbackend = "serial"\nport = "{port}"\n')
+    said: list[str] = []
+    svc = build_service(Settings(config=str(cfg), data=str(tmp_path)), said.append)
+    try:
+        answer = encode_frame(HELLO, 0, json.dumps({"fw": "1.0.0", "leds": 0, "rate": 220}).encode())
+        splitter = FrameSplitter()
+        deadline = time.monotonic() + 10
+        with TestClient(svc.app, base_url="http://localhost") as client:
+            warnings: list[str] = []
+            while time.monotonic() < deadline:
+                try:
+                    data = os.read(master, 4096) if select.select([master], [], [], 0.05)[0] else b""
+                except OSError:  # the service has not opened the port yet
+                    data = b""
+                    time.sleep(0.05)
+                if data:
+                    for item in splitter.feed(data):
+                        if isinstance(item, Frame) and item.type == HELLO and not item.payload:
+                            os.write(master, answer)
+                warnings = client.get("/api/v1/health").json()["warnings"]
+                if any("drives no LEDs" in w for w in warnings):
+                    break
+        assert any("drives no LEDs (its HELLO says leds 0), but leds.backend = 'pico'" in w and "LED_PIN = 16" in w
+                   for w in warnings), warnings
+    finally:
+        svc.stop()
+        os.close(master)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -354,3 +355,105 @@ def test_the_real_probe_reports_a_missing_pin_library_and_a_bad_lg_wd(tmp_path: 
     r = machine_checks.probe_gpio(17, lg_wd=str(tmp_path / "missing"), environ={"GPIOZERO_PIN_FACTORY": "mock"})
     assert not r.ok and "LG_WD directory" in (r.error or "")
     assert "install.sh" in doctor.advice(r.reason(), 17)
+
+
+# ---- talking to the Pico: its HELLO, its ERROR, who holds the port ----
+
+
+class FakePico:
+    """The Pico's end of a pty that answers every HELLO request with ``answer``."""
+
+    def __init__(self, answer: bytes) -> None:
+        import os
+        import threading
+
+        self.master, slave = os.openpty()
+        self.port = os.ttyname(slave)
+        os.close(slave)
+        self.answer = answer
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import os
+        import select
+
+        from companion.hardware.framing import HELLO, Frame, FrameSplitter
+
+        splitter = FrameSplitter()
+        while not self._stop.is_set():
+            if not select.select([self.master], [], [], 0.05)[0]:
+                continue
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:  # no one has the port open yet
+                time.sleep(0.02)
+                continue
+            for item in splitter.feed(data):
+                if isinstance(item, Frame) and item.type == HELLO and not item.payload:
+                    os.write(self.master, self.answer)
+
+    def close(self) -> None:
+        import os
+
+        self._stop.set()
+        self._thread.join(2)
+        os.close(self.master)
+
+
+def _pico_config(port: str, leds: str = "pico") -> HardwareConfig:
+    return parse_config({"leds": {"backend": leds, "count": 60}, "sensors": {"backend": "serial", "port": port}})
+
+
+@pytest.mark.parametrize(("hello_leds", "backend", "status", "words"), [
+    (60, "pico", OK, "firmware 1.0.0 on board gingo-1: 52 spaces at 220/s, 60 LEDs"),
+    (0, "pico", FAIL, "drives no LEDs (its HELLO says leds 0), but leds.backend = 'pico'"),
+    (30, "pico", FAIL, "drives 30 LEDs (LED_COUNT in its config.py), but leds.count = 60"),
+    (60, "spi", WARN, "also drives 60 LEDs on its LED_PIN (GP16), but leds.backend = 'spi'"),
+])
+def test_doctor_asks_the_pico_and_compares_its_hello_with_the_led_config(
+        hello_leds: int, backend: str, status: str, words: str) -> None:
+    import json
+
+    from companion.hardware.checks import check_pico
+    from companion.hardware.framing import HELLO, encode_frame
+
+    hello = {"fw": "1.0.0", "board": "gingo-1", "spaces": 52, "rate": 220, "leds": hello_leds}
+    pico = FakePico(encode_frame(HELLO, 0, json.dumps(hello).encode()))
+    try:
+        [check] = check_pico(_pico_config(pico.port, backend), wait=10)
+    finally:
+        pico.close()
+    assert check.name == "Pico firmware" and check.status == status and words in check.detail, check
+
+
+def test_doctor_reports_a_pico_that_refuses_to_run() -> None:
+    from companion.hardware.checks import check_pico
+    from companion.hardware.framing import ERROR, encode_frame
+
+    why = "firmware: unsupported chip: RP2350 (Raspberry Pi Pico2 with RP2350); this firmware knows the RP2040's"
+    pico = FakePico(encode_frame(ERROR, 0, why.encode()))
+    try:
+        [check] = check_pico(_pico_config(pico.port), wait=10)
+    finally:
+        pico.close()
+    assert check.status == FAIL and check.detail == f"the Pico reports: {why}" and "RP2040" in check.fix
+
+
+def test_doctor_says_the_companion_holds_the_port_and_a_silent_pico_fails(tmp_path: Path) -> None:
+    from companion.hardware.checks import check_pico
+    from companion.hardware.sensors.serial import SerialSensors
+
+    pico = FakePico(b"")  # says nothing at all (the safe-mode jumper, or no firmware)
+    try:
+        [silent] = check_pico(_pico_config(pico.port), wait=1)
+        held = SerialSensors(pico.port)  # the running service has it
+        try:
+            [busy] = check_pico(_pico_config(pico.port), wait=1)
+        finally:
+            held.close()
+    finally:
+        pico.close()
+    assert silent.status == FAIL and "no HELLO" in silent.detail and "safe-mode jumper" in silent.fix
+    assert busy.status in (WARN, FAIL) and "in use by" in busy.detail, busy

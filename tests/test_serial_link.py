@@ -427,3 +427,83 @@ def test_a_write_that_completes_late_is_not_a_failure(pty: Pty, monkeypatch: pyt
         assert [(f.type, f.payload) for f in frames] == [(LEDS, bytes([1, 2, 3]))]
     finally:
         s.close()
+
+
+# ---- one program on the port ----
+
+
+def test_a_second_program_on_the_port_is_told_the_companion_holds_it(pty: Pty, tmp_path: Path) -> None:
+    """The companion opens the port exclusively; a second `gingo` (the doctor, the
+    self-test...) and mpremote are refused, naming the program that holds it."""
+    import subprocess
+    import sys
+
+    import serial
+
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "sensors", "--port", str(pty.link), "--json", "--seconds", "30",
+         "--data", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        from companion.hardware.sensors.link import port_holder
+
+        assert wait_for(lambda: port_holder(os.path.realpath(pty.link)) is not None, timeout=20.0), \
+            holder.stderr.read() if holder.poll() is not None else "no lock"  # it has the port
+        with pytest.raises(SensorBackendError) as err:
+            SerialSensors(str(pty.link))
+        text = str(err.value)
+        assert f"in use by the companion (pid {holder.pid}: " in text and "sudo systemctl stop gingo" in text, text
+        # mpremote opens with pyserial's exclusive=True: the same lock refuses it
+        with pytest.raises(serial.SerialException, match="exclusively lock"):
+            serial.Serial(str(pty.link), exclusive=True)
+    finally:
+        holder.terminate()
+        holder.wait(10)
+    # released: the next program opens it
+    s = SerialSensors(str(pty.link))
+    s.close()
+
+
+def test_tioexcl_refuses_a_second_open_by_an_ordinary_user(pty: Pty) -> None:
+    """TIOCEXCL: an open() by a user other than root (mpremote run by the builder while
+    the service runs) fails with EBUSY. Root may open anyway, hence the flock too."""
+    import subprocess
+
+    if os.getuid() != 0:
+        pytest.skip("needs root to run the probe as another user")
+    probe = ["/bin/sh", "-c", 'if exec 3<>"$1"; then echo opened; fi', "probe"]
+    s = SerialSensors(str(pty.link))
+    device = os.path.realpath(pty.link)
+    try:
+        os.chmod(device, 0o666)
+        out = subprocess.run([*probe, device], user=65534, capture_output=True, text=True, timeout=30, cwd="/")
+        assert "opened" not in out.stdout and "busy" in out.stderr, out
+    finally:
+        s.close()
+    # closed: TIOCNXCL lets the next program in
+    out = subprocess.run([*probe, device], user=65534, capture_output=True, text=True, timeout=30, cwd="/")
+    assert out.stdout.strip() == "opened", out
+
+
+def test_the_hello_is_checked_against_the_led_config_and_errors_are_kept(pty: Pty) -> None:
+    import json
+
+    from companion.hardware.framing import ERROR
+
+    s = SerialSensors(str(pty.link))
+    try:
+        s.link.expect_leds = ("pico", 60)
+        pty.write(encode_frame(HELLO, 0, json.dumps({"fw": "1.0.0", "leds": 0, "rate": 220}).encode()))
+        assert wait_for(lambda: s.link.hello is not None)
+        problems = s.link.problems()
+        assert len(problems) == 1 and "drives no LEDs" in problems[0] and "LED_PIN = 16" in problems[0]
+        pty.write(encode_frame(HELLO, 1, json.dumps({"fw": "1.0.0", "leds": 60, "rate": 220}).encode()))
+        assert wait_for(lambda: s.link.problems() == [])
+        why = "firmware: unsupported chip: RP2350; this firmware knows the RP2040's registers only"
+        pty.write(encode_frame(ERROR, 2, why.encode()))
+        assert wait_for(lambda: bool(s.link.problems()))
+        assert s.link.problems() == [f"the Pico on {pty.link} reports: {why}"]
+        pty.write(readings_frame(3))  # a firmware that scans again: the error has passed
+        assert wait_for(lambda: s.link.problems() == [])
+    finally:
+        s.close()

@@ -56,8 +56,13 @@ def sensor_options(cfg: HardwareConfig, **sim_options: Any) -> dict[str, Any]:
 
 
 def open_sensors(cfg: HardwareConfig, **sim_options: Any) -> SensorBackend:
-    """The configured sensor backend (raises the backend's error when it cannot start)."""
-    return open_sensor_backend(cfg.sensors, **sensor_options(cfg, **sim_options))
+    """The configured sensor backend (raises the backend's error when it cannot start).
+    A Pico's link checks each HELLO against the configured LED backend and count."""
+    sensors = open_sensor_backend(cfg.sensors, **sensor_options(cfg, **sim_options))
+    link = getattr(sensors, "link", None)
+    if link is not None and hasattr(link, "expect_leds"):
+        link.expect_leds = (cfg.leds, cfg.led_count)
+    return sensors
 
 
 def _open_sensors_or_none(cfg: HardwareConfig, say: Say) -> SensorBackend | None:

@@ -28,6 +28,7 @@ from companion.hardware.checks import (
     Environment,
     ProbeResult,
     advice,
+    check_pico,
     probe_gpio,
     run_checks,
 )
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"{flag} must be a number of seconds from 0 to {top:g}, got {value}")
     cfg, config_check = _config(args)
     env = Environment.current(args.root)
-    checks = [config_check, *run_checks(cfg, env)]
+    checks = [config_check, *run_checks(cfg, env), *check_pico(cfg)]
     for c in checks:
         print(json.dumps(asdict(c)) if args.json else c.line())
     failed = sum(c.status == FAIL for c in checks)

@@ -37,7 +37,8 @@ from companion.hardware.leds.leds_dev import OVERLAY_LINE
 from companion.hardware.leds.pimodel import is_pi5, is_raspberry_pi, read_pi_model
 from companion.hardware.power import PowerBudgetError
 
-__all__ = ["FAIL", "OK", "WARN", "Check", "Environment", "ProbeResult", "advice", "probe_gpio", "run_checks"]
+__all__ = ["FAIL", "OK", "WARN", "Check", "Environment", "ProbeResult", "advice", "check_pico", "probe_gpio",
+           "run_checks"]
 
 OK, WARN, FAIL = "OK", "WARN", "FAIL"
 
@@ -341,3 +342,54 @@ def run_checks(cfg: HardwareConfig, env: Environment) -> list[Check]:
     checks.append(check_gpio_open(env, cfg, needs))
     checks += check_power_and_layout(cfg)
     return checks
+
+
+def check_pico(cfg: HardwareConfig, wait: float = 5.0) -> list[Check]:
+    """Talk to the Pico the config names: its HELLO (firmware, rate, LED count against
+    ``leds.backend`` and ``leds.count``) or the ERROR it answers with (a firmware that
+    refuses to run), or who holds the port. Nothing when the config has no Pico."""
+    if cfg.sensors != "serial" or not cfg.sensor_port:
+        return []
+    port = cfg.sensor_port
+    if "://" not in port and not port.lower().startswith("usb:") and not os.path.exists(port):
+        return []  # the "serial ports" check says what to do
+    import time
+
+    from companion.hardware.sensors import SensorBackendError
+    from companion.hardware.sensors.link import PortInUse, SerialLink
+    from companion.hardware.sensors.receive import hello_problems
+
+    name = "Pico firmware"
+    try:
+        link = SerialLink(cfg.sensor_port)
+    except PortInUse as exc:
+        text = str(exc)
+        if "in use by the companion" in text:
+            return [Check(name, WARN, f"not asked: {text}",
+                          "the running service checks the Pico itself: see /api/v1/health and journalctl -u gingo")]
+        return [Check(name, FAIL, text, "close that program (the companion needs the port to itself)")]
+    except (SensorBackendError, ValueError) as exc:
+        return [Check(name, FAIL, str(exc), "plug the Pico in with a data cable and flash the firmware "
+                      "(firmware/README.md)")]
+    try:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and link.hello is None and link.firmware_error is None:
+            time.sleep(0.05)
+        hello, error = link.hello, link.firmware_error
+    finally:
+        link.close()
+    if error is not None:
+        return [Check(name, FAIL, f"the Pico reports: {error}",
+                      "use a Pico whose chip the firmware knows (RP2040), then flash it (firmware/README.md)")]
+    if hello is None:
+        return [Check(name, FAIL, f"no HELLO from {cfg.sensor_port} within {wait:g} s",
+                      "flash the firmware (firmware/README.md); with the safe-mode jumper (GP22 to GND) fitted "
+                      "it stays silent: remove the jumper and replug the Pico")]
+    leds = hello.get("leds")
+    detail = (f"firmware {hello.get('fw')} on board {hello.get('board')}: {hello.get('spaces')} spaces at "
+              f"{hello.get('rate')}/s, {leds} LEDs")
+    problems = hello_problems(hello, cfg.leds, cfg.led_count)
+    if not problems:
+        return [Check(name, OK, detail)]
+    status = FAIL if cfg.leds == "pico" else WARN
+    return [Check(name, status, f"{detail}; {problems[0]}")]

@@ -107,6 +107,12 @@ class BoardSync:
     def leds_name(self) -> str:
         return "none" if self.leds is None else str(getattr(self.leds, "name", "leds"))
 
+    def hardware_warnings(self) -> list[str]:
+        """What the sensor link says is wrong now (a Pico that refuses to run, a HELLO
+        that disagrees with the LED config), for ``/api/v1/health``."""
+        problems = getattr(getattr(self.sensors, "link", None), "problems", None)
+        return list(problems()) if callable(problems) else []
+
     @property
     def is_sim(self) -> bool:
         return self.sensors is not None and hasattr(self.sensors, "put")

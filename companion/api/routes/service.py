@@ -23,6 +23,8 @@ def health(request: Request, table: TableDep, sync: SyncDep) -> dict[str, Any]:
     warn = list(request.app.state.warnings)
     storage = table.storage_health()
     warn += [w for w in storage["warnings"] if w not in warn]
+    if sync is not None:
+        warn += [w for w in sync.hardware_warnings() if w not in warn]
     return {
         "status": "ok",
         "version": __version__,

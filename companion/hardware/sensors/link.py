@@ -13,9 +13,12 @@ The sensor backend on top of it is :class:`companion.hardware.sensors.serial.Ser
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import logging
 import os
 import select
+import termios
 import threading
 import time
 from typing import Any
@@ -29,7 +32,7 @@ from companion.hardware.sensors.receive import STAT_KEYS, FrameReceiver
 
 log = logging.getLogger("companion.hardware.sensors.serial")
 
-__all__ = ["STAT_KEYS", "SerialLink", "resolve_port"]
+__all__ = ["STAT_KEYS", "PortInUse", "SerialLink", "port_holder", "resolve_port"]
 
 WRITE_TIMEOUT = 0.5  # s a port may refuse every byte before a write is reported failed
 
@@ -56,6 +59,61 @@ def resolve_port(port: str) -> str:
         f"no USB serial device {vid:04x}:{pid:04x} found; plug in the Pico, check the cable "
         "carries data, and list devices with 'ls /dev/serial/by-id/'"
     )
+
+
+class PortInUse(SensorBackendError):
+    """The port is held by another program (the companion's own service, mpremote...)."""
+
+
+def port_holder(device: str, proc: str = "/proc") -> tuple[int, str] | None:
+    """(pid, command line) of the process holding a lock on ``device``, read from
+    ``/proc/locks`` (world-readable, so it names a service running as another user), or
+    None when no process holds one (or this is not Linux).
+
+    >>> port_holder("/nonexistent/port") is None
+    True
+    """
+    try:
+        st = os.stat(device)
+        with open(os.path.join(proc, "locks"), encoding="ascii", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    want = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    for line in lines:
+        fields = line.split()
+        if "->" in fields:  # a waiter, not the holder
+            continue
+        for i, field_ in enumerate(fields[:-1]):
+            if field_ == want and fields[i - 1].isdigit():
+                pid = int(fields[i - 1])
+                try:
+                    with open(os.path.join(proc, str(pid), "cmdline"), "rb") as c:
+                        cmd = c.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+                except OSError:
+                    cmd = "?"
+                return pid, cmd
+    return None
+
+
+def in_use_message(port: str, device: str) -> str:
+    """What to say when ``port`` (at ``device``) is held by another program."""
+    holder = port_holder(device)
+    if holder is None:
+        return (f"the sensor link {port} is in use by another program (most likely the companion's service: "
+                "stop it with 'sudo systemctl stop gingo' first, and start it again when done)")
+    pid, cmd = holder
+    if "gingo" in cmd or "companion.cli" in cmd:
+        return (f"the sensor link {port} is in use by the companion (pid {pid}: {cmd}); stop it with "
+                "'sudo systemctl stop gingo' first (or stop that program), and start it again when done")
+    return f"the sensor link {port} is in use by another program (pid {pid}: {cmd}); close it first"
+
+
+def _busy(exc: BaseException) -> bool:
+    """True when opening failed because another program holds the port."""
+    text = str(exc)
+    return (getattr(exc, "errno", None) == errno.EBUSY or "exclusively lock" in text
+            or "Resource temporarily unavailable" in text or "Device or resource busy" in text)
 
 
 class SerialLink(FrameReceiver):
@@ -177,8 +235,26 @@ class SerialLink(FrameReceiver):
     # ---- receiving ----
 
     def _open(self) -> None:
+        """Open the port for this program alone: an advisory lock (flock, as pyserial's
+        ``exclusive`` and mpremote take it) and the tty's TIOCEXCL (another open() by a
+        user other than root then fails with EBUSY). A second program, mpremote
+        included, is refused with a clear message instead of both taking turns at the
+        bytes (mpremote's "could not enter raw repl")."""
         url = resolve_port(self.port)
-        ser = serial.serial_for_url(url, baudrate=self.baudrate, timeout=0.02, write_timeout=WRITE_TIMEOUT)
+        device = "://" not in url
+        try:
+            ser = serial.serial_for_url(url, baudrate=self.baudrate, timeout=0.02, write_timeout=WRITE_TIMEOUT,
+                                        **({"exclusive": True} if device else {}))
+        except (OSError, serial.SerialException) as exc:
+            if device and _busy(exc):
+                raise PortInUse(in_use_message(self.port, url)) from None
+            raise
+        fd = getattr(ser, "fd", None)
+        if device and isinstance(fd, int) and fd >= 0:
+            try:
+                fcntl.ioctl(fd, termios.TIOCEXCL)
+            except OSError:  # not a tty (a FIFO in a test): the flock still holds
+                pass
         self._splitter.reset()
         self._last_seq = None
         self._serial = ser
@@ -208,6 +284,8 @@ class SerialLink(FrameReceiver):
             self._ask_hello(now)
 
     def _open_advice(self, exc: BaseException) -> str:
+        if isinstance(exc, PortInUse):
+            return str(exc)
         msg = str(exc)
         hint = "check the USB cable and the port name (ls /dev/serial/by-id/)"
         if "ermission" in msg:
@@ -216,6 +294,12 @@ class SerialLink(FrameReceiver):
 
     def _drop(self, closing: bool = False) -> None:
         ser, self._serial = self._serial, None
+        fd = getattr(ser, "fd", None)
+        if isinstance(fd, int) and fd >= 0:
+            try:
+                fcntl.ioctl(fd, termios.TIOCNXCL)  # the next program may open it again
+            except OSError:
+                pass
         if ser is not None:
             if not closing:
                 self.stats["disconnects"] += 1
