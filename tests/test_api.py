@@ -556,7 +556,7 @@ def test_health_warns_when_the_picos_hello_disagrees_with_the_led_config(tmp_pat
     import select
 
     from companion.commands.assemble import build_service
-    from companion.commands.settings import Settings
+    from companion.commands.settings import resolve
     from companion.hardware.framing import HELLO, Frame, FrameSplitter, encode_frame
 
     master, slave = os.openpty()
@@ -565,7 +565,7 @@ def test_health_warns_when_the_picos_hello_disagrees_with_the_led_config(tmp_pat
     cfg = tmp_path / "gingo.toml"
     cfg.write_text(f'[leds]\nbackend = "pico"\ncount = 60\n[sensors]\nbackend = "serial"\nport = "{port}"\n')
     said: list[str] = []
-    svc = build_service(Settings(config=str(cfg), data=str(tmp_path)), said.append)
+    svc = build_service(resolve({"config": str(cfg), "data": str(tmp_path)}, environ={}), said.append)
     try:
         answer = encode_frame(HELLO, 0, json.dumps({"fw": "1.0.0", "leds": 0, "rate": 220}).encode())
         splitter = FrameSplitter()
