@@ -39,16 +39,19 @@ def cobs_length(n):
 
 
 # The LED bit timing, from one whole-number clock divider so every bit is the same:
-# 125 MHz / 10 = 12.5 MHz, one PIO cycle 80 ns, a bit 16 cycles (1.28 us, 781 kHz).
-#   a 0: high T0H = 4 cycles = 320 ns, low T0L = 12 cycles = 960 ns
-#   a 1: high T1H = 8 cycles = 640 ns, low T1L =  8 cycles = 640 ns
-# Both LED families of the BOM accept each figure (datasheet windows, ns):
-#   WS2812B-V5 (Worldsemi): T0H 220-380, T1H 580-1000, T0L 580-1000, T1L 580-1000, reset >= 280 us
-#   SK6812 (Opsco): T0H 300+-150 = 150-450, T1H 600+-150 = 450-750, T0L 900+-150 = 750-1050,
-#                   T1L 600+-150 = 450-750, reset >= 80 us
-#   so 0: 320 in 220-380, 960 in 750-1000; 1: 640 in 580-750, 640 in 580-750.
-# (The 8 MHz clock used before needed the divider 15.625: the fractional part made the
-# short pulse jitter to 368-376 ns against the V5's 380 ns, and its 875 ns one was over
+# 125 MHz / 10 = 12.5 MHz, one PIO cycle 80 ns, a bit 4 + 5 + 6 = 15 cycles (1.2 us).
+#   a 0: high T0H = 4 cycles = 320 ns, low T0L = 5 + 6 = 11 cycles = 880 ns
+#   a 1: high T1H = 4 + 5 = 9 cycles = 720 ns, low T1L = 6 cycles = 480 ns
+# The LED decides 0 or 1 from the high time; the high-time windows (datasheets, ns):
+#   WS2812B-V5 (Worldsemi):  T0H 220-380, T1H 580-1000; reset low >= 280 us
+#   SK6812 (Opsco):          T0H 300 +-150 = 150-450, T1H 600 +-150 = 450-750
+#   WS2812B (older sheet):   T0H 400 +-150 = 250-550, T1H 800 +-150 = 650-950
+#   320 is inside 250-380 (all three), 720 inside 650-750 (all three).
+# Low times: 880 and 480 ns sit inside the SK6812's (T0L 750-1050, T1L 450-750) and the
+# older WS2812B's (T0L 700-1000, T1L 300-600) windows; the bit of 1.2 us is inside the
+# WS2812B's 1.25 us +-600 ns.
+# (The 8 MHz clock used before needed the divider 15.625: its fraction made the short
+# pulse jitter to 368-376 ns against the V5's 380 ns, and its 875 ns long pulse was over
 # the SK6812's 750 ns.) At 125 MHz, MicroPython's default clock, freq=LED_PIO_HZ gives
 # the divider 10 exactly; Strip refuses a clock it does not divide.
 LED_PIO_HZ = 12_500_000
@@ -58,14 +61,14 @@ LED_PIO_HZ = 12_500_000
              autopull=True, pull_thresh=24)
 def ws2812_bits():
     # Delays are literals: asm_pio runs this body with its own globals. [n] adds n cycles.
-    # a 0: 4 high, then 4 + 8 low; a 1: 4 + 4 high, then 8 low (see LED_PIO_HZ)
+    # a 0: 4 high, then 5 + 6 low; a 1: 4 + 5 high, then 6 low (see LED_PIO_HZ)
     wrap_target()  # noqa: F821 (names provided by rp2.asm_pio)
     label("bit")  # noqa: F821
-    out(x, 1).side(0)[7]  # noqa: F821         8 cycles low (the end of the previous bit)
+    out(x, 1).side(0)[5]  # noqa: F821          6 cycles low (the end of the previous bit)
     jmp(not_x, "zero").side(1)[3]  # noqa: F821  4 cycles high
-    jmp("bit").side(1)[3]  # noqa: F821         a 1: 4 more high
+    jmp("bit").side(1)[4]  # noqa: F821          a 1: 5 more high
     label("zero")  # noqa: F821
-    nop().side(0)[3]  # noqa: F821              a 0: 4 low (then the 8 of the next out)
+    nop().side(0)[4]  # noqa: F821               a 0: 5 low (then the 6 of the next out)
     wrap()  # noqa: F821
 
 

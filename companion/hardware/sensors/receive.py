@@ -54,7 +54,7 @@ def hello_problems(hello: dict[str, Any], leds_backend: str, led_count: int) -> 
 
     >>> hello_problems({"leds": 60}, "pico", 60)
     []
-    >>> hello_problems({"leds": 0}, "pico", 60)[0][:63]
+    >>> hello_problems({"leds": 0}, "pico", 60)[0][:64]
     "the Pico's firmware drives no LEDs (its HELLO says leds 0), but "
     >>> hello_problems({"leds": 60}, "pico", 62)[0][:60]
     "the Pico's firmware drives 60 LEDs (LED_COUNT in its config."
