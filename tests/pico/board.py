@@ -80,14 +80,19 @@ class EmulatedBoard:
     def __init__(self, tmp: Path, config: dict[str, Any] | None = None,
                  extra: dict[str, bytes] | None = None, *, files: dict[str, bytes] | None = None,
                  chip_id: int | None = None) -> None:
-        """``files``: the filesystem's files instead of firmware/ (``{}``: MicroPython as it
-        comes, ready for mpremote); ``chip_id``: the SYSINFO CHIP_ID the chip reports
+        """``files``: the filesystem's files instead of firmware/ (``{}``: erased flash, which
+        MicroPython formats itself at first boot as on a new Pico, ready for mpremote;
+        littlefs-python's images are read by MicroPython but refuse its writes, OSError 36);
+        ``chip_id``: the SYSINFO CHIP_ID the chip reports
         instead of an RP2040's (0x?0004927 is an RP2350)."""
         reason = unavailable()
         if reason:
             raise RuntimeError(reason)
         image = tmp / "littlefs.img"
-        image.write_bytes(fs_image(firmware_files(config, extra) if files is None else files))
+        if files == {}:
+            image.write_bytes(b"\xff" * (FS_BLOCK_SIZE * FS_BLOCK_COUNT))
+        else:
+            image.write_bytes(fs_image(firmware_files(config, extra) if files is None else files))
         env = dict(os.environ)
         if chip_id is not None:
             env["PICO_CHIP_ID"] = f"{chip_id:08x}"

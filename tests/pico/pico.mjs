@@ -174,6 +174,40 @@ function boot() {
   fromHost = new Uint8Array(0);
 }
 
+// Flash writes (mpremote cp, littlefs's writes): MicroPython erases and programs its
+// flash through the boot ROM's flash_range_erase and flash_range_program. rp2040js
+// models no flash chip behind the SSI, so those calls are done here, on mcu.flash (what
+// XIP reads): when the core reaches either function's entry, the erase (whole 4 KiB
+// sectors to 0xff) or the program (bits only cleared, as NOR flash does) happens and
+// the function returns to its caller. The entries come from the ROM's own function
+// table (codes 'RE' and 'RP', table pointer at 0x14).
+function romFunction(code) {
+  const rom = new Uint8Array(bootrom.buffer);
+  const word = (at) => rom[at] | (rom[at + 1] << 8);
+  for (let at = word(0x14); word(at) !== 0; at += 4) {
+    if (word(at) === code.charCodeAt(0) + (code.charCodeAt(1) << 8)) return word(at + 2) & ~1;
+  }
+  throw new Error(`no ${code} in the boot ROM's function table`);
+}
+const ROM_ERASE = romFunction('RE');
+const ROM_PROGRAM = romFunction('RP');
+const FLASH_SECTOR = 4096;
+
+function romFlash(pc) {
+  const r = mcu.core.registers;
+  const flash = mcu.flash;
+  if (pc === ROM_ERASE) {
+    // flash_range_erase(addr, count, block_size, block_cmd)
+    const start = r[0] & ~(FLASH_SECTOR - 1);
+    const end = Math.min(flash.length, Math.ceil((r[0] + r[1]) / FLASH_SECTOR) * FLASH_SECTOR);
+    if (start < end) flash.fill(0xff, start, end);
+  } else {
+    // flash_range_program(addr, data, count)
+    for (let i = 0; i < r[2] && r[0] + i < flash.length; i++) flash[r[0] + i] &= mcu.readUint8(r[1] + i);
+  }
+  mcu.core.PC = r[14] & ~1; // return to the caller
+}
+
 function doReset(reason) {
   if (reason === 'watchdog') stats.watchdog++;
   stats.resets++;
@@ -264,7 +298,11 @@ function runSlice() {
       const next = clock.nextAlarm ? Math.max(0, clock.nanosToNextAlarm) : end - clock.nanos;
       clock.tick(Math.min(next, end - clock.nanos));
     } else {
-      for (let i = 0; i < 256 && !core.waiting; i++) clock.tick(core.executeInstruction() * CYCLE_NS);
+      for (let i = 0; i < 256 && !core.waiting; i++) {
+        const pc = core.PC;
+        if (pc === ROM_ERASE || pc === ROM_PROGRAM) romFlash(pc);
+        clock.tick(core.executeInstruction() * CYCLE_NS);
+      }
     }
     runPio(clock.nanos);
   }
