@@ -679,3 +679,24 @@ def test_fallback_survives_any_driver_failure(tmp_path: Path, monkeypatch: pytes
     leds = open_led_backend_or_sim("ws281x", warnings.append, count=5, proc_root=str(tmp_path))
     assert leds.name == "sim" and leds.count == 5
     assert warnings == ["LEDs: module 'rpi_ws281x' has no attribute 'ws'; using the simulated strip instead"]
+
+
+def test_the_pico_backend_takes_the_serial_sensor_backends_link() -> None:
+    """The service and the self-test hand the serial sensor backend to open_leds: its
+    link sends the LEDS frames (before, the backend itself went in, had no send_frame,
+    and the service fell back to the simulated strip: a strip on the Pico never lit)."""
+    from companion.hardware.config import parse_config
+    from companion.hardware.sensors.serial import SerialSensors
+
+    sensors = SerialSensors("loop://", wait=True)
+    warned: list[str] = []
+    try:
+        cfg = parse_config({"leds": {"backend": "pico", "count": 2}, "sensors": {"backend": "serial", "port": "loop://"}})
+        leds = cfg.open_leds(warned.append, sensors)
+        assert leds.name == "pico" and warned == []
+        sent = sensors.link.stats["write_failures"]
+        leds.set_pixels([(10, 20, 30), (0, 0, 0)])
+        leds.show()
+        assert leds.dropped == 0 and sensors.link.stats["write_failures"] == sent  # the frame went out
+    finally:
+        sensors.close()

@@ -139,7 +139,17 @@ def _run_led_test(cfg: HardwareConfig, args: argparse.Namespace) -> int:
     except (LayoutError, OSError) as exc:
         print(Check("LED test", FAIL, f"no layout: {exc}").line())
         return 1
-    leds = cfg.open_leds(warnings.append)
+    link = None
+    if cfg.leds == "pico" and cfg.sensor_port:  # the frames go to the Pico over its port
+        from companion.hardware.sensors import SensorBackendError
+        from companion.hardware.sensors.link import SerialLink
+
+        try:
+            link = SerialLink(cfg.sensor_port)
+        except (SensorBackendError, ValueError) as exc:
+            print(Check("LED test", FAIL, str(exc)).line())
+            return 1
+    leds = cfg.open_leds(warnings.append, link)
     try:
         if warnings:
             print(Check("LED test", FAIL, warnings[0]).line())
@@ -150,3 +160,5 @@ def _run_led_test(cfg: HardwareConfig, args: argparse.Namespace) -> int:
         return 0
     finally:
         leds.close()
+        if link is not None:
+            link.close()

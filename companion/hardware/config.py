@@ -123,14 +123,18 @@ class HardwareConfig:
     def open_leds(self, warn: Callable[[str], None], link: Any = None) -> LedBackend:
         """The configured LED backend, or the simulated strip after ``warn(why)``.
 
-        ``link`` is the sensor link (anything with ``send_frame``), used by ``pico``.
+        ``link`` is the sensor link (anything with ``send_frame``), or the serial sensor
+        backend that holds it (its ``link``), used by ``pico``.
 
         >>> HardwareConfig().open_leds(print).name
         'sim'
         """
         options = self.led_backend_options()
         if self.leds == "pico":
-            options["link"] = link
+            # the service and the self-test hand over the sensor backend: its SerialLink
+            # sends the frames (before, the backend itself went in, which has no
+            # send_frame, and a strip on the Pico never lit)
+            options["link"] = link if callable(getattr(link, "send_frame", None)) else getattr(link, "link", link)
         return open_led_backend_or_sim(self.leds, warn, **options)
 
 
