@@ -31,6 +31,7 @@ SPACES = 52
 PIO0_TXF0 = 0x50200010      # PIO0's TX FIFO of state machine 0 (+4 per machine)
 DREQ_PIO0_TX0 = 0           # its DMA request line (+1 per machine)
 FIFO_ROOM = 256             # MicroPython's USB TX FIFO: what we may queue once the IN endpoint is idle
+READS_PER_PASS = 16         # reads of the Pi's bytes per scan pass (a LEDS frame takes 2-4)
 
 
 def cobs_length(n):
@@ -213,10 +214,17 @@ class Link:
             self.cut += 1
 
     def receive(self, handle):
-        """Read what the Pi sent; handle(type, body, length) for each good frame."""
+        """Read what the Pi sent; handle(type, body, length) for each good frame.
+
+        At most READS_PER_PASS reads a pass: a Pi that sends faster than the Pico takes
+        its frames (LEDS at a high rate) fills the USB buffer and its writes wait, while
+        the scan goes on every pass and the watchdog stays fed. A frame cut by the limit
+        is finished on the next pass (the framing state stays in self.state)."""
         state = self.state
         frame = self.frame
-        while self.readable():
+        reads = 0
+        while reads < READS_PER_PASS and self.readable():
+            reads += 1
             # read whole COBS blocks at once, a whole LEDS frame once its type is known
             want = state[1] + 1
             if self.leds_len and state[0] >= 2 and frame[1] == protocol.LEDS and frame[0] > 1:

@@ -211,8 +211,9 @@ def check_devices(env: Environment, cfg: HardwareConfig, needs: Mapping[str, str
                 "add the user to the gpio group"),
         _device(env, "/dev/spidev0.0", "spi", needs, "add 'dtparam=spi=on' to /boot/firmware/config.txt and reboot",
                 "add the user to the spi group"),
-        _device(env, "/dev/leds0", "leds_dev", needs, f"on a Pi 5 add '{OVERLAY_LINE}' to /boot/firmware/config.txt "
-                "and reboot", "add the udev rule from docs/hardware.md (KERNEL==\"leds[0-9]*\", GROUP=\"gpio\")"),
+        _device(env, "/dev/leds0", "leds_dev", needs, "on a Pi 5 bring the kernel up to date (sudo apt update && "
+                f"sudo apt full-upgrade; the driver came with late-2024 kernels), add '{OVERLAY_LINE}' to "
+                "/boot/firmware/config.txt and reboot", "add the udev rule from docs/hardware.md (KERNEL==\"leds[0-9]*\", GROUP=\"gpio\")"),
     ]
     out.append(check_serial(env, cfg, needs))
     return out
