@@ -97,6 +97,8 @@ class BoardSync:
         self._lock = threading.Lock()
         self._news_lock = threading.Lock()
         self._sensed: str | None = None
+        #: the table's last seq when the sensed board last went from chips to empty
+        self._emptied: int | None = None
         self._online = False
         self._links: dict[str, list[int] | None] = {"1": None, "2": None}
         self._pipeline: Any = None
@@ -138,7 +140,11 @@ class BoardSync:
     def _view(self, active: dict[str, Any] | None) -> dict[str, Any]:
         with self._lock:
             sensed = self._sensed if self._online else None
-        view = board_view(active, sensed)
+            emptied = self._emptied
+        # a finished game shows until its chips are cleared off: the board went empty
+        # after the game's last event (never merely because no chip was ever placed)
+        cleared = active is not None and emptied is not None and emptied >= int(active.get("seq") or 0)
+        view = board_view(active, sensed, cleared=cleared)
         view["sensors"] = self.sensors_name
         view["leds"] = self.leds_name
         return view
@@ -162,8 +168,11 @@ class BoardSync:
         if board is not None:
             check_board(board, "sensed board")
         with self._lock:
+            before = self._sensed if self._online else None
             self._sensed = board
             self._online = board is not None
+            if board is not None and before is not None and set(board) == {"."} and set(before) != {"."}:
+                self._emptied = self.table.last_seq()  # the chips were cleared off
         with self._sensed_cond:
             self._sensed_cond.notify_all()
         self._after_change()
