@@ -92,6 +92,10 @@ class BoardSync:
         self._dirty = threading.Event()
         #: the LED picture may have changed: the LED thread builds it again
         self._picture_dirty = threading.Event()
+        self._led_lock = threading.Lock()  # one LED writer at a time: the LED thread or a sensed change
+        self._pic: _Picture | None = None
+        self._shown: list[tuple[int, int, int]] | None = None
+        self._pushed = 0.0
         self._sensed_cond = threading.Condition()
         self.publish: Publish = publish or (lambda msg: None)
         self._lock = threading.Lock()
@@ -180,7 +184,7 @@ class BoardSync:
     def _after_change(self) -> None:
         """Something changed: the news thread (when running) recomputes the board view
         and announces links one change at a time, in order; without it, do it here."""
-        self._picture_dirty.set()
+        self._redraw()
         if self._news_thread is not None:
             self._dirty.set()
         else:
@@ -403,36 +407,55 @@ class BoardSync:
             return None
         return self._gin
 
-    def _led_loop(self) -> None:
-        """Show the picture when it changes; tick only while it animates."""
-        period = 1.0 / max(1.0, self.fps)
-        picture: _Picture | None = None
-        shown: list[tuple[int, int, int]] | None = None
-        pushed = 0.0
-        while not self._stop.is_set():
+    def _redraw(self) -> None:
+        """A sensed change: build the picture and show it at once, on the caller's thread
+        (the sensing thread: no hand-over to another thread between a chip and its LED)."""
+        if self._thread is None or self._stop.is_set():
+            return
+        try:
+            self._draw(rebuild=True)
+        except Exception as exc:
+            log.warning("LED frame failed: %s", exc)
+            self._picture_dirty.set()  # the LED thread tries again
+
+    def _draw(self, rebuild: bool) -> _Picture:
+        """Show the picture's frame for now if it differs from the one shown (or the
+        refresh is due); build the picture first when asked, or when the chase ended."""
+        with self._led_lock:
             now = time.monotonic()
+            pic = self._pic
+            if rebuild or pic is None or (pic.until is not None and now >= pic.until):
+                pic = self._pic = self._picture()
+            frame = pic.render(now)
+            if frame != self._shown or now - self._pushed >= self.refresh:
+                self.leds.set_pixels(frame)
+                self.leds.show()
+                self.frames += 1
+                self._shown, self._pushed = frame, now
+            return pic
+
+    def _led_loop(self) -> None:
+        """Tick only while the picture animates; otherwise sleep until it changes or the
+        refresh is due."""
+        period = 1.0 / max(1.0, self.fps)
+        while not self._stop.is_set():
+            start = time.monotonic()
+            rebuild = self._picture_dirty.is_set()
+            self._picture_dirty.clear()
             try:
-                if picture is None or self._picture_dirty.is_set() or (
-                        picture.until is not None and now >= picture.until):
-                    self._picture_dirty.clear()
-                    picture = self._picture()
-                frame = picture.render(now)
-                if frame != shown or now - pushed >= self.refresh:
-                    self.leds.set_pixels(frame)
-                    self.leds.show()
-                    self.frames += 1
-                    shown, pushed = frame, now
+                pic = self._draw(rebuild)
             except Exception as exc:
                 log.warning("LED frame failed: %s", exc)
-                picture, shown = None, None
+                with self._led_lock:
+                    self._pic, self._shown = None, None
                 self._stop.wait(0.5)
                 continue
-            if picture.animated:
-                wait = period - (time.monotonic() - now)
+            if pic.animated:
+                wait = period - (time.monotonic() - start)
             else:
-                wait = pushed + self.refresh - time.monotonic()
-            if picture.until is not None:
-                wait = min(wait, picture.until - time.monotonic())
+                wait = self._pushed + self.refresh - time.monotonic()
+            if pic.until is not None:
+                wait = min(wait, pic.until - time.monotonic())
             self._picture_dirty.wait(max(0.0, wait))
 
 
