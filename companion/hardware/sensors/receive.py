@@ -84,8 +84,8 @@ class FrameReceiver:
 
         A consumer that returns ``False`` says nothing is pending (a still board): the
         reader then sleeps ``coalesce`` seconds after each read and takes the frames
-        that gathered meanwhile in one wake-up (host CPU: at 200 frames/s and 20 ms,
-        one wake per 4 frames instead of one per frame). As soon as it returns anything
+        that gathered meanwhile in one wake-up (host CPU: at 200 frames/s and 40 ms,
+        one wake per 8 frames instead of one per frame). As soon as it returns anything
         else (a change is being debounced) every frame is read the moment it arrives,
         so coalescing never delays the frame that completes a change."""
         with self._cond:
