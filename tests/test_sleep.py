@@ -208,3 +208,33 @@ def test_the_simulator_makes_noise_only_when_asked() -> None:
         sim.close()
     with pytest.raises(ValueError, match="stir"):
         sim.stir(-1)
+
+
+@pytest.mark.live
+def test_doctor_reports_what_the_running_service_costs(tmp_path: Path) -> None:
+    """``gingo doctor``'s service line: the real ``gingo serve`` found in /proc and its CPU
+    over a second; at rest, with nothing happening, far below the 'busy' mark."""
+    import doctest
+    import subprocess
+    import sys
+
+    import companion.hardware.cost as cost
+    from tests.live_server import LiveServer
+
+    assert doctest.testmod(cost).failed == 0
+    srv = LiveServer(tmp_path / "data").start()
+    try:
+        srv.wait_until("/api/v1/board", lambda b: b["sensed"] is not None)
+        assert srv.proc is not None and srv.proc.pid in cost.find_services(Path("/proc"))
+        status, detail = cost.service_cost(Path("/proc"), "Raspberry Pi Zero 2 W Rev 1.0", seconds=1.0)
+        assert status in ("OK", "WARN"), detail  # WARN: another gingo serve on this machine is busy
+        assert f"pid {srv.proc.pid} used " in detail and "Raspberry Pi Zero 2 W shows about 1.5 %" in detail
+        pct = float(detail.split(f"pid {srv.proc.pid} used ")[1].split(" %")[0])
+        assert 0 <= pct < cost.BUSY
+        # the command prints it as one line
+        out = subprocess.run([sys.executable, "-m", "companion.cli", "doctor"], capture_output=True, text=True,
+                             timeout=120, cwd=Path(__file__).resolve().parent.parent).stdout
+        assert any(line.split()[1:2] == ["service:"] and f"pid {srv.proc.pid} used" in line
+                   for line in out.splitlines()), out
+    finally:
+        srv.stop()
