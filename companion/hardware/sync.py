@@ -441,7 +441,8 @@ class BoardSync:
         while not self._stop.is_set():
             start = time.monotonic()
             rebuild = self._picture_dirty.is_set()
-            self._picture_dirty.clear()
+            if rebuild:  # cleared only once seen: a change after this check wakes the next wait
+                self._picture_dirty.clear()
             try:
                 pic = self._draw(rebuild)
             except Exception as exc:

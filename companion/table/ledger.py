@@ -256,7 +256,7 @@ class Ledger(Reads):
             raise
         if gw.checkpoint is not None:
             self.library.checkpointed[game_id] = new_state.version
-        self.library.keep(new_state)
+        self.library.keep(new_state, gw.summary)
         if new_state.rules.on_board:
             self._board_game = game_id
         self._inflight.setdefault(game_id, {})[seq] = event
