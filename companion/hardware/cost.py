@@ -26,7 +26,7 @@ BUSY = 50.0
 #: what the service costs at rest, in % of one core: (simulated board, Pico streaming 200 READINGS/s),
 #: measured on the development machine (benchmarks/idle.py) and scaled by 8, how much slower a
 #: Zero 2 W's core is (docs/hardware.md); not yet measured on a Zero itself
-AT_REST: dict[str, tuple[float, float]] = {"Zero 2": (1.5, 7.0)}
+AT_REST: dict[str, tuple[float, float]] = {"Zero 2": (1.0, 7.0)}
 
 
 def find_services(proc: Path) -> list[int]:
