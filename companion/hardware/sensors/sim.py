@@ -65,6 +65,7 @@ class SimSensors(SensorBackend):
         self._consumer: Callable[[Readings | None], bool | None] | None = None
         self._pusher: threading.Thread | None = None
         self._stir_until = 0.0
+        self._busy = False  # the subscriber said a change is pending: scans go on
         #: scans pushed to a subscriber (each one asked for by a change or a stir)
         self.pushed = 0
 
@@ -145,7 +146,7 @@ class SimSensors(SensorBackend):
                         self._status = False
                         consumer, readings = self._consumer, None
                         break
-                    if self._online and now < self._stir_until:
+                    if self._online and (self._busy or now < self._stir_until):
                         if now >= self._next:
                             consumer, readings = self._consumer, self._scan(now)
                             break
@@ -158,9 +159,8 @@ class SimSensors(SensorBackend):
                 pending = True
             if readings is not None:
                 self.pushed += 1
-                if pending is not False:
-                    with self._cond:
-                        self._stir_until = max(self._stir_until, time.monotonic() + self._period)
+                with self._cond:  # scans go on while a change is pending, however late this thread wakes
+                    self._busy = pending is not False
 
     @property
     def online(self) -> bool:
