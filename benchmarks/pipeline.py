@@ -95,7 +95,7 @@ def writer(fd: int, rate: float, seconds: float, noisy: bool) -> None:
         n += 1
 
 
-def cpu_run(rate: float, seconds: float, noisy: bool, coalesce: float = 0.02) -> tuple[float, int, int]:
+def cpu_run(rate: float, seconds: float, noisy: bool, coalesce: float = 0.04) -> tuple[float, int, int]:
     """(CPU % of one core, frames read, frames the pipeline skipped) for one stream."""
     import subprocess
 
@@ -133,8 +133,8 @@ def main() -> int:
     ap.add_argument("--cpu-seconds", type=float, default=8.0, help="length of each CPU run (default 8)")
     ap.add_argument("--cpu-runs", type=int, default=3, help="runs per stream; median and max shown (default 3)")
     ap.add_argument("--cpu-only", action="store_true", help="skip the latency part")
-    ap.add_argument("--coalesce", type=float, default=0.02,
-                    help="seconds the reader gathers frames while the board is still (0: off; default 0.02)")
+    ap.add_argument("--coalesce", type=float, default=0.04,
+                    help="seconds the reader gathers frames while the board is still (0: off; default 0.04, as the service)")
     args = ap.parse_args()
     status = 0 if args.cpu_only else latency(args)
     print()

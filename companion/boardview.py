@@ -116,12 +116,15 @@ def adjacency_of(game: dict[str, Any] | None) -> str:
     return str((game.get("options") or {}).get("adjacency", "king8"))
 
 
-def board_view(game: dict[str, Any] | None, sensed: str | None) -> dict[str, Any]:
+def board_view(game: dict[str, Any] | None, sensed: str | None, *, cleared: bool = True) -> dict[str, Any]:
     """The whole board view (``GET /api/v1/board``) of the active Gin-Go ``game`` (None:
     mirror mode) and the ``sensed`` board (None: sensors offline).
 
     A finished game is still followed (``finished`` true), so the winning capture's chips
-    show where they go, until the board is cleared: then the board mirrors again.
+    and the winning link show where they go, until its chips are cleared off: then the
+    board mirrors again. ``cleared`` says whether the board was emptied since the game
+    ended (the board sync knows; False keeps showing a finished game on an empty board,
+    as on a board whose chips were never placed).
 
     >>> v = board_view({"id": "g1", "board": "1" + "." * 51, "options": {}}, "." * 52)
     >>> v["game"], v["pending"], v["mode"]
@@ -129,8 +132,10 @@ def board_view(game: dict[str, Any] | None, sensed: str | None) -> dict[str, Any
     >>> done = {"id": "g1", "board": "1" + "." * 51, "options": {}, "finished": True}
     >>> board_view(done, "1" + "." * 51)["finished"], board_view(done, "." * 52)["mode"]
     (True, 'mirror')
+    >>> board_view(done, "." * 52, cleared=False)["pending"]
+    [0]
     """
-    if game is not None and game.get("finished") and sensed is not None and set(sensed) == {"."}:
+    if game is not None and game.get("finished") and cleared and sensed is not None and set(sensed) == {"."}:
         game = None  # a finished game's chips were cleared off: the board mirrors again
     view = compare(None if game is None else str(game["board"]), sensed, adjacency_of(game))
     view["game"] = None if game is None else game["id"]

@@ -442,7 +442,7 @@ def test_sensors_that_fail_at_start_are_retried(tmp_path: Path) -> None:
         store.close()
 
 
-def test_mirror_mode_announces_links_and_leds_keep_refreshing(env: Env) -> None:
+def test_mirror_mode_announces_links_and_the_gin_chase_ticks(env: Env) -> None:
     leds = env.sync.leds
     assert isinstance(leds, SimLeds)
     with env.client.websocket_connect("/api/v1/live") as ws:
@@ -456,7 +456,8 @@ def test_mirror_mode_announces_links_and_leds_keep_refreshing(env: Env) -> None:
         assert msg == {"type": "link", "side": 2, "formed": True, "path": list(range(3, 52, 4))}
     b = env.get("/api/v1/board").json()
     assert b["mode"] == "mirror" and b["links"]["2"] == list(range(3, 52, 4)) and b["link_distance"]["2"] == 0
-    # frames are sent again and again even when nothing changes (brown-out recovery)
+    # the link's Gin chase ticks at the frame rate while it shows (a still picture would
+    # be sent once and then every refresh: tests/test_sleep.py)
     before = leds.frame_count
     end = time.monotonic() + 3  # about 9 frames in 0.3 s; a loaded machine may take longer
     while leds.frame_count - before < 3 and time.monotonic() < end:

@@ -116,7 +116,8 @@ def open_hardware(settings: Settings, say: Say = _quiet) -> Hardware:
     classifier, calibration = load_classifier(data_dir(settings.data), say)
     layout = cfg.led_layout()
     sensors = _open_sensors_or_none(cfg, say)
-    link = sensors if cfg.leds == "pico" else None
+    # the pico LEDs send LEDS frames over the sensors' serial link (SerialSensors.link)
+    link = getattr(sensors, "link", sensors) if cfg.leds == "pico" else None
     leds = cfg.open_leds(say, link)
     return Hardware(cfg, sensors, leds, layout, classifier, calibration)
 

@@ -171,6 +171,14 @@ def check_board(env: Environment, cfg: HardwareConfig) -> Check:
     return Check("board", OK, model)
 
 
+def check_service(env: Environment) -> Check:
+    """What the running ``gingo serve`` costs (its CPU over a second, from ``/proc``)."""
+    from companion.hardware.cost import service_cost
+
+    status, detail = service_cost(env.path("/proc"), read_pi_model(env.root))
+    return Check("service", status, detail, "see what keeps it busy in its log: journalctl -u gingo")
+
+
 def check_groups(env: Environment, needs: Mapping[str, str]) -> list[Check]:
     uses = {"gpio": "gpio", "spi": "spi", "dialout": "serial"}
     out: list[Check] = []
@@ -337,6 +345,7 @@ def run_checks(cfg: HardwareConfig, env: Environment) -> list[Check]:
     if is_raspberry_pi(read_pi_model(env.root)):
         needs["_on_pi"] = "yes"
     checks = [check_board(env, cfg)]
+    checks.append(check_service(env))
     checks += check_groups(env, needs)
     checks += check_devices(env, cfg, needs)
     checks += check_libraries(env, cfg, needs)

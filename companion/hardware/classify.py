@@ -130,6 +130,17 @@ class Classifier:
         """The board of the last scan (52 characters ``.``, ``1``, ``2``)."""
         return self._board
 
+    def keeps(self, values: Sequence[int]) -> bool:
+        """True when every reading lies inside the interval that surely keeps its space's
+        present state (the noise band): classifying ``values`` cannot change the board.
+
+        >>> c = Classifier()
+        >>> c.keeps([33000] * 52), c.keeps([45000] + [33000] * 51)
+        (True, False)
+        """
+        le = operator.le
+        return len(values) == SPACES and all(map(le, self._lo, values)) and all(map(le, values, self._hi))
+
     def classify(self, values: Sequence[int]) -> str:
         """The board of one scan: 52 characters ``.``, ``1``, ``2`` in space order."""
         if len(values) != SPACES:

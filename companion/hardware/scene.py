@@ -256,6 +256,31 @@ def render_scene(scene: SceneInput, t: float, layout: LedLayout) -> list[tuple[i
     return frame
 
 
+def animates(scene: SceneInput) -> bool:
+    """True when :func:`render_scene` of ``scene`` changes with time: something pulses,
+    flashes, alternates or chases (a chip to place or bump, a mismatch, the Gin chase,
+    offline sensors). False means one frame shows it for as long as the scene holds, so
+    the LEDs need no ticking (host CPU: an idle board renders nothing).
+
+    >>> board = "1" + "." * 51
+    >>> animates(SceneInput(expected=board, sensed=board))
+    False
+    >>> animates(SceneInput(expected=board, sensed="." * 52))   # a chip to place pulses
+    True
+    >>> animates(SceneInput(expected=board, sensed=None))       # offline: the markers blink
+    True
+    """
+    if scene.sensed is None or scene.gin is not None or scene.bump:
+        return True
+    sensed, expected = scene.sensed, scene.expected
+    for space, side in scene.pending.items():
+        if sensed[space] != str(side):
+            return True
+    if sensed == expected:
+        return False
+    return any(e != s for i, (e, s) in enumerate(zip(expected, sensed)) if i not in scene.pending)
+
+
 def render_columns(
     levels: Sequence[float], colors: Sequence[Color], layout: LedLayout, *, level: float = STEADY_LEVEL
 ) -> list[tuple[int, int, int]]:

@@ -84,12 +84,15 @@ class SensingPipeline:
         held its state for the debounce window; it then reports, as one change, every
         space that differs from the last board it reported.
 
-        A scan equal to the previous one, while the board is online and no space has
-        a change pending, cannot change anything and is skipped (one tuple
-        comparison; see docs/sensing.md, host CPU).
+        A scan equal to the previous one, or within every space's noise band (each
+        reading inside the interval that keeps its space's state, the classifier's
+        hysteresis), while the board is online and no space has a change pending,
+        cannot change anything and is skipped: one comparison, no classifying, no
+        debouncing, no lock (see docs/sensing.md, host CPU).
         """
         values = readings.values
-        if values == self._last_values and self._online and self.debouncer.idle:
+        if self._online and self.debouncer.idle and (
+                values == self._last_values or self.classifier.keeps(values)):
             self.skipped += 1
             return None
         self._last_values = values
@@ -147,16 +150,22 @@ class SensingPipeline:
         self._stop.clear()
         subscribe = getattr(self.backend, "subscribe", None)
         self._pushed = bool(callable(subscribe) and subscribe(self._push))
+        if self._pushed and getattr(self.backend, "reports_outages", False):
+            return  # the backend tells of outages itself (the simulator): no thread at all
         target = self._watch if self._pushed else self._run
         self._thread = threading.Thread(target=target, name="gingo-sensing", daemon=True)
         self._thread.start()
 
-    def _push(self, readings: Readings) -> bool:
+    def _push(self, readings: Readings | None) -> bool:
         """Process a pushed scan; False tells the link nothing is pending (it may then
-        gather a few frames per wake-up), True that a change is being debounced."""
+        gather a few frames per wake-up), True that a change is being debounced.
+        None: the backend's status changed (an outage): check it."""
         if self._stop.is_set():
             return True
         try:
+            if readings is None:
+                self.check_backend()
+                return True
             self.step(readings)
         except Exception:  # a callback bug must not kill sensing
             log.exception("sensing pipeline step failed; continuing")

@@ -3,9 +3,16 @@
 :class:`BoardSync` feeds sensed snapshots from the sensing pipeline (classified with the
 calibration it is given), reads the expected board from the table (or mirrors the sensed
 board when no Gin-Go game is running), announces a link formed or broken through
-``publish``, drives the LEDs at ``fps`` frames a second on a thread (re-sending frames
-even when nothing changes) and turns button presses into table commands. Everything it
+``publish``, drives the LEDs and turns button presses into table commands. Everything it
 computes comes from :mod:`companion.boardview` (pure, no threads, no I/O).
+
+Work is done when something changes, never on a clock (host CPU: an idle board costs
+nothing). The LED picture is built again when it may have changed: a sensed change, a
+table commit of a game played on the board, a setting (:meth:`BoardSync.picture_changed`),
+the end of the Gin chase; its frame is rendered and shown then. Only an animation (a
+pulse, a flash, the chase, blinking offline markers) ticks, at ``fps`` frames a second
+and only while one shows; a still picture is shown once and sent again every
+``refresh`` seconds without rendering (a strip or a Pico that lost power catches up).
 
 >>> from companion.store import open_store
 >>> import tempfile, pathlib
@@ -27,6 +34,7 @@ from companion.boardview import SPACES, board_view, check_board, compare, link_n
 from companion.hardware import scene as scene_mod
 from companion.hardware.classify import Classifier
 from companion.hardware.sensing import SensingPipeline
+from companion.games.registry import find_variant
 from companion.table import Table, TableError
 
 log = logging.getLogger(__name__)
@@ -54,6 +62,7 @@ class BoardSync:
         *,
         layout: Any = None,
         fps: float = 25.0,
+        refresh: float = 2.0,
         publish: Publish | None = None,
         colors: Any = None,
         palette: Any = None,
@@ -72,16 +81,28 @@ class BoardSync:
         self.leds = leds
         self.layout = layout
         self.fps = fps
+        if not 0.1 <= refresh <= 60:
+            raise ValueError(f"the LED refresh must be 0.1 to 60 seconds, got {refresh!r}")
+        self.refresh = refresh
         self.gin_seconds = gin_seconds
         self.reopen = reopen
         self.reopen_every = reopen_every
         self._reopener: threading.Thread | None = None
         self._news_thread: threading.Thread | None = None
         self._dirty = threading.Event()
+        #: the LED picture may have changed: the LED thread builds it again
+        self._picture_dirty = threading.Event()
+        self._led_lock = threading.Lock()  # one LED writer at a time: the LED thread or a sensed change
+        self._pic: _Picture | None = None
+        self._shown: list[tuple[int, int, int]] | None = None
+        self._pushed = 0.0
+        self._sensed_cond = threading.Condition()
         self.publish: Publish = publish or (lambda msg: None)
         self._lock = threading.Lock()
         self._news_lock = threading.Lock()
         self._sensed: str | None = None
+        #: the table's last seq when the sensed board last went from chips to empty
+        self._emptied: int | None = None
         self._online = False
         self._links: dict[str, list[int] | None] = {"1": None, "2": None}
         self._pipeline: Any = None
@@ -93,7 +114,10 @@ class BoardSync:
         #: the LED palette (companion.hardware.palette.LedPalette): warning colour, resting level
         self.palette = palette
         self._unsubscribe: Callable[[], None] | None = None
+        #: LED frames shown (each a new picture, an animation tick or a refresh)
         self.frames = 0
+        #: pictures built (the board view read and a scene made: sensed or table changes)
+        self.pictures = 0
 
     # -- names for /health -------------------------------------------------------------
 
@@ -126,7 +150,11 @@ class BoardSync:
     def _view(self, active: dict[str, Any] | None) -> dict[str, Any]:
         with self._lock:
             sensed = self._sensed if self._online else None
-        view = board_view(active, sensed)
+            emptied = self._emptied
+        # a finished game shows until its chips are cleared off: the board went empty
+        # after the game's last event (never merely because no chip was ever placed)
+        cleared = active is not None and emptied is not None and emptied >= int(active.get("seq") or 0)
+        view = board_view(active, sensed, cleared=cleared)
         view["sensors"] = self.sensors_name
         view["leds"] = self.leds_name
         return view
@@ -150,13 +178,19 @@ class BoardSync:
         if board is not None:
             check_board(board, "sensed board")
         with self._lock:
+            before = self._sensed if self._online else None
             self._sensed = board
             self._online = board is not None
+            if board is not None and before is not None and set(board) == {"."} and set(before) != {"."}:
+                self._emptied = self.table.last_seq()  # the chips were cleared off
+        with self._sensed_cond:
+            self._sensed_cond.notify_all()
         self._after_change()
 
     def _after_change(self) -> None:
         """Something changed: the news thread (when running) recomputes the board view
         and announces links one change at a time, in order; without it, do it here."""
+        self._redraw()
         if self._news_thread is not None:
             self._dirty.set()
         else:
@@ -171,6 +205,8 @@ class BoardSync:
                 if msg["formed"]:
                     self._gin_since = time.monotonic()
                     self._gin = int(msg["side"])
+            if news:
+                self._picture_dirty.set()  # the Gin chase starts (or a link went)
         self.publish({"type": "board", "board": view})
         for msg in news:
             self.publish(msg)
@@ -179,10 +215,11 @@ class BoardSync:
             agreed()  # a dealt Gin-Go game waiting for the chips plays on
 
     def _news_loop(self) -> None:
-        while not self._stop.is_set():
-            if not self._dirty.wait(0.5):
-                continue
+        while True:
+            self._dirty.wait()  # stop() sets it too: no timeout, no wake-up while nothing happens
             self._dirty.clear()
+            if self._stop.is_set():
+                return
             try:
                 self._announce()
             except Exception:  # a listener bug must not stop the announcements
@@ -205,21 +242,23 @@ class BoardSync:
         return {"space": space, "side": side}
 
     def wait_sensed(self, board_predicate: Callable[[str | None], bool], timeout: float = 2.0) -> bool:
-        """Wait until the sensed board satisfies ``board_predicate`` (tests, tools)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
+        """Wait until the sensed board satisfies ``board_predicate`` (tests, tools):
+        woken by each sensed change, not by a clock."""
+
+        def holds() -> bool:
             with self._lock:
                 b = self._sensed if self._online else None
-            if board_predicate(b):
-                return True
-            time.sleep(0.01)
-        return False
+            return board_predicate(b)
+
+        with self._sensed_cond:
+            return self._sensed_cond.wait_for(holds, timeout)
 
     # -- running -------------------------------------------------------------------------
 
     def start(self) -> None:
         """Start sensing, table listening and the LED thread."""
         self._stop.clear()
+        self._picture_dirty.set()
         self._news_thread = threading.Thread(target=self._news_loop, name="gingo-board-news", daemon=True)
         self._news_thread.start()
         self._unsubscribe = self.table.subscribe(self._on_table)
@@ -264,6 +303,8 @@ class BoardSync:
             self._unsubscribe()
         if self._reopener is not None:
             self._reopener.join(timeout=2.0)
+        self._dirty.set()
+        self._picture_dirty.set()
         if self._news_thread is not None:
             self._news_thread.join(timeout=2.0)
             self._news_thread = None
@@ -288,9 +329,16 @@ class BoardSync:
         self.publish({"type": "sensors", "online": online})
 
     def _on_table(self, ev: Any, msg: dict[str, Any]) -> None:
+        """A table commit: the LED picture of a game played on the board may have changed
+        (the live channel carries the event itself; the board news follow the sensors)."""
         game = msg.get("game")
-        if isinstance(game, dict) and (game.get("rules") or {}).get("on_board"):  # a game played on the board
-            self._after_change()
+        if isinstance(game, dict) and _on_board(game):
+            self.picture_changed()
+
+    def picture_changed(self) -> None:
+        """The LED picture may have changed (a table commit, a setting such as the colours):
+        the LED thread builds and shows it again."""
+        self._picture_dirty.set()
 
     # -- buttons -------------------------------------------------------------------------
 
@@ -326,14 +374,27 @@ class BoardSync:
 
     def frame(self, t: float) -> list[tuple[int, int, int]]:
         """The LED frame for time ``t`` (the hardware scene renderer when installed)."""
+        return self._picture().render(t)
+
+    def _picture(self) -> _Picture:
+        """The picture the LEDs show now: the board view and the game read once, the
+        scene built from them, whether it animates and until when it holds."""
+        self.pictures += 1
         active = self.table.active_gingo()
         view = self._view(active)
+        count = getattr(self.leds, "count", 60)
+        until = None
+        if self._gin_since is not None:
+            ends = self._gin_since + self.gin_seconds
+            until = ends if ends > time.monotonic() else None
         if self.layout is not None:
             try:
-                return list(scene_mod.render_scene(self.scene_input(view, active), t, self.layout))
+                scene = self.scene_input(view, active)
+                return _Picture(scene, self.layout, scene_mod.animates(scene), until,
+                                plain_frame(view, self.layout, count))
             except Exception as exc:  # a scene bug must not stop the service
                 log.warning("scene render failed (%s); showing the plain board", exc)
-        return plain_frame(view, self.layout, getattr(self.leds, "count", 60))
+        return _Picture(None, self.layout, False, None, plain_frame(view, self.layout, count))
 
     def scene_input(self, view: dict[str, Any], active: dict[str, Any] | None) -> scene_mod.SceneInput:
         """The LED scene's input for ``view`` of the ``active`` game: links, chips to place
@@ -348,21 +409,84 @@ class BoardSync:
 
     def _gin_side(self) -> int | None:
         """The side whose link formed in the last ``gin_seconds`` (the LED chase)."""
-        if self._gin_since is None or time.monotonic() - self._gin_since > self.gin_seconds:
+        if self._gin_since is None or time.monotonic() - self._gin_since >= self.gin_seconds:
             return None
         return self._gin
 
-    def _led_loop(self) -> None:
-        period = 1.0 / max(1.0, self.fps)
-        nxt = time.monotonic()
-        while not self._stop.is_set():
-            try:
-                self.leds.set_pixels(self.frame(time.monotonic()))
+    def _redraw(self) -> None:
+        """A sensed change: build the picture and show it at once, on the caller's thread
+        (the sensing thread: no hand-over to another thread between a chip and its LED)."""
+        if self._thread is None or self._stop.is_set():
+            return
+        try:
+            self._draw(rebuild=True)
+        except Exception as exc:
+            log.warning("LED frame failed: %s", exc)
+            self._picture_dirty.set()  # the LED thread tries again
+
+    def _draw(self, rebuild: bool) -> _Picture:
+        """Show the picture's frame for now if it differs from the one shown (or the
+        refresh is due); build the picture first when asked, or when the chase ended."""
+        with self._led_lock:
+            now = time.monotonic()
+            pic = self._pic
+            if rebuild or pic is None or (pic.until is not None and now >= pic.until):
+                pic = self._pic = self._picture()
+            frame = pic.render(now)
+            if frame != self._shown or now - self._pushed >= self.refresh:
+                self.leds.set_pixels(frame)
                 self.leds.show()
                 self.frames += 1
+                self._shown, self._pushed = frame, now
+            return pic
+
+    def _led_loop(self) -> None:
+        """Tick only while the picture animates; otherwise sleep until it changes or the
+        refresh is due."""
+        period = 1.0 / max(1.0, self.fps)
+        while not self._stop.is_set():
+            start = time.monotonic()
+            rebuild = self._picture_dirty.is_set()
+            if rebuild:  # cleared only once seen: a change after this check wakes the next wait
+                self._picture_dirty.clear()
+            try:
+                pic = self._draw(rebuild)
             except Exception as exc:
                 log.warning("LED frame failed: %s", exc)
+                with self._led_lock:
+                    self._pic, self._shown = None, None
                 self._stop.wait(0.5)
-            nxt += period
-            self._stop.wait(max(0.0, nxt - time.monotonic()))
-            nxt = max(nxt, time.monotonic() - period)
+                continue
+            if pic.animated:
+                wait = period - (time.monotonic() - start)
+            else:
+                wait = self._pushed + self.refresh - time.monotonic()
+            if pic.until is not None:
+                wait = min(wait, pic.until - time.monotonic())
+            self._picture_dirty.wait(max(0.0, wait))
+
+
+def _on_board(game: dict[str, Any]) -> bool:
+    """True for a game (its summary line) played on the board: Gin-Go."""
+    try:
+        return bool(find_variant(game.get("variant")).on_board)
+    except Exception:  # an unknown variant: not on the board
+        return False
+
+
+class _Picture:
+    """What the LEDs show until something changes: a scene (None: the plain board)."""
+
+    __slots__ = ("scene", "layout", "animated", "until", "plain")
+
+    def __init__(self, scene: scene_mod.SceneInput | None, layout: Any, animated: bool, until: float | None,
+                 plain: list[tuple[int, int, int]]) -> None:
+        self.scene, self.layout, self.animated, self.until, self.plain = scene, layout, animated, until, plain
+
+    def render(self, t: float) -> list[tuple[int, int, int]]:
+        if self.scene is not None:
+            try:
+                return list(scene_mod.render_scene(self.scene, t, self.layout))
+            except Exception as exc:  # a scene bug must not stop the service
+                log.warning("scene render failed (%s); showing the plain board", exc)
+        return self.plain

@@ -177,8 +177,14 @@ def hand_result(d: dict[str, Any]) -> Any:
     so a log written by another version still folds)."""
     from companion.rules.base import HandResult
 
-    known = {f.name for f in dataclasses.fields(HandResult)}
+    global _RESULT_FIELDS
+    if _RESULT_FIELDS is None:  # read once: a long match folds every hand's result on each write
+        _RESULT_FIELDS = frozenset(f.name for f in dataclasses.fields(HandResult))
+    known = _RESULT_FIELDS
     return HandResult(**{k: v for k, v in d.items() if k in known})
+
+
+_RESULT_FIELDS: frozenset[str] | None = None
 
 
 def rescore(g: GameState, v: RummyVariant, payload: dict[str, Any], prior: list[Any]) -> dict[str, Any]:

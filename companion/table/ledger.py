@@ -89,7 +89,8 @@ class Ledger(Reads):
         self._subs = Subscribers()
         self._pending: dict[tuple[str, str], Staged] = {}
         self._inflight: dict[str, dict[int, StoredEvent]] = {}  # queued, not yet committed
-        self._board_game: str | None = None  # the Gin-Go game written to last (since start-up)
+        self._board_game: str | None = None  # the Gin-Go game written to last
+        self._board_game_found = False  # searched for in the log (after a restart) yet
         self._gen = store.generation
         self._guards: list[Guard] = []
         self._afters: list[After] = []
@@ -255,7 +256,7 @@ class Ledger(Reads):
             raise
         if gw.checkpoint is not None:
             self.library.checkpointed[game_id] = new_state.version
-        self.library.keep(new_state)
+        self.library.keep(new_state, gw.summary)
         if new_state.rules.on_board:
             self._board_game = game_id
         self._inflight.setdefault(game_id, {})[seq] = event

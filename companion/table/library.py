@@ -224,9 +224,10 @@ class Library:
 
     # -- holding ----------------------------------------------------------------------
 
-    def keep(self, g: GameState) -> None:
-        """Hold ``g`` as the current state of its game."""
-        self.summaries[g.id] = g.summary()
+    def keep(self, g: GameState, summary: dict[str, Any] | None = None) -> None:
+        """Hold ``g`` as the current state of its game (``summary``: its summary line when
+        the caller made it already, for the write: a long match's tally is counted once)."""
+        self.summaries[g.id] = dict(summary) if summary is not None else g.summary()
         self.seqs[g.id] = g.last_seq
         if g.deleted:
             self.hidden.add(g.id)

@@ -6,6 +6,7 @@ log, holds the lock and writes (a read takes the same lock, so it never sees hal
 
 from __future__ import annotations
 
+import heapq
 import logging
 import threading
 from typing import Any
@@ -17,6 +18,9 @@ from companion.table.state import GameState
 
 log = logging.getLogger("companion.table")
 
+#: after a restart the board looks for the game it followed among this many games written to last
+BOARD_LOOKBACK = 20
+
 
 class Reads:
     """The read commands; :class:`~companion.table.ledger.Ledger` sets these up."""
@@ -26,7 +30,8 @@ class Reads:
     scan_state: str
     _lock: threading.RLock
     _inflight: dict[str, dict[int, StoredEvent]]  # queued, not yet committed
-    _board_game: str | None  # the Gin-Go game written to last (since start-up)
+    _board_game: str | None  # the Gin-Go game written to last
+    _board_game_found: bool  # the log was searched for it after start-up
 
     def games(self, limit: int | None = None, before: str | None = None) -> list[dict[str, Any]]:
         """Summaries of the games not deleted, oldest first; ``limit``: only the newest
@@ -148,6 +153,9 @@ class Reads:
         finished game keeps its last board, the winning capture and link included, until
         its chips are cleared off: see :func:`companion.boardview.board_view`)."""
         with self._lock:
+            if self._board_game is None and not self._board_game_found:
+                self._board_game_found = True
+                self._board_game = self._last_board_game()  # the board still shows it after a restart
             last = self.library.get(self._board_game) if self._board_game is not None else None
             if last is not None and last.finished and not last.deleted and last.damage is None:
                 return last.as_dict()
@@ -157,6 +165,24 @@ class Reads:
                     if best is None or g.last_seq > best.last_seq:
                         best = g
             return None if best is None else best.as_dict()
+
+    def _last_board_game(self) -> str | None:
+        """(holding the lock) The game played on the board that was written to last, among
+        the ``BOARD_LOOKBACK`` games written to last (their summary lines, read once, the
+        first time the board asks after start-up)."""
+        from companion.games.registry import find_variant
+
+        seqs = self.library.seqs
+        for gid in heapq.nlargest(BOARD_LOOKBACK, seqs, key=seqs.__getitem__):
+            if gid in self.library.hidden:
+                continue
+            line = self.library.line(gid)
+            try:
+                if line is not None and find_variant(line.get("variant")).on_board:
+                    return gid
+            except Exception:  # a line of a game this version does not know: not on the board
+                continue
+        return None
 
     def expected_board(self) -> str | None:
         """The board the active Gin-Go game expects, or None (mirror mode)."""

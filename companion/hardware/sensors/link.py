@@ -138,7 +138,7 @@ class SerialLink(FrameReceiver):
         backoff_max: float = 2.0,
         queue_size: int = 64,
         hello_every: float = 0.5,
-        coalesce: float = 0.02,
+        coalesce: float = 0.04,
     ) -> None:
         if not 0 <= coalesce <= 0.1:
             raise ValueError(f"coalesce must be between 0 and 0.1 seconds, got {coalesce!r}")

@@ -98,6 +98,7 @@ class FrameReceiver:
         self._splitter = FrameSplitter()
         self._last_seq: int | None = None
         self._last_readings = 0.0
+        self._dated: tuple[int, float] | None = None  # (seq, when it arrived) of the last READINGS dated
         self._last_rx = 0.0        # when a good frame last came from the firmware
         self._answered = False     # a HELLO came back since we last asked after silence
         self._logged: set[str] = set()
@@ -123,8 +124,8 @@ class FrameReceiver:
 
         A consumer that returns ``False`` says nothing is pending (a still board): the
         reader then sleeps ``coalesce`` seconds after each read and takes the frames
-        that gathered meanwhile in one wake-up (host CPU: at 200 frames/s and 20 ms,
-        one wake per 4 frames instead of one per frame). As soon as it returns anything
+        that gathered meanwhile in one wake-up (host CPU: at 200 frames/s and 40 ms,
+        one wake per 8 frames instead of one per frame). As soon as it returns anything
         else (a change is being debounced) every frame is read the moment it arrives,
         so coalescing never delays the frame that completes a change."""
         with self._cond:
@@ -147,19 +148,16 @@ class FrameReceiver:
         """Handle the frames in ``data``, read at ``now``.
 
         ``gathered``: the time of the previous read when the reader slept in between to
-        gather frames (coalescing). Each scan of such a batch is then dated back by its
-        distance in seq from the batch's last scan times the firmware's frame period
-        (never before ``gathered``), so the debouncer's settle time counts from when
-        the scan arrived, not from when it was read.
+        gather frames (coalescing). Each scan of such a batch is then dated when it
+        should have arrived: the scan before it (in seq) plus the firmware's frame
+        period for each seq between them, never before ``gathered`` nor after ``now``,
+        so the debouncer's settle time counts from when the scan arrived, not from when
+        it was read (dating the batch back from its last scan's read time made a chip
+        wait up to one more frame after its settle time: issue 23). A scan read at
+        once is dated ``now``.
         """
         self.stats["reads"] += 1
         items = list(self._splitter.feed(data))
-        last = -1
-        if gathered is not None:
-            for item in reversed(items):
-                if isinstance(item, Frame) and item.type == READINGS:
-                    last = item.seq
-                    break
         for item in items:
             if isinstance(item, FrameError):
                 self.stats[item.kind] += 1
@@ -168,8 +166,12 @@ class FrameReceiver:
             self.stats["frames"] += 1
             self._last_rx = now
             t = now
-            if gathered is not None and last >= 0 and item.type == READINGS:
-                t = max(gathered, now - ((last - item.seq) & 0xFFFF) * self._period)
+            if item.type == READINGS:
+                dated = self._dated
+                if gathered is not None and dated is not None:
+                    expected = dated[1] + ((item.seq - dated[0]) & 0xFFFF) * self._period
+                    t = min(now, max(gathered, expected))
+                self._dated = (item.seq, t)
             self._handle(item, now, t)
 
     def _handle(self, frame: Frame, now: float, t: float) -> None:

@@ -130,15 +130,38 @@ A meld dict: ``{"id": 3, "seat": 0, "side": 1, "kind": "run" | "set", "cards": [
 
 from __future__ import annotations
 
-from companion.rules.gingo.actions import (
-    ANY_JOKER, Action, Discard, Draw, GoOut, Hit, JokerLay, Meld, NewHand, Setup, StockExhausted, Take,
-    action_from_dict,
-)
-from companion.rules.gingo.engine import GingoGame, new_game
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from companion.rules.gingo.errors import ChipShortfall, GingoError, GingoInputError
-from companion.rules.gingo.events import Event
-from companion.rules.gingo.melds import TableMeld
 from companion.rules.gingo.options import Options, check_deal, default_deal, make_options
+
+if TYPE_CHECKING:
+    from companion.rules.gingo.actions import (
+        ANY_JOKER, Action, Discard, Draw, GoOut, Hit, JokerLay, Meld, NewHand, Setup, StockExhausted, Take,
+        action_from_dict,
+    )
+    from companion.rules.gingo.engine import GingoGame, new_game
+    from companion.rules.gingo.events import Event
+    from companion.rules.gingo.melds import TableMeld
+
+#: names loaded with their module on first use (start-up on a slow core: the registry needs
+#: only the options until a Gin-Go game is folded or played)
+_LAZY = {
+    **dict.fromkeys(("ANY_JOKER", "Action", "Discard", "Draw", "GoOut", "Hit", "JokerLay", "Meld", "NewHand",
+                     "Setup", "StockExhausted", "Take", "action_from_dict"), "actions"),
+    "GingoGame": "engine", "new_game": "engine", "Event": "events", "TableMeld": "melds",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["GingoError", "GingoInputError", "ChipShortfall", "Options", "make_options", "check_deal", "default_deal", "TableMeld",
            "GingoGame", "new_game", "Action", "Event", "Setup", "Meld", "Hit", "GoOut", "JokerLay",
