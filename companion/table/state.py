@@ -105,7 +105,8 @@ class GameState:
         if self.damage is not None:
             d["damaged"] = dict(self.damage)
         if self.dealt is not None:
-            d.update(mode="dealt", bots=sorted(self.dealt.bots), dealt=self.dealt.public())
+            d.update(mode="dealt", bots=sorted(self.dealt.bots),
+                     dealt=dict(self.dealt.public(), hand_overs=list(self.dealt.hand_overs)))
         v = self.rules
         if isinstance(v, GinGo):
             st = self.engine.as_dict()
