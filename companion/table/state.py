@@ -89,6 +89,8 @@ class GameState:
             "variant": self.variant,
             "preset": self.preset,
             "preset_label": self.rules.preset_label(self.preset),
+            # the rule set in play in plain words: the preset's, or the game's default one when none was named
+            "rules_label": self.rules.preset_label(self.preset or self.rules.default_preset),
             "options": options_dict(self.options),
             "players": list(self.players),
             "dealer": self.dealer,
