@@ -160,3 +160,38 @@ def test_the_drawn_card_is_marked_for_its_holder_only_and_not_after_the_turn(pho
         v = c.post(f"/api/v1/games/{gid}/actions", json={"action": discard}, headers=me).json()["view"]
         assert v["drawn"] is None, "the drawn card is still marked after the turn"
     assert marked >= 5
+
+
+def test_a_table_of_bots_only_waits_after_each_hand_and_one_with_a_phone_does_not(
+        phones: Phones, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a bot delay, a table of bots only pauses ``hand_pause`` after each hand (the
+    watching phones show the hand-over panel); with a phone in a seat it never does (its
+    player taps Next hand). The waits are recorded, not slept."""
+    import companion.table.dealing as dealing
+
+    slept: list[float] = []
+    monkeypatch.setattr(dealing, "time", type("Clock", (), {"sleep": staticmethod(slept.append)}))
+    t = phones.table
+    monkeypatch.setattr(t, "after_dealt", lambda gid: None)  # the bots wait for run_bots below
+    t.hand_pause = 5.0
+    gid = t.create_dealt("gin", players=["Bot A", "Bot B"], bots=[0, 1]).body["id"]
+    t.run_bots(gid, delay=0.01)
+    d = t.held(gid).dealt
+    assert d.finished and d.hands_over() >= 1
+    assert slept.count(5.0) == d.hands_over(), (slept.count(5.0), d.hands_over())
+    assert set(slept) == {0.01, 5.0}
+    slept.clear()
+    g = create(phones, "gin", ["Ann", "Bot 1"], [1])
+    phones.client.post(f"/api/v1/games/{g['id']}/seats/0", headers=phones.ann)
+    for _ in range(300):  # seat 0 draws and throws; the bot plays on the delay path
+        t.run_bots(g["id"], delay=0.01)
+        v = phones.client.get(f"/api/v1/games/{g['id']}/view", headers=phones.ann).json()
+        if v["finished"] or phones.table.held(g["id"]).dealt.hands_over() >= 2:
+            break
+        legal = v["legal_actions"]
+        a = next((x for x in legal if x["type"] == "draw" and x.get("source") == "stock"), None) or \
+            next((x for x in legal if x["type"] in ("knock", "discard", "pass")), legal[0])
+        assert phones.client.post(f"/api/v1/games/{g['id']}/actions", json={"action": a},
+                                  headers=phones.ann).status_code == 200
+    assert phones.table.held(g["id"]).dealt.hands_over() >= 1
+    assert slept and 5.0 not in slept
