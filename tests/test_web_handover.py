@@ -28,7 +28,7 @@ from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import join, shot
 from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
-from tests.test_web_play import on_screen, tap_move
+from tests.test_web_play import on_screen
 from tests.web_helpers import CODE, HOST_CODE, phone_page
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
@@ -59,6 +59,19 @@ def face(name: str) -> str:
     m = re.fullmatch(r"(10|[A2-9JQK])([SHDC])", card)
     out = m.group(1) + SUIT[m.group(2)] if m else card
     return f"{out} as {face(stands)}" if stands else out
+
+
+def tap_move(page: Page, button: Any) -> None:
+    """Tap a move and wait for the game after it (and the bots' moves); an error the page
+    shows instead fails the test with its words."""
+    before = page.get_attribute("#play", "data-version")
+    words = button.inner_text()
+    button.tap()
+    page.wait_for_function("""v => document.querySelector('#play').dataset.version !== v
+        || ((document.querySelector('#play-error') || {}).textContent || '').trim()""", arg=before)
+    err = page.locator("#play-error")
+    if page.get_attribute("#play", "data-version") == before and err.count():
+        raise AssertionError(f"{words!r} was refused: {err.inner_text()}")
 
 
 def token(page: Page) -> str:
@@ -292,7 +305,8 @@ class Player:
             n = v["public"].get("hands_over", 0)
             if n != hand:
                 hand = n
-                self.knock_hand = self.rng.random() < 0.5
+                # knock on half the hands (Color Gin: on most, its matches run long), hold out for gin on the rest
+                self.knock_hand = self.rng.random() < (0.8 if self.variant == "color_gin" else 0.5)
             self.turn()
         raise AssertionError(f"the {self.variant} match did not end in {MAX_STEPS} taps")
 

@@ -288,7 +288,7 @@ export async function mountPlay(main, game, ctx) {
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
         h("span", { role: "status", "aria-live": "polite" }, status,
           wait && !view.finished ? h("span", { class: "play-turn-wait" }, ": waiting for the board") : null)),
-      h("ul", { class: "play-others", "aria-label": "players and the stock" }, ...names.map((n, i) => i === me ? null :
+      view.finished ? null : h("ul", { class: "play-others", "aria-label": "players and the stock" }, ...names.map((n, i) => i === me ? null :
         h("li", { class: i === turn ? "turn" : "", dataset: { seat: String(i) } }, `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot && !/bot/i.test(n)) ? " (bot)" : ""}`,
           h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`))),
         h("li", { class: "play-stock" }, "Stock", h("span", { class: "play-count" }, String(pub.stock ?? 0))))));

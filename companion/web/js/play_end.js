@@ -228,7 +228,8 @@ function gingoSheet(game, names, sides) {
     h("td", null, String(s.placed ?? 0)),
     h("td", null, s.winner !== null && s.winner !== undefined ? sides[String(s.winner)] : "·")));
   return h("table", { class: "sheet", id: "score-table" },
-    h("thead", null, h("tr", null, ...["#", "Went out", "Captured", "Chips", "Winner"].map(t => h("th", { scope: "col" }, t)))),
+    h("thead", null, h("tr", null, ...[["#", "hand"], ["Out", "went out"], ["Took", "cards captured"], ["Chips", "chips placed"], ["Won", "winner"]]
+      .map(([t, words]) => h("th", { scope: "col", title: words }, t)))),
     h("tbody", null, ...rows));
 }
 
