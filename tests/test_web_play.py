@@ -113,6 +113,15 @@ def deal(page: Page, variant: str, players: int = 2, skip_board: bool = True) ->
 
 
 def my_turn(page: Page) -> None:
+    """Wait for the phone's turn; a hand that ended on the way shows its hand-over panel,
+    which the player leaves with Next hand (tests/test_web_handover.py checks the panel)."""
+    for _ in range(10):
+        page.wait_for_function("""() => document.querySelector('#hand-over')
+            || /Your turn|The game is over/.test((document.querySelector('.play-turn') || {}).textContent || '')""")
+        if not page.locator("#hand-over").count():
+            break
+        page.locator("#handover-next").tap()
+        expect(page.locator("#hand-over")).to_have_count(0)
     expect(page.locator(".play-turn")).to_contain_text("Your turn")
 
 

@@ -13,7 +13,7 @@ import { waitPanel, markWaits, fitWait } from "./play_wait.js";
 import { dragCards } from "./play_drag.js";
 import { sideNames } from "./gingo.js";
 import { announce } from "./announce.js";
-import { scoreLine, lastMoves, handOverPanel, handOverWords, matchEnd } from "./play_end.js";
+import { scoreLine, lastMoveWords, handOverPanel, handOverWords, matchEnd } from "./play_end.js";
 
 // the game this phone plays (the Play tab returns to it while it is in progress)
 const CURRENT = "gingo.play.current";
@@ -281,18 +281,27 @@ export async function mountPlay(main, game, ctx) {
       : view.finished ? "The game is over."
       : turn === me && me !== null ? "Your turn"
       : turn === null || turn === undefined ? "" : `${names[turn]}'s turn`);
-    // one line: whose turn (the screen's heading, the game's name for a screen reader), the
-    // other players, each with their card count, and the stock (the bar above names the game)
+    // whose turn (the screen's heading, the game's name for a screen reader) and the game, its
+    // rule set and the score; then the other players, each with their card count and their last
+    // move in words, and the stock
     const sizes = pub.hand_sizes || [];
+    const recent = pub.recent || [];
+    const moved = (i) => (ended || view.finished ? null : lastMoveWords(recent, i, deck));
     kids.push(h("div", { class: "play-head" },
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
         h("span", { role: "status", "aria-live": "polite" }, status,
           wait && !view.finished ? h("span", { class: "play-turn-wait" }, ": waiting for the board") : null)),
-      view.finished ? null : h("ul", { class: "play-others", "aria-label": "players and the stock" }, ...names.map((n, i) => i === me ? null :
-        h("li", { class: i === turn ? "turn" : "", dataset: { seat: String(i) } }, `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot && !/bot/i.test(n)) ? " (bot)" : ""}`,
-          h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`))),
-        h("li", { class: "play-stock" }, "Stock", h("span", { class: "play-count" }, String(pub.stock ?? 0))))));
-    kids.push(scoreLine(game, view, names, sides));
+      scoreLine(game, view, names, sides),
+      view.finished ? null : h("ul", { class: "play-others", "aria-label": "players and their last moves" }, ...names.map((n, i) => {
+        if (i === me) return null;
+        const words = moved(i);
+        return h("li", { class: `${i === turn ? "turn" : ""}${words ? " moved" : ""}`, dataset: { seat: String(i) },
+          onclick: words ? (ev) => ev.currentTarget.classList.toggle("open") : null },
+          `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot && !/bot/i.test(n)) ? " (bot)" : ""}`,
+          h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`),
+          words ? h("span", { class: "play-last-move" }, `: ${words}.`) : null);
+      })),
+      view.finished ? null : h("span", { class: "play-stock" }, "Stock", h("span", { class: "play-count" }, String(pub.stock ?? 0)))));
     if (ended) {  // the hand that ended, face up, until the player moves on
       if (ended.hand > said) { said = ended.hand; announce(handOverWords(ended, names, rules, sides)); }
       const botsOnly = (pub.seats || []).every(s => s.bot);
@@ -316,7 +325,6 @@ export async function mountPlay(main, game, ctx) {
       root.replaceChildren(...kids.filter(Boolean));
       return;
     }
-    kids.push(lastMoves(view, names, deck));
     // the discard pile, the top card first (a card dragged onto the pile is discarded)
     const pile = pub.pile ? pub.pile : (pub.discard_top ? [pub.discard_top] : []);
     // and, next to it, how this phone shows the hand (a fanned row, or by suit: remembered)

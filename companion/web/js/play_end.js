@@ -37,18 +37,14 @@ const cardsText = (cards, deck) => (cards || []).map(c => String(c).split("=").m
 // ---- the score line ------------------------------------------------------------------------
 function total(t) { return typeof t === "object" && t ? Object.values(t).reduce((a, b) => a + (Number(b) || 0), 0) : Number(t) || 0; }
 
-// "Gin Rummy · gin_004" and "Ann 25 · Bot 1 40" (Color Gin: per suit; Gin-Go: how far each side is from a link)
-export function scoreLine(game, view, names, sides) {
+// "Gin Rummy · Full rules with boxes (seed 004)" and "Ann 25 · Bot 1 40 (to 100)" (Color Gin: per suit)
+export function scoreLine(game, view, names) {
   const pub = view.public || {};
   const rules = game.rules || {};
   const preset = game.preset_label || game.rules_label || game.preset;
   const title = `${rules.label || game.variant}${preset ? ` · ${preset}` : ""}`;
-  let score;
-  if (pub.table) {
-    const dist = pub.table.link_distance || {};
-    score = Object.keys(sides).map(k => pub.table.links && pub.table.links[k] ? `${sides[k]}: linked`
-      : `${sides[k]}: ${dist[k] ?? "?"} to a link`).join(" · ");
-  } else {
+  let score = "";
+  if (!pub.table) {  // Gin-Go: the board's foot says each side's chips and how far it is from a link
     const m = pub.match || {};
     const totals = m.totals || [];
     score = names.map((n, s) => {
@@ -56,12 +52,11 @@ export function scoreLine(game, view, names, sides) {
       if (typeof t === "object" && t) return `${n} ${Object.entries(t).map(([k, v]) => `${SUIT[k] || k}${v}`).join(" ")}`;
       return `${n} ${t ?? 0}`;
     }).join(" · ");
-    if (rules.suit_columns === false || !rules.suit_columns) {
-      const target = (game.options || {}).game_target || (game.options || {}).target;
-      if (target) score += ` (to ${target})`;
-    }
+    const target = (game.options || {}).game_target;
+    if (target && !rules.suit_columns) score += ` (to ${target})`;
   }
-  return h("p", { class: "play-score", id: "play-score" }, h("span", { class: "play-game" }, title), " ", h("span", { class: "play-totals" }, score));
+  return h("p", { class: "play-score", id: "play-score" }, h("span", { class: "play-game" }, title),
+    score ? h("span", { class: "play-totals" }, score) : null);
 }
 
 // ---- each other seat's last move in words -----------------------------------------------------
@@ -76,7 +71,7 @@ function moveWords(m, deck, first) {
     case "knock": return `knocked, throwing ${f(m.card)}`;
     case "big_gin": return "went big gin";
     case "choose_deal": return m.deal ? "chose to deal" : "let the other deal";
-    case "take": return `dug ${f(m.card)} from the pile`;
+    case "take": return `dug ${f(m.card)}`;
     case "meld": return `melded ${cardsText(m.cards, deck)}`;
     case "hit": return `laid off ${cardsText(m.cards, deck)}`;
     case "setup": return "set up the suit rows";
@@ -90,8 +85,9 @@ function joinWords(parts) {
   return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
 }
 
-// The latest turn of `seat` (its moves since another seat moved), in words, or null.
-export function lastMoveOf(recent, seat, names, deck) {
+// The latest turn of `seat` (its moves since another seat moved) in words, without the
+// seat's name ("drew from the stock and threw 9♣"), or null when it has not moved yet.
+export function lastMoveWords(recent, seat, deck) {
   let end = recent.length - 1;
   while (end >= 0 && recent[end].seat !== seat) end--;
   if (end < 0) return null;
@@ -99,17 +95,7 @@ export function lastMoveOf(recent, seat, names, deck) {
   while (start > 0 && recent[start - 1].seat === seat && recent[start - 1].hand === recent[end].hand) start--;
   const turn = recent.slice(start, end + 1);
   const upcard = start === 0 || recent[start - 1].hand !== recent[end].hand;
-  const parts = turn.map((m, i) => moveWords(m, deck, i === 0 && upcard ? "upcard" : ""));
-  return `${names[seat]} ${joinWords(parts)}`;
-}
-
-export function lastMoves(view, names, deck) {
-  const pub = view.public || {};
-  const recent = pub.recent || [];
-  const lines = names.map((_, s) => s === view.seat ? null : lastMoveOf(recent, s, names, deck)).filter(Boolean);
-  if (!lines.length) return null;
-  return h("ul", { class: "play-last", id: "play-last", "aria-label": "the other players' last moves" },
-    ...lines.map(t => h("li", null, t + ".")));
+  return joinWords(turn.map((m, i) => moveWords(m, deck, i === 0 && upcard ? "upcard" : "")));
 }
 
 // ---- the hand-over panel ------------------------------------------------------------------------
