@@ -38,3 +38,17 @@ def test_a_code_of_the_wrong_length_is_told_how_long_codes_are(pairing: Pairing,
 def test_a_wrong_code_of_the_right_length_is_a_wrong_code(pairing: Pairing) -> None:
     with pytest.raises(PairingError, match="wrong pairing code"):
         pairing.pair("135 791", "x")
+
+
+def test_bots_are_not_offered_as_earlier_players(tmp_path: Path) -> None:
+    from tests.test_dealt import Phones, create
+
+    p = Phones(tmp_path / "data", "bots")
+    try:
+        create(p, "gin", ["Ann", "Bot 1"], [1])
+        create(p, "gin", ["Bot 2", "Cy"], [0])
+        p.client.post("/api/v1/games", json={"variant": "gin", "players": ["Bot 2", "Dee"]}, headers=p.ann)  # a person called Bot 2
+        names = [x["name"] for x in p.client.get("/api/v1/players").json()["players"]]
+        assert "Bot 1" not in names and {"Ann", "Cy", "Dee", "Bot 2"} <= set(names)
+    finally:
+        p.close()
