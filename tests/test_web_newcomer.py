@@ -14,7 +14,7 @@ import pytest
 from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
-from tests.test_web import join, new_game, pick_ender
+from tests.test_web import gingo_type, join, new_game, pick_ender
 from tests.web_helpers import CODE, HOST_CODE, phone_page
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
@@ -122,3 +122,43 @@ def test_a_pairing_code_typed_with_spaces_pairs_and_a_short_one_is_told_the_leng
         page.click("#join-btn")
         expect(page.locator("#game-list")).to_be_attached()
         assert token(page)
+
+
+def test_gingo_table_tracking_a_refused_meld_the_clear_button_and_the_rows(phone: Page, server: LiveServer) -> None:
+    join(phone, server)
+    new_game(phone, "gingo", ["Eve", "Fox"])
+    phone.fill("#reveal", "5H 2S KC 9D")
+    phone.locator("#setup-btn").scroll_into_view_if_needed()
+    phone.click("#setup-btn")
+    expect(phone.locator("#gingo-pick")).to_be_visible()
+    # the rows are set: the page is back at the top, whose turn in view
+    phone.wait_for_function("() => scrollY === 0")
+    box = phone.locator("#gingo-status").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844 - 57
+    # every action button holds its words (none runs out of its button at 390 px)
+    spill = phone.locator("#gingo-form .act-row .btn").evaluate_all(
+        "els => els.filter(b => b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1).map(b => b.textContent)")
+    assert spill == [], f"buttons whose words run out: {spill}"
+    # a refused meld: said in plain words with suit symbols, clear of the bottom bar; the cards are put back
+    gingo_type(phone, "#action-cards", "2D 7C KH")
+    expect(phone.locator("#chosen-cards")).to_contain_text("2♦ 7♣ K♥")
+    phone.click("#send-meld")
+    err = phone.locator("#cards-error")
+    expect(err).to_contain_text("2♦ 7♣ K♥ is not a meld: a set is one rank, a run is one suit in sequence.")
+    assert "2D" not in err.inner_text() and not err.inner_text().startswith("meld:")
+    phone.wait_for_timeout(300)  # the scroll into view settles
+    e = err.bounding_box()
+    bar = float(phone.evaluate("document.querySelector('.bottombar').getBoundingClientRect().top"))
+    assert e is not None and e["y"] >= 0 and e["y"] + e["height"] <= bar, f"the error is under the bottom bar: {e}, bar at {bar}"
+    expect(phone.locator("#chosen-cards")).to_have_text("")
+    expect(phone.locator("#action-cards")).to_have_value("")
+    phone.reload()
+    expect(phone.locator("#gingo-pick")).to_be_visible()
+    expect(phone.locator("#chosen-cards")).to_have_text("")
+    # Clear puts back the cards chosen
+    gingo_type(phone, "#action-cards", "4S 5S 6S")
+    expect(phone.locator("#chosen-cards")).to_contain_text("4♠ 5♠ 6♠")
+    phone.click("#clear-chosen")
+    expect(phone.locator("#chosen-cards")).to_have_text("")
+    expect(phone.locator("#action-cards")).to_have_value("")
+    assert phone.locator("#gingo-pick .space.selected, #gingo-pick [aria-pressed='true']").count() == 0

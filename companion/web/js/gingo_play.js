@@ -65,6 +65,13 @@ export function playEntry(env) {
   const chosen = () => going ? others.flatMap(s => listOf(s)) : listOf(null);
   const side = sideOf(draft.seat);
   const frame = (env.frames && env.frames[side]) || {};
+  // every chosen card put back (the play's, or the captured cards of every other player)
+  const clearChosen = () => {
+    if (going) { draft.captured = {}; draft.jokers = {}; } else { draft.cards = ""; draft.desig = {}; }
+    save(); showError(err, ""); showError(env.formErr, "");
+    armed = false;
+    refresh();
+  };
   const toggle = (card) => {
     const s = going ? Number(draft.capSeat) : null;
     if (going) for (const o of others) if (o !== s && listOf(o).includes(card)) setList(o, listOf(o).filter(c => c !== card));
@@ -140,7 +147,8 @@ export function playEntry(env) {
           if (await env.send({ type: "stock_exhausted" })) env.done();
         })].filter(Boolean));
     }
-    chosenLine.textContent = cards.length ? `${going ? "Captured" : "Chosen"}: ${cards.map(pretty).join(" ")}` : "";
+    chosenLine.replaceChildren(...(cards.length ? [`${going ? "Captured" : "Chosen"}: ${cards.map(pretty).join(" ")} `,
+      h("button", { type: "button", class: "btn small", id: "clear-chosen", onclick: clearChosen }, "Clear")] : []));
     // what the chosen cards need besides: a joker's card, the meld hit, a captured joker's place
     const extra = [];
     if (!going) {
@@ -182,7 +190,12 @@ export function playEntry(env) {
     if (type === "hit") action.meld = Number(draft.meld);
     const clear = () => { draft.cards = ""; draft.desig = {}; draft.meld = null; draft.meldPicked = false; save(); };
     if (await env.send(action, err, clear)) { clear(); env.done(); }
-    else if (!err.hidden) err.scrollIntoView({ block: "nearest" });
+    else if (!err.hidden) {
+      // refused: the error names the cards; they are not kept chosen (nor across a reload)
+      clear();
+      refresh();
+      err.scrollIntoView({ block: "nearest" });
+    }
   }
 
   // A turn with no meld or hit: the turn moves on, on every phone and the LEDs.

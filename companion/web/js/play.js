@@ -13,6 +13,7 @@ import { waitPanel, markWaits, fitWait } from "./play_wait.js";
 import { dragCards } from "./play_drag.js";
 import { sideNames } from "./gingo.js";
 import { announce } from "./announce.js";
+import { plainError } from "./words.js";
 import { scoreLine, lastMoveWords, handOverPanel, handOverWords, matchEnd } from "./play_end.js";
 
 // the game this phone plays (the Play tab returns to it while it is in progress)
@@ -165,7 +166,7 @@ export async function mountPlay(main, game, ctx) {
       showError(err, "");
       draw();
     } catch (e) {
-      showError(err, e.code === "board_pending" ? WAIT_WORDS : e.message);
+      showError(err, e.code === "board_pending" ? WAIT_WORDS : plainError(e.message));
       if (e.code === "stale_version" || e.code === "board_pending") await load();
     } finally { busy = false; }
   }
