@@ -1,7 +1,8 @@
 """axe-core on every screen of the phone page, in both colour schemes, at 320 and 390 px.
 
-The checker is axe-core as shipped by the ``axe-playwright-python`` package (no download),
-run in Debian's Chromium against the real service on 127.0.0.1. Every rule tagged
+The checker is the current axe-core from the npm registry (tests/axe, pinned by its
+package-lock.json and installed by ``make axe-core``, as the Pico harness is), run in
+Debian's Chromium against the real service on 127.0.0.1. Every rule tagged
 wcag2a, wcag2aa, wcag21a, wcag21aa or best-practice runs, the rules axe-core still calls
 experimental among them (``label-content-name-mismatch`` is one). A screen passes with 0
 violations; a failure prints each violation with its elements and what axe says to fix.
@@ -34,7 +35,6 @@ from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, TIMEOUT_
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
-from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 from companion import cards as C  # noqa: E402
@@ -47,7 +47,13 @@ SCHEMES = ["light", "dark"]
 WIDTHS = [320, 390]
 HEIGHT = 844
 expect.set_options(timeout=TIMEOUT_MS)
-AXE = Axe()
+# axe-core as the lock file pins it (tests/axe/package-lock.json), installed by `make axe-core`
+AXE_DIR = Path(__file__).resolve().parent / "axe"
+AXE_VERSION = json.loads((AXE_DIR / "package-lock.json").read_text())["packages"]["node_modules/axe-core"]["version"]
+AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+if not AXE_JS.exists():
+    pytest.skip(f"{AXE_JS} is missing: run `make axe-core` (npm ci in tests/axe)", allow_module_level=True)
+AXE_SCRIPT = AXE_JS.read_text(encoding="utf-8")
 
 
 # ---- the games behind the screens ------------------------------------------------------------
@@ -538,7 +544,8 @@ SCREENS: dict[str, Visit] = {
 def axe_violations(page: Page) -> list[dict[str, Any]]:
     """Every violation of the rules tagged TAGS (experimental ones included) on the page."""
     page.wait_for_timeout(250)  # the page marks wide sheets 50 ms after a change: let it settle
-    page.evaluate(AXE.axe_script)
+    page.evaluate(AXE_SCRIPT)
+    assert page.evaluate("axe.version") == AXE_VERSION, "the axe-core on the page is not the one the lock file pins"
     rules = page.evaluate("tags => axe.getRules(tags).map(r => r.ruleId)", TAGS)
     assert "color-contrast" in rules and "label-content-name-mismatch" in rules
     res = page.evaluate("opts => axe.run(document, opts)",
