@@ -99,7 +99,9 @@ export function playEntry(env) {
   if (going && others.length > 1) {
     kids.push(seg(others.map(s => [s, names[s]]), draft.capSeat, (s) => { draft.capSeat = Number(s); save(); env.redraw(); }, "cards held by"));
   }
-  kids.push(pickBox, actBox, chosenLine, err, env.formErr, extraBox, env.forfeitBox);
+  const clearBtn = h("button", { type: "button", class: "btn small", id: "clear-chosen", hidden: true,
+    "aria-label": going ? "Clear the captured cards" : "Clear the chosen cards", onclick: () => clearChosen() }, "Clear");
+  kids.push(pickBox, actBox, h("div", { class: "chosen-row" }, chosenLine, clearBtn), err, env.formErr, extraBox, env.forfeitBox);
   let armed = false;   // "Stock" asks once more
 
   // typed entry, folded away (a laptop, or a card the board cannot show)
@@ -147,8 +149,8 @@ export function playEntry(env) {
           if (await env.send({ type: "stock_exhausted" })) env.done();
         })].filter(Boolean));
     }
-    chosenLine.replaceChildren(...(cards.length ? [`${going ? "Captured" : "Chosen"}: ${cards.map(pretty).join(" ")} `,
-      h("button", { type: "button", class: "btn small", id: "clear-chosen", onclick: clearChosen }, "Clear")] : []));
+    chosenLine.textContent = cards.length ? `${going ? "Captured" : "Chosen"}: ${cards.map(pretty).join(" ")}` : "";
+    clearBtn.hidden = !cards.length;
     // what the chosen cards need besides: a joker's card, the meld hit, a captured joker's place
     const extra = [];
     if (!going) {
