@@ -192,6 +192,24 @@ def dealt_games(srv: LiveServer, t: Table) -> None:
         else:
             raise AssertionError(f"five {variant} games ended before seat 0 could move")
         t.games[key] = gid
+    # a hand that ended (its hand-over panel), and matches that are over (the match end)
+    gid = D.dealt(srv, t.token, "gin", ["Ana", "Bot 1"], [1])
+    D.call(srv, "POST", f"/api/v1/games/{gid}/seats/0", {}, t.token)
+    for _ in range(400):
+        v = D.view(srv, gid, t.token)
+        if v["public"]["hands_over"] >= 1 or v["finished"]:
+            break
+        legal = v["legal_actions"]
+        if not legal:
+            time.sleep(0.1)
+            continue
+        a = next((x for x in legal if x["type"] == "knock"), None) or \
+            next((x for x in legal if x["type"] == "draw" and x.get("source") == "stock"), None) or legal[-1]
+        D.act(srv, gid, t.token, a)
+    assert D.view(srv, gid, t.token)["public"]["hands_over"] >= 1, "no hand of the gin game ended"
+    t.games["play-hand-over"] = gid
+    t.games["play-gin-over"] = D.dealt(srv, t.token, "gin", ["Bot A", "Bot B"], [0, 1], options={"game_target": 10})
+    t.games["play-gingo-over"] = D.dealt(srv, t.token, "gingo", ["Bot A", "Bot B"], [0, 1], skip_board=True)
     other = srv.pair("a11y second phone")
     gid = D.dealt(srv, t.token, "gingo", ["Ana", "Ben"], [], skip_board=True)
     D.call(srv, "POST", f"/api/v1/games/{gid}/seats/0", {}, t.token)
@@ -451,6 +469,14 @@ def play_joker(page: Page, srv: LiveServer, t: Table) -> None:
     expect(page.locator("#play-board .space.target")).to_have_count(len(t.joker))
 
 
+def hand_over(page: Page, srv: LiveServer, t: Table) -> None:
+    """The hand-over panel of a hand that ended: the phone has not moved on from it yet."""
+    gid = t.games["play-hand-over"]
+    page.goto(f"{srv.url}/#/games")
+    page.evaluate("gid => localStorage.setItem('gingo.play.seen.' + gid, '0')", gid)
+    open_hash(page, srv, f"#/game/{gid}", "#hand-over #handover-next")
+
+
 def play_grid(page: Page, srv: LiveServer, t: Table) -> None:
     game(page, srv, t, "play-gingo", "#play-hand")
     page.click("#play-layout button[data-value='grid']")
@@ -535,6 +561,9 @@ SCREENS: dict[str, Visit] = {
     "play: Gin-Go for four in teams": Visit(lambda p, s, t: game(p, s, t, "play-gingo-4", "#play-board .space")),
     "play: a joker's card to choose": Visit(play_joker),
     "play: watching, no seat": Visit(lambda p, s, t: game(p, s, t, "play-gin", "#play-pile"), paired=False),
+    "play: a hand ends, the hand-over panel": Visit(hand_over),
+    "play: the match end, Gin Rummy": Visit(lambda p, s, t: game(p, s, t, "play-gin-over", "#match-end #score-table")),
+    "play: the game's end, Gin-Go": Visit(lambda p, s, t: game(p, s, t, "play-gingo-over", "#match-end #score-table")),
     "a game that does not exist": Visit(lambda p, s, t: open_hash(p, s, "#/game/nope", "#view .field-error")),
 }
 

@@ -231,13 +231,13 @@ export function matchEnd(env) {
     const w = dealt.table.winner;
     verdict = w === null || w === undefined ? "The game is over." : `${sides[String(w)]} win${String(sides[String(w)]).includes("&") ? "" : "s"} the game`;
     const why = dealt.table.win_reason;
-    kids.push(h("p", { class: "winner", id: "match-winner" }, verdict + (why ? `: ${REASON[why] || why.replace(/_/g, " ")}` : "") + "."));
+    kids.push(h("h3", { class: "winner", id: "match-winner" }, verdict + (why ? `: ${REASON[why] || why.replace(/_/g, " ")}` : "") + "."));
     kids.push(h("div", { class: "sheet-wrap", id: "sheet" }, gingoSheet(game, names, sides)));
   } else {
     const w = m.winner;
     verdict = (w === null || w === undefined) ? "The match is a tie" : `${names[w]} wins the match`;
     const fin = m.final || m.totals || [];
-    kids.push(h("p", { class: "winner", id: "match-winner" }, `${verdict}${w !== null && w !== undefined && !rules.suit_columns ? `, ${fin[w]} to ${names.map((_, s) => s === w ? null : fin[s]).filter(x => x !== null).join(" and ")}` : ""}.`));
+    kids.push(h("h3", { class: "winner", id: "match-winner" }, `${verdict}${w !== null && w !== undefined && !rules.suit_columns ? `, ${fin[w]} to ${names.map((_, s) => s === w ? null : fin[s]).filter(x => x !== null).join(" and ")}` : ""}.`));
     const bon = (m.bonuses || []).map(b => `${bonusLabel(b)} ${names[b.seat]} +${b.points}${b.boxes ? ` (${b.boxes} boxes)` : ""}`);
     if (bon.length) kids.push(h("p", { id: "match-bonuses" }, bon.join(" · ")));
     const hands = (game.hands || []).map((x, i) => ({ n: x.n ?? i + 1, result: x.result || x }));
