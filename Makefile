@@ -19,7 +19,7 @@ JOBS ?= 2
 XDIST := -n $(JOBS) --dist loadfile
 FAST := not slow and not browser and not live
 
-.PHONY: run test test-fast bench venv clean chromium pico-harness
+.PHONY: run test test-fast bench venv clean chromium pico-harness axe-core
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,7 +64,21 @@ $(PICO_HARNESS): tests/pico/package.json tests/pico/package-lock.json
 		echo "note: install Node.js (18 or later) and npm to run the firmware on an emulated Pico"; \
 	fi
 
-test: $(TEST_STAMP) chromium pico-harness
+# axe-core (tests/axe): the accessibility checker tests/test_a11y.py runs in Chromium, from the
+# npm registry, pinned by package-lock.json; without npm those tests skip with one line saying so.
+AXE_CORE := tests/axe/node_modules/.package-lock.json
+
+axe-core: $(AXE_CORE)
+
+$(AXE_CORE): tests/axe/package.json tests/axe/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		(cd tests/axe && npm ci --no-audit --no-fund --loglevel=error) \
+		|| echo "warning: npm ci failed in tests/axe; the accessibility tests will be skipped"; \
+	else \
+		echo "note: install Node.js (18 or later) and npm to run the accessibility checks (axe-core)"; \
+	fi
+
+test: $(TEST_STAMP) chromium pico-harness axe-core
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 
@@ -75,4 +89,4 @@ bench: $(STAMP) pico-harness
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info tests/pico/node_modules
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info tests/pico/node_modules tests/axe/node_modules

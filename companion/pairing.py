@@ -94,6 +94,18 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def typed_code(code: object) -> str:
+    """A pairing code as typed, without the spaces and dashes a person puts between its
+    digits (``"123 456"``, ``"123-456"``); not a string: empty.
+
+    >>> typed_code(" 123 456 "), typed_code("12-34-56"), typed_code(None)
+    ('123456', '123456', '')
+    """
+    if not isinstance(code, str):
+        return ""
+    return "".join(ch for ch in code if not ch.isspace() and ch not in "-‐‑–")
+
+
 def new_code(digits: int = 6) -> str:
     """A random numeric code (easy to type on a phone).
 
@@ -162,7 +174,11 @@ class Pairing:
                               "minutes): ask a paired phone for a new one (Host, then 'New pairing code'), "
                               "or hold the board's confirm button for about 2 seconds (a long press, "
                               "shorter than the shutdown hold)")
-        if not isinstance(code, str) or not hmac.compare_digest(code.strip().encode(), self.code.encode()):
+        typed = typed_code(code)
+        if len(typed) != len(self.code):
+            raise PairingError(f"pairing codes have {len(self.code)} digits, and {len(typed)} were typed: "
+                               "read the code again from the companion's screen or start-up output")
+        if not hmac.compare_digest(typed.encode(), self.code.encode()):
             raise PairingError("wrong pairing code: read it from the companion's screen or start-up output")
         clean = (name or "").strip()[:MAX_NAME] or "phone"
         token = secrets.token_urlsafe(24)

@@ -1,7 +1,8 @@
 """axe-core on every screen of the phone page, in both colour schemes, at 320 and 390 px.
 
-The checker is axe-core as shipped by the ``axe-playwright-python`` package (no download),
-run in Debian's Chromium against the real service on 127.0.0.1. Every rule tagged
+The checker is the current axe-core from the npm registry (tests/axe, pinned by its
+package-lock.json and installed by ``make axe-core``, as the Pico harness is), run in
+Debian's Chromium against the real service on 127.0.0.1. Every rule tagged
 wcag2a, wcag2aa, wcag21a, wcag21aa or best-practice runs, the rules axe-core still calls
 experimental among them (``label-content-name-mismatch`` is one). A screen passes with 0
 violations; a failure prints each violation with its elements and what axe says to fix.
@@ -34,7 +35,6 @@ from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, TIMEOUT_
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
-from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 from companion import cards as C  # noqa: E402
@@ -47,7 +47,13 @@ SCHEMES = ["light", "dark"]
 WIDTHS = [320, 390]
 HEIGHT = 844
 expect.set_options(timeout=TIMEOUT_MS)
-AXE = Axe()
+# axe-core as the lock file pins it (tests/axe/package-lock.json), installed by `make axe-core`
+AXE_DIR = Path(__file__).resolve().parent / "axe"
+AXE_VERSION = json.loads((AXE_DIR / "package-lock.json").read_text())["packages"]["node_modules/axe-core"]["version"]
+AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+if not AXE_JS.exists():
+    pytest.skip(f"{AXE_JS} is missing: run `make axe-core` (npm ci in tests/axe)", allow_module_level=True)
+AXE_SCRIPT = AXE_JS.read_text(encoding="utf-8")
 
 
 # ---- the games behind the screens ------------------------------------------------------------
@@ -186,6 +192,24 @@ def dealt_games(srv: LiveServer, t: Table) -> None:
         else:
             raise AssertionError(f"five {variant} games ended before seat 0 could move")
         t.games[key] = gid
+    # a hand that ended (its hand-over panel), and matches that are over (the match end)
+    gid = D.dealt(srv, t.token, "gin", ["Ana", "Bot 1"], [1])
+    D.call(srv, "POST", f"/api/v1/games/{gid}/seats/0", {}, t.token)
+    for _ in range(400):
+        v = D.view(srv, gid, t.token)
+        if v["public"]["hands_over"] >= 1 or v["finished"]:
+            break
+        legal = v["legal_actions"]
+        if not legal:
+            time.sleep(0.1)
+            continue
+        a = next((x for x in legal if x["type"] == "knock"), None) or \
+            next((x for x in legal if x["type"] == "draw" and x.get("source") == "stock"), None) or legal[-1]
+        D.act(srv, gid, t.token, a)
+    assert D.view(srv, gid, t.token)["public"]["hands_over"] >= 1, "no hand of the gin game ended"
+    t.games["play-hand-over"] = gid
+    t.games["play-gin-over"] = D.dealt(srv, t.token, "gin", ["Bot A", "Bot B"], [0, 1], options={"game_target": 10})
+    t.games["play-gingo-over"] = D.dealt(srv, t.token, "gingo", ["Bot A", "Bot B"], [0, 1], skip_board=True)
     other = srv.pair("a11y second phone")
     gid = D.dealt(srv, t.token, "gingo", ["Ana", "Ben"], [], skip_board=True)
     D.call(srv, "POST", f"/api/v1/games/{gid}/seats/0", {}, t.token)
@@ -445,6 +469,14 @@ def play_joker(page: Page, srv: LiveServer, t: Table) -> None:
     expect(page.locator("#play-board .space.target")).to_have_count(len(t.joker))
 
 
+def hand_over(page: Page, srv: LiveServer, t: Table) -> None:
+    """The hand-over panel of a hand that ended: the phone has not moved on from it yet."""
+    gid = t.games["play-hand-over"]
+    page.goto(f"{srv.url}/#/games")
+    page.evaluate("gid => localStorage.setItem('gingo.play.seen.' + gid, '0')", gid)
+    open_hash(page, srv, f"#/game/{gid}", "#hand-over #handover-next")
+
+
 def play_grid(page: Page, srv: LiveServer, t: Table) -> None:
     game(page, srv, t, "play-gingo", "#play-hand")
     page.click("#play-layout button[data-value='grid']")
@@ -529,6 +561,9 @@ SCREENS: dict[str, Visit] = {
     "play: Gin-Go for four in teams": Visit(lambda p, s, t: game(p, s, t, "play-gingo-4", "#play-board .space")),
     "play: a joker's card to choose": Visit(play_joker),
     "play: watching, no seat": Visit(lambda p, s, t: game(p, s, t, "play-gin", "#play-pile"), paired=False),
+    "play: a hand ends, the hand-over panel": Visit(hand_over),
+    "play: the match end, Gin Rummy": Visit(lambda p, s, t: game(p, s, t, "play-gin-over", "#match-end #score-table")),
+    "play: the game's end, Gin-Go": Visit(lambda p, s, t: game(p, s, t, "play-gingo-over", "#match-end #score-table")),
     "a game that does not exist": Visit(lambda p, s, t: open_hash(p, s, "#/game/nope", "#view .field-error")),
 }
 
@@ -538,7 +573,8 @@ SCREENS: dict[str, Visit] = {
 def axe_violations(page: Page) -> list[dict[str, Any]]:
     """Every violation of the rules tagged TAGS (experimental ones included) on the page."""
     page.wait_for_timeout(250)  # the page marks wide sheets 50 ms after a change: let it settle
-    page.evaluate(AXE.axe_script)
+    page.evaluate(AXE_SCRIPT)
+    assert page.evaluate("axe.version") == AXE_VERSION, "the axe-core on the page is not the one the lock file pins"
     rules = page.evaluate("tags => axe.getRules(tags).map(r => r.ruleId)", TAGS)
     assert "color-contrast" in rules and "label-content-name-mismatch" in rules
     res = page.evaluate("opts => axe.run(document, opts)",

@@ -922,7 +922,7 @@ def test_a_new_pairing_code_shows_on_the_paired_phones(page: Page, browser: Brow
         try:
             second = other.new_page()
             second.goto(f"{srv.url}/?code={CODE}")  # the old code no longer pairs
-            expect(second.locator("#join-code-error")).to_contain_text("wrong pairing code")
+            expect(second.locator("#join-code-error")).to_contain_text("pairing codes have 6 digits, and 4 were typed")
             second.goto(f"{srv.url}/?code={code}")
             expect(second.locator("#game-list")).to_be_attached()
         finally:

@@ -218,7 +218,14 @@ class SeatView(BaseModel):
     hand: list[str] = Field(description="the caller's cards (empty without a seat)")
     legal_actions: list[dict[str, Any]] = Field(description="what the caller may do now: post one of these, as "
                                                 "given, to POST .../actions")
-    public: dict[str, Any] = Field(description="what every player sees: turn, stock size, discard pile, card counts")
+    public: dict[str, Any] = Field(description="what every player sees: turn, stock size, discard pile, card counts; "
+                                   "'recent' (the latest moves in public form: a draw from the stock names no "
+                                   "card), 'hands_over' and 'last_hand' (the summary of the hand that ended last: "
+                                   "every hand face up, the points in parts, the match after it)")
+    drawn: Optional[str] = Field(None, description="the card the caller has just drawn from the stock (null when "
+                                 "none): the Play screen marks it")
+    endings: dict[str, str] = Field(default_factory=dict, description="on the caller's turn, how each knock "
+                                    "ends the hand, by the card it discards: 'gin' or 'knock'")
     version: int
     finished: bool
     waiting_for_board: Optional[dict[str, Any]] = Field(

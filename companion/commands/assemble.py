@@ -178,6 +178,26 @@ def bot_delay(environ: Any = None) -> float:
     return value
 
 
+def hand_pause(environ: Any = None) -> float:
+    """Seconds a dealt table of bots only waits after each hand (with a bot delay), so the
+    phones watching it show the hand-over panel: ``GINGO_HAND_PAUSE`` (default 8).
+
+    >>> hand_pause({"GINGO_HAND_PAUSE": "2.5"}), hand_pause({})
+    (2.5, 8.0)
+    """
+    env = os.environ if environ is None else environ
+    raw = str(env.get("GINGO_HAND_PAUSE", "")).strip()
+    if not raw:
+        return 8.0
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"GINGO_HAND_PAUSE must be a number of seconds, got {raw!r}") from None
+    if not 0 <= value <= 120:
+        raise ValueError(f"GINGO_HAND_PAUSE must be 0 to 120 seconds, got {raw!r}")
+    return value
+
+
 def build_service(settings: Settings, warn: Say | None = None) -> Service:
     """Open the store, fold the games, open the board's hardware and build the app.
     Every warning goes to ``warn`` and to ``/api/v1/health``."""
@@ -205,6 +225,7 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
         say(f"the event log was upgraded to the new format; the old file is kept as {store.upgraded_from}")
     table = Table(store)
     table.bot_delay = bot_delay()
+    table.hand_pause = hand_pause()
     for text in table.storage_health()["warnings"]:
         say(text)
     try:

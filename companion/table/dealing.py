@@ -61,6 +61,9 @@ class Dealing(Ledger):
 
     #: seconds a bot waits before each move (0: the bots move inside the human's request)
     bot_delay: float = 0.0
+    #: seconds a table of bots only waits after a hand ends (with a bot delay), so the phones
+    #: watching it show the hand-over panel before the next hand is played
+    hand_pause: float = 8.0
     #: games whose board must agree before the next turn (set by the board sync), see waiting_for_board
     board_gate: Any = None
 
@@ -302,6 +305,7 @@ class Dealing(Ledger):
             if delay > 0:
                 time.sleep(delay)
             seat, action, version = move
+            before = self._hands_over(game_id)
             try:
                 self._play(game_id, None, seat, action, None, version)
             except StaleVersion:
@@ -312,7 +316,19 @@ class Dealing(Ledger):
                 log.error("bot in seat %d of game %s chose an illegal move %r: %s", seat, game_id, action, exc)
                 return made
             made += 1
+            if delay > 0 and self.hand_pause > 0 and self._bots_only(game_id) and self._hands_over(game_id) > before:
+                time.sleep(self.hand_pause)  # the hand-over panel on the phones that watch
         return made
+
+    def _hands_over(self, game_id: str) -> int:
+        with self._lock:
+            g = self.library.get(game_id)
+            return g.dealt.hands_over() if g is not None and g.dealt is not None else 0
+
+    def _bots_only(self, game_id: str) -> bool:
+        with self._lock:
+            g = self.library.get(game_id)
+            return g is not None and g.dealt is not None and len(g.dealt.bots) == len(g.dealt.names)
 
     def after_dealt(self, game_id: str) -> None:
         """After a change to a dealt game: let the bots move (now, or on a thread with a delay)."""

@@ -24,6 +24,7 @@ from companion import cards as C
 from companion.games import GinGo, RummyVariant, Variant
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
 from companion.store.records import SECRET, public_payload
+from companion.table.handover import RECENT, gingo_summary, public_move, rummy_summary
 
 def check_bots(bots: Any, players: int) -> list[int]:
     """The bot seats, sorted; ``ValueError`` naming what is wrong."""
@@ -54,6 +55,12 @@ class DealtGame:
     effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did (public)
     #: the sequence number of the event that ended each hand (for the score sheet)
     ended_at: list[int] = field(default_factory=list)
+    #: the latest moves, oldest first, as everyone may read them (at most RECENT)
+    recent: list[dict[str, Any]] = field(default_factory=list)
+    #: seat -> the card it has just drawn from the stock (shown in its own view only)
+    drawn: dict[int, int] = field(default_factory=dict)
+    #: what each hand that ended showed (its hand-over summary), in order
+    hand_overs: list[dict[str, Any]] = field(default_factory=list)
 
     # -- making ---------------------------------------------------------------------------
 
@@ -98,6 +105,9 @@ class DealtGame:
         other.seats = dict(self.seats)
         other.log = list(self.log)
         other.ended_at = list(self.ended_at)
+        other.recent = list(self.recent)
+        other.drawn = dict(self.drawn)
+        other.hand_overs = list(self.hand_overs)
         return other
 
     @property
@@ -158,6 +168,21 @@ class DealtGame:
 
         return [action_to_dict(a) for a in self.engine.legal_actions()]
 
+    def endings(self, seat: int | None) -> dict[str, str]:
+        """How each knock ``seat`` may make now ends the hand, by the card it discards:
+        ``"gin"`` or ``"knock"`` (the Play screen says Gin, not "Knock", for a gin)."""
+        if self.gingo or seat is None or seat != self.to_move():
+            return {}
+        from companion.play.rummy import Knock
+
+        e = self.engine
+        out: dict[str, str] = {}
+        for a in e.legal_actions():
+            if isinstance(a, Knock):
+                kind = e.end_kind(e.hands[seat] & ~(1 << a.card), seat)
+                out[C.card_name(a.card)] = "gin" if kind in ("gin", "big_gin") else "knock"
+        return out
+
     def after(self, seat: int, action: Any) -> tuple[DealtGame, list[dict[str, Any]]]:
         """The game after ``seat`` plays ``action`` (a JSON action) and what it did, as public
         events; ``ValueError`` naming the rule when it is not legal (nothing changes)."""
@@ -177,14 +202,40 @@ class DealtGame:
                     raise ValueError(f"the action names seat {act['seat']!r}, but you hold seat {seat}")
                 act["seat"] = seat
             effects = list(new.engine.apply(act))
+            played = act
+            top = C.card_name(self.engine.pile[-1]) if self.engine.pile else None
+            hand = self.engine.table.as_dict().get("hand") or 0
         else:
             from companion.play.rummy import action_from_dict, action_to_dict
 
             typed = action_from_dict(action)
             new.engine.apply(typed)
-            effects = [{"type": "played", "seat": seat, "action": action_to_dict(typed)}]
+            played = action_to_dict(typed)
+            effects = [{"type": "played", "seat": seat, "action": played}]
+            top = C.card_name(self.engine.discard[-1]) if self.engine.discard else None
+            hand = self.engine.hand_number
         new.effects = effects
+        new._noted(self, seat, played, effects, top, int(hand))
         return new, effects
+
+    def _noted(self, before: DealtGame, seat: int, played: dict[str, Any], effects: list[dict[str, Any]],
+               top: str | None, hand: int) -> None:
+        """Keep what the Play screen shows of ``seat``'s move: the move in public form, the
+        card it drew from the stock (for its own view) and, when the move ended a hand,
+        the hand-over summary."""
+        self.recent = (self.recent + [public_move(seat, played, hand=hand, top=top)])[-RECENT:]
+        kind = played.get("type")
+        if kind == "draw" and played.get("source", "stock") != "discard":
+            fresh = [c for c in self.hand_cards(seat) if c not in set(before.hand_cards(seat))]
+            if len(fresh) == 1:
+                self.drawn[seat] = fresh[0]
+        elif kind not in ("meld", "hit", "take"):  # the turn is over: the card is not new any more
+            self.drawn.pop(seat, None)
+        if self.hands_over() > before.hands_over():
+            self.drawn.clear()
+            summary = (gingo_summary(before.engine, self.engine, effects) if self.gingo
+                       else rummy_summary(self.engine, self.names))
+            self.hand_overs.append(summary)
 
     # -- what anyone may see ----------------------------------------------------------------
 
@@ -223,7 +274,9 @@ class DealtGame:
         """The table as every player sees it: no card of a hand in play, no stock order."""
         e = self.engine
         out: dict[str, Any] = {"to_move": self.to_move(), "seats": self.seat_list(), "deals": self.deals(),
-                               "skip_board": self.skip_board}
+                               "skip_board": self.skip_board, "recent": list(self.recent),
+                               "hands_over": self.hands_over(),
+                               "last_hand": self.hand_overs[-1] if self.hand_overs else None}
         if self.gingo:
             st = e.table.as_dict()
             out.update(phase=e.phase, turn=e.turn, stage=e.stage, dealer=st.get("dealer"), hand_number=st.get("hand"),
@@ -242,8 +295,11 @@ class DealtGame:
     def view(self, seat: int | None) -> dict[str, Any]:
         """``seat``'s own view (a seat of None sees what everybody sees)."""
         cards = self.hand_cards(seat) if seat is not None else []
+        drawn = self.drawn.get(seat) if seat is not None else None
         return {"seat": seat, "hand": [C.card_name(c) for c in cards],
-                "legal_actions": self.legal_actions(seat), "public": self.public(), "finished": self.finished}
+                "drawn": C.card_name(drawn) if drawn is not None and drawn in cards else None,
+                "legal_actions": self.legal_actions(seat), "endings": self.endings(seat),
+                "public": self.public(), "finished": self.finished}
 
 
 __all__ = ["DealtGame", "public_payload", "check_bots", "SECRET"]

@@ -89,6 +89,8 @@ class GameState:
             "variant": self.variant,
             "preset": self.preset,
             "preset_label": self.rules.preset_label(self.preset),
+            # the rule set in play in plain words: the preset's, or the game's default one when none was named
+            "rules_label": self.rules.preset_label(self.preset or self.rules.default_preset),
             "options": options_dict(self.options),
             "players": list(self.players),
             "dealer": self.dealer,
@@ -105,7 +107,8 @@ class GameState:
         if self.damage is not None:
             d["damaged"] = dict(self.damage)
         if self.dealt is not None:
-            d.update(mode="dealt", bots=sorted(self.dealt.bots), dealt=self.dealt.public())
+            d.update(mode="dealt", bots=sorted(self.dealt.bots),
+                     dealt=dict(self.dealt.public(), hand_overs=list(self.dealt.hand_overs)))
         v = self.rules
         if isinstance(v, GinGo):
             st = self.engine.as_dict()

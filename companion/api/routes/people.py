@@ -95,7 +95,24 @@ def list_players(table: TableDep) -> JSONResponse:
     """Everyone who has played on this companion, most recent first, with the games they
     finished and won: the new-game form offers these names to pick."""
     found, _, _ = computed(table, None)
-    return json_response({"players": stats.roster(found)})
+    bots = held(table, "bot names", bot_names)
+    return json_response({"players": [p for p in stats.roster(found) if stats.person(p["name"]) not in bots]})
+
+
+def bot_names(lines: list[dict[str, Any]]) -> frozenset[str]:
+    """The names (as :func:`companion.stats.person` keys them) that only ever sat in a bot's
+    seat of a dealt game: the new-game form does not offer them as earlier players.
+
+    >>> sorted(bot_names([{"players": ["Ann", "Bot 1"], "bots": [1]}, {"players": ["Bot 2", "Ann"]}]))
+    ['bot 1']
+    """
+    as_bot: set[str] = set()
+    as_person: set[str] = set()
+    for ln in lines:
+        seats = set(ln.get("bots") or [])
+        for i, name in enumerate(ln.get("players") or []):
+            (as_bot if i in seats else as_person).add(stats.person(str(name)))
+    return frozenset(as_bot - as_person)
 
 
 @router.get("/api/v1/stats", response_model=M.StatsList, responses=ERRORS)

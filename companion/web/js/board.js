@@ -240,7 +240,9 @@ export function boardView(board, { names, sim, onTap, frames, pick, compact, own
     n.textContent = notes.join(" · ");
     legend.appendChild(n);
   }
-  legend.appendChild(h2p("board-key", "Side 1: round chip marked 1 · side 2: square chip marked 2 · faded pulsing chip: place it · dashed edge: bump the chip there · red square: unexpected chip · gold outline: link"));
+  const side1 = names && names["1"] ? `${names["1"]} (side 1)` : "Side 1";
+  const side2 = names && names["2"] ? `${names["2"]} (side 2)` : "side 2";
+  legend.appendChild(h2p("board-key", `${side1}: round chip marked 1 · ${side2}: square chip marked 2 · faded pulsing chip: place it · dashed edge: bump the chip there · red square: unexpected chip · gold outline: link`));
   wrap.appendChild(legend);
   return wrap;
 }

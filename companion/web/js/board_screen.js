@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import { h, fieldError, showError } from "./ui.js";
 import { boardView, nextSimChip, noteSimTap, withPending } from "./board.js";
+import { sideNames } from "./gingo.js";
 
 export async function mountBoard(main, ctx) {
   const box = h("div", { id: "board-box" });
@@ -12,22 +13,28 @@ export async function mountBoard(main, ctx) {
   main.append(h("section", { class: "panel" }, h("h1", null, "Board"), note, box, err));
   let latest = null;
   const frames = new Map();
+  const sides = new Map();  // game -> each side's players' names ("Ann & Cy"), not "Side 1"
   function draw(board) {
     board = withPending(board);
     latest = board;
     const sim = ctx.isSim();
     note.textContent = sim ? "Simulated board: tap a space to put a side 1 chip, tap again for side 2, again to lift it."
       : `Sensors: ${ctx.health ? ctx.health.sensors : "unknown"}.`;
-    box.replaceChildren(boardView(board, { sim, names: null, onTap: tap, frames: frames.get(board.game) || null }));
-    ctx.showGin(board, null);
+    const names = sides.get(board.game) || null;
+    box.replaceChildren(boardView(board, { sim, names, onTap: tap, frames: frames.get(board.game) || null }));
+    ctx.showGin(board, names);
   }
   async function update() {
     try { ctx.health = await api.get("/api/v1/health"); } catch { /* keep the last */ }
     const board = await ctx.loadBoard();
     if (!board) { note.textContent = "No connection to the companion."; return; }
-    if (board.game && !frames.has(board.game)) {  // the suit rows name each space's cards
-      try { const g = await api.get(`/api/v1/games/${encodeURIComponent(board.game)}`); frames.set(board.game, (g.state && g.state.frames) || g.frames || null); }
-      catch { /* named by row and column meanwhile */ }
+    if (board.game && !frames.has(board.game)) {  // the suit rows name each space's cards, the players each side
+      try {
+        const got = await api.get(`/api/v1/games/${encodeURIComponent(board.game)}`);
+        const g = got.game || got;
+        frames.set(board.game, (g.state && g.state.frames) || g.frames || (g.dealt && g.dealt.frames) || null);
+        sides.set(board.game, sideNames(g.players || [], (g.rules || {}).sides));
+      } catch { /* named by row and column meanwhile */ }
     }
     draw(board);
   }

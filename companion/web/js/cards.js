@@ -114,13 +114,15 @@ export function cardGrid({ deck, selected, taken, onToggle, label }) {
     h.textContent = col.label;
     grid.appendChild(h);
   }
-  const cell = (name, text) => {
+  // spoken: the name a screen reader says, which holds the text shown (a colour card shows
+  // its number in its colour's column: "red 1", never "R1", which does not say "1")
+  const cell = (name, text, spoken) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "cell " + suitClass(name);
     b.dataset.card = name;
     b.textContent = text;
-    b.setAttribute("aria-label", pretty(name));
+    b.setAttribute("aria-label", spoken || pretty(name));
     const on = selected.includes(name);
     b.setAttribute("aria-pressed", on ? "true" : "false");
     if (taken && taken.has(name) && !on) {
@@ -135,7 +137,10 @@ export function cardGrid({ deck, selected, taken, onToggle, label }) {
     lab.className = "row-head";
     lab.textContent = deck.rowLabel(r);
     grid.appendChild(lab);
-    for (const col of deck.columns) grid.appendChild(cell(deck.name(col.key, r), deck.rowLabel(r)));
+    for (const col of deck.columns) {
+      const colour = !SUIT_SYMBOL[col.key];  // Ginski's colours: the column says the colour, the cell its number
+      grid.appendChild(cell(deck.name(col.key, r), deck.rowLabel(r), colour ? `${col.label} ${deck.rowLabel(r)}` : null));
+    }
   }
   if (deck.extra.length) {
     const lab = document.createElement("span");

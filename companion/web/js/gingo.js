@@ -1,6 +1,7 @@
 // Gin-Go: suit-row set-up, melds and hits with joker designations, going out with the
 // captured cards, and the live board with its links.
 
+import { plainError } from "./words.js";
 import * as api from "./api.js";
 import { h, fieldError, showError, toast, loadDraft, saveDraft, clearDraft, seg, rulesOf } from "./ui.js";
 import { deckFrom, naturalsOf, parseHand, parseCard, pretty, cardChip, cardGrid } from "./cards.js";
@@ -162,7 +163,7 @@ export async function mountGingo(main, game, ctx) {
         drawForfeit();
         return null;
       }
-      const said = String(e.message).replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m);
+      const said = plainError(String(e.message).replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m));
       showError(errEl || formErr, e instanceof api.NetError ? "No connection: your entry is kept; send it again when online." : said);
       if (e instanceof api.ApiError && e.status === 409) await reload();
       return null;
@@ -313,7 +314,13 @@ export async function mountGingo(main, game, ctx) {
           action.secret = { "1": draft.secret1, "2": draft.secret2 };
         }
       }
-      if (await send(action, err)) drawAll();
+      if (await send(action, err)) {
+        drawAll();
+        // the rows are set: back to the top, whose turn it is in view (the form was mid-grid)
+        window.scrollTo(0, 0);
+        const turn = document.getElementById("gingo-status");
+        if (turn) { turn.tabIndex = -1; turn.focus({ preventScroll: true }); }
+      }
     } }, "Set the suit rows"));
     form.replaceChildren(...kids);
   }

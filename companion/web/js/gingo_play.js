@@ -65,6 +65,13 @@ export function playEntry(env) {
   const chosen = () => going ? others.flatMap(s => listOf(s)) : listOf(null);
   const side = sideOf(draft.seat);
   const frame = (env.frames && env.frames[side]) || {};
+  // every chosen card put back (the play's, or the captured cards of every other player)
+  const clearChosen = () => {
+    if (going) { draft.captured = {}; draft.jokers = {}; } else { draft.cards = ""; draft.desig = {}; }
+    save(); showError(err, ""); showError(env.formErr, "");
+    armed = false;
+    refresh();
+  };
   const toggle = (card) => {
     const s = going ? Number(draft.capSeat) : null;
     if (going) for (const o of others) if (o !== s && listOf(o).includes(card)) setList(o, listOf(o).filter(c => c !== card));
@@ -92,7 +99,9 @@ export function playEntry(env) {
   if (going && others.length > 1) {
     kids.push(seg(others.map(s => [s, names[s]]), draft.capSeat, (s) => { draft.capSeat = Number(s); save(); env.redraw(); }, "cards held by"));
   }
-  kids.push(pickBox, actBox, chosenLine, err, env.formErr, extraBox, env.forfeitBox);
+  const clearBtn = h("button", { type: "button", class: "btn small", id: "clear-chosen", hidden: true,
+    "aria-label": going ? "Clear the captured cards" : "Clear the chosen cards", onclick: () => clearChosen() }, "Clear");
+  kids.push(pickBox, actBox, h("div", { class: "chosen-row" }, chosenLine, clearBtn), err, env.formErr, extraBox, env.forfeitBox);
   let armed = false;   // "Stock" asks once more
 
   // typed entry, folded away (a laptop, or a card the board cannot show)
@@ -141,6 +150,7 @@ export function playEntry(env) {
         })].filter(Boolean));
     }
     chosenLine.textContent = cards.length ? `${going ? "Captured" : "Chosen"}: ${cards.map(pretty).join(" ")}` : "";
+    clearBtn.hidden = !cards.length;
     // what the chosen cards need besides: a joker's card, the meld hit, a captured joker's place
     const extra = [];
     if (!going) {
@@ -182,7 +192,12 @@ export function playEntry(env) {
     if (type === "hit") action.meld = Number(draft.meld);
     const clear = () => { draft.cards = ""; draft.desig = {}; draft.meld = null; draft.meldPicked = false; save(); };
     if (await env.send(action, err, clear)) { clear(); env.done(); }
-    else if (!err.hidden) err.scrollIntoView({ block: "nearest" });
+    else if (!err.hidden) {
+      // refused: the error names the cards; they are not kept chosen (nor across a reload)
+      clear();
+      refresh();
+      err.scrollIntoView({ block: "nearest" });
+    }
   }
 
   // A turn with no meld or hit: the turn moves on, on every phone and the LEDs.

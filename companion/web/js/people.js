@@ -17,21 +17,41 @@ export async function mountHistory(main, ctx, who) {
     count, list, more, err,
     h("div", { class: "actions" }, h("a", { class: "btn", href: "#/stats", id: "to-stats" }, "Players and statistics"))));
   let before = null;
-  const q = (extra) => "/api/v1/history?limit=50" + (player ? `&player=${encodeURIComponent(player)}` : "") + extra;
+  let asked = 0;      // loads started: only the latest one's answer is shown
+  const q = (limit, extra) => `/api/v1/history?limit=${limit}` + (player ? `&player=${encodeURIComponent(player)}` : "") + extra;
+  // reset: the list again from the most recent game, down to the oldest game it shows now (a
+  // live refresh keeps the older games loaded); else the next older page, after the last game shown
   async function page(reset) {
+    if (!reset && !before) return;  // nothing older: never the first page again
+    const n = ++asked;
+    const rows = [...list.querySelectorAll("li[data-game]")];
+    const oldest = reset && rows.length > 50 ? rows[rows.length - 1].dataset.game : null;
     const variants = await variantsOf(ctx);
     let body;
-    try { body = await api.get(q(!reset && before ? `&before=${encodeURIComponent(before)}` : "")); }
-    catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message); return; }
+    try { body = await api.get(reset ? q(oldest ? Math.min(rows.length + 50, 1000) : 50, "") : q(50, before ? `&before=${encodeURIComponent(before)}` : "")); }
+    catch (e) { if (n === asked) showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message); return; }
+    if (n !== asked) return;  // a newer load is under way: its answer is the one to show
     showError(err, "");
-    const items = (body.games || []).map(g => gameItem(g, variants));
+    let games = body.games || [];
+    let next = body.next_before;
+    const cut = oldest ? games.findIndex(g => g.id === oldest) : -1;
+    if (cut >= 0) {
+      if (cut + 1 < games.length || next) next = oldest;
+      games = games.slice(0, cut + 1);
+    }
+    const have = new Set(reset ? [] : rows.map(li => li.dataset.game));
+    const items = games.filter(g => !have.has(g.id)).map(g => gameItem(g, variants));
     if (reset) list.replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, "No finished games yet.")]));
     else list.append(...items);
-    before = body.next_before;
+    before = next;
     more.hidden = !before;
     count.textContent = `${body.total} finished game${body.total === 1 ? "" : "s"}`;
   }
-  more.addEventListener("click", () => page(false));
+  more.addEventListener("click", async () => {
+    if (more.disabled) return;
+    more.disabled = true;  // one page at a time: a second tap would ask for the same page again
+    try { await page(false); } finally { more.disabled = false; }
+  });
   ctx.current = { update: (msgs) => { if (msgs === null || (msgs || []).length) page(true); } };
   await page(true);
 }

@@ -12,6 +12,14 @@ import { playBoard, sideOfSeat } from "./play_board.js";
 import { waitPanel, markWaits, fitWait } from "./play_wait.js";
 import { dragCards } from "./play_drag.js";
 import { sideNames } from "./gingo.js";
+import { announce } from "./announce.js";
+import { plainError } from "./words.js";
+import { scoreLine, lastMoveWords, handOverPanel, handOverWords, matchEnd } from "./play_end.js";
+
+// the game this phone plays (the Play tab returns to it while it is in progress)
+const CURRENT = "gingo.play.current";
+// a bots-only table moves on from a hand-over panel after this long (a phone with a seat waits for its player)
+const HANDOVER_MS = 8000;
 
 let styled = false;
 function style() {
@@ -23,6 +31,16 @@ function style() {
 // ---- starting a dealt game ---------------------------------------------------------------------
 export async function mountPlayNew(main, ctx) {
   style();
+  // the Play tab returns to the game in progress on this phone (#/play/new always deals anew)
+  const fresh = (location.hash || "").split("/")[2] === "new";
+  const current = localStorage.getItem(CURRENT);
+  if (!fresh && current && api.token()) {
+    try {
+      const v = await api.get(`/api/v1/games/${encodeURIComponent(current)}/view`);
+      if (v.seat !== null && v.seat !== undefined && !v.finished) { ctx.navigate(`#/game/${encodeURIComponent(current)}`); return; }
+    } catch (e) { /* gone: deal a new one */ }
+    localStorage.removeItem(CURRENT);
+  }
   const variants = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
   const draft = { variant: "gin", count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false };
   const form = h("form", { class: "panel play-new", novalidate: true, id: "play-form" });
@@ -101,6 +119,13 @@ export async function mountPlay(main, game, ctx) {
   let busy = false;
   let layout = localStorage.getItem("gingo.play.layout") || "fan";
   const err = fieldError("play-error");
+  // the hand-over panels this phone has moved on from (remembered, so a reload shows an unread one again)
+  const SEEN = `gingo.play.seen.${id}`;
+  let seen = localStorage.getItem(SEEN) === null ? null : Number(localStorage.getItem(SEEN));
+  let said = 0;        // the latest hand whose end was announced
+  let full = null;     // the whole game (GET /api/v1/games/{id}), for the match end
+  let autoTimer = null;
+  const rematchErr = fieldError("rematch-error");
 
   let asked = 0;     // loads started
   let shown = 0;     // the latest load whose answer is on screen
@@ -115,6 +140,11 @@ export async function mountPlay(main, game, ctx) {
     shown = n;
     view = next;
     live = board;
+    if (seen === null) {  // the first time this phone shows the game: no old hand to show
+      seen = (view.public || {}).hands_over || 0;
+      said = seen;
+      localStorage.setItem(SEEN, String(seen));
+    }
     const held = new Set(view.hand);
     chosen = new Set([...chosen].filter(c => held.has(c)));
     draw();
@@ -136,7 +166,7 @@ export async function mountPlay(main, game, ctx) {
       showError(err, "");
       draw();
     } catch (e) {
-      showError(err, e.code === "board_pending" ? WAIT_WORDS : e.message);
+      showError(err, e.code === "board_pending" ? WAIT_WORDS : plainError(e.message));
       if (e.code === "stale_version" || e.code === "board_pending") await load();
     } finally { busy = false; }
   }
@@ -174,11 +204,47 @@ export async function mountPlay(main, game, ctx) {
 
   function cardButton(name) {
     const on = chosen.has(name);
+    const fresh = view.drawn === name;  // the card just drawn from the stock
     return h("button", {
-      type: "button", class: `play-card${red(name, deck) ? " red" : ""}${on ? " chosen" : ""}`,
-      "aria-pressed": on ? "true" : "false", "aria-label": name, dataset: { card: name },
+      type: "button", class: `play-card${red(name, deck) ? " red" : ""}${on ? " chosen" : ""}${fresh ? " drawn" : ""}`,
+      "aria-pressed": on ? "true" : "false", "aria-label": fresh ? `${face(name, deck)}, just drawn` : face(name, deck), dataset: { card: name },
       onclick: () => toggle(name),
     }, face(name, deck));
+  }
+
+  // ---- between hands: the hand-over panel, then the match end ------------------------------------
+  function moveOn() {
+    clearTimeout(autoTimer);
+    autoTimer = null;
+    const pub = view.public || {};
+    seen = pub.hands_over || 0;
+    localStorage.setItem(SEEN, String(seen));
+    draw();
+    const h1 = root.querySelector("h1, #match-end h2");
+    if (h1) { h1.tabIndex = -1; h1.focus({ preventScroll: true }); }
+  }
+
+  let loadingFull = false;
+  async function loadFull() {
+    if (loadingFull) return;
+    loadingFull = true;
+    try { const g = await api.get(path); full = g.game || g; draw(); } catch (e) { showError(err, e.message); }
+    finally { loadingFull = false; }
+  }
+
+  async function rematch() {
+    try {
+      const res = await ctx.write("POST", `${path}/rematch`, {});
+      const ng = (res && (res.game || res)) || null;
+      if (ng && ng.id) ctx.navigate(`#/game/${encodeURIComponent(ng.id)}`);
+    } catch (e) { showError(rematchErr, e.message); }
+  }
+
+  // the panel of the hand that ended, when this phone has not moved on from it yet
+  function pendingHand() {
+    const pub = view.public || {};
+    const last = pub.last_hand;
+    return last && (pub.hands_over || 0) > (seen || 0) ? last : null;
   }
 
   function handView() {
@@ -209,20 +275,57 @@ export async function mountPlay(main, game, ctx) {
     const kids = [];
     const turn = pub.to_move;
     const wait = waiting();
-    const status = (view.finished ? "The game is over."
+    const ended = pendingHand();
+    if (me !== null && !view.finished) localStorage.setItem(CURRENT, id);
+    else if (view.finished && localStorage.getItem(CURRENT) === id) localStorage.removeItem(CURRENT);
+    const status = (ended ? `Hand ${ended.hand} is over`
+      : view.finished ? "The game is over."
       : turn === me && me !== null ? "Your turn"
       : turn === null || turn === undefined ? "" : `${names[turn]}'s turn`);
-    // one line: whose turn (the screen's heading, the game's name for a screen reader), the
-    // other players, each with their card count, and the stock (the bar above names the game)
+    // whose turn (the screen's heading, the game's name for a screen reader) and the game, its
+    // rule set and the score; then the other players, each with their card count and their last
+    // move in words, and the stock
     const sizes = pub.hand_sizes || [];
+    const recent = pub.recent || [];
+    const moved = (i) => (ended || view.finished ? null : lastMoveWords(recent, i, deck));
     kids.push(h("div", { class: "play-head" },
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
         h("span", { role: "status", "aria-live": "polite" }, status,
           wait && !view.finished ? h("span", { class: "play-turn-wait" }, ": waiting for the board") : null)),
-      h("ul", { class: "play-others", "aria-label": "players and the stock" }, ...names.map((n, i) => i === me ? null :
-        h("li", { class: i === turn ? "turn" : "", dataset: { seat: String(i) } }, `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot && !/bot/i.test(n)) ? " (bot)" : ""}`,
-          h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`))),
-        h("li", { class: "play-stock" }, "Stock", h("span", { class: "play-count" }, String(pub.stock ?? 0))))));
+      scoreLine(game, view, names, sides),
+      view.finished ? null : h("ul", { class: "play-others", "aria-label": "players and their last moves" }, ...names.map((n, i) => {
+        if (i === me) return null;
+        const words = moved(i);
+        return h("li", { class: `${i === turn ? "turn" : ""}${words ? " moved" : ""}`, dataset: { seat: String(i) },
+          onclick: words ? (ev) => ev.currentTarget.classList.toggle("open") : null },
+          `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot && !/bot/i.test(n)) ? " (bot)" : ""}`,
+          h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`),
+          words ? h("span", { class: "play-last-move" }, `: ${words}.`) : null);
+      })),
+      view.finished ? null : h("span", { class: "play-stock" }, "Stock", h("span", { class: "play-count" }, String(pub.stock ?? 0)))));
+    if (ended) {  // the hand that ended, face up, until the player moves on
+      if (ended.hand > said) { said = ended.hand; announce(handOverWords(ended, names, rules, sides)); }
+      const botsOnly = (pub.seats || []).every(s => s.bot);
+      if (botsOnly && !autoTimer) autoTimer = setTimeout(moveOn, HANDOVER_MS);
+      kids.push(handOverPanel({ summary: ended, names, rules, deck, sides, onNext: moveOn,
+        nextWord: ended.finished ? (game.variant === "gingo" ? "See the game's end" : "See the final score") : "Next hand",
+        auto: botsOnly ? `The bots play on in ${HANDOVER_MS / 1000} seconds.` : null }));
+      kids.push(err, hostSeats(pub));
+      root.dataset.version = String(view.version);
+      root.replaceChildren(...kids.filter(Boolean));
+      return;
+    }
+    if (view.finished) {  // the match end: the winner, the final score, Rematch and the score sheet
+      if (!full || full.version < view.version) loadFull();
+      if (full) {
+        const end = matchEnd({ game: full, names, rules, deck, sides, rematch, error: rematchErr });
+        kids.push(end.el);
+      }
+      kids.push(err);
+      root.dataset.version = String(view.version);
+      root.replaceChildren(...kids.filter(Boolean));
+      return;
+    }
     // the discard pile, the top card first (a card dragged onto the pile is discarded)
     const pile = pub.pile ? pub.pile : (pub.discard_top ? [pub.discard_top] : []);
     // and, next to it, how this phone shows the hand (a fanned row, or by suit: remembered)
@@ -268,9 +371,6 @@ export async function mountPlay(main, game, ctx) {
       kids.push(handView());
       kids.push(h("div", { class: "play-moves", id: "play-moves" }, waitBox, ...(moves ? moves.kids : [])));
     }
-    if (view.finished) {
-      kids.push(h("p", null, h("a", { class: "btn", href: "#/games" }, "Back to the games")));
-    }
     kids.push(err, hostSeats(pub));
     root.dataset.version = String(view.version);
     root.replaceChildren(...kids.filter(Boolean));
@@ -283,6 +383,6 @@ export async function mountPlay(main, game, ctx) {
       if (msgs && !msgs.some(m => m.event && m.event.game_id === id)) return;
       load().catch(e => showError(err, e.message));
     },
-    unmount: () => drag.destroy(),
+    unmount: () => { clearTimeout(autoTimer); drag.destroy(); },
   };
 }

@@ -63,7 +63,7 @@ export function label(a, view, deck) {
       if (a.source === "discard") return pub.phase === "upcard" ? `Take the upcard ${f(pub.discard_top)}` : `Take ${f(pub.discard_top)}`;
       return "Draw";
     case "discard": return a.card ? (a.jokers || a.skip ? `Go out: discard ${f(a.card)}` : `Discard ${f(a.card)}`) : "Discard";
-    case "knock": return `Knock with ${f(a.card)}`;
+    case "knock": return (view.endings || {})[a.card] === "gin" ? `Gin: discard ${f(a.card)}` : `Knock with ${f(a.card)}`;
     case "big_gin": return "Big gin";
     case "choose_deal": return a.deal ? "Deal first" : "Let the other deal";
     case "setup": return a.format ? `Set up: ${a.format.replace(/_/g, " ")}` : "Set up the suit rows";

@@ -26,6 +26,14 @@ function toggleField(id, text, checked, onChange, help) {
 function bigGinBonus(game) { return Number(rulesOf(game).big_bonus) || 0; }
 
 // st: {g, names, rules, deck, draft, save, entry, preview, doPreview(), clearEntry()}.
+// What leaving the declared melds empty does, in the game's own words: Color Gin's engine
+// picks the melds that spoil the fewest open suits, the others the least deadwood.
+export function declaredHelp(variant) {
+  if (variant === "color_gin") return "Leave empty to let the companion choose the arrangement that leaves the most open suits unspoiled.";
+  if (variant === "ginski") return "Leave empty to let the companion choose the arrangement that leaves the least deadwood.";
+  return "Leave empty to let the companion choose the arrangement that leaves the least deadwood (and, among those, the one that leaves the other player the most deadwood after lay-offs).";
+}
+
 // Adds the entry's fields and errors (errs, enderErr, declaredErr, upcardErr, formErr,
 // reviewBox, staleNote) and drawEntry, drawStale, buildBody, inProgress, handNumber to st.
 export function rummyEntry(st) {
@@ -71,6 +79,7 @@ export function rummyEntry(st) {
   function ginTap(s) {
     // One tap for the usual ending: the gin player chosen, their 0 filled in.
     draft.ender = s; draft.bigGin = false; draft.deadwood[s] = "0";
+    draft.ginClaim = s;  // the preview says so if the cards entered then leave deadwood (scored as a knock)
     if (draft.mode === "cards") draft.active = s;
     save(); showError(enderErr, ""); drawEntry();
     if (draft.mode === "deadwood") {
@@ -105,7 +114,7 @@ export function rummyEntry(st) {
     const enderWord = rules.gin_word === "gin" ? "Who knocked or went gin?" : `Who ended the hand (knocked or went ${rules.gin_word})?`;
     kids.push(h("div", { class: "label", id: "ender-label" }, enderWord),
       seg(names.map((n, s) => [s, n]).concat([["void", "Nobody: the stock ran out"]]), draft.ender,
-        (s) => { draft.ender = s === "void" ? "void" : Number(s); if (s === "void") draft.bigGin = false; save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
+        (s) => { draft.ender = s === "void" ? "void" : Number(s); if (s === "void") draft.bigGin = false; if (draft.ginClaim !== draft.ender) draft.ginClaim = null; save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
       enderErr);
     if (oklahoma) {
       // Oklahoma gin: the upcard of this hand sets the knock limit.
@@ -159,12 +168,12 @@ export function rummyEntry(st) {
           inp, errs[s]);
         if (parsed.error) showError(errs[s], parsed.error);
         if (takes.declared && s === draft.ender) {
-          // The knocker may declare their own arrangement: it decides the spoiled suits.
+          // The knocker may declare their own arrangement (in Color Gin it decides the spoiled suits).
           const dec = h("input", { id: "declared", class: "hand-text", value: draft.declared || "", autocomplete: "off", autocapitalize: "characters",
             spellcheck: "false", placeholder: "e.g. 7S 7H 7D / 3C 4C 5C", "aria-describedby": "declared-error" });
           dec.addEventListener("input", () => { draft.declared = dec.value; save(); showError(declaredErr, ""); });
           block.append(h("label", { for: "declared" }, `Melds ${n} declares (optional; groups split by /)`), dec, declaredErr,
-            h("p", { class: "help" }, "Leave empty to let the companion choose the arrangement that leaves the most open suits unspoiled."));
+            h("p", { class: "help", id: "declared-help" }, declaredHelp(st.g.variant)));
         }
         if (draft.active === s) {
           drawGrid(parsed.cards);

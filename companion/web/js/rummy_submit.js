@@ -93,6 +93,14 @@ export function rummySubmit(st) {
   function showPreview(r, body, res) {
     const kids = [h("h2", { id: "preview-title", tabindex: -1 }, draft.editing !== null ? `Preview: hand ${draft.editing} corrected` : "Preview"),
       ...resultKids(r, res, { names, kindLabel, editing: draft.editing, before: st.g })];
+    // "Ann: gin" was tapped, but what was entered leaves deadwood: said, not scored quietly as a knock
+    const claim = draft.ginClaim;
+    if (typeof claim === "number" && claim === r.ender && r.kind !== "gin" && r.kind !== "big_gin") {
+      const dw = Array.isArray(r.deadwood) ? r.deadwood[claim] : null;
+      kids.splice(1, 0, h("p", { class: "claim-note", id: "gin-claim-note", role: "alert" },
+        `${names[claim]}: ${kindLabel("gin")} was tapped, but ${dw ? `the cards entered leave ${dw} deadwood` : "what was entered is not gin"}, `
+        + `so this hand is scored as a ${kindLabel(r.kind === "undercut" ? "knock" : r.kind)}${r.kind === "undercut" ? " (and undercut)" : ""}. Check the cards, or confirm it as a knock.`));
+    }
     const ties = Array.isArray(res.arrangements) && typeof r.ender === "number" ? res.arrangements : null;
     if (ties && ties.length > 1) {
       // RULES.md 1: when arrangements tie on deadwood, the player says which was laid down.
@@ -121,7 +129,7 @@ export function rummySubmit(st) {
 
   function clearEntry() {
     clearDraft(key);
-    Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "", bigGin: false, joker: false, upcard: "", base: null, baseHands: null, baseDealer: null });
+    Object.assign(draft, { ender: null, text: {}, deadwood: {}, editing: null, active: 0, declared: "", bigGin: false, joker: false, upcard: "", base: null, baseHands: null, baseDealer: null, ginClaim: null });
     preview.hidden = true;
     reviewBox.replaceChildren();
   }
