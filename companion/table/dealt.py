@@ -23,6 +23,7 @@ from typing import Any
 from companion import cards as C
 from companion.games import GinGo, RummyVariant, Variant
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
+from companion.play.levels import level_of
 from companion.store.records import SECRET, public_payload
 
 def check_bots(bots: Any, players: int) -> list[int]:
@@ -54,6 +55,8 @@ class DealtGame:
     effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did (public)
     #: the sequence number of the event that ended each hand (for the score sheet)
     ended_at: list[int] = field(default_factory=list)
+    #: hints asked for, by seat (``hint`` events: GET .../hint)
+    hints: dict[int, int] = field(default_factory=dict)
 
     # -- making ---------------------------------------------------------------------------
 
@@ -98,6 +101,7 @@ class DealtGame:
         other.seats = dict(self.seats)
         other.log = list(self.log)
         other.ended_at = list(self.ended_at)
+        other.hints = dict(self.hints)
         return other
 
     @property
@@ -223,7 +227,8 @@ class DealtGame:
         """The table as every player sees it: no card of a hand in play, no stock order."""
         e = self.engine
         out: dict[str, Any] = {"to_move": self.to_move(), "seats": self.seat_list(), "deals": self.deals(),
-                               "skip_board": self.skip_board}
+                               "skip_board": self.skip_board, "bot_level": level_of(e.options),
+                               "hints": [self.hints.get(s, 0) for s in range(len(self.names))]}
         if self.gingo:
             st = e.table.as_dict()
             out.update(phase=e.phase, turn=e.turn, stage=e.stage, dealer=st.get("dealer"), hand_number=st.get("hand"),
@@ -238,6 +243,22 @@ class DealtGame:
             v.pop("players", None)
             out.update(v)
         return out
+
+    def hint(self, seat: int) -> dict[str, Any]:
+        """The strong bot's choice for ``seat`` (whose turn it is) and its reason in words,
+        from what the seat knows only (:mod:`companion.play.hints`); ``ValueError`` when it
+        is not the seat's turn."""
+        if self.finished:
+            raise ValueError("the game is over: there is no move to hint at")
+        mover = self.to_move()
+        if seat != mover:
+            who = self.names[mover] if mover is not None else "nobody"
+            raise ValueError(f"a hint is for your own turn: it is seat {mover}'s turn ({who}), not seat {seat}'s")
+        from companion.play.hints import gingo_hint, rummy_hint
+
+        if self.gingo:
+            return gingo_hint(self.engine, seat)
+        return rummy_hint(self.engine, list(self.names))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``seat``'s own view (a seat of None sees what everybody sees)."""

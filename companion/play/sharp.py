@@ -1,0 +1,212 @@
+"""The strong level's gin and Color Gin bots: the normal bots' play, with the opponent's
+hand read from what it did, and the knock weighed on sampled hands.
+
+Like every seat bot it plays on :func:`companion.play.knowledge.seat_game`, so it sees
+what its seat knows (:func:`companion.play.knowledge.knowledge`) and nothing more. What it
+adds to :mod:`companion.play.strong` (and, in Color Gin, to
+:mod:`companion.play.color_gin_bot`):
+
+* **reading the opponent** (:func:`feed_risk`): a card next to one the next player took
+  from the pile (and still holds) is the most dangerous discard; a card of a rank, or
+  next in a suit to a card, they threw or let go by (passed, or drew from the stock over
+  it) is safer: they showed they did not need it;
+* **knocking** (:meth:`SharpMixin.knock_now`): before it knocks it deals the opponent
+  :data:`SAMPLES` hands it could hold: the cards it is known to hold and, for the rest,
+  the best ten of ten plus as many unseen cards as it has drawn (a hand that has drawn
+  keeps what melds, so a random ten-card hand would say too little), and scores the
+  knock against each with the rules (lay-offs and undercuts included). It knocks when
+  the undercut chance is at most :data:`UNDERCUT_RISK` and the knock pays on average,
+  or when the normal bot would and the chance is small; it never knocks into an
+  undercut it expects more often than not. The samples come from a generator seeded
+  by what the seat knows, so the bot is deterministic.
+
+Its speed is measured by ``benchmarks/bots.py`` (docs/play.md); the samples are bounded
+by :data:`SAMPLES` and by ``budget_ms`` (a setting: :func:`set_budget`).
+
+>>> from companion.play.rummy import RummyGame
+>>> from companion.play.policy import play_turn
+>>> g = RummyGame("gin", seed=11)
+>>> play_turn(g, sharp_policy("gin")) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+from companion import cards as C
+from companion import melds as M
+from companion.play.color_gin_bot import ColorGinPolicy, least_deadwood_suits
+from companion.play.knowledge import SeatKnowledge, knowledge
+from companion.play.policy import Policy, draws_so_far, unseen_cards
+from companion.play.strong import StrongPolicy, live_outs
+
+if TYPE_CHECKING:
+    from companion.play.rummy import RummyGame
+
+SAMPLES = 24  # opponent hands dealt before a knock
+UNDERCUT_RISK = 0.2  # knock when the sampled undercut chance is at most this (and it pays)
+BUDGET_MS = 150.0  # the most time one decision's sampling may take (a setting)
+_budget = [BUDGET_MS]
+
+
+def set_budget(ms: float) -> None:
+    """Bound the time one decision's sampling may take (milliseconds; at least 1). The
+    samples stop early when it runs out, so a slow machine plays on fewer samples (and
+    the bot is deterministic only while the budget is not reached)."""
+    _budget[0] = max(1.0, float(ms))
+
+
+def budget() -> float:
+    """The sampling budget per decision, in milliseconds."""
+    return _budget[0]
+
+
+def _total(p: Any) -> int:
+    if isinstance(p, dict):
+        return sum(int(v) for v in p.values())
+    return int(p)
+
+
+def feed_risk(card: int, unseen: int, held: int, shown: int) -> float:
+    """How likely discarding ``card`` helps the next player: unseen cards that would meld
+    with it count a little, cards they hold (taken from the pile) much more, and cards
+    they threw or let go by (``shown``) make it safer."""
+    r, s = C.rank(card), C.suit(card)
+    if r == 0 or s < 0:
+        return 0.0
+    risk = 0.0
+    for other in C.iter_cards(unseen | held | shown):
+        if other == card:
+            continue
+        ro, so = C.rank(other), C.suit(other)
+        same = ro == r
+        run = so == s and abs(ro - r) <= 2
+        if not (same or run):
+            continue
+        if held >> other & 1:
+            risk += 3.0
+        elif shown >> other & 1:
+            risk -= 0.4 if (same or abs(ro - r) == 1) else 0.2
+        else:
+            risk += 0.25 if (same or abs(ro - r) == 1) else 0.1
+    return max(risk, 0.0)
+
+
+def opponent_hands(game: RummyGame, k: SeatKnowledge, opp: int, n: int, rng: random.Random,
+                   deadline: float) -> list[int]:
+    """Up to ``n`` hands ``opp`` could hold (see the module notes), until ``deadline``
+    (a ``time.perf_counter`` value)."""
+    variant = game.meld_variant
+    size = k.sizes[opp]
+    known = k.held[opp]
+    pool = k.unseen
+    for s, h in enumerate(k.held):
+        if s != opp:
+            pool &= ~h
+    pool &= ~known
+    cards = C.mask_cards(pool)
+    draws = min(sum(1 for s, kind, _ in game.moves if s == opp and kind == "stock"), len(cards))
+    out: list[int] = []
+    need = size - known.bit_count()
+    for _ in range(n):
+        if out and time.perf_counter() > deadline:
+            break
+        pick = rng.sample(cards, min(len(cards), need + draws))
+        hand = known
+        for c in pick[:need]:
+            hand |= 1 << c
+        for c in pick[need:]:  # each draw: keep the better ten, as a player would
+            hand |= 1 << c
+            _, which = M.best_discard_mask(hand & ~known, variant) if hand & ~known else (0, 0)
+            drop = which & ~known & ~(1 << c) or which & ~known or (1 << c)
+            hand &= ~(1 << (drop.bit_length() - 1))
+        out.append(hand)
+    return out
+
+
+class SharpMixin(Policy):
+    """The strong level's reading and knocking, over a normal bot's play (see the module notes)."""
+
+    samples = SAMPLES
+    undercut_risk = UNDERCUT_RISK
+    out_weight: float
+    feed_weight: float
+
+    def knock_odds(self, game: RummyGame, card: int) -> tuple[float, float]:
+        """(the chance of an undercut, the mean points of the knock) over sampled hands
+        of the opponent, knocking with ``card``."""
+        seat = game.turn
+        k = knowledge(game, seat)
+        opp = (seat + 1) % game.players
+        rng = random.Random(k.digest ^ card)
+        deadline = time.perf_counter() + budget() / 1000.0
+        kept = game.hands[seat] & ~(1 << card)
+        under = 0
+        total = 0.0
+        hands = opponent_hands(game, k, opp, self.samples, rng, deadline)
+        for h in hands:
+            masks = list(game.hands)
+            masks[seat] = kept
+            masks[opp] = h
+            try:
+                r = game._score([C.mask_cards(m) for m in masks], seat)
+            except ValueError:
+                continue
+            mine = _total(r.points[seat])
+            theirs = _total(r.points[opp])
+            total += mine - theirs
+            if r.winner is not None and r.winner != seat:
+                under += 1
+        n = max(1, len(hands))
+        return under / n, total / n
+
+    def knock_now(self, game: RummyGame, dw: int, knockers: int) -> bool:
+        base = super().knock_now(game, dw, knockers)
+        if game.players != 2:
+            return base
+        card = max(C.iter_cards(knockers), key=lambda c: (M.get_rules(game.meld_variant).card_value(c), c))
+        risk, mean = self.knock_odds(game, card)
+        if risk <= self.undercut_risk and mean > 0:
+            return True
+        return base and risk < 0.5
+
+    def value(self, game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
+        variant = game.meld_variant
+        kept = hand & ~(1 << card)
+        k = knowledge(game, game.turn)
+        nxt = (game.turn + 1) % game.players
+        dw = M.deadwood_of_mask(kept, variant)
+        shown = k.thrown[nxt] | k.passed[nxt]
+        return dw - self.out_weight * live_outs(kept, unseen, variant) \
+            + self.feed_weight * feed_risk(card, unseen, k.held[nxt], shown)
+
+
+class SharpGin(SharpMixin, StrongPolicy):
+    """The strong level's gin bot."""
+
+
+class SharpColorGin(SharpMixin, ColorGinPolicy):
+    """The strong level's Color Gin bot (its knocks also weigh the suits they score in)."""
+
+    def value(self, game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
+        base = SharpMixin.value(self, game, hand, card, unseen, picked)
+        return base - self.suit_weight * least_deadwood_suits(game, hand & ~(1 << card))
+
+
+SHARP_GIN = SharpGin()
+SHARP_COLOR_GIN = SharpColorGin()
+
+
+def sharp_policy(variant: str) -> Policy:
+    """The strong level's policy for ``variant`` (``gin`` or ``color_gin``)."""
+    if variant == "color_gin":
+        return SHARP_COLOR_GIN
+    return SHARP_GIN
+
+
+__all__ = ["SharpMixin", "SharpGin", "SharpColorGin", "SHARP_GIN", "SHARP_COLOR_GIN", "sharp_policy", "feed_risk",
+           "opponent_hands", "set_budget", "budget", "SAMPLES", "UNDERCUT_RISK", "BUDGET_MS", "draws_so_far",
+           "unseen_cards"]
