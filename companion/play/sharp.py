@@ -34,20 +34,24 @@ from __future__ import annotations
 
 import random
 import time
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from companion import cards as C
 from companion import melds as M
 from companion.play.color_gin_bot import ColorGinPolicy, least_deadwood_suits
 from companion.play.knowledge import SeatKnowledge, knowledge
-from companion.play.policy import Policy, draws_so_far, unseen_cards
-from companion.play.strong import StrongPolicy, live_outs
+from companion.play.policy import Policy, best_after, draws_so_far, unseen_cards
+from companion.play.strong import StrongPolicy, live_outs, reach
 
 if TYPE_CHECKING:
     from companion.play.rummy import RummyGame
 
 SAMPLES = 24  # opponent hands dealt before a knock
 UNDERCUT_RISK = 0.2  # knock when the sampled undercut chance is at most this (and it pays)
+ENDING_WEIGHT = 30.0  # points of deadwood a sure chance to knock after the next draw is worth
+CAP = 40  # the expected deadwood counts each draw's outcome up to this many points
+CACHE = 1 << 15  # hands remembered by each deadwood cache
 BUDGET_MS = 150.0  # the most time one decision's sampling may take (a setting)
 _budget = [BUDGET_MS]
 
@@ -62,6 +66,41 @@ def set_budget(ms: float) -> None:
 def budget() -> float:
     """The sampling budget per decision, in milliseconds."""
     return _budget[0]
+
+
+@lru_cache(maxsize=CACHE)
+def _deadwood(mask: int, variant: str) -> int:
+    return M.deadwood_of_mask(mask, variant)
+
+
+@lru_cache(maxsize=CACHE)
+def _after(mask: int, variant: str) -> int:
+    return M.least_after_discard_mask(mask, variant)
+
+
+def outlook(kept: int, unseen: int, limit: int, variant: str, cap: int = CAP) -> tuple[float, float]:
+    """For the hand ``kept`` and its next draw, one of ``unseen`` cards equally likely:
+    the chance that it can then knock (least deadwood after a discard at most
+    ``limit``) and the expected least deadwood after that discard, each case counted up
+    to ``cap`` (as :func:`companion.play.ginski_bot.outlook`, for gin's deck)."""
+    n = unseen.bit_count()
+    now = min(_deadwood(kept, variant), cap)
+    if not n:
+        return (1.0 if now <= limit else 0.0), float(now)
+    rules = M.get_rules(variant)
+    swap = _after(kept, variant)
+    near = reach(kept, rules.wild_mask) & unseen
+    ends = 0
+    total = 0
+    for u in C.iter_cards(unseen & ~near):
+        d = min(now, swap + rules.card_value(u))
+        total += d
+        ends += d <= limit
+    for u in C.iter_cards(near):
+        d = min(now, _after(kept | 1 << u, variant))
+        total += d
+        ends += d <= limit
+    return ends / n, total / n
 
 
 def _total(p: Any) -> int:
@@ -171,17 +210,54 @@ class SharpMixin(Policy):
         risk, mean = self.knock_odds(game, card)
         if risk <= self.undercut_risk and mean > 0:
             return True
-        return base and risk < 0.5
+        return base and risk < self.base_risk
+
+    base_risk = 0.5
+    careful_take = True
+    stock_again = 1.0
+
+    def take(self, game: RummyGame, hand: int, top: int) -> bool:
+        if not self.careful_take or game.players != 2:
+            return super().take(game, hand, top)
+        variant = game.meld_variant
+        limit = int(getattr(game.hand_options, "knock_limit", 10))
+        after = hand | 1 << top
+        least, which = best_after(after, variant, top)
+        if least <= limit:
+            return True  # taking it lets the hand knock (or go gin) at once
+        if least >= _deadwood(hand, variant):
+            return False
+        k = knowledge(game, game.turn)
+        drawable = k.unseen & ~(1 << top)
+        for s, h in enumerate(k.held):
+            if s != game.turn:
+                drawable &= ~h
+        taken = max(self.ending_weight * p - e for p, e in
+                    (outlook(after & ~(1 << c), drawable, limit, variant, self.cap) for c in C.iter_cards(which)))
+        p, e = outlook(hand, drawable, limit, variant, self.cap)
+        stock = self.ending_weight * (p + self.stock_again * p * (1 - p)) - e
+        return taken > stock
+    use_outlook = True
+    ending_weight = ENDING_WEIGHT
+    cap = CAP
 
     def value(self, game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
         variant = game.meld_variant
         kept = hand & ~(1 << card)
         k = knowledge(game, game.turn)
         nxt = (game.turn + 1) % game.players
-        dw = M.deadwood_of_mask(kept, variant)
         shown = k.thrown[nxt] | k.passed[nxt]
-        return dw - self.out_weight * live_outs(kept, unseen, variant) \
-            + self.feed_weight * feed_risk(card, unseen, k.held[nxt], shown)
+        risk = self.feed_weight * feed_risk(card, unseen, k.held[nxt], shown)
+        if self.use_outlook:
+            limit = int(getattr(game.hand_options, "knock_limit", 10))
+            drawable = unseen
+            for s, h in enumerate(k.held):
+                if s != game.turn:
+                    drawable &= ~h
+            p, e = outlook(kept, drawable, limit, variant, self.cap)
+            return e - self.ending_weight * p + risk
+        dw = M.deadwood_of_mask(kept, variant)
+        return dw - self.out_weight * live_outs(kept, unseen, variant) + risk
 
 
 class SharpGin(SharpMixin, StrongPolicy):
