@@ -55,8 +55,9 @@ BOT_LEVEL_HELP = ("how well the companion's bots play: easy makes a beginner's m
 
 
 def bot_level_field() -> str:
-    """The ``bot_level`` option of every game (dealt play only): ``"normal"`` unless set."""
-    return option_field("normal", BOT_LEVEL_HELP, BOT_LEVELS, dealt_only=True)
+    """The ``bot_level`` option of every game (dealt play only): ``"strong"`` unless set
+    (the strongest bot measured: a player who wants an easier one asks for it)."""
+    return option_field("strong", BOT_LEVEL_HELP, BOT_LEVELS, dealt_only=True)
 
 
 #: The largest number any option takes (bonuses, targets, limits): far above any real

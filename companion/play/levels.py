@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from companion.play.rummy import RummyGame
 
 LEVELS = BOT_LEVELS
-DEFAULT_LEVEL = "normal"
+DEFAULT_LEVEL = "strong"
 #: one line per level, for the new-game and Play screens (and the docs)
 LEVEL_WORDS = {
     "easy": "Easy: plays for the least deadwood and nothing more; a beginner can beat it.",
@@ -52,7 +52,7 @@ HELP = BOT_LEVEL_HELP
 
 
 def level_of(options: Any) -> str:
-    """The bots' level a game's options ask for (``normal`` when they do not say)."""
+    """The bots' level a game's options ask for (``strong``, the default, when they do not say)."""
     level = getattr(options, "bot_level", None)
     if level is None and isinstance(options, dict):
         level = options.get("bot_level")

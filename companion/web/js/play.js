@@ -32,7 +32,7 @@ const LEVEL_HELP = {
 export async function mountPlayNew(main, ctx) {
   style();
   const variants = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
-  const draft = { variant: "gin", count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "normal" };
+  const draft = { variant: "gin", count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
   const form = h("form", { class: "panel play-new", novalidate: true, id: "play-form" });
   const err = fieldError("play-error");
   main.append(form);
@@ -223,7 +223,7 @@ export async function mountPlay(main, game, ctx) {
 
   // the bots' level (with its line of help), and a hint on request on this seat's turn
   function hintBox(pub, me, turn) {
-    const level = pub.bot_level || "normal";
+    const level = pub.bot_level || "strong";
     const used = (pub.hints || [])[me] || 0;
     const hasBots = (pub.seats || []).some(s => s.bot);
     const mine = turn === me && !view.finished;
