@@ -75,7 +75,7 @@ def _reading(game: RummyGame, seat: int, card: int, names: list[str]) -> str:
     held = [c for c in C.iter_cards(k.held[nxt])]
     near = [c for c in held if _near(c, card)]
     if near:
-        return f"; careful, {who} picked up {', '.join(say(c) for c in near)}"
+        return f", though {who} picked up {', '.join(say(c) for c in near)}, close to it"
     shown = [c for c in C.iter_cards(k.thrown[nxt] | k.passed[nxt]) if _near(c, card)][:3]
     if shown:
         return f", and {who} let {', '.join(say(c) for c in shown)} go, so it is likely safe"
@@ -110,6 +110,12 @@ def rummy_hint(game: RummyGame, names: list[str]) -> dict[str, Any]:
         shown = game.discard[-1] if game.discard else None
         verb = "draw from the stock" if isinstance(action, Draw) else "pass"
         text = verb if shown is None else f"{verb}: {say(shown)} would not lower your deadwood"
+        if shown is not None and game.phase != "rescue":
+            lower = min((M.deadwood_of_mask((hand | 1 << shown) & ~(1 << c), variant)
+                         for c in C.iter_cards(hand)), default=dw)
+            if lower < dw:
+                text = (f"{verb}: {say(shown)} would bring your deadwood only from {dw} to {lower}, "
+                        "and the cards you hold have better chances from the stock")
         if isinstance(action, Pass) and game.phase == "rescue":
             text = f"pass: {say(shown)} would not let you knock" if shown is not None else "pass"
     elif isinstance(action, BigGin):
