@@ -16,10 +16,22 @@ from companion.play.hints import gingo_hint, rummy_hint
 from companion.play.knowledge import knowledge
 from companion.play.levels import LEVELS, gingo_move, seat_action
 from companion.play.rummy import RummyGame
+from companion.play.sharp import budget, set_budget
 from companion.rules.gingo.state import side_of
 from test_dealt import Phones, create
 
 RUMMY = [("gin", 2), ("color_gin", 2), ("ginski", 3)]
+
+
+@pytest.fixture(autouse=True)
+def unhurried() -> Any:
+    """The strong bots' sampling stops at its time budget (a loaded machine would sample
+    fewer hands, and choose by time); these tests give it all the time it needs, so what
+    they check is the choice itself."""
+    before = budget()
+    set_budget(60_000)
+    yield
+    set_budget(before)
 
 
 def positions(variant: str, players: int, seed: int, every: int = 3, limit: int = 60) -> list[RummyGame]:
