@@ -53,20 +53,25 @@ import random
 import statistics
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from companion import cards as C  # noqa: E402
+from companion import melds as M  # noqa: E402
 from companion.play.bot import basic_action, choose_action  # noqa: E402
+from companion.play.levels import gingo_move, seat_action  # noqa: E402
 from companion.play.color_gin_bot import choose_action as suits_action  # noqa: E402
 from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E402
 from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
 from companion.play.gingo.strong import strong_move  # noqa: E402
-from companion.play.rummy import RummyGame  # noqa: E402
+from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, Pass, RummyGame  # noqa: E402
+from companion.play.rummy_actions import Action  # noqa: E402
 from companion.play.strong import choose_action as strong_action  # noqa: E402
 from companion.rules.gingo.state import side_of  # noqa: E402
 
@@ -77,10 +82,13 @@ ACTION_CAP = 40_000  # a rummy match of random players that has not ended by the
 GINGO_HANDS = 60
 
 Policy = Callable[[Any, random.Random], Any]
+# the levels of options.bot_level, as dealt games play them (on the seat's knowledge only);
+# the strong level is "sharp" here ("strong" is companion.play.strong, the normal gin bot)
+LEVEL_NAMES = {"easy": "easy", "normal": "normal", "sharp": "strong"}
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
 PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"},
-         "first": {"gingo"}, "gostrong": {"gingo"}}
+         "first": {"gingo"}, "gostrong": {"gingo"}, "rlcard": {"gin"}}
 
 
 def _rummy_policy(name: str) -> Policy:
@@ -96,7 +104,74 @@ def _rummy_policy(name: str) -> Policy:
         return lambda game, rng: ginski_action(game)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
-    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski or random")
+    if name in LEVEL_NAMES:
+        level = LEVEL_NAMES[name]
+        return lambda game, rng: seat_action(game, level)
+    if name == "rlcard":
+        return rlcard_policy()
+    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski, random, "
+                     "easy, normal, sharp or rlcard")
+
+
+# RLCard's gin-rummy action ids (rlcard/games/gin_rummy/utils/action_event.py)
+DRAW, PICK_UP, GIN, DISCARD, KNOCK = 2, 3, 5, 6, 58
+
+
+def rlcard_state(game: RummyGame) -> tuple[dict[str, Any], dict[int, Action]]:
+    """RLCard's state for the player to move (its own cards and its legal actions only),
+    and what each RLCard action id is in our engine."""
+    import numpy as np
+
+    seat = game.turn
+    hand = game.hands[seat]
+    obs = np.zeros((5, 52), dtype=int)
+    for c in C.iter_cards(hand):
+        obs[0][c] = 1
+    legal: dict[int, Action] = {}
+    for a in game.legal_actions():
+        if isinstance(a, Draw) and a.source == "discard":
+            legal[PICK_UP] = a
+        elif isinstance(a, Draw) or isinstance(a, Pass):
+            legal[DRAW] = a
+        elif isinstance(a, Discard):
+            legal[DISCARD + a.card] = a
+        elif isinstance(a, Knock):
+            if M.deadwood_of_mask(hand & ~(1 << a.card), game.meld_variant) == 0:
+                legal[GIN] = a  # RLCard's gin names no card: any discard that goes gin
+            else:
+                legal[KNOCK + a.card] = a
+    if GIN in legal:  # when gin is open RLCard offers it alone
+        legal = {GIN: legal[GIN]}
+    if game.phase == "discard" and game.must_end:
+        legal = {k: v for k, v in legal.items() if k == GIN or k >= KNOCK}
+    state = {"obs": obs, "legal_actions": OrderedDict((k, None) for k in sorted(legal)),
+             "raw_legal_actions": sorted(legal)}
+    return state, legal
+
+
+def rlcard_policy() -> Any:
+    """RLCard's gin-rummy rule agent (``GinRummyNoviceRuleAgent``, PyPI ``rlcard``, the
+    ``bench`` extra) as a seat policy ``(game, rng) -> action``, asked with its own cards
+    and legal actions only (see ``benchmarks/outside.py``)."""
+    try:
+        from rlcard.models.gin_rummy_rule_models import GinRummyNoviceRuleAgent
+    except ImportError:
+        raise SystemExit("rlcard is not installed: .venv/bin/pip install '.[bench]'") from None
+    import numpy as np
+
+    agent = GinRummyNoviceRuleAgent()
+
+    def act(game: RummyGame, rng: random.Random) -> Action:
+        if game.phase == "first_dealer":
+            return ChooseDeal(False)
+        state, legal = rlcard_state(game)
+        if len(legal) == 1:
+            return next(iter(legal.values()))
+        np.random.seed(rng.randrange(1 << 30))
+        choice = int(agent.step(state))
+        return legal[choice]
+
+    return act
 
 
 def _gingo_policy(name: str) -> Policy:
@@ -106,12 +181,15 @@ def _gingo_policy(name: str) -> Policy:
         return lambda play, rng: bot_move(play, rng)
     if name == "gostrong":
         return lambda play, rng: strong_move(play, rng)
+    if name in LEVEL_NAMES:
+        level = LEVEL_NAMES[name]
+        return lambda play, rng: gingo_move(play, level, rng)
     if name == "random":
         def pick(play: GingoPlay, rng: random.Random) -> Any:
             moves = legal_moves(play)
             return rng.choice(moves) if moves else bot_move(play, rng)
         return pick
-    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong or random")
+    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong, random, easy, normal or sharp")
 
 
 def rummy_match(variant: str, players: int, seed: int, a: Policy, b: Policy, a_seat: int) -> int | None:

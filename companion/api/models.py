@@ -233,6 +233,17 @@ class SeatView(BaseModel):
         "unexpected, each named) and a message saying what to do; null when nothing waits")
 
 
+class Hint(BaseModel):
+    """The strong bot's choice for the caller's seat on its turn, and why."""
+
+    model_config = ConfigDict(extra="allow")
+    seat: int = Field(description="the caller's seat")
+    action: dict[str, Any] = Field(description="the action the strong bot would take, as in legal_actions")
+    text: str = Field(description="the action and a short reason in words, from what the seat knows only")
+    hints_used: int = Field(description="hints this seat has asked for in this game (counted in its record)")
+    version: int = Field(description="the game's version after the hint was counted")
+
+
 class UndoRequest(_Strict):
     client_id: ClientId = Field(None, max_length=100)
     expected_version: Optional[Version] = None

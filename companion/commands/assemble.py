@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.play.sharp import set_budget
 from companion.hardware.calibration import Calibration, CalibrationError, calibration_path, load_calibration
 from companion.hardware.classify import Classifier
 from companion.hardware.config import HardwareConfig
@@ -198,6 +199,28 @@ def hand_pause(environ: Any = None) -> float:
     return value
 
 
+def bot_budget(environ: Any = None) -> float:
+    """Milliseconds the strong bots may spend sampling the unseen cards for one decision:
+    ``GINGO_BOT_BUDGET_MS`` (default 150; 1 to 5000). A slower board (a Pi Zero 2 W is
+    about 8 times slower than the desktop core the default was measured on) plays on fewer
+    samples within the same time; raise it there to keep every sample.
+
+    >>> bot_budget({"GINGO_BOT_BUDGET_MS": "400"}), bot_budget({})
+    (400.0, 150.0)
+    """
+    env = os.environ if environ is None else environ
+    raw = str(env.get("GINGO_BOT_BUDGET_MS", "")).strip()
+    if not raw:
+        return 150.0
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"GINGO_BOT_BUDGET_MS must be a number of milliseconds, got {raw!r}") from None
+    if not 1 <= value <= 5000:
+        raise ValueError(f"GINGO_BOT_BUDGET_MS must be 1 to 5000 milliseconds, got {raw!r}")
+    return value
+
+
 def build_service(settings: Settings, warn: Say | None = None) -> Service:
     """Open the store, fold the games, open the board's hardware and build the app.
     Every warning goes to ``warn`` and to ``/api/v1/health``."""
@@ -226,6 +249,7 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
     table = Table(store)
     table.bot_delay = bot_delay()
     table.hand_pause = hand_pause()
+    set_budget(bot_budget())
     for text in table.storage_health()["warnings"]:
         say(text)
     try:

@@ -47,17 +47,31 @@ OptionKind = Literal["bool", "int", "choice", "card", "text"]
 T = TypeVar("T")
 OptionsT = TypeVar("OptionsT", bound="DataclassInstance")
 
+#: How well a dealt game's bots play (``options.bot_level``): the choices and their help,
+#: one field every game's options share (:func:`bot_level_field`).
+BOT_LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+BOT_LEVEL_HELP = ("how well the companion's bots play: easy makes a beginner's mistakes, normal plays "
+                  "sound cards, strong also reads what the others took and threw and weighs the unseen cards")
+
+
+def bot_level_field() -> str:
+    """The ``bot_level`` option of every game (dealt play only): ``"strong"`` unless set
+    (the strongest bot measured: a player who wants an easier one asks for it)."""
+    return option_field("strong", BOT_LEVEL_HELP, BOT_LEVELS, dealt_only=True)
+
+
 #: The largest number any option takes (bonuses, targets, limits): far above any real
 #: game, small enough for a phone to show.
 OPTION_INT_MAX = 100_000
 
 
 def option_field(default: T, help_text: str, choices: tuple[T, ...] | None = None, *,
-                 minimum: int | None = None, per_hand: bool = False) -> T:
+                 minimum: int | None = None, per_hand: bool = False, dealt_only: bool = False) -> T:
     """A dataclass field for one option: its ``default``, a one-line ``help`` for the
     new-game screen, for an enumerated option its ``choices``, for a whole number its
     ``minimum`` when that is not 0 (a target of 0 would end the match at once), and
-    ``per_hand`` for a value set with each hand (Oklahoma's upcard).
+    ``per_hand`` for a value set with each hand (Oklahoma's upcard), and ``dealt_only``
+    for an option of dealt play only (the bots' level: a tracked game has no bots).
 
     >>> @dataclasses.dataclass(frozen=True)
     ... class Demo:
@@ -72,6 +86,8 @@ def option_field(default: T, help_text: str, choices: tuple[T, ...] | None = Non
         meta["min"] = minimum
     if per_hand:
         meta["per_hand"] = True
+    if dealt_only:
+        meta["dealt_only"] = True
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -80,7 +96,9 @@ class OptionSpec:
     """One option of a game: its ``name`` (as the API spells it), ``kind``, ``default``,
     a ``label`` and ``help`` in plain words, ``choices`` (with plain-word
     ``choice_labels``) for an enumerated option, ``per_hand`` for a value set with each
-    hand (Oklahoma's upcard) rather than for the game, and the range of a number."""
+    hand (Oklahoma's upcard) rather than for the game, ``dealt_only`` for an option of
+    dealt play only (the new-game screen of a tracked game leaves it out), and the range
+    of a number."""
 
     name: str
     kind: OptionKind
@@ -92,6 +110,7 @@ class OptionSpec:
     per_hand: bool = False
     minimum: int | None = None
     maximum: int | None = None
+    dealt_only: bool = False
 
     def check(self, value: Any, game: str) -> Any:
         """``value`` if this option accepts it, else :class:`InvalidInput` naming the
@@ -138,6 +157,7 @@ class OptionSpec:
             "help": self.help, "choices": None if self.choices is None else [_jsonable(c) for c in self.choices],
             "choice_labels": None if self.choice_labels is None else list(self.choice_labels),
             "per_hand": self.per_hand, "min": self.minimum, "max": self.maximum,
+            "dealt_only": self.dealt_only,
         }
 
 
@@ -198,6 +218,7 @@ def option_specs(cls: type, labels: Mapping[str, str] | None = None,
             per_hand=bool(meta.get("per_hand", False)),
             minimum=int(meta.get("min", 0)) if kind == "int" else None,
             maximum=OPTION_INT_MAX if kind == "int" else None,
+            dealt_only=bool(meta.get("dealt_only", False)),
         ))
     return tuple(out)
 
@@ -330,6 +351,6 @@ def options_dict(options: Any) -> dict[str, Any]:
     return {}
 
 
-__all__ = ["OptionKind", "OptionSpec", "Preset", "OPTION_INT_MAX", "option_field", "option_specs", "specs_of",
+__all__ = ["BOT_LEVELS", "BOT_LEVEL_HELP", "bot_level_field", "OptionKind", "OptionSpec", "Preset", "OPTION_INT_MAX", "option_field", "option_specs", "specs_of",
            "check_overrides", "check_record", "with_overrides", "preset_options", "resolve_options", "words_of",
            "options_dict"]

@@ -182,6 +182,8 @@ class RummyGame:
         self.must_stock = False
         self.must_end = False
         self.last_taken: list[int | None] = [None] * n  # each seat's latest discard pick-up
+        # this hand's public moves, in order: (seat, "take" | "throw" | "pass" | "stock", card or -1)
+        self.moves: list[tuple[int, str, int]] = []
         self.hand_options: Any = options
         # core.no_same_card_discard (RULES.md section 1): on unless the options turn it off
         self._same_card_barred: bool = bool(getattr(options, "no_same_card_discard", True))
@@ -226,6 +228,7 @@ class RummyGame:
         self.must_stock = False
         self.must_end = False
         self.last_taken = [None] * n
+        self.moves = []
         self.hand_number += 1
         opts = self.options
         if getattr(opts, "oklahoma", False):
@@ -239,6 +242,7 @@ class RummyGame:
         other.rng = copy.copy(self.rng)
         other.hands, other.stock, other.discard = list(self.hands), list(self.stock), list(self.discard)
         other.last_taken, other.results = list(self.last_taken), list(self.results)
+        other.moves = list(self.moves)
         return other
 
     @property

@@ -51,6 +51,7 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
     if isinstance(action, Pass):
         if ph == "upcard":
             game.actions += 1
+            game.moves.append((seat, "pass", game.discard[-1]))
             game.passes += 1
             if game.passes >= game.players:
                 game.phase = "draw"
@@ -79,6 +80,7 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
                                  "take the last discard to end the hand, or pass")
             game.actions += 1
             card = game.stock.pop()
+            game.moves.append((seat, "stock", -1))
             game.hands[seat] |= 1 << card
             game.taken = None
             game.phase = "discard"
@@ -92,6 +94,7 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
                              "taken only to knock or go gin with it")
         game.actions += 1
         game.discard.pop()
+        game.moves.append((seat, "take", top))
         game.hands[seat] |= 1 << top
         game.taken = top
         game.last_taken[seat] = top
@@ -136,6 +139,7 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
         game.actions += 1
         game.hands[seat] = kept
         game.discard.append(card)
+        game.moves.append((seat, "throw", card))
         game.taken = None
         return _after_discard(game, seat)
     if isinstance(action, BigGin):

@@ -14,7 +14,7 @@ from typing import Final, Literal
 
 from companion import cards as C
 from companion.rules.base import HandResult
-from companion.games.options import check_record, option_field, preset_options, resolve_options, with_overrides
+from companion.games.options import bot_level_field, check_record, option_field, preset_options, resolve_options, with_overrides
 
 VARIANT: Final = "color_gin"
 SUIT_LETTERS: Final = C.SUITS  # "SHDC"
@@ -68,6 +68,7 @@ class Options:
     coop: bool = option_field(False, "co-op variant: both players aim for a 2-2 tie; the team score is all eight columns added up")
     coop_jokers: bool = option_field(False, "co-op with jokers shuffled in: drawing one forces gin or a knock, even above the limit; the joker is the discard")
 
+    bot_level: str = bot_level_field()
     def __post_init__(self) -> None:
         check_record(self, VARIANT)
         if self.target < 1:

@@ -16,7 +16,7 @@ from typing import Any, Final
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import MatchScore
-from companion.games.options import check_record, preset_options, resolve_options, with_overrides
+from companion.games.options import bot_level_field, check_record, preset_options, resolve_options, with_overrides
 
 VARIANT: Final = "gin"
 MELD_VARIANT: Final = "gin"
@@ -101,6 +101,7 @@ class Options:
     upcard: str | None = field(default=None, metadata={
         "help": "Oklahoma: this hand's upcard (set per hand, e.g. '7D').",
         "per_hand": True})
+    bot_level: str = bot_level_field()
 
     def __post_init__(self) -> None:
         check_record(self, VARIANT)  # an upcard is written back by name ("♦7" is "7D")

@@ -16,7 +16,7 @@ from typing import Final, Literal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
-from companion.games.options import check_record, option_field, preset_options, resolve_options, with_overrides
+from companion.games.options import bot_level_field, check_record, option_field, preset_options, resolve_options, with_overrides
 
 VARIANT: Final = "ginski"
 DECK: Final = C.RUMSKI_DECK
@@ -65,6 +65,7 @@ class Options:
         ("must_draw_stock", "may_take_upcard"),
     )
 
+    bot_level: str = bot_level_field()
     def __post_init__(self) -> None:
         check_record(self, VARIANT)
         for name in ("deal", "deal_two_players", "target"):

@@ -26,6 +26,7 @@ from typing import Any
 from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
 from companion.games import GinGo, find_variant
 from companion.play.deal import SEED_BYTES, commitment, hand_seed
+from companion.play.levels import gingo_action, level_of, seat_action
 from companion.store.records import SECRET
 from companion.table.boardwait import board_wait
 from companion.table.checks import check_players
@@ -246,6 +247,31 @@ class Dealing(Ledger):
 
         return self._run(game_id, client_id, stage, "play", fp)
 
+    def hint(self, game_id: str, holder: str | None) -> dict[str, Any]:
+        """The strong bot's choice for ``holder``'s seat on its turn, with a reason in words
+        (``{"seat", "action", "text", "hints_used", "version"}``); the hint is counted in the game's
+        record (a ``hint`` event naming the seat, never the hint itself)."""
+        answer: dict[str, Any] = {}
+
+        def stage() -> Staged:
+            g, d = self._dealt(game_id)
+            seat = self.seat_of(d, holder)
+            if seat is None:
+                raise IllegalAction("you hold no seat in this game: a hint is for your own hand (claim a seat "
+                                    f"with POST /api/v1/games/{game_id}/seats/{{n}})", code="no_seat")
+            try:
+                answer.update(d.hint(seat))
+            except ValueError as exc:
+                raise Conflict(str(exc), code="not_your_turn", details={"seat": seat}) from None
+            answer["seat"] = seat
+            answer["hints_used"] = d.hints.get(seat, 0) + 1
+            return self._stage(g, g.id, "hint", {"seat": seat, "by": holder}, None, lambda st: ({}, "game"))
+
+        self._run(game_id, None, stage, "hint")
+        with self._lock:
+            answer["version"] = self._get(game_id).version
+        return answer
+
     # -- the board ------------------------------------------------------------------------
 
     def waiting_for_board(self, g: GameState) -> dict[str, Any] | None:
@@ -284,15 +310,13 @@ class Dealing(Ledger):
             if seat is None or seat not in d.bots or self.waiting_for_board(g) is not None:
                 return None
             e = d.engine
+            level = level_of(e.options)
             if d.gingo:
-                from companion.play.gingo import bot_action
-
-                action = bot_action(e, random.Random(g.version))
+                action = gingo_action(e, level, random.Random(g.version))
             else:
-                from companion.play.bot import choose_action
                 from companion.play.rummy import action_to_dict
 
-                action = action_to_dict(choose_action(e))
+                action = action_to_dict(seat_action(e, level))
             return seat, action, g.version
 
     def run_bots(self, game_id: str, delay: float = 0.0) -> int:

@@ -23,6 +23,7 @@ from typing import Any
 from companion import cards as C
 from companion.games import GinGo, RummyVariant, Variant
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
+from companion.play.levels import level_of
 from companion.store.records import SECRET, public_payload
 from companion.table.handover import RECENT, gingo_summary, public_move, rummy_summary
 
@@ -61,6 +62,8 @@ class DealtGame:
     drawn: dict[int, int] = field(default_factory=dict)
     #: what each hand that ended showed (its hand-over summary), in order
     hand_overs: list[dict[str, Any]] = field(default_factory=list)
+    #: hints asked for, by seat (``hint`` events: GET .../hint)
+    hints: dict[int, int] = field(default_factory=dict)
 
     # -- making ---------------------------------------------------------------------------
 
@@ -108,6 +111,7 @@ class DealtGame:
         other.recent = list(self.recent)
         other.drawn = dict(self.drawn)
         other.hand_overs = list(self.hand_overs)
+        other.hints = dict(self.hints)
         return other
 
     @property
@@ -276,7 +280,9 @@ class DealtGame:
         out: dict[str, Any] = {"to_move": self.to_move(), "seats": self.seat_list(), "deals": self.deals(),
                                "skip_board": self.skip_board, "recent": list(self.recent),
                                "hands_over": self.hands_over(),
-                               "last_hand": self.hand_overs[-1] if self.hand_overs else None}
+                               "last_hand": self.hand_overs[-1] if self.hand_overs else None,
+                               "bot_level": level_of(e.options),
+                               "hints": [self.hints.get(s, 0) for s in range(len(self.names))]}
         if self.gingo:
             st = e.table.as_dict()
             out.update(phase=e.phase, turn=e.turn, stage=e.stage, dealer=st.get("dealer"), hand_number=st.get("hand"),
@@ -291,6 +297,22 @@ class DealtGame:
             v.pop("players", None)
             out.update(v)
         return out
+
+    def hint(self, seat: int) -> dict[str, Any]:
+        """The strong bot's choice for ``seat`` (whose turn it is) and its reason in words,
+        from what the seat knows only (:mod:`companion.play.hints`); ``ValueError`` when it
+        is not the seat's turn."""
+        if self.finished:
+            raise ValueError("the game is over: there is no move to hint at")
+        mover = self.to_move()
+        if seat != mover:
+            who = self.names[mover] if mover is not None else "nobody"
+            raise ValueError(f"a hint is for your own turn: it is seat {mover}'s turn ({who}), not seat {seat}'s")
+        from companion.play.hints import gingo_hint, rummy_hint
+
+        if self.gingo:
+            return gingo_hint(self.engine, seat)
+        return rummy_hint(self.engine, list(self.names))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``seat``'s own view (a seat of None sees what everybody sees)."""

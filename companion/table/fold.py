@@ -97,6 +97,13 @@ def _apply_dealt(g: GameState, ev: StoredEvent) -> None:
         new.log.append({"seq": ev.seq, "type": ev.type, "payload": p})
         g.dealt = new
         return
+    if ev.type == "hint":  # a seat asked for a hint: counted in the game's record
+        new = d.clone()
+        seat = int(p["seat"])
+        new.hints[seat] = new.hints.get(seat, 0) + 1
+        new.log.append({"seq": ev.seq, "type": ev.type, "payload": p})
+        g.dealt = new
+        return
     if ev.type != "play":
         raise TableError("dealt_game", f"a dealt game is played through its seats' actions (POST .../actions with "
                          f"an action from GET .../view), not with {ev.type!r}", 422)

@@ -1,5 +1,6 @@
-"""Dealt games, one seat at a time: claim a seat, free one (host), and a seat's own view
-(``/api/v1/games/{id}/seats/{n}`` and ``/api/v1/games/{id}/view``). A seat's actions go
+"""Dealt games, one seat at a time: claim a seat, free one (host), a seat's own view and a
+hint for its turn (``/api/v1/games/{id}/seats/{n}``, ``/api/v1/games/{id}/view`` and
+``/api/v1/games/{id}/hint``). A seat's actions go
 to ``POST /api/v1/games/{id}/actions`` (:mod:`companion.api.routes.games`)."""
 
 from __future__ import annotations
@@ -38,3 +39,12 @@ def view(game_id: str, request: Request, table: TableDep, pairing: PairingDep) -
     token = bearer(request)
     rec = pairing.check(token) if token is not None else None
     return json_response(table.view(game_id, rec.id if rec is not None else None))
+
+
+@router.get("/api/v1/games/{game_id}/hint", response_model=M.Hint, responses=ERRORS)
+def hint(game_id: str, table: TableDep, rec: TokenRecord = Depends(require_token)) -> JSONResponse:
+    """A hint for the caller's own seat on its turn: the strong bot's choice (``action``, one
+    of ``legal_actions``) and a short reason in words (``text``), chosen from what the seat
+    may know only. Each hint is counted in the game's record (``dealt.hints``, per seat);
+    409 ``not_your_turn`` when it is not the caller's turn, 422 ``no_seat`` without a seat."""
+    return json_response(table.hint(game_id, rec.id))

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from companion import melds as M
 from companion.errors import InvalidInput
-from companion.games.options import check_overrides, option_field, specs_of
+from companion.games.options import bot_level_field, check_overrides, option_field, specs_of
 from companion.rules.gingo.errors import GingoError
 
 FORMATS: Final = ("normal", "suit_for_suit", "secrecy")
@@ -56,6 +56,7 @@ class Options:
         "given", "who deals the first hand: given (named at the set-up, seat 0 if not), flip_high_chooses (each "
         "player flips a card, the highest chooses to deal or not, a tie flips again) or flip_low_deals",
         ("given", "flip_high_chooses", "flip_low_deals"))
+    bot_level: str = bot_level_field()
 
     @property
     def meld_rules(self) -> M.MeldRules:
@@ -100,7 +101,7 @@ def make_options(players: int, options: Mapping[str, Any] | None = None) -> Opti
     >>> make_options(2, {"colour": "red"})
     Traceback (most recent call last):
     ...
-    companion.errors.InvalidInput: unknown Gin-Go option 'colour' (one of players, deal, jokers, max_jokers_per_meld, rank_axis, suit_rows, adjacency, chip_cap, second_exhaustion, first_dealer)
+    companion.errors.InvalidInput: unknown Gin-Go option 'colour' (one of players, deal, jokers, max_jokers_per_meld, rank_axis, suit_rows, adjacency, chip_cap, second_exhaustion, first_dealer, bot_level)
     """
     if options is not None and not isinstance(options, Mapping):
         raise InvalidInput(f"Gin-Go options are a mapping of option names to values, not {options!r}",

@@ -102,7 +102,7 @@ export async function mountNew(main, ctx) {
       h("div", { id: "player-picks" }));
     const dealerBox = h("div", { id: "dealer-box" });
     kids.push(dealerBox);
-    const opts = v.options.filter(o => !o.hidden && o.name !== "players");
+    const opts = v.options.filter(o => !o.hidden && !o.dealt_only && o.name !== "players");
     if (opts.length) {
       const det = h("details", { class: "options" }, h("summary", null, `House rules (${opts.length})`));
       const presetVals = v.presetValues[draft.preset] || {};

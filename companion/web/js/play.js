@@ -28,6 +28,14 @@ function style() {
   document.head.append(h("link", { rel: "stylesheet", href: "js/play.css" }));
 }
 
+// the bots' levels (options.bot_level), one line each (as companion/play/levels.py says them)
+const LEVELS = ["easy", "normal", "strong"];
+const LEVEL_HELP = {
+  easy: "Easy: plays for the least deadwood and nothing more; a beginner can beat it.",
+  normal: "Normal: plays sound cards, knocks in time, keeps its discards safe.",
+  strong: "Strong: also reads what you took and threw, and weighs the unseen cards before it knocks.",
+};
+
 // ---- starting a dealt game ---------------------------------------------------------------------
 export async function mountPlayNew(main, ctx) {
   style();
@@ -42,7 +50,7 @@ export async function mountPlayNew(main, ctx) {
     localStorage.removeItem(CURRENT);
   }
   const variants = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
-  const draft = { variant: "gin", count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false };
+  const draft = { variant: "gin", count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
   const form = h("form", { class: "panel play-new", novalidate: true, id: "play-form" });
   const err = fieldError("play-error");
   main.append(form);
@@ -73,6 +81,13 @@ export async function mountPlayNew(main, ctx) {
         h("label", { for: `play-name-${i}` }, `Seat ${i + 1}`), name,
         h("label", { class: "play-check" }, bot, " bot")));
     }
+    if (draft.bots.slice(1, draft.count).some(Boolean)) {
+      const help = h("p", { class: "muted play-level-help", id: "play-level-help" }, LEVEL_HELP[draft.level]);
+      const levelSeg = seg(LEVELS.map(l => [l, l[0].toUpperCase() + l.slice(1)]), draft.level,
+        (val) => { draft.level = val; draw(); }, "bots' level");
+      levelSeg.id = "play-level";
+      kids.push(h("div", { class: "label" }, "Bots' level"), levelSeg, help);
+    }
     if (v.name === "gingo") {
       const skip = h("input", { type: "checkbox", id: "play-skip", checked: draft.skip });
       skip.addEventListener("change", () => { draft.skip = skip.checked; });
@@ -91,6 +106,7 @@ export async function mountPlayNew(main, ctx) {
       names.push((draft.names[i] || "").trim() || (isBot ? `Bot ${i}` : `Player ${i + 1}`));
     }
     const body = { variant: draft.variant, players: names, mode: "dealt", bots, client_id: api.newClientId() };
+    if (bots.length) body.options = { bot_level: draft.level };
     if (draft.variant === "gingo") body.skip_board = draft.skip;
     try {
       const g = await api.post("/api/v1/games", body);
@@ -117,6 +133,7 @@ export async function mountPlay(main, game, ctx) {
   let chosen = new Set();
   const picks = new Map();  // a move's joker choice: move key -> option
   let busy = false;
+  let hint = null;   // the latest hint's words, until the next move
   let layout = localStorage.getItem("gingo.play.layout") || "fan";
   const err = fieldError("play-error");
   // the hand-over panels this phone has moved on from (remembered, so a reload shows an unread one again)
@@ -161,6 +178,7 @@ export async function mountPlay(main, game, ctx) {
     try {
       const res = await api.post(`${path}/actions`, { action, client_id: api.newClientId(), expected_version: view.version });
       view = res.view;
+      hint = null;
       chosen.clear();
       picks.clear();
       showError(err, "");
@@ -169,6 +187,15 @@ export async function mountPlay(main, game, ctx) {
       showError(err, e.code === "board_pending" ? WAIT_WORDS : plainError(e.message));
       if (e.code === "stale_version" || e.code === "board_pending") await load();
     } finally { busy = false; }
+  }
+
+  async function askHint() {
+    try {
+      const res = await api.get(`${path}/hint`);
+      hint = `Hint: ${res.text}.`;
+      showError(err, "");
+      await load();
+    } catch (e) { showError(err, e.message); }
   }
 
   async function sit(n) {
@@ -258,6 +285,19 @@ export async function mountPlay(main, game, ctx) {
         h("span", { class: "play-col-head", "aria-hidden": "true" },
           col === "*" ? "★" : (SUIT[col] || (deck.columns.find(c => c.key === col) || {}).label || col)),
         ...cards.filter(c => split(c, deck).col === col).map(cardButton))));
+  }
+
+  // the bots' level (with its line of help), and a hint on request on this seat's turn
+  function hintBox(pub, me, turn) {
+    const level = pub.bot_level || "strong";
+    const used = (pub.hints || [])[me] || 0;
+    const hasBots = (pub.seats || []).some(s => s.bot);
+    const mine = turn === me && !view.finished;
+    return h("div", { class: "play-hint", id: "play-hint" },
+      hasBots ? h("p", { class: "muted", id: "play-level-line" }, `Bots' level: ${LEVEL_HELP[level] || level}`) : null,
+      mine ? h("button", { type: "button", class: "btn", id: "play-hint-btn", onclick: askHint }, "Hint") : null,
+      h("p", { role: "status", id: "play-hint-text" }, mine && hint ? hint : ""),
+      used ? h("p", { class: "muted", id: "play-hints-used" }, `Hints used: ${used}`) : null);
   }
 
   function hostSeats(pub) {
@@ -370,6 +410,7 @@ export async function mountPlay(main, game, ctx) {
     } else {
       kids.push(handView());
       kids.push(h("div", { class: "play-moves", id: "play-moves" }, waitBox, ...(moves ? moves.kids : [])));
+      kids.push(hintBox(pub, me, turn));
     }
     kids.push(err, hostSeats(pub));
     root.dataset.version = String(view.version);

@@ -1,0 +1,189 @@
+"""A hint on request: the strong bot's choice for the seat to move, with a short reason
+in words (``GET /api/v1/games/{id}/hint``).
+
+The choice is the strong level's (:mod:`companion.play.levels`), made on what the seat
+knows only (:func:`companion.play.knowledge.seat_game` in the rummy games; the Gin-Go bots
+read the seat's own hand, the pile and the table), and so is the reason: its own
+deadwood, and what the next player did in the open (took, threw, let go by).
+
+>>> from companion.play.rummy import RummyGame
+>>> g = RummyGame("gin", seed=11, dealer=0)
+>>> h = rummy_hint(g, ["Ann", "Bot 1"])
+>>> sorted(h), h["action"]["type"] in ("draw", "pass")
+(['action', 'text'], True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from companion import cards as C
+from companion import melds as M
+from companion.play.knowledge import knowledge, seat_game
+from companion.play.levels import gingo_move, rummy_policy
+from companion.play.policy import play_turn
+from companion.play.sharp import SharpMixin, sharp_policy
+from companion.play.rummy_actions import BigGin, ChooseDeal, Discard, Draw, Knock, Pass, action_to_dict
+
+if TYPE_CHECKING:
+    from companion.play.gingo.play import GingoPlay
+    from companion.play.rummy import RummyGame
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+HINT_LEVEL = "strong"
+
+
+def say(card: int) -> str:
+    """A card in words for a hint: ``9♣``, ``red 7``, ``wild``, ``joker``."""
+    if 0 <= card < 52:
+        name = C.card_name(card)
+        return name[:-1] + C.SUIT_SYMBOLS[C.SUITS.index(name[-1])]
+    if card in C.JOKERS:
+        return "joker"
+    name = C.card_name(card)
+    if name.startswith("W"):
+        return "wild"
+    return f"{C.COLOUR_NAMES[C.COLOURS.index(name[0])]} {name[1:]}"
+
+
+def _count(n: int, word: str) -> str:
+    text = NUMBERS[n] if n < len(NUMBERS) else str(n)
+    return f"{text} {word}{'' if n == 1 else 's'}"
+
+
+def _suit_word(card: int) -> str | None:
+    if 0 <= card < 52:
+        return C.SUIT_NAMES[C.suit(card)]
+    if C.RUMSKI_BASE <= card < C.RUMSKI_BASE + 65:
+        return C.COLOUR_NAMES[(card - C.RUMSKI_BASE) // 13]
+    return None
+
+
+def _near(a: int, b: int) -> bool:
+    ra, rb = C.rank(a), C.rank(b)
+    if ra == 0 or rb == 0:
+        return False
+    return ra == rb or (C.suit(a) == C.suit(b) and C.suit(a) >= 0 and abs(ra - rb) <= 2)
+
+
+def _reading(game: RummyGame, seat: int, card: int, names: list[str]) -> str:
+    """What the next player's open moves say about letting ``card`` go (or '')."""
+    k = knowledge(game, seat)
+    nxt = (seat + 1) % game.players
+    who = names[nxt] if nxt < len(names) else f"seat {nxt}"
+    held = [c for c in C.iter_cards(k.held[nxt])]
+    near = [c for c in held if _near(c, card)]
+    if near:
+        return f", though {who} picked up {', '.join(say(c) for c in near)}, close to it"
+    shown = [c for c in C.iter_cards(k.thrown[nxt] | k.passed[nxt]) if _near(c, card)][:3]
+    if shown:
+        return f", and {who} let {', '.join(say(c) for c in shown)} go, so it is likely safe"
+    if held:
+        suits = [s for c in held if (s := _suit_word(c)) is not None]
+        if suits:
+            top = max(set(suits), key=suits.count)
+            n = suits.count(top)
+            word = top[:-1] if top.endswith("s") else f"{top} card"
+            return f", and {who} picked up {_count(n, word)}, none near it"
+    return ""
+
+
+def rummy_hint(game: RummyGame, names: list[str]) -> dict[str, Any]:
+    """The strong bot's action for the player to move in ``game`` and why, in words
+    (``{"action": ..., "text": ...}``); chosen on what that seat knows only."""
+    seat = game.turn
+    view = seat_game(game, seat)
+    action = play_turn(view, rummy_policy(game.variant, HINT_LEVEL))
+    variant = game.meld_variant
+    hand = game.hands[seat]
+    dw = M.deadwood_of_mask(hand, variant) if game.phase != "first_dealer" else 0
+    text: str
+    if isinstance(action, ChooseDeal):
+        text = "let the other player deal: the player who does not deal plays first"
+    elif isinstance(action, Draw) and action.source == "discard":
+        top = game.discard[-1]
+        after = min((M.deadwood_of_mask((hand | 1 << top) & ~(1 << c), variant)
+                     for c in C.iter_cards(hand)), default=dw)
+        text = f"take {say(top)}: it brings your deadwood from {dw} to {after} after your discard"
+    elif isinstance(action, (Draw, Pass)):
+        shown = game.discard[-1] if game.discard else None
+        verb = "draw from the stock" if isinstance(action, Draw) else "pass"
+        text = verb if shown is None else f"{verb}: {say(shown)} would not lower your deadwood"
+        if shown is not None and game.phase != "rescue":
+            lower = min((M.deadwood_of_mask((hand | 1 << shown) & ~(1 << c), variant)
+                         for c in C.iter_cards(hand)), default=dw)
+            if lower < dw:
+                text = (f"{verb}: {say(shown)} would bring your deadwood only from {dw} to {lower}, "
+                        "and the cards you hold have better chances from the stock")
+        if isinstance(action, Pass) and game.phase == "rescue":
+            text = f"pass: {say(shown)} would not let you knock" if shown is not None else "pass"
+    elif isinstance(action, BigGin):
+        text = "big gin: all your cards meld, with no discard"
+    elif isinstance(action, Knock):
+        kept = hand & ~(1 << action.card)
+        left = M.deadwood_of_mask(kept, variant)
+        if left == 0:
+            text = f"go gin with {say(action.card)}: every card you keep melds"
+        else:
+            text = f"knock with {say(action.card)}: you keep {left} deadwood"
+            reason = _knock_reason(view, action.card)
+            if reason:
+                text += reason
+    elif isinstance(action, Discard):
+        kept = hand & ~(1 << action.card)
+        left = M.deadwood_of_mask(kept, variant)
+        text = f"discard {say(action.card)}: it leaves {left} deadwood" + _reading(game, seat, action.card, names)
+    else:  # pragma: no cover - every action is one of the above
+        text = str(action)
+    return {"action": action_to_dict(action), "text": text}
+
+
+def _knock_reason(view: RummyGame, card: int) -> str:
+    if view.players != 2 or view.variant not in ("gin", "color_gin"):
+        return ""
+    policy = sharp_policy(view.variant)
+    assert isinstance(policy, SharpMixin)
+    risk, _mean = policy.knock_odds(view, card)
+    if risk <= 0.1:
+        return ", and an undercut is unlikely"
+    return f", and an undercut is a risk worth taking (about {round(risk * 100)}% of the hands the other may hold)"
+
+
+_GINGO_VERBS = {"draw": "draw from the stock", "new_hand": "deal the next hand", "setup": "set up the board"}
+
+
+def gingo_hint(play: GingoPlay, seat: int) -> dict[str, Any]:
+    """The strong Gin-Go bot's action for ``seat`` (the seat to move) and why, in words."""
+    move = gingo_move(play, HINT_LEVEL, random.Random(0))
+    action: dict[str, Any] = move.to_dict()
+    kind = str(action.get("type"))
+    def names(cards: list[str]) -> str:
+        return " ".join(say(C.parse_card(c)) for c in cards)
+
+    if kind == "take":
+        meld = action.get("meld") or {}
+        text = f"dig {say(C.parse_card(action['card']))} from the pile"
+        if meld.get("cards"):
+            text += f" and meld {names(meld['cards'])} at once: its chips help your link"
+        else:
+            text += ": its cards lay off at once"
+    elif kind == "meld":
+        text = f"meld {names(action.get('cards') or [])}: its chips are the best on the board for you"
+    elif kind == "hit":
+        text = f"lay {names(action.get('cards') or [])} off on a meld on the table"
+    elif kind == "discard":
+        hand = play.hands[seat]
+        if len(hand) <= 1:
+            text = f"go out with {say(C.parse_card(action['card']))}: you capture every card still held"
+        else:
+            text = (f"discard {say(C.parse_card(action['card']))}: it is the card you need least (it melds "
+                    "with little you hold and its space is not on your shortest path)")
+    elif kind == "choose_deal":
+        text = "deal" if action.get("deal") else "let the other side deal"
+    else:
+        text = _GINGO_VERBS.get(kind, kind.replace("_", " "))
+    return {"action": action, "text": text}
+
+
+__all__ = ["rummy_hint", "gingo_hint", "say", "HINT_LEVEL"]
