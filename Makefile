@@ -19,7 +19,7 @@ JOBS ?= 2
 XDIST := -n $(JOBS) --dist loadfile
 FAST := not slow and not browser and not live
 
-.PHONY: run test test-fast bench venv clean chromium pico-harness
+.PHONY: run test test-fast bench venv clean chromium mosquitto pico-harness
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,18 @@ chromium:
 		fi; \
 	fi
 
+# The MQTT tests (Home Assistant, remote play) run Debian's mosquitto on 127.0.0.1
+# (tests/mqtt_broker.py); without it they skip, and with CI=true they fail.
+mosquitto:
+	@if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ] || ! command -v mosquitto_passwd >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = "0" ]; then \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto mosquitto-clients >/dev/null) \
+			|| echo "warning: could not install mosquitto; the MQTT tests will be skipped"; \
+		else \
+			echo "note: run 'sudo apt-get install mosquitto mosquitto-clients' to enable the MQTT tests"; \
+		fi; \
+	fi
+
 # The emulated Pico (tests/pico): rp2040js from the npm registry, pinned by package-lock.json.
 # The tests that use it also need GINGO_PICO_FIRMWARE and GINGO_PICO_BOOTROM (bash .ci/run
 # sets them to ../shared/pico/); without them they skip with one line saying so.
@@ -64,7 +76,7 @@ $(PICO_HARNESS): tests/pico/package.json tests/pico/package-lock.json
 		echo "note: install Node.js (18 or later) and npm to run the firmware on an emulated Pico"; \
 	fi
 
-test: $(TEST_STAMP) chromium pico-harness
+test: $(TEST_STAMP) chromium mosquitto pico-harness
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 
