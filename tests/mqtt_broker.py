@@ -130,8 +130,7 @@ class Mosquitto:
                  f"persistence_location {self.folder}/",
                  f"log_dest file {self.log}",
                  "log_type error", "log_type warning", "log_type notice", "log_type information",
-                 "connection_messages true",
-                 "max_packet_size 1048576"]
+                 "connection_messages true"]
         if os.geteuid() == 0:
             lines.append("user root")
         if self.users:

@@ -78,9 +78,15 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub.bind(asyncio.get_running_loop())
+        started: list[Any] = []
         try:
+            for adapter in app.state.adapters:  # MQTT (companion.mqtt): started in the service's loop
+                await adapter.start()
+                started.append(adapter)
             yield
         finally:
+            for adapter in reversed(started):
+                await adapter.stop()
             unsubscribe()
             unsubscribe_outings()
 
@@ -101,6 +107,8 @@ def create_app(
     app.state.sync = sync
     app.state.hub = hub
     app.state.warnings = warnings if warnings is not None else []
+    app.state.adapters = []  # more front ends beside the API, each with async start() and stop()
+    app.state.mqtt = None  # the Home Assistant adapter, when [mqtt] is configured
     app.state.pair_throttle = AddressThrottle(limit=10, window=60.0)
     app.state.host_throttle = AddressThrottle(limit=10, window=60.0)
     install(app)

@@ -59,6 +59,8 @@ class Health(BaseModel):
                                        "file (and when it was made) or the default thresholds")
     storage: Optional[dict[str, Any]] = Field(None, description="the event log: events, acknowledged count, "
                                               "incidents (a missing, empty or shortened log), damaged games")
+    mqtt: str = Field("off", description="Home Assistant over MQTT: off (not configured), online or offline "
+                      "(the broker cannot be reached; the companion keeps trying)")
 
 
 class PairRequest(_Strict):

@@ -32,7 +32,14 @@ def health(request: Request, table: TableDep, sync: SyncDep) -> dict[str, Any]:
         "warnings": warn,
         "calibration": getattr(request.app.state, "calibration", None),
         "storage": storage,
+        "mqtt": _mqtt_status(request),
     }
+
+
+def _mqtt_status(request: Request) -> str:
+    """``off`` (no ``[mqtt]`` in the config), else ``online`` or ``offline``."""
+    mqtt = getattr(request.app.state, "mqtt", None)
+    return "off" if mqtt is None else str(mqtt.status)
 
 
 @router.get("/api/v1/variants", response_model=M.VariantList)
