@@ -219,6 +219,8 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
     svc = Service(app, table, store, pairing, sync, warnings, settings=settings, calibration=hw.calibration)
     if cfg.mqtt is not None:
         add_home_assistant(svc, folder, say)
+    if cfg.remote is not None:
+        add_remote_play(svc, folder, say)
     if cfg.buttons:
         try:
             from companion.hardware.buttons import Buttons
@@ -249,6 +251,27 @@ def add_home_assistant(svc: Service, folder: Path, say: Say) -> None:
     adapter = HomeAssistant(mqtt, mqtt.board_id or stable_board_id(folder), svc.table, svc.sync,
                             version=__version__, url=url)
     svc.app.state.mqtt = adapter
+    svc.app.state.adapters.append(adapter)
+
+
+def add_remote_play(svc: Service, folder: Path, say: Say) -> None:
+    """The ``[remote]`` adapter (:mod:`companion.mqtt.remote`): two boards, one game."""
+    from companion.mqtt.link import MqttMissing, client_module
+    from companion.mqtt.remote import RemotePlay
+    from companion.mqtt.settings import ID_PATTERN, stable_board_id
+
+    try:
+        client_module()
+    except MqttMissing as exc:
+        say(str(exc))
+        return
+    remote, mqtt = svc.settings.hardware.remote, svc.settings.hardware.mqtt
+    # the board's name on the remote broker: its account there (so the broker's ACL can
+    # keep each board to its own topics with %u), else its Home Assistant id or stable id
+    board_id = remote.username if remote.username and ID_PATTERN.match(remote.username) else \
+        (mqtt.board_id if mqtt is not None else None) or stable_board_id(folder)
+    adapter = RemotePlay(remote, board_id, svc.table, svc.sync, folder)
+    svc.app.state.remote = adapter
     svc.app.state.adapters.append(adapter)
 
 
