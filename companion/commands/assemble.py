@@ -271,6 +271,7 @@ def add_remote_play(svc: Service, folder: Path, say: Say) -> None:
     board_id = remote.username if remote.username and ID_PATTERN.match(remote.username) else \
         (mqtt.board_id if mqtt is not None else None) or stable_board_id(folder)
     adapter = RemotePlay(remote, board_id, svc.table, svc.sync, folder)
+    adapter.announce = svc.app.state.hub.publish
     svc.app.state.remote = adapter
     svc.app.state.adapters.append(adapter)
 

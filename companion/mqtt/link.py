@@ -60,7 +60,7 @@ class BrokerLink:
 
     def __init__(self, broker: BrokerSettings, *, name: str, client_id: str, will: tuple[str, bytes] | None,
                  subscriptions: Sequence[str], on_connect: OnConnect, on_message: OnMessage,
-                 clean_session: bool = True) -> None:
+                 clean_session: bool = True, on_status: Callable[[str], None] | None = None) -> None:
         self.broker = broker
         self.name = name
         self.client_id = client_id
@@ -69,6 +69,7 @@ class BrokerLink:
         self.on_connect = on_connect
         self.on_message = on_message
         self.clean_session = clean_session
+        self.on_status = on_status
         self.client: Any = None
         self.status = "offline"
         self.last_error: str | None = None
@@ -95,6 +96,15 @@ class BrokerLink:
                 pass
             self._task = None
 
+    def _set_status(self, status: str) -> None:
+        changed = status != self.status
+        self.status = status
+        if changed and self.on_status is not None:
+            try:
+                self.on_status(status)
+            except Exception:
+                log.exception("%s: a status listener failed", self.name)
+
     async def wait_connected(self, timeout: float) -> bool:
         try:
             await asyncio.wait_for(self._connected.wait(), timeout)
@@ -117,7 +127,7 @@ class BrokerLink:
                     self.client = client
                     for topic in self.subscriptions:
                         await client.subscribe(topic, qos=1)
-                    self.status = "online"
+                    self._set_status("online")
                     self.last_error = None
                     self.connects += 1
                     self._connected.set()
@@ -139,7 +149,7 @@ class BrokerLink:
                 log.warning("%s: TLS with %s failed (%s)", self.name, self.broker.host, exc)
             finally:
                 self.client = None
-                self.status = "offline"
+                self._set_status("offline")
                 self._connected.clear()
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, MAX_BACKOFF)

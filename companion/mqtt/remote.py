@@ -181,7 +181,10 @@ class RemotePlay:
         self.dropped = 0
         self.link = BrokerLink(settings, name="remote", client_id=f"{board_id}-remote",
                                will=(presence_topic(board_id), b"offline"), subscriptions=(),
-                               on_connect=self._on_connect, on_message=self._on_message)
+                               on_connect=self._on_connect, on_message=self._on_message,
+                               on_status=lambda status: self.announce({"type": "remote", "broker": status}))
+        #: the live channel's publish (the phone pages show the other board offline, loudly)
+        self.announce: Any = lambda msg: None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._rates: dict[str, list[float]] = {}
@@ -417,6 +420,8 @@ class RemotePlay:
             return
         before = self.presence.get(board)
         self.presence[board] = state
+        if before != state:
+            self.announce({"type": "remote", "board": board, "online": state == "online"})
         if state == "online" and before != "online":
             self._reported.clear()  # a host that restarted knows nothing of this board's chips
             client = self.link.client
