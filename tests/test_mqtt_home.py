@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from tests.live_server import ROOT, LiveServer
 from tests.mqtt_broker import Mosquitto, free_port, need_mosquitto
@@ -236,6 +237,17 @@ def test_commands_leds_and_new_game_and_bad_ones_ignored(broker: Mosquitto, tmp_
         w.publish(f"gingo/{BOARD}/cmd/new_game", "PRESS")
         games = srv.wait_until("/api/v1/games", lambda b: len(b["games"]) == 2)["games"]
         assert games[-1]["rematch_of"] == gid
+        # new hand: the board's own "next hand" button, with what it says on the live channel
+        # (here the hand has not started, so the rules refuse it, as they would the button)
+        with connect(srv.url.replace("http", "ws") + "/api/v1/live") as ws:
+            json.loads(ws.recv(timeout=5))  # the snapshot
+            w.publish(f"gingo/{BOARD}/cmd/new_hand", "PRESS")
+            end = time.monotonic() + 5
+            while True:
+                msg = json.loads(ws.recv(timeout=max(0.1, end - time.monotonic())))
+                if msg.get("type") == "button":
+                    break
+            assert msg["name"] == "next_hand" and msg["error"]
     finally:
         srv.stop()
         w.stop()

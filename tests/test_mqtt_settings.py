@@ -57,3 +57,31 @@ def test_discovery_unique_ids_are_distinct_and_prefixed() -> None:
         ids = [c["unique_id"] for c in comps["components"].values()]
         assert len(ids) == len(set(ids)) and all(i.startswith("gingo_x_") for i in ids)
         assert comps["device"]["configuration_url"] == "http://gingo.local:8000/"
+
+
+def test_home_assistant_states_of_a_dealt_game_name_no_card(tmp_path: Path) -> None:
+    """A dealt game's hands are secret: the state and attributes sent to Home Assistant
+    carry scores, turn and names, never a card (not even the public discard pile)."""
+    import json
+    import re
+
+    from companion.mqtt.homeassistant import attributes, state
+    from companion.store import open_store
+    from companion.table import Table
+
+    table = Table(open_store(tmp_path))
+    checked = []
+    for variant in ("gin", "gingo", "ginski", "color_gin"):
+        players = ["Ann", "Bot"] if variant != "color_gin" else ["Ann", "Bot", "Cy"]
+        try:
+            gid = table.create_dealt(variant, players=players, bots=[1], skip_board=variant == "gingo").body["id"]
+        except ValueError:
+            continue
+        game = table.game(gid)
+        text = json.dumps([state(game, None, sensors_online=True, brightness=0.5), attributes(game)])
+        cards = re.findall(r'"(?:10|[2-9AJQK])[SHDC]"|"[RGBYP]\d{1,2}"|"JK\d?"', json.dumps(game))
+        for card in set(cards):  # whatever card names the game dict itself holds
+            assert card not in text, (variant, card)
+        assert not re.search(r'"(?:10|[2-9AJQK])[SHDC]"', text), (variant, text)
+        checked.append((variant, len(cards)))
+    assert len(checked) >= 3 and any(n for _, n in checked), checked  # games whose dicts do name cards
