@@ -190,6 +190,7 @@ class RemotePlay:
         self._rates: dict[str, list[float]] = {}
         self._sent: dict[str, int] = {}  # host: the last version published per game
         self._reported: dict[str, Any] = {}
+        self._appended: dict[str, asyncio.Event] = {}  # set after each append to a copy
         self._wake: asyncio.Event | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._unsubscribe: Any = None
@@ -603,6 +604,9 @@ class RemotePlay:
             await self._request(self.link.client, g, {"kind": "sync", "after": now})
         if now != have:
             self._report_soon()
+            event = self._appended.get(g.id)
+            if event is not None:
+                event.set()
 
     # -- the API's side ----------------------------------------------------------------------------------
 
@@ -719,13 +723,24 @@ class RemotePlay:
         return status, out
 
     async def _catch_up(self, g: RemoteGame, want: int, timeout: float = 3.0) -> None:
+        """Wait (on the appends, not a clock) until this board's copy has version ``want``."""
         end = time.monotonic() + timeout
         asked = False
-        while await self._version(g.id) < want and time.monotonic() < end:
+        while await self._version(g.id) < want:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
             if not asked and self.link.client is not None:
                 await self._request(self.link.client, g, {"kind": "sync", "after": await self._version(g.id)})
                 asked = True
-            await asyncio.sleep(0.02)
+            appended = self._appended.setdefault(g.id, asyncio.Event())
+            appended.clear()
+            if await self._version(g.id) >= want:
+                return
+            try:
+                await asyncio.wait_for(appended.wait(), left)
+            except asyncio.TimeoutError:
+                return
 
 
 def _error(code: str, message: str, details: Any = None) -> dict[str, Any]:
