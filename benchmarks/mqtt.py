@@ -94,6 +94,9 @@ def remote_rounds(tmp: Path, rounds: int) -> list[str]:
                                 and (msg.get("event") or {}).get("game_id") == gid:
                             seen.append(time.perf_counter() - t1)
                             break
+        except Exception:
+            print(a_srv.output()[-3000:], b_srv.output()[-3000:], file=sys.stderr)
+            raise
         finally:
             a_srv.stop()
             b_srv.stop()
@@ -109,7 +112,7 @@ def wait_agree(a: httpx.Client, gid: str) -> None:
         if info["peer_version"] == version and info["peer_agrees"] is not False:
             return
         time.sleep(0.005)
-    raise RuntimeError("the guest never reported")
+    raise RuntimeError(f"the guest never reported: {info} at version {version}")
 
 
 def cpu_seconds(pid: int) -> float:

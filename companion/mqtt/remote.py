@@ -54,7 +54,9 @@ log = logging.getLogger(__name__)
 #: bytes: a remote message longer than this is dropped
 MAX_MESSAGE = 64 * 1024
 #: messages from one board about one game per :data:`RATE_WINDOW` seconds before more are dropped
-RATE_LIMIT = 60
+RATE_LIMIT = 100
+#: messages from the host about one game per :data:`RATE_WINDOW` seconds, on the guest
+HOST_RATE_LIMIT = 1000
 RATE_WINDOW = 10.0
 #: seconds a guest waits for the host's verdict before answering 503
 VERDICT_TIMEOUT = 5.0
@@ -191,6 +193,8 @@ class RemotePlay:
         self._sent: dict[str, int] = {}  # host: the last version published per game
         self._reported: dict[str, Any] = {}
         self._appended: dict[str, asyncio.Event] = {}  # set after each append to a copy
+        self._asked: dict[str, float] = {}  # host: when it last asked a guest for its report
+        self._report_dirty: asyncio.Event | None = None
         self._wake: asyncio.Event | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._unsubscribe: Any = None
@@ -269,7 +273,9 @@ class RemotePlay:
                     self._call(self._report_soon)
 
             self.sync.publish = fan
+        self._report_dirty = asyncio.Event()
         self._tasks.append(self._loop.create_task(self._publisher(), name="gingo-remote-publisher"))
+        self._tasks.append(self._loop.create_task(self._reporter(), name="gingo-remote-reporter"))
         self.link.start()
 
     async def stop(self) -> None:
@@ -365,11 +371,11 @@ class RemotePlay:
 
     # -- messages ----------------------------------------------------------------------------------
 
-    def _rate_ok(self, who: str) -> bool:
+    def _rate_ok(self, who: str, limit: int = 0) -> bool:
         now = time.monotonic()
         recent = [t for t in self._rates.get(who, []) if now - t < RATE_WINDOW]
         self._rates[who] = recent
-        if len(recent) >= RATE_LIMIT:
+        if len(recent) >= (limit or RATE_LIMIT):
             return False
         recent.append(now)
         return True
@@ -394,17 +400,20 @@ class RemotePlay:
         g = self.games.get(parts[3])
         if g is None:
             return
-        sender = parts[5] if len(parts) == 6 else "host"
-        if not self._rate_ok(f"{g.id}/{sender}"):
-            self._drop(topic, f"more than {RATE_LIMIT} messages in {RATE_WINDOW:.0f} s from {sender}")
-            return
+        sender = parts[5] if len(parts) == 6 and parts[4] == "cmd" else "host"
         try:
             body = json.loads(payload)
         except (ValueError, UnicodeDecodeError):
-            self._drop(topic, "not JSON")
+            body = None
+        # a guest's reports (tiny, the latest wins) have their own budget beside its requests;
+        # the host's messages (each move is an event, a snapshot and answers) a larger one
+        bucket = "report" if isinstance(body, dict) and body.get("kind") == "report" else "request"
+        limit = RATE_LIMIT if sender != "host" and parts[4] == "cmd" else HOST_RATE_LIMIT
+        if not self._rate_ok(f"{g.id}/{sender}/{bucket}", limit):
+            self._drop(topic, f"more than {limit} messages in {RATE_WINDOW:.0f} s from {sender}")
             return
         if not isinstance(body, dict):
-            self._drop(topic, "not a JSON object")
+            self._drop(topic, "not a JSON object" if body is not None else "not JSON")
             return
         if not genuine(g.secret, topic, body):
             self._drop(topic, "not signed with this game's invite secret")
@@ -475,6 +484,10 @@ class RemotePlay:
             else:
                 self._drop(topic, "a report is {version, agree}")
         elif kind == "propose":
+            report = body.get("report")  # where the guest is as it proposes: no separate report needed
+            if isinstance(report, dict) and isinstance(report.get("version"), int) and \
+                    report.get("agree") in (True, False, None):
+                self.reports[g.id] = {"version": report["version"], "agree": report["agree"]}
             verdict = await self._proposal(g, board, body)
             await client.publish(reply, sealed(g.secret, reply, {"kind": "verdict", "id": rid, **verdict}), qos=1)
         else:
@@ -526,9 +539,27 @@ class RemotePlay:
             return
         report = self.reports.get(gid)
         if report is None or report["version"] != before.version or report["agree"] is False:
+            if report is None or report["version"] != before.version:
+                self._call(self._ask_report, g)  # a report lost on the way: ask for it again
             raise TableError("boards_disagree", "the other board has not caught up or its chips differ from the "
                              "game: its LEDs show what to move", 409,
                              details={"peer": g.guest, "peer_report": report, "version": before.version})
+
+    def _ask_report(self, g: RemoteGame) -> None:
+        """Host: ask the guest to say again where it is (at most once a second per game)."""
+        now = time.monotonic()
+        if now - self._asked.get(g.id, 0.0) < 1.0 or self._loop is None or g.guest is None:
+            return
+        self._asked[g.id] = now
+        guest = g.guest
+
+        async def go() -> None:
+            client = self.link.client
+            if client is not None:
+                topic = f"{prefix(g.id)}/to/{guest}"
+                await client.publish(topic, sealed(g.secret, topic, {"kind": "report_please"}), qos=1)
+
+        self._tasks.append(self._loop.create_task(go()))
 
     def _host_agrees(self, gid: str, version: int) -> bool | None:
         """The host's own chips against ``gid`` at ``version`` (from the last commit's board
@@ -551,12 +582,21 @@ class RemotePlay:
         return not view.get("mismatches")
 
     def _report_soon(self) -> None:
-        if self._loop is None:
-            return
-        for g in self.games.values():
-            if g.role == "guest":
-                self._tasks.append(self._loop.create_task(self._report(g)))
-        self._tasks = [t for t in self._tasks if not t.done()]
+        """Guest: say where this board is (its version, whether its chips match) once the
+        reporter gets to it; many calls before then make one report."""
+        if self._report_dirty is not None:
+            self._report_dirty.set()
+
+    async def _reporter(self) -> None:
+        assert self._report_dirty is not None
+        while True:
+            await self._report_dirty.wait()
+            self._report_dirty.clear()
+            for g in [g for g in self.games.values() if g.role == "guest"]:
+                try:
+                    await self._report(g)
+                except Exception as exc:
+                    log.info("remote: report for %s not sent (%s)", g.id, exc)
 
     async def _report(self, g: RemoteGame) -> None:
         client = self.link.client
@@ -582,6 +622,9 @@ class RemotePlay:
             v = body.get("version")
             if isinstance(v, int) and v > await self._version(g.id) and self.link.client is not None:
                 await self._request(self.link.client, g, {"kind": "sync", "after": await self._version(g.id)})
+        elif kind == "to" and body.get("kind") == "report_please":
+            self._reported.pop(g.id, None)
+            self._report_soon()
         elif kind == "to":
             events = body.get("events")
             if isinstance(events, list):
@@ -709,9 +752,12 @@ class RemotePlay:
             raise RemoteUnreachable(f"the host board ({g.host}) is offline: nothing was written; the game waits "
                                     "for it")
         args = {k: v for k, v in body.items() if k not in ("client_id", "expected_version")}
+        v = await self._version(g.id)
+        agree = await asyncio.to_thread(self._own_agreement, g.id)
         answer = await self._ask(client, g, {"kind": "propose", "op": op, "body": args,
                                              "client_id": body.get("client_id"),
-                                             "expected_version": body.get("expected_version")})
+                                             "expected_version": body.get("expected_version"),
+                                             "report": {"version": v, "agree": agree}})
         status = answer.get("status")
         out = answer.get("body")
         if not isinstance(status, int) or not isinstance(out, dict):
