@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from tests.live_server import LiveServer
 from tests.mqtt_broker import CA, Mosquitto, make_ca, need_mosquitto
@@ -281,6 +282,45 @@ def test_foreign_credentials_are_refused(boards: tuple[Board, Board], broker: Mo
         time.sleep(0.5)
         assert [m.topic for m in w.messages if m.topic.endswith("/to/board-b")] == []
         assert [m.topic for m in w.messages if m.topic.endswith("/cmd/foreign")]  # its own, yes
+
+
+@pytest.mark.browser
+def test_the_page_shows_the_other_board_offline_loudly(boards: tuple[Board, Board]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, phone_page
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make test installs it)")
+    a, b = boards
+    gid = new_remote_game(a, b)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            with phone_page(browser) as page, \
+                    connect(a.server.url.replace("http", "ws") + "/api/v1/live") as ws:
+                json.loads(ws.recv(timeout=5))
+                page.goto(a.server.url + "/")
+                expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+                expect(page.locator("#remote-bar")).to_be_hidden()
+                b.server.kill()  # the guest's power goes
+                expect(page.locator("#remote-bar")).to_be_visible()
+                expect(page.locator("#remote-bar")).to_contain_text("board-b")
+                expect(page.locator("#remote-bar")).to_contain_text("offline")
+                end = time.monotonic() + 5
+                while True:  # the live channel said so, which is what woke the page
+                    msg = json.loads(ws.recv(timeout=max(0.1, end - time.monotonic())))
+                    if msg.get("type") == "remote":
+                        assert msg == {"type": "remote", "board": "board-b", "online": False}
+                        break
+                assert a.remote(gid)["peer_online"] is False and not a.game(gid)["finished"]
+                b.server.start()
+                expect(page.locator("#remote-bar")).to_be_hidden()
+        finally:
+            browser.close()
+            if b.server.proc is None and b.server.pid is None:
+                b.server.start()
+    b.server.wait_until("/api/v1/health", lambda h: h["remote"] == "online", timeout=30)
 
 
 def test_guest_restarted_with_empty_memory_catches_up(boards: tuple[Board, Board], broker: Mosquitto, ca: CA,

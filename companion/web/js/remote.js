@@ -14,14 +14,21 @@ export async function refreshRemote() {
   } catch (e) {
     return;  // the companion itself is offline: the connection mark says so
   }
-  const down = (info.games || []).filter(g => !g.peer_online);
-  if (info.status === "off" || down.length === 0) {
+  const games = info.games || [];
+  const down = games.filter(g => g.peer && !g.peer_online);
+  const waiting = games.filter(g => !g.peer);
+  if (info.status === "off" || (down.length === 0 && waiting.length === 0)) {
     bar.hidden = true;
     bar.textContent = "";
     return;
   }
-  const who = info.status !== "online" ? "The remote broker cannot be reached"
-    : `The other board (${down.map(g => g.peer || "not joined yet").join(", ")}) is offline`;
-  bar.textContent = `${who}: the remote game waits, nobody loses by it. Moves on the other board's side wait too.`;
+  if (info.status !== "online") {
+    bar.textContent = "The remote broker cannot be reached: the remote game waits, nobody loses by it.";
+  } else if (down.length) {
+    bar.textContent = `The other board (${down.map(g => g.peer).join(", ")}) is offline: the remote game ` +
+      "waits, nobody loses by it.";
+  } else {
+    bar.textContent = "No board has joined the remote game yet: send the invite to your friend.";
+  }
   bar.hidden = false;
 }
