@@ -121,8 +121,8 @@ class JoinRemote(_Strict):
 class RemoteList(BaseModel):
     status: str = Field(description="off (no [remote] config), online or offline: the link to the remote broker")
     board: Optional[str] = Field(None, description="this board's id")
-    games: list[dict[str, Any]] = Field(description="each remote game: id, role (host or guest), peer (the other "
-                                        "board's id), peer_online")
+    games: list[dict[str, Any]] = Field(description="each remote game: id, finished, role (host or guest), peer "
+                                        "(the other board's id), peer_online")
 
 
 class GameList(BaseModel):

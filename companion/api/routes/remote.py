@@ -54,8 +54,15 @@ def remote_games(request: Request) -> dict[str, Any]:
     remote = getattr(request.app.state, "remote", None)
     if remote is None:
         return {"status": "off", "board": None, "games": []}
-    return {"status": remote.status, "board": remote.board_id,
-            "games": [{"id": gid, **(remote.describe(gid) or {})} for gid in list(remote.games)]}
+    table = request.app.state.table
+    games = []
+    for gid in list(remote.games):
+        try:
+            finished = bool(table.summary(gid).get("finished"))
+        except CompanionError:  # a guest's copy not made yet, a deleted game
+            finished = False
+        games.append({"id": gid, "finished": finished, **(remote.describe(gid) or {})})
+    return {"status": remote.status, "board": remote.board_id, "games": games}
 
 
 class GuestWrites:

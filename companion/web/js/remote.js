@@ -14,7 +14,7 @@ export async function refreshRemote() {
   } catch (e) {
     return;  // the companion itself is offline: the connection mark says so
   }
-  const games = info.games || [];
+  const games = (info.games || []).filter(g => !g.finished);  // a finished game waits for nobody
   const down = games.filter(g => g.peer && !g.peer_online);
   const waiting = games.filter(g => !g.peer);
   if (info.status === "off" || (down.length === 0 && waiting.length === 0)) {
