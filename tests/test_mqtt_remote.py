@@ -382,6 +382,6 @@ def test_broker_restart_mid_game(boards: tuple[Board, Board], broker: Mosquitto)
     assert a.act(gid, GINGO_ACTIONS[1]).status_code == 200  # the host plays on
     t0 = time.monotonic()
     broker.restart()
-    wait(lambda: same(a, b, gid), 20, "the guest converges after the broker restart")
-    assert time.monotonic() - t0 < 20
+    took = wait(lambda: same(a, b, gid), 20, "the guest converges after the broker restart")
+    assert time.monotonic() - t0 < 10, took  # the design's R2: within 10 s
     same_log(a, b, gid)

@@ -3,8 +3,9 @@
 :class:`BrokerLink` runs as one asyncio task in the service's event loop: it connects with
 a Will, subscribes, calls ``on_connect`` and hands every message to ``on_message``. When
 the broker is away it waits (``asyncio.sleep``: no thread, no polling) 1, 2, 4, 8 and then
-:data:`MAX_BACKOFF` seconds between tries, so it is connected again within that many
-seconds of the broker coming back, and spends no CPU meanwhile.
+``max_backoff`` seconds between tries (15 for Home Assistant, 5 for remote play), so it is
+connected again within that many seconds of the broker coming back, and spends no CPU
+meanwhile.
 
 aiomqtt is the optional ``[mqtt]`` extra: it is imported only when a link starts.
 """
@@ -21,8 +22,10 @@ from companion.mqtt.settings import BrokerSettings
 
 log = logging.getLogger(__name__)
 
-#: the longest wait between two tries to reach the broker, in seconds
+#: the longest wait between two tries to reach the broker, in seconds (Home Assistant's
+#: link; remote play, where a game waits on it, tries every :data:`REMOTE_BACKOFF` seconds)
 MAX_BACKOFF = 15.0
+REMOTE_BACKOFF = 5.0
 KEEPALIVE = 20
 
 OnConnect = Callable[[Any], Awaitable[None]]
@@ -60,7 +63,8 @@ class BrokerLink:
 
     def __init__(self, broker: BrokerSettings, *, name: str, client_id: str, will: tuple[str, bytes] | None,
                  subscriptions: Sequence[str], on_connect: OnConnect, on_message: OnMessage,
-                 clean_session: bool = True, on_status: Callable[[str], None] | None = None) -> None:
+                 clean_session: bool = True, on_status: Callable[[str], None] | None = None,
+                 max_backoff: float = MAX_BACKOFF) -> None:
         self.broker = broker
         self.name = name
         self.client_id = client_id
@@ -70,6 +74,7 @@ class BrokerLink:
         self.on_message = on_message
         self.clean_session = clean_session
         self.on_status = on_status
+        self.max_backoff = max_backoff
         self.client: Any = None
         self.status = "offline"
         self.last_error: str | None = None
@@ -152,7 +157,7 @@ class BrokerLink:
                 self._set_status("offline")
                 self._connected.clear()
             await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, MAX_BACKOFF)
+            backoff = min(backoff * 2, self.max_backoff)
 
 
-__all__ = ["BrokerLink", "MqttMissing", "MAX_BACKOFF", "client_module", "tls_context"]
+__all__ = ["BrokerLink", "MqttMissing", "MAX_BACKOFF", "REMOTE_BACKOFF", "client_module", "tls_context"]

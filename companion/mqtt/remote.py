@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BackendError, CompanionError, Conflict
-from companion.mqtt.link import BrokerLink
+from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink
 from companion.mqtt.settings import ID_PATTERN, RemoteSettings
 from companion.table.errors import TableError
 from companion.table.replica import append_copy, copy_guard, version, wire_events
@@ -184,7 +184,8 @@ class RemotePlay:
         self.link = BrokerLink(settings, name="remote", client_id=f"{board_id}-remote",
                                will=(presence_topic(board_id), b"offline"), subscriptions=(),
                                on_connect=self._on_connect, on_message=self._on_message,
-                               on_status=lambda status: self.announce({"type": "remote", "broker": status}))
+                               on_status=lambda status: self.announce({"type": "remote", "broker": status}),
+                               max_backoff=REMOTE_BACKOFF)
         #: the live channel's publish (the phone pages show the other board offline, loudly)
         self.announce: Any = lambda msg: None
         self._loop: asyncio.AbstractEventLoop | None = None
