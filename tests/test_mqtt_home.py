@@ -108,6 +108,8 @@ def test_discovery_availability_states_and_will_on_sigkill(broker: Mosquitto, tm
         assert over.json()["winner"] == 1
         assert over.at - t2 < 1.5
         w.wait_topic(f"gingo/{BOARD}/game", after=t2, check=lambda m: m.json()["finished"] is True)
+        kinds = [m.json()["event_type"] for m in w.on(f"gingo/{BOARD}/event")]
+        assert "gin" in kinds and kinds.count("game_over") == 1, kinds  # side 1's link called gin, once
 
         # never a card of a hand: nothing published names one of the cards played
         everything = b" ".join(m.payload for m in w.messages)
