@@ -19,7 +19,7 @@ JOBS ?= 2
 XDIST := -n $(JOBS) --dist loadfile
 FAST := not slow and not browser and not live
 
-.PHONY: run test test-fast bench venv clean chromium pico-harness axe-core
+.PHONY: run test test-fast bench venv clean chromium mosquitto pico-harness axe-core
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,18 @@ chromium:
 			|| echo "warning: could not install chromium; browser tests will be skipped"; \
 		else \
 			echo "note: run 'sudo apt-get install chromium' to enable the browser tests"; \
+		fi; \
+	fi
+
+# The MQTT tests (Home Assistant, remote play) run Debian's mosquitto on 127.0.0.1
+# (tests/mqtt_broker.py); without it they skip, and with CI=true they fail.
+mosquitto:
+	@if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ] || ! command -v mosquitto_passwd >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = "0" ]; then \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto mosquitto-clients >/dev/null) \
+			|| echo "warning: could not install mosquitto; the MQTT tests will be skipped"; \
+		else \
+			echo "note: run 'sudo apt-get install mosquitto mosquitto-clients' to enable the MQTT tests"; \
 		fi; \
 	fi
 
@@ -78,7 +90,7 @@ $(AXE_CORE): tests/axe/package.json tests/axe/package-lock.json
 		echo "note: install Node.js (18 or later) and npm to run the accessibility checks (axe-core)"; \
 	fi
 
-test: $(TEST_STAMP) chromium pico-harness axe-core
+test: $(TEST_STAMP) chromium mosquitto pico-harness axe-core
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 

@@ -69,7 +69,7 @@ def test_colours() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"led": {}}, "unknown key led; known keys are buttons, colors, leds, sensors"),
+        ({"led": {}}, "unknown key led; known keys are buttons, colors, leds, mqtt, remote, sensors"),
         ({"leds": {"backend": "neopixel"}}, "leds.backend 'neopixel' is not one of sim, ws281x, leds_dev, spi, pico"),
         ({"leds": {"count": 0}}, "leds.count must be a positive integer"),
         ({"leds": {"brightness": 1.5}}, r"leds.brightness must be 0..1, got 1.5"),

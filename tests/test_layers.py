@@ -2,7 +2,7 @@
 
     domain       cards, board, board view, suit rows, errors, melds, games, rules, play
     application  table, store, pairing, stats (and the stats book), paths
-    adapters     hardware, api, web, discovery
+    adapters     hardware, api, web, discovery, mqtt
     commands     commands (the service assembly and settings among them), cli
 
 A module may import its own layer and the layers below it, never one above. Imports
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1] / "companion"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("domain", ("cards", "board", "boardview", "suit_rows", "errors", "melds", "games", "rules", "play")),
     ("application", ("table", "store", "pairing", "stats", "stats_book", "paths")),
-    ("adapters", ("hardware", "api", "web", "discovery")),
+    ("adapters", ("hardware", "api", "web", "discovery", "mqtt")),
     ("commands", ("commands", "cli")),
 )
 RANK = {part: rank for rank, (_, parts) in enumerate(LAYERS) for part in parts}

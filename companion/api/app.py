@@ -37,7 +37,7 @@ from fastapi.responses import RedirectResponse
 from companion import __version__
 from companion.api.errors import install
 from companion.api.limits import DEFAULT_MAX_BODY, body_limit
-from companion.api.routes import board, games, live, outings, pairing as pairing_routes, people, play, rules, service
+from companion.api.routes import board, games, live, outings, pairing as pairing_routes, people, play, remote, rules, service
 from companion.api.methods import MethodGuard
 from companion.api.openapi import install_openapi
 from companion.api.responses import JsonResponse
@@ -53,7 +53,7 @@ _NO_TELEMETRY: dict[str, Any] = (
     {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
     if "telemetry" in inspect.signature(FastAPI.__init__).parameters else {})
 ROUTERS = (service.router, pairing_routes.router, games.router, play.router, board.router, live.router,
-           rules.router, people.router, outings.router)
+           rules.router, people.router, outings.router, remote.router)
 
 
 def create_app(
@@ -78,9 +78,15 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub.bind(asyncio.get_running_loop())
+        started: list[Any] = []
         try:
+            for adapter in app.state.adapters:  # MQTT (companion.mqtt): started in the service's loop
+                await adapter.start()
+                started.append(adapter)
             yield
         finally:
+            for adapter in reversed(started):
+                await adapter.stop()
             unsubscribe()
             unsubscribe_outings()
 
@@ -101,6 +107,9 @@ def create_app(
     app.state.sync = sync
     app.state.hub = hub
     app.state.warnings = warnings if warnings is not None else []
+    app.state.adapters = []  # more front ends beside the API, each with async start() and stop()
+    app.state.mqtt = None  # the Home Assistant adapter, when [mqtt] is configured
+    app.state.remote = None  # remote play (companion.mqtt.remote), when [remote] is configured
     app.state.pair_throttle = AddressThrottle(limit=10, window=60.0)
     app.state.host_throttle = AddressThrottle(limit=10, window=60.0)
     install(app)
@@ -127,6 +136,7 @@ def create_app(
         def root() -> RedirectResponse:
             return RedirectResponse("/openapi.json")
 
+    app.add_middleware(remote.GuestWrites)  # innermost: after the host-name and size checks
     app.add_middleware(body_limit(max_body))
     app.add_middleware(MethodGuard, routes=app.router.routes)
     app.add_middleware(WebGuard, extra_names=tuple(names))

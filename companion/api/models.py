@@ -59,6 +59,9 @@ class Health(BaseModel):
                                        "file (and when it was made) or the default thresholds")
     storage: Optional[dict[str, Any]] = Field(None, description="the event log: events, acknowledged count, "
                                               "incidents (a missing, empty or shortened log), damaged games")
+    mqtt: str = Field("off", description="Home Assistant over MQTT: off (not configured), online or offline "
+                      "(the broker cannot be reached; the companion keeps trying)")
+    remote: str = Field("off", description="remote play's broker: off (not configured), online or offline")
 
 
 class PairRequest(_Strict):
@@ -92,6 +95,9 @@ class CreateGame(_Strict):
     bots: list[int] = Field(default_factory=list, max_length=4, description="dealt games: the seats a bot plays")
     skip_board: bool = Field(False, strict=True, description="dealt Gin-Go: play on phones only, without waiting "
                              "for the board's chips")
+    remote: bool = Field(False, strict=True, description="a remote game (needs [remote] in the config): another "
+                         "board joins it with the answer's remote.invite (POST /api/v1/remote/join); this board "
+                         "stays its only writer. Gin-Go table tracking only, for now")
 
     _no_bools = field_validator('dealer', 'bots', mode="before")(_not_bool)
 
@@ -106,6 +112,17 @@ class Game(BaseModel):
     hands: list[Any] = []
     finished: bool = False
     winner: Any = None
+
+
+class JoinRemote(_Strict):
+    invite: str = Field(max_length=400, description="the invite code from the host board's remote.invite")
+
+
+class RemoteList(BaseModel):
+    status: str = Field(description="off (no [remote] config), online or offline: the link to the remote broker")
+    board: Optional[str] = Field(None, description="this board's id")
+    games: list[dict[str, Any]] = Field(description="each remote game: id, finished, role (host or guest), peer "
+                                        "(the other board's id), peer_online")
 
 
 class GameList(BaseModel):

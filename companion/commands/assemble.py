@@ -268,6 +268,10 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
     app = create_app(table, pairing=pairing, sync=sync, warnings=warnings, names=settings.hostnames)
     app.state.calibration = describe_calibration(hw.calibration, folder)
     svc = Service(app, table, store, pairing, sync, warnings, settings=settings, calibration=hw.calibration)
+    if cfg.mqtt is not None:
+        add_home_assistant(svc, folder, say)
+    if cfg.remote is not None:
+        add_remote_play(svc, folder, say)
     if cfg.buttons:
         try:
             from companion.hardware.buttons import Buttons
@@ -277,6 +281,50 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
         except Exception as exc:  # no GPIO here: the board works without buttons
             say(f"buttons not available ({exc}); use the phones instead")
     return svc
+
+
+def add_home_assistant(svc: Service, folder: Path, say: Say) -> None:
+    """The ``[mqtt]`` adapter (:mod:`companion.mqtt.home`), started with the web app; a
+    companion without the ``[mqtt]`` extra says so and runs without it."""
+    from companion import __version__
+    from companion.mqtt.home import HomeAssistant
+    from companion.mqtt.link import MqttMissing, client_module
+    from companion.mqtt.settings import stable_board_id
+
+    mqtt = svc.settings.hardware.mqtt
+    try:
+        client_module()
+    except MqttMissing as exc:
+        say(str(exc))
+        return
+    host = svc.settings.host
+    url = f"http://{'gingo.local' if host in ('0.0.0.0', '::', '') else host}:{svc.settings.port}/"
+    adapter = HomeAssistant(mqtt, mqtt.board_id or stable_board_id(folder), svc.table, svc.sync,
+                            version=__version__, url=url)
+    svc.app.state.mqtt = adapter
+    svc.app.state.adapters.append(adapter)
+
+
+def add_remote_play(svc: Service, folder: Path, say: Say) -> None:
+    """The ``[remote]`` adapter (:mod:`companion.mqtt.remote`): two boards, one game."""
+    from companion.mqtt.link import MqttMissing, client_module
+    from companion.mqtt.remote import RemotePlay
+    from companion.mqtt.settings import ID_PATTERN, stable_board_id
+
+    try:
+        client_module()
+    except MqttMissing as exc:
+        say(str(exc))
+        return
+    remote, mqtt = svc.settings.hardware.remote, svc.settings.hardware.mqtt
+    # the board's name on the remote broker: its account there (so the broker's ACL can
+    # keep each board to its own topics with %u), else its Home Assistant id or stable id
+    board_id = remote.username if remote.username and ID_PATTERN.match(remote.username) else \
+        (mqtt.board_id if mqtt is not None else None) or stable_board_id(folder)
+    adapter = RemotePlay(remote, board_id, svc.table, svc.sync, folder)
+    adapter.announce = svc.app.state.hub.publish
+    svc.app.state.remote = adapter
+    svc.app.state.adapters.append(adapter)
 
 
 def board_button(pairing: Any, sync: Any, name: str) -> None:

@@ -93,6 +93,9 @@ class HardwareConfig:
     palette: str = "default"
     source: str | None = None
     service: Mapping[str, Any] = field(default_factory=dict)
+    #: ``[mqtt]`` and ``[remote]`` (:mod:`companion.mqtt.settings`); None: off
+    mqtt: Any = None
+    remote: Any = None
 
     def brightness_cap(self) -> float:
         """The power budget's brightness cap for this supply and LED count."""
@@ -222,8 +225,15 @@ def _service(table: Mapping[str, Any], where: str, base: Path | None) -> dict[st
 def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | None = None) -> HardwareConfig:
     """Validate parsed TOML into a :class:`HardwareConfig` (relative paths resolve
     against ``base``, the config file's folder)."""
-    _unknown(data, {"leds", "sensors", "buttons", "colors", "service"}, "", where)
+    _unknown(data, {"leds", "sensors", "buttons", "colors", "service", "mqtt", "remote"}, "", where)
     service = _service(_table(data, "service", where), where, base)
+    from companion.mqtt.settings import parse_mqtt, parse_remote
+
+    try:
+        mqtt = parse_mqtt(_table(data, "mqtt", where), where, base)
+        remote = parse_remote(_table(data, "remote", where), where, base)
+    except CompanionConfigError as exc:
+        raise ConfigError(str(exc)) from None
 
     leds = _table(data, "leds", where)
     _unknown(leds, {"backend", "count", "brightness", "supply_amps", "layout", *LED_BACKENDS}, "leds.", where)
@@ -339,6 +349,8 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
         palette=palette,
         source=None if where == "config" else where,
         service=service,
+        mqtt=mqtt,
+        remote=remote,
     )
     try:
         cfg.brightness_cap()

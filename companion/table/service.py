@@ -50,17 +50,20 @@ class Table(Dealing):
 
     def create_game(self, variant: str, *, players: Sequence[str], preset: str | None = None,
                     options: dict[str, Any] | None = None, dealer: int = 0, client_id: str | None = None,
-                    rematch_of: str | None = None, outing: str | None = None) -> dict[str, Any]:
+                    rematch_of: str | None = None, outing: str | None = None,
+                    game_id: str | None = None) -> dict[str, Any]:
         """Start a game; returns it (a retried ``client_id`` returns the same game).
-        ``outing``: the id of the outing this game is a pair match of."""
+        ``outing``: the id of the outing this game is a pair match of; ``game_id``: the id
+        to give it (a remote game's 128-bit id, :mod:`companion.mqtt.remote`)."""
         return self.create_game_outcome(variant, players=players, preset=preset, options=options,
                                         dealer=dealer, client_id=client_id, rematch_of=rematch_of,
-                                        outing=outing).body
+                                        outing=outing, game_id=game_id).body
 
     def create_game_outcome(self, variant: str, *, players: Sequence[str], preset: str | None = None,
                             options: dict[str, Any] | None = None, dealer: int = 0, client_id: str | None = None,
-                            rematch_of: str | None = None, outing: str | None = None) -> Outcome:
-        gid = _game_id(client_id)
+                            rematch_of: str | None = None, outing: str | None = None,
+                            game_id: str | None = None) -> Outcome:
+        gid = game_id or _game_id(client_id)
         fp = fingerprint("create", variant=variant, players=list(players), preset=preset, options=options or {},
                          dealer=dealer, rematch_of=rematch_of, **({"outing": outing} if outing else {})) \
             if client_id else None

@@ -21,6 +21,7 @@ import { mountGames } from "./js/game_list.js";
 import { mountNew, normVariants } from "./js/new_game.js";
 import { mountBoard } from "./js/board_screen.js";
 import { mountHost } from "./js/host.js";
+import { refreshRemote } from "./js/remote.js";
 
 const view = document.getElementById("view");
 // The skip link moves the focus without touching the hash (the hash is the router's).
@@ -70,6 +71,7 @@ function setConn(state) {
     api.flushOutbox((w, err) => toast(`Not saved: ${w.label || "entry"}: ${err.message}`, "error"))
       .then(n => { updateOutbox(); if (n) toast(`${n} waiting entr${n === 1 ? "y" : "ies"} sent`); refreshCurrent(); });
     refreshCurrent();
+    refreshRemote();
   }
 }
 function updateOutbox() {
@@ -111,6 +113,7 @@ function onLive(msg) {
   for (const text of liveNews(msg, gameOnScreen())) announce(text);
   if (msg && msg.type === "token_revoked" && (!api.tokenId() || msg.id === api.tokenId())) checkToken();
   if (msg && msg.type === "pairing_code") fetchPairCode();  // the live channel never carries the code itself
+  if (msg && msg.type === "remote") refreshRemote();
   if (msg && msg.game && msg.game.id === shownGame && msg.game.finished) keepAwake(false);  // the game is over
   refreshCurrent(msg);
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 
-from fastapi import APIRouter, Body, Depends, Query
+from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from companion.api import models as M
@@ -14,6 +14,7 @@ from companion.api.deps import TableDep
 from companion.api.limits import MAX_SEQ
 from companion.api.responses import JsonResponse
 from companion.api.routes import ERRORS, HOST_ERRORS, JSON_ERRORS, json_response
+from companion.api.routes.remote import remote_of
 from companion.api.sheets import score_sheet_csv
 from companion.errors import InvalidInput
 from companion.store import TokenRecord
@@ -55,9 +56,17 @@ def get_summary(game_id: str, table: TableDep) -> JSONResponse:
 
 
 @router.post("/api/v1/games", status_code=201, response_model=M.Game, responses=ERRORS, dependencies=_WRITE)
-def create_game(body: M.CreateGame, table: TableDep) -> JSONResponse:
+def create_game(body: M.CreateGame, table: TableDep, request: Request) -> JSONResponse:
     """Start a game; a retried ``client_id`` returns the same game. ``"mode": "dealt"``: the
-    companion deals (bots in the ``bots`` seats; claim a seat with POST .../seats/{n})."""
+    companion deals (bots in the ``bots`` seats; claim a seat with POST .../seats/{n}).
+    ``"remote": true``: a game another board joins with the answer's ``remote.invite``."""
+    if body.remote:
+        remote = remote_of(request)
+        if body.mode == "dealt" or body.variant != "gingo" or body.bots or body.skip_board or body.preset:
+            raise InvalidInput("remote play is for Gin-Go table tracking for now: variant gingo, without mode, "
+                               "bots or preset", code="remote_unsupported")
+        return json_response(remote.host_game(body.variant, list(body.players), dict(body.options), body.dealer,
+                                              body.client_id), 201)
     if body.mode == "dealt":
         return json_response(table.create_dealt(body.variant, players=body.players, preset=body.preset,
                                                 options=body.options, dealer=body.dealer, bots=body.bots,

@@ -34,7 +34,15 @@ def health(request: Request, table: TableDep, sync: SyncDep) -> dict[str, Any]:
         "warnings": warn,
         "calibration": getattr(request.app.state, "calibration", None),
         "storage": storage,
+        "mqtt": _mqtt_status(request),
+        "remote": _mqtt_status(request, "remote"),
     }
+
+
+def _mqtt_status(request: Request, which: str = "mqtt") -> str:
+    """``off`` (no ``[mqtt]`` / ``[remote]`` in the config), else ``online`` or ``offline``."""
+    mqtt = getattr(request.app.state, which, None)
+    return "off" if mqtt is None else str(mqtt.status)
 
 
 @router.get("/api/v1/variants", response_model=M.VariantList)
