@@ -29,6 +29,7 @@ with GINGO_PI_REQUIRED=1 (CI) it fails instead.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import hashlib
 import json
@@ -266,8 +267,11 @@ def build_venv(tar: Path, work: Path, clock: Clock) -> Path:
         copy_source(root, "/usr/src/gingo")
     with clock.step("venv: pip install the companion for aarch64 (in the chroot, under qemu-user)"):
         in_chroot(root, """
-            python3 -m venv --system-site-packages /opt/gingo/venv
-            /opt/gingo/venv/bin/python -m pip install --quiet -c /usr/src/gingo/constraints.txt /usr/src/gingo
+            # no pip in the venv (ensurepip takes minutes under qemu-user, and the package
+            # needs none): Debian's pip wheel runs from where it is, installing into the venv
+            python3 -m venv --without-pip --system-site-packages /opt/gingo/venv
+            pip=$(ls /usr/share/python-wheels/pip-*.whl | tail -n 1)
+            /opt/gingo/venv/bin/python "$pip/pip" install --quiet -c /usr/src/gingo/constraints.txt /usr/src/gingo
             /opt/gingo/venv/bin/gingo --help >/dev/null
         """)
     return root
@@ -428,7 +432,7 @@ class Guest:
     def boot_id(self) -> str:
         return self.ssh("cat /proc/sys/kernel/random/boot_id").stdout.strip()
 
-    def wait_ssh(self, timeout: float = 300, new_boot: str | None = None) -> None:
+    def wait_ssh(self, timeout: float = 420, new_boot: str | None = None) -> None:
         """Until ssh answers (with a boot id other than ``new_boot``, after a reboot)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -453,7 +457,7 @@ class Guest:
         except urllib.error.HTTPError as e:
             return e.code, e.read().decode(errors="replace")
 
-    def wait_healthy(self, timeout: float = 180) -> dict[str, object]:
+    def wait_healthy(self, timeout: float = 300) -> dict[str, object]:
         deadline = time.monotonic() + timeout
         last: object = None
         while time.monotonic() < deadline:
@@ -536,7 +540,7 @@ def check_package(guest: Guest, debs: Sequence[Path], clock: Clock) -> None:
         status, game = guest.http("POST", "/api/v1/games", {"variant": "gin", "players": ["Ana", "Ben"]}, token)
         if status != 201 or not isinstance(game, dict):
             raise Failed(f"the paired phone's POST /api/v1/games answered {status}: {game}")
-        game_id = game["id"]
+        game_id = (game.get("game") or game)["id"]
         guest.ssh("printf '\\n# pi-check: the owner changed this file\\n' >> /etc/gingo/gingo.toml")
     with clock.step(f"deb: upgrade to {newer.name} keeps the data and the settings"):
         guest.ssh(f"apt-get install -y -q /root/{newer.name}")
@@ -613,15 +617,30 @@ def check(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix="pi-check-", dir=cache_dir()))
     try:
         version = project_version()
-        debs = build_deb(work / "out", clock, work, versions=[version, f"{version}+picheck1"])
+        if args.debs:  # packages from an earlier run (while working on the check itself)
+            debs = [Path(d).resolve() for d in args.debs]
+        else:
+            debs = build_deb(work / "out", clock, work, versions=[version, f"{version}+picheck1"])
+            if args.keep_debs:
+                Path(args.keep_debs).mkdir(parents=True, exist_ok=True)
+                debs = [Path(shutil.copy2(d, args.keep_debs)) for d in debs]
         tar = rootfs_tarball(clock)
         with clock.step("deb guest: unpack a fresh root for the package"):
             root = work / "packaged"
             extract(tar, root)
             prepare_guest(root)
-        with booted("deb-guest", root, work, clock) as guest:
-            check_package(guest, debs, clock)
-        root = install_sh_root(tar, work, clock)
+        # install.sh runs in its own root under qemu-user while the package's guest runs
+        # (mostly waiting on the network and on the guest; two cores share the work)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            scripted = pool.submit(install_sh_root, tar, work, clock)
+            try:
+                with booted("deb-guest", root, work, clock) as guest:
+                    check_package(guest, debs, clock)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    scripted.result()
+                raise
+            root = scripted.result()
         with booted("install-sh-guest", root, work, clock) as guest:
             with clock.step("install.sh guest: unit active, /api/v1/health 200"):
                 guest.wait_healthy()
@@ -663,6 +682,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", default="dist", help="folder for the .deb (default dist)")
     p.set_defaults(func=deb)
     p = sub.add_parser("check", help="boot the package and install.sh in QEMU and check them")
+    p.add_argument("--debs", nargs=2, metavar=("OLD", "NEW"), help="use these two packages (an upgrade) instead of building")
+    p.add_argument("--keep-debs", metavar="DIR", help="copy the packages built here to DIR")
     p.set_defaults(func=check)
     args = parser.parse_args(argv)
     return int(args.func(args))
