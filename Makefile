@@ -5,6 +5,11 @@
 #                spread over $(JOBS) processes (pytest-xdist)
 #   make test-fast - the unit lane while you work: no browser, no live server, nothing
 #                marked slow (under a minute on 2 cores); doctests included
+#   make deb      - (root) gingo-companion_<version>_arm64.deb in $(DEB_DIR)/, built in an arm64
+#                Debian 12 root under qemu-user (docs/install.md)
+#   make pi-check - (root) boot the .deb and install.sh with systemd in qemu-system-aarch64 and
+#                check the service from the host; caches in $$GINGO_PI_CACHE (~/.cache/gingo-pi).
+#                Without root or binfmt_misc it skips with one line, unless GINGO_PI_REQUIRED=1 (CI)
 
 PYTHON ?= python3
 VENV := .venv
@@ -19,7 +24,7 @@ JOBS ?= 2
 XDIST := -n $(JOBS) --dist loadfile
 FAST := not slow and not browser and not live
 
-.PHONY: run test test-fast bench venv clean chromium mosquitto pico-harness axe-core
+.PHONY: run test test-fast bench venv clean chromium mosquitto pico-harness axe-core deb pi-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -99,6 +104,14 @@ test-fast: $(TEST_STAMP)
 
 bench: $(STAMP) pico-harness
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# hardware/pi/pi.py uses only Python's standard library: the host's python3 runs it.
+DEB_DIR ?= dist
+deb:
+	python3 hardware/pi/pi.py deb --out $(DEB_DIR)
+
+pi-check:
+	python3 hardware/pi/pi.py check
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info tests/pico/node_modules tests/axe/node_modules

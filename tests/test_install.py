@@ -112,3 +112,66 @@ def test_an_existing_core_clock_line_is_flagged(tmp_path):
     _pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.4", "core_freq=400\n")
     r = _run(tmp_path)
     assert r.returncode == 0 and "already sets a core clock" in r.stdout
+
+
+def test_no_device_tree_is_a_warning_not_a_shell_error(tmp_path):
+    """A kernel without /proc/device-tree (a PC, QEMU's virt machine): the script said
+    'No such file or directory' from a failed redirection before its own warning."""
+    cfg = tmp_path / "boot/firmware/config.txt"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("# stock\n")
+    r = _run(tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "No such file" not in r.stderr + r.stdout
+    assert "no /proc/device-tree/model" in r.stdout
+    assert "dtparam=spi=on" in _block(cfg) and not [x for x in _block(cfg) if x.startswith("core_freq")]
+
+
+DEBIAN_CONFIG_TXT = """# Do not modify this file!
+#
+# It is automatically generated upon install or update of either the
+# firmware or the Linux kernel.
+#
+# If you need to set boot-time parameters, do so via the
+# /etc/default/raspi-firmware, /etc/default/raspi-firmware-custom or
+# /etc/default/raspi-extra-cmdline files.
+arm_64bit=1
+"""
+
+
+def test_debian_keeps_the_lines_in_raspi_firmware_custom(tmp_path):
+    """Debian's raspi-firmware writes config.txt afresh on every kernel update and appends
+    /etc/default/raspi-firmware-custom: the block goes there too, and the SPI note says
+    that Debian's kernel ignores dtparam=spi=on."""
+    cfg = _pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.4", DEBIAN_CONFIG_TXT)
+    custom = tmp_path / "etc/default/raspi-firmware-custom"
+    custom.parent.mkdir(parents=True)
+    custom.write_text("gpu_mem=16\n")
+    r = _run(tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "core_freq_min=500" in _block(custom) and "core_freq_min=500" in _block(cfg)
+    assert custom.read_text().startswith("gpu_mem=16\n")  # the owner's line stays
+    assert "Debian's own kernel ignores dtparam=spi=on" in r.stdout
+    first = custom.read_text()
+    assert _run(tmp_path).returncode == 0 and custom.read_text() == first  # rewritten, not repeated
+
+
+def test_raspberry_pi_os_config_txt_has_no_custom_file(tmp_path):
+    _pi(tmp_path, "Raspberry Pi 5 Model B Rev 1.0")
+    r = _run(tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / "etc/default/raspi-firmware-custom").exists()
+    assert "Debian's own kernel" not in r.stdout
+
+
+def test_the_unit_is_the_packages_template_hardened(tmp_path):
+    """install.sh and the .deb write the same unit (hardware/pi/gingo.service)."""
+    assert _run(tmp_path, GINGO_USER="board", GINGO_PORT="8001").returncode == 0
+    unit = (tmp_path / "etc/systemd/system/gingo.service").read_text()
+    template = (SCRIPT.parent / "gingo.service").read_text()
+    assert unit == template.replace("@GINGO_USER@", "board").replace("@GINGO_PORT@", "8001")
+    for line in ("NoNewPrivileges=yes", "ProtectSystem=strict", "CapabilityBoundingSet=", "PrivateTmp=yes"):
+        assert line in unit.splitlines()
+    assert "@" not in unit.replace("@system-service", "")
+    rule = (tmp_path / "etc/polkit-1/rules.d/50-gingo-poweroff.rules").read_text()
+    assert 'subject.user == "board"' in rule

@@ -217,7 +217,9 @@ def check_devices(env: Environment, cfg: HardwareConfig, needs: Mapping[str, str
     out = [
         _device(env, gpiomem, "gpio", needs, "enable GPIO access (Raspberry Pi OS provides it)",
                 "add the user to the gpio group"),
-        _device(env, "/dev/spidev0.0", "spi", needs, "add 'dtparam=spi=on' to /boot/firmware/config.txt and reboot",
+        _device(env, "/dev/spidev0.0", "spi", needs, "on Raspberry Pi OS add 'dtparam=spi=on' to "
+                "/boot/firmware/config.txt and reboot; Debian's own kernel ignores that line (SPI0 is off in its "
+                "device trees): see docs/install.md, SPI on Debian's kernel",
                 "add the user to the spi group"),
         _device(env, "/dev/leds0", "leds_dev", needs, "on a Pi 5 bring the kernel up to date (sudo apt update && "
                 f"sudo apt full-upgrade; the driver came with late-2024 kernels), add '{OVERLAY_LINE}' to "

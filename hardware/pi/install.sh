@@ -17,13 +17,16 @@ set -euo pipefail
 ROOT="${ROOT:-}"
 GINGO_USER="${GINGO_USER:-gingo}"
 GINGO_PORT="${GINGO_PORT:-8000}"
-SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SRC="$(cd "$HERE/../.." && pwd)"
 PREFIX="$ROOT/opt/gingo"
 ETC="$ROOT/etc/gingo"
 UNIT="$ROOT/etc/systemd/system/gingo.service"
 
 say() { printf 'gingo install: %s\n' "$*"; }
 die() { printf 'gingo install: error: %s\n' "$*" >&2; exit 1; }
+# the unit and polkit rule templates (shared with the .deb) with the user and port filled in
+fill() { sed -e "s/@GINGO_USER@/$GINGO_USER/g" -e "s/@GINGO_PORT@/$GINGO_PORT/g" "$1"; }
 
 [ -f "$SRC/pyproject.toml" ] || die "run this script from a checkout of the project (no pyproject.toml in $SRC)"
 if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
@@ -83,10 +86,7 @@ done
 # /dev/leds0 (the Pi 5 kernel LED driver, leds.backend = "leds_dev") belongs to root
 # alone; this rule lets the gpio group (the service user is in it) write it.
 mkdir -p "$ROOT/etc/udev/rules.d"
-cat > "$ROOT/etc/udev/rules.d/99-gingo-leds.rules" <<'RULE'
-# Gin-Go Companion: members of the gpio group may write the WS2812 LED device (Pi 5)
-KERNEL=="leds[0-9]*", GROUP="gpio", MODE="0660"
-RULE
+cp "$HERE/99-gingo-leds.rules" "$ROOT/etc/udev/rules.d/99-gingo-leds.rules"
 if [ -z "$ROOT" ] && command -v udevadm >/dev/null 2>&1; then
     udevadm control --reload-rules >/dev/null 2>&1 || true
     udevadm trigger --subsystem-match=ws2812-pio-rp1 >/dev/null 2>&1 || true
@@ -97,9 +97,41 @@ say "wrote $ROOT/etc/udev/rules.d/99-gingo-leds.rules (write access to /dev/leds
 # goes out (the SPI clock is divided from it). What each Pi needs (docs/hardware.md):
 #   Pi 4, Pi 400, CM4: core_freq_min=500     Pi 3, Zero 2 W, CM3: core_freq=250
 #   Pi 5 (and 500, CM5): nothing, its SPI clock comes from RP1 and does not scale
+# Where the lines go: Raspberry Pi OS reads /boot/firmware/config.txt (/boot/config.txt
+# before Bookworm) and leaves it alone. Debian's raspi-firmware package writes config.txt
+# afresh on every kernel or firmware update (its header says so) and appends
+# /etc/default/raspi-firmware-custom to it: there the block goes into that file as well.
 BOOT_CHANGED=""
+BEGIN_MARK="# >>> gingo: SPI for the LED strip (hardware/pi/install.sh rewrites these lines on every run)"
+END_MARK="# <<< gingo"
+# put_block FILE WANT: replace our block in FILE (made if missing) by one with dtparam=spi=on
+# and WANT; everything else stays as it was. Says what it did.
+put_block() {
+    local file="$1" want="$2" tmp
+    tmp="$file.gingo.tmp"
+    touch "$file"
+    awk -v b="$BEGIN_MARK" -v e="$END_MARK" '$0 == b {skip=1; next} skip && $0 == e {skip=0; next} !skip' "$file" > "$tmp"
+    if grep -Eq '^[[:space:]]*core_freq(_min)?=' "$tmp" && [ -n "$want" ]; then
+        say "warning: $file already sets a core clock; check it agrees with '$want' (docs/hardware.md)"
+    fi
+    {
+        printf '%s\n' "$BEGIN_MARK"
+        printf '[all]\ndtparam=spi=on\n'
+        [ -n "$want" ] && printf '%s\n' "$want"
+        printf '%s\n' "$END_MARK"
+    } >> "$tmp"
+    if cmp -s "$tmp" "$file"; then
+        rm -f "$tmp"
+        say "keeping $file (SPI and core clock already set)"
+    else
+        cat "$tmp" > "$file"
+        rm -f "$tmp"
+        BOOT_CHANGED=1
+        say "set SPI on${want:+ and $want} in $file for ${model:-this board}"
+    fi
+}
 boot_config() {
-    local cfg model want begin end tmp
+    local cfg want custom
     for cfg in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt" ""; do
         [ -z "$cfg" ] || [ -f "$cfg" ] && break
     done
@@ -107,38 +139,29 @@ boot_config() {
         say "no /boot/firmware/config.txt here: set SPI and the core clock by hand (docs/hardware.md)"
         return 0
     fi
-    model="$(tr -d '\0' < "$ROOT/proc/device-tree/model" 2>/dev/null || true)"
+    model=""
+    if [ -r "$ROOT/proc/device-tree/model" ]; then
+        model="$(tr -d '\0' < "$ROOT/proc/device-tree/model")"
+    fi
     case "$model" in
         *"Raspberry Pi 5"*|*"Raspberry Pi 500"*|*"Compute Module 5"*) want="" ;;
         *"Raspberry Pi 4"*|*"Raspberry Pi 400"*|*"Compute Module 4"*) want="core_freq_min=500" ;;
         *"Raspberry Pi 3"*|*"Zero 2"*|*"Compute Module 3"*) want="core_freq=250" ;;
+        "")
+            say "warning: no /proc/device-tree/model (not a Raspberry Pi, or a kernel without a device tree): set the core clock for SPI by hand (docs/hardware.md)"
+            want="" ;;
         *)
-            say "warning: unknown board '${model:-none}': set the core clock for SPI by hand (docs/hardware.md)"
+            say "warning: unknown board '$model': set the core clock for SPI by hand (docs/hardware.md)"
             want="" ;;
     esac
-    begin="# >>> gingo: SPI for the LED strip (hardware/pi/install.sh rewrites these lines on every run)"
-    end="# <<< gingo"
-    tmp="$cfg.gingo.tmp"
-    # drop our old block, keep everything else as it was
-    awk -v b="$begin" -v e="$end" '$0 == b {skip=1; next} skip && $0 == e {skip=0; next} !skip' "$cfg" > "$tmp"
-    if grep -Eq '^[[:space:]]*core_freq(_min)?=' "$tmp" && [ -n "$want" ]; then
-        say "warning: $cfg already sets a core clock; check it agrees with '$want' (docs/hardware.md)"
+    if grep -q 'raspi-firmware-custom' "$cfg"; then
+        custom="$ROOT/etc/default/raspi-firmware-custom"
+        say "$cfg is written by Debian's raspi-firmware on every kernel update: the lasting copy goes to $custom"
+        mkdir -p "$(dirname "$custom")"
+        put_block "$custom" "$want"
+        say "note: Debian's own kernel ignores dtparam=spi=on (its device trees have SPI0 off); the spi LED backend needs Raspberry Pi OS's kernel or an SPI overlay (docs/install.md, SPI on Debian's kernel)"
     fi
-    {
-        printf '%s\n' "$begin"
-        printf '[all]\ndtparam=spi=on\n'
-        [ -n "$want" ] && printf '%s\n' "$want"
-        printf '%s\n' "$end"
-    } >> "$tmp"
-    if cmp -s "$tmp" "$cfg"; then
-        rm -f "$tmp"
-        say "keeping $cfg (SPI and core clock already set)"
-    else
-        cat "$tmp" > "$cfg"
-        rm -f "$tmp"
-        BOOT_CHANGED=1
-        say "set SPI on${want:+ and $want} in $cfg for ${model:-this board}: reboot for it to take effect"
-    fi
+    put_block "$cfg" "$want"
 }
 if [ -z "${SKIP_BOOT:-}" ]; then
     boot_config
@@ -146,44 +169,9 @@ fi
 
 # The board's long-hold button runs 'systemctl poweroff' as the service user.
 mkdir -p "$ROOT/etc/polkit-1/rules.d"
-cat > "$ROOT/etc/polkit-1/rules.d/50-gingo-poweroff.rules" <<RULE
-// Gin-Go Companion: the service user may power the Pi off (the board's shutdown button).
-polkit.addRule(function(action, subject) {
-    if ((action.id == "org.freedesktop.login1.power-off" ||
-         action.id == "org.freedesktop.login1.power-off-multiple-sessions") &&
-        subject.user == "$GINGO_USER") {
-        return polkit.Result.YES;
-    }
-});
-RULE
+fill "$HERE/50-gingo-poweroff.rules" > "$ROOT/etc/polkit-1/rules.d/50-gingo-poweroff.rules"
 
-cat > "$UNIT.tmp" <<UNIT
-[Unit]
-Description=Gin-Go Companion (board lights, chip sensing, scorekeeping)
-After=network-online.target
-Wants=network-online.target
-
-[Service]
-Type=simple
-User=$GINGO_USER
-Group=$GINGO_USER
-SupplementaryGroups=gpio spi dialout
-StateDirectory=gingo
-StateDirectoryMode=0700
-UMask=0077
-# lgpio (gpiozero's pin library, Pi 5 buttons) creates its notification pipes
-# (.lgd-nfy*) in LG_WD, else the working directory; "/" is not writable for $GINGO_USER
-WorkingDirectory=/var/lib/gingo
-Environment=LG_WD=/var/lib/gingo
-Environment=GINGO_DATA=/var/lib/gingo
-Environment=PYTHONUNBUFFERED=1
-ExecStart=/opt/gingo/venv/bin/gingo serve --host 0.0.0.0 --port $GINGO_PORT --config /etc/gingo/gingo.toml
-Restart=on-failure
-RestartSec=2
-
-[Install]
-WantedBy=multi-user.target
-UNIT
+fill "$HERE/gingo.service" > "$UNIT.tmp"
 mv "$UNIT.tmp" "$UNIT"
 say "wrote $UNIT"
 

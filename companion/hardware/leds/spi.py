@@ -33,7 +33,8 @@ Before the first LED bit goes one zero byte, so the line is low and settled befo
 first rising edge (MOSI may idle high between transfers on some controllers); after the
 frame, ``RESET_BYTES`` zero bytes (≥ 320 µs low) latch it.
 
-Enable SPI with ``dtparam=spi=on`` in ``/boot/firmware/config.txt``. The core clock
+Enable SPI with ``dtparam=spi=on`` in ``/boot/firmware/config.txt`` on Raspberry Pi OS
+(Debian's own kernel ignores it: see docs/install.md, SPI on Debian's kernel). The core clock
 must not change while a frame goes out: ``core_freq_min=500`` on a Pi 4 (and Pi 400,
 CM4), ``core_freq=250`` on a Pi 3 and a Zero 2 W; a Pi 5's SPI (on RP1) has its own
 fixed clock. ``hardware/pi/install.sh`` adds these lines for the Pi it runs on.
@@ -169,7 +170,9 @@ def _open_spidev(bus: int, device: int, speed_hz: int) -> Any:
         dev.open(bus, device)
     except FileNotFoundError:
         raise LedBackendError(
-            f"{path} does not exist: add 'dtparam=spi=on' to /boot/firmware/config.txt (or use raspi-config) and reboot"
+            f"{path} does not exist: add 'dtparam=spi=on' to /boot/firmware/config.txt (or use raspi-config) and reboot; "
+            "that is Raspberry Pi OS: Debian's own kernel ignores dtparam=spi=on, SPI0 is off in its device trees "
+            "(docs/install.md, SPI on Debian's kernel)"
         ) from None
     except PermissionError:
         raise LedBackendError(f"no permission to open {path}: add your user to the spi group and log in again") from None
