@@ -38,7 +38,7 @@ from companion.rules.gin_options import (  # the options live there; offered her
     _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_VARIANT, PLAYERS, PRESETS,
     VARIANT, Options, _resolve, deal_size, end_kind, knock_limit, make_options,
 )
-from companion.rules.gin_match import next_dealer, score_match  # the match; offered here too
+from companion.rules.gin_match import add_hand, next_dealer, score_match, start_match  # the match; offered here too
 
 
 def _hand_masks(hands: Sequence[Any]) -> list[int]:
@@ -340,5 +340,5 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
 __all__ = [
     "VARIANT", "MELD_VARIANT", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS",
     "ALIASES", "DEFAULT_PRESET", "make_options", "knock_limit", "end_kind", "deal_size",
-    "score_hand", "score_from_deadwood", "score_match", "next_dealer", "best_declaration",
+    "score_hand", "score_from_deadwood", "score_match", "start_match", "add_hand", "next_dealer", "best_declaration",
 ]

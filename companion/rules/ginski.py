@@ -308,7 +308,7 @@ def score_from_deadwood(
 
 
 def score_match(results: Sequence[HandResult], players: int, options: Options) -> MatchScore:
-    """Fold the round results, in order, into the match.
+    """Fold the round results, in order, into the match (:func:`add_hand` on each).
 
     The game ends after the first round that leaves someone at ``target`` or more
     and alone at the top; a tie for the top at or above the target plays on until a
@@ -319,39 +319,47 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     >>> m.totals, m.finished, m.winner
     ([120, 0, 0], True, 0)
     """
+    m = start_match(players, options)
+    for r in results:
+        m = add_hand(m, r, options)
+    return m
+
+
+def start_match(players: int, options: Options) -> MatchScore:
+    """The match before its first round."""
     deal_size(players, options)
-    totals = [0] * players
-    hands_won = [0] * players
-    finished = False
-    winner: int | None = None
-    for i, res in enumerate(results):
-        if finished:
-            raise ValueError(f"round {i + 1} comes after the end of the game")
-        check_result(res, i + 1, players, VARIANT, "Ginski", "round")
-        for seat, p in enumerate(res.points):
-            if isinstance(p, bool) or not isinstance(p, int):
-                raise ValueError(f"round {i + 1}: Ginski points are whole numbers per seat")
-            totals[seat] += p
-        if res.winner is not None:
-            hands_won[res.winner] += 1
-        top = max(totals)
-        if top >= options.target and totals.count(top) == 1:
-            finished, winner = True, totals.index(top)
-    return MatchScore(
-        variant=VARIANT,
-        players=players,
-        totals=totals,
-        hands_won=hands_won,
-        finished=finished,
-        winner=winner,
-        final=list(totals),
-        bonuses=[],
-        hands=len(results),
-        extra={},
-    )
+    return MatchScore(variant=VARIANT, players=players, totals=[0] * players, hands_won=[0] * players,
+                      finished=False, winner=None, final=[0] * players, bonuses=[], hands=0, extra={})
+
+
+def add_hand(match: MatchScore, res: HandResult, options: Options) -> MatchScore:
+    """The match one round further (``match`` is left as it was).
+
+    >>> win = HandResult("ginski", "gin", 0, 0, [60, 0, 0], [0, 20, 30])
+    >>> add_hand(start_match(3, Options()), win, Options()).totals
+    [60, 0, 0]
+    """
+    i, players = match.hands, match.players
+    if match.finished:
+        raise ValueError(f"round {i + 1} comes after the end of the game")
+    check_result(res, i + 1, players, VARIANT, "Ginski", "round")
+    totals = [int(t) for t in match.totals]  # type: ignore[arg-type]
+    for seat, p in enumerate(res.points):
+        if isinstance(p, bool) or not isinstance(p, int):
+            raise ValueError(f"round {i + 1}: Ginski points are whole numbers per seat")
+        totals[seat] += p
+    hands_won = list(match.hands_won)
+    if res.winner is not None:
+        hands_won[res.winner] += 1
+    finished, winner = False, None
+    top = max(totals)
+    if top >= options.target and totals.count(top) == 1:
+        finished, winner = True, totals.index(top)
+    return MatchScore(variant=VARIANT, players=players, totals=totals, hands_won=hands_won, finished=finished,
+                      winner=winner, final=list(totals), bonuses=[], hands=i + 1, extra={})
 
 
 __all__ = [
     "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "PLAYERS", "make_options", "deal_size",
-    "next_dealer", "end_kind", "best_declaration", "score_hand", "score_from_deadwood", "score_match",
+    "next_dealer", "end_kind", "best_declaration", "score_hand", "score_from_deadwood", "score_match", "start_match", "add_hand",
 ]

@@ -84,11 +84,26 @@ def score_partnership(hands: Sequence[HandResult], options: gin.Options) -> Matc
     """Fold partnership hands (from :func:`partnership_hand`) into the team score:
     ``totals``, ``final`` and ``winner`` are per team (0 = seats 0 and 2, 1 = seats 1
     and 3)."""
-    for i, h in enumerate(hands):
-        if h.extra.get("team_mode") != "pagat_partnership":
-            raise ValueError(f"partnership: hand {i + 1} is not a partnership hand "
-                             "(enter both pair games together)")
-    m = gin.score_match(list(hands), 2, partnership_options(options))
+    m = start_partnership(options)
+    for h in hands:
+        m = add_partnership_hand(m, h, options)
+    return m
+
+
+def start_partnership(options: gin.Options) -> MatchScore:
+    """The team score before the first partnership hand."""
+    return _teamed(gin.start_match(2, partnership_options(options)))
+
+
+def add_partnership_hand(match: MatchScore, hand: HandResult, options: gin.Options) -> MatchScore:
+    """The team score one partnership hand further (``match`` is left as it was)."""
+    if hand.extra.get("team_mode") != "pagat_partnership":
+        raise ValueError(f"partnership: hand {match.hands + 1} is not a partnership hand "
+                         "(enter both pair games together)")
+    return _teamed(gin.add_hand(match, hand, partnership_options(options)))
+
+
+def _teamed(m: MatchScore) -> MatchScore:
     return dataclasses.replace(m, extra={**m.extra, "team_mode": "pagat_partnership",
                                          "teams": [list(t) for t in TEAMS]})
 
@@ -101,4 +116,5 @@ def check_partnership_seats(players: int, options: gin.Options) -> None:
 
 
 __all__ = ["TEAM_MODES", "TABLES", "TEAMS", "partnership_hand", "partnership_options",
-           "score_partnership", "check_partnership_seats"]
+           "score_partnership", "start_partnership", "add_partnership_hand",
+           "check_partnership_seats"]

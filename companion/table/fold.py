@@ -20,7 +20,8 @@ from companion.store import StoredEvent
 from companion.table import partnership
 from companion.table.errors import TableError
 from companion.table.history import stacks
-from companion.table.state import GameState, HandEntry
+from companion.rules.base import HandResult, MatchScore
+from companion.table.state import GameState, HandEntry, add_tally, tally_of
 
 
 def new_state(first: StoredEvent) -> GameState:
@@ -166,41 +167,44 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
         return new
     v = g.rules
     assert isinstance(v, RummyVariant)
-    if dirty is not None and v.context_scoring:
-        new.hands[dirty + 1:] = [dataclasses.replace(h) for h in new.hands[dirty + 1:]]
+    if ev.type == "hand" and dirty is None:  # one hand more: the match moves on by it alone
+        extend_match(new, v, new.hands[-1])
+        return new
     refold_match(new, v, dirty)
     return new
 
 
-def hand_result(d: dict[str, Any]) -> Any:
-    """A stored result back as the engine's HandResult (keys it does not know are kept out,
-    so a log written by another version still folds)."""
-    from companion.rules.base import HandResult
-
-    known = {f.name for f in dataclasses.fields(HandResult)}
-    return HandResult(**{k: v for k, v in d.items() if k in known})
+def hand_result(d: dict[str, Any]) -> HandResult:
+    """A stored result back as the engine's :class:`HandResult` (keys it does not know are
+    kept out, so a log written by another version still folds)."""
+    return HandResult.from_dict(d)
 
 
-def rescore(g: GameState, v: RummyVariant, payload: dict[str, Any], prior: list[Any]) -> dict[str, Any]:
-    """Score one hand's input again, in the match context of the hands before it."""
+def rescore(g: GameState, v: RummyVariant, payload: dict[str, Any], prior: Sequence[HandResult] = (),
+            match: MatchScore | None = None) -> dict[str, Any]:
+    """Score one hand's input again, in the match context of the hands before it: ``match``
+    (the match before the hand) or else ``prior`` (their results); only a game whose
+    scoring depends on them (:attr:`RummyVariant.context_scoring`) reads either."""
     if "hands" not in payload:
         return dict(payload["result"])
     return v.score_hand(payload["hands"], payload.get("ender"), g.options, prior=prior, players=len(g.players),
                         declared=payload.get("declared"), joker=bool(payload.get("joker")),
-                        upcard=payload.get("upcard"))
+                        upcard=payload.get("upcard"), match=match)
 
 
 def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
-    """Fold the hands into the match; in a game whose scoring depends on the hands before
-    (Color Gin's closed suits), the hands after a corrected one are re-scored."""
+    """Fold every hand into the match, from the first; in a game whose scoring depends on
+    the hands before (Color Gin's closed suits), the hands after a corrected one (``dirty``)
+    are scored again. A new hand at the end takes :func:`extend_match` instead."""
     results = [hand_result(h.result) for h in g.hands]
     if dirty is not None and v.context_scoring:
         for i in range(dirty + 1, len(g.hands)):
             h = g.hands[i]
             payload = {"ender": h.ender, **h.entry, "result": h.result}
-            h.result = rescore(g, v, payload, results[:i])
+            h = g.hands[i] = dataclasses.replace(h, result=rescore(g, v, payload, results[:i]))
             results[i] = hand_result(h.result)
     g.match = v.score_match(results, len(g.players), g.options)
+    g.tally = tally_of(g.hands, len(g.players), partnership.is_partnership(g.options))
     if partnership.is_partnership(g.options):
         # each table deals as its own pair game (a team result names no seat to deal)
         g.hand_dealers, g.table_dealers = partnership.deal_order(
@@ -211,6 +215,22 @@ def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
     for r in results:
         dealer = v.next_dealer(r, dealer, len(g.players), g.options)
     g.dealer = dealer
+
+
+def extend_match(g: GameState, v: RummyVariant, h: HandEntry) -> None:
+    """``g`` one new last hand ``h`` further (already in ``g.hands``): the match, the deal
+    and the summary's tally move on by that hand alone, so a scored hand costs the same in
+    a long game as in a short one. Parts of ``g`` shared with the state before are replaced,
+    never changed in place."""
+    r = hand_result(h.result)
+    g.match = v.add_hand(g.match, r, g.options)
+    g.tally = add_tally(g.tally, h.result, len(g.players), partnership.is_partnership(g.options))
+    if partnership.is_partnership(g.options):
+        dealt, g.table_dealers = partnership.deal_step(g.options, g.table_dealers, h.entry, h.result)
+        g.hand_dealers = [*g.hand_dealers, dealt]
+        g.dealer = g.table_dealers[0]
+        return
+    g.dealer = v.next_dealer(r, g.dealer, len(g.players), g.options)
 
 
 def fold_game(events: Sequence[StoredEvent]) -> GameState:

@@ -125,9 +125,11 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
             payload["joker"] = True
         if entry.upcard is not None:
             payload["upcard"] = entry.upcard
-        prior = [hand_result(h.result) for h in g.hands[: len(g.hands) if upto is None else upto]]
+        # the match before this hand: the one held (a new hand), or folded again (a correction)
+        prior = [hand_result(h.result) for h in g.hands[:upto]] if upto is not None and v.context_scoring else []
         try:
-            payload["result"] = rescore(g, v, {**payload, "result": None}, prior)
+            payload["result"] = rescore(g, v, {**payload, "result": None}, prior,
+                                        match=g.match if upto is None else None)
         except IllegalAction as exc:  # the engine refused the cards: its message names the rule
             raise IllegalAction(str(exc), code="invalid_hand", details=exc.details) from None
         except TableError:
