@@ -120,7 +120,7 @@ class RummyVariant(Variant):
         kwargs: dict[str, Any] = {"options": options}
         if joker:
             raise InvalidInput("\"joker\" is a Color Gin entry only (co-op jokers)", code="invalid_hand")
-        if declared is not None:  # the ender's own melds (RULES.md section 1)
+        if declared is not None:  # the ender's own melds: any legal arrangement within the limit
             kwargs["declared"] = declared
         if upcard is not None:
             kwargs["upcard"] = upcard
@@ -173,8 +173,9 @@ class RummyVariant(Variant):
                  preset: str | None = None) -> dict[str, Any]:
         """Bots play one whole match from ``seed`` (invariants checked with ``check``)."""
         options = self.make_options(preset, {}, players or self.seats[0])
-        from companion.play import rummy as play
-        return play.selfplay_match(seed, self.name, players=players, check=check, options=options)
+        from companion.play.rummy_selfplay import selfplay_match
+
+        return selfplay_match(seed, self.name, players=players, check=check, options=options)
 
 
 class GinRummy(RummyVariant):

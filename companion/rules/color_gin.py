@@ -4,7 +4,7 @@ A hand ends with gin or a knock like gin rummy, but the points go into each suit
 ender's *declared* arrangement leaves unspoiled: a run spoils its suit, a three-card
 set the suit it lacks, a four-card set nothing, and every deadwood card its own suit.
 A suit closes for everyone once a player reaches the target (default 100) in it; the
-first to reach it wins the suit, and three suits win the game (RULES.md section 3).
+first to reach it wins the suit, and three suits win the game.
 
 The module surface is the one of :mod:`companion.rules.base`. Seats are 0 and 1. The
 options and presets live in :mod:`companion.rules.color_gin_options`, spoiling and the
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from companion.errors import refusal
+from companion.errors import IllegalAction, refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
@@ -99,12 +99,12 @@ def score_hand(
     opts = _resolve(preset, options, overrides)
     if ender is None:
         if declared is not None or joker:
-            raise ValueError("a void hand (stock ran out) has no ender to declare or draw a joker")
+            raise IllegalAction("a void hand (stock ran out) has no ender to declare or draw a joker")
         return _void(hands)
     if isinstance(ender, bool) or not isinstance(ender, int) or ender not in (0, 1):
-        raise ValueError(f"ender must be seat 0 or 1 (or None for a void hand), got {ender!r}")
+        raise IllegalAction(f"ender must be seat 0 or 1 (or None for a void hand), got {ender!r}")
     if joker and not opts.coop_jokers:
-        raise ValueError("joker=True needs the co-op joker variant (coop_jokers)")
+        raise IllegalAction("joker=True needs the co-op joker variant (coop_jokers)")
     masks = _read_hands(hands, allow_empty=False)
     closed_m = closed_mask(closed)
     own = masks[ender]
@@ -250,7 +250,7 @@ def add_hand(match: MatchScore, res: HandResult, options: Options) -> MatchScore
     extra = match.extra
     end_reason = extra.get("end_reason")
     if match.finished:
-        raise ValueError(f"hand {i + 1} comes after the end of the game ({end_reason})")
+        raise IllegalAction(f"hand {i + 1} comes after the end of the game ({end_reason})")
     check_result(res, i + 1, players, VARIANT, "Color Gin")
     totals: list[dict[str, int]] = [dict(t) for t in match.totals]  # type: ignore[arg-type]
     suit_winner: dict[str, int | None] = dict(extra["suit_winner"])  # type: ignore[call-overload]
@@ -268,7 +268,7 @@ def add_hand(match: MatchScore, res: HandResult, options: Options) -> MatchScore
     for seat in range(players):
         row = res.points[seat]
         if not isinstance(row, dict):
-            raise ValueError(f"hand {i + 1}: Color Gin points are a dict suit -> points per seat")
+            raise IllegalAction(f"hand {i + 1}: Color Gin points are a dict suit -> points per seat")
         for s in SUIT_LETTERS:
             if suit_winner[s] is None:
                 totals[seat][s] += int(row.get(s, 0))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.errors import IllegalAction
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.gin_options import PLAYERS, VARIANT, Options
 
@@ -35,7 +36,7 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
 def start_match(players: int, options: Options) -> MatchScore:
     """The match before its first hand."""
     if players not in PLAYERS:
-        raise ValueError(f"Gin Rummy is for 2 players, not {players}")
+        raise IllegalAction(f"Gin Rummy is for 2 players, not {players}")
     return MatchScore(VARIANT, players, [0, 0], [0, 0], False, None, [0, 0], [], hands=0, extra={})
 
 
@@ -54,12 +55,12 @@ def add_hand(match: MatchScore, r: HandResult, options: Options) -> MatchScore:
     """
     i = match.hands
     if match.finished:
-        raise ValueError(f"hand {i + 1} comes after the match ended at hand {i}")
+        raise IllegalAction(f"hand {i + 1} comes after the match ended at hand {i}")
     if r.variant != VARIANT:
-        raise ValueError(f"hand {i + 1} is a {r.variant} result, not Gin Rummy")
+        raise IllegalAction(f"hand {i + 1} is a {r.variant} result, not Gin Rummy")
     pts = r.points
     if len(pts) != 2 or not all(isinstance(p, int) for p in pts):
-        raise ValueError(f"hand {i + 1}: points must be one number per seat")
+        raise IllegalAction(f"hand {i + 1}: points must be one number per seat")
     totals = [int(match.totals[s]) + int(pts[s]) for s in (0, 1)]  # type: ignore[arg-type]
     won = list(match.hands_won)
     if r.winner is not None:

@@ -14,11 +14,10 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import NotFound
+from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound
 from companion.games import GinGo, RummyVariant, find_variant
 from companion.store import StoredEvent
 from companion.table import partnership
-from companion.table.errors import TableError
 from companion.table.history import stacks
 from companion.rules.base import HandResult, MatchScore
 from companion.table.state import GameState, HandEntry, add_tally, tally_of
@@ -27,7 +26,7 @@ from companion.table.state import GameState, HandEntry, add_tally, tally_of
 def new_state(first: StoredEvent) -> GameState:
     """The state right after ``game_created`` (raises on options the engine refuses)."""
     if first.type != "game_created":
-        raise TableError("invalid_log", "a game's events must start with game_created")
+        raise InvalidInput("a game's events must start with game_created", code="invalid_log")
     p = first.payload
     v = find_variant(p["variant"])
     g = GameState(
@@ -57,7 +56,7 @@ def new_state(first: StoredEvent) -> GameState:
     elif isinstance(v, RummyVariant):
         refold_match(g, v, None)
     else:  # pragma: no cover - every game is one or the other
-        raise TableError(f"{v.name} is neither scored by hands nor played by actions")
+        raise TypeError(f"{v.name} is neither scored by hands nor played by actions")
     return g
 
 
@@ -99,8 +98,8 @@ def _apply_dealt(g: GameState, ev: StoredEvent) -> None:
         g.dealt = new
         return
     if ev.type != "play":
-        raise TableError("dealt_game", f"a dealt game is played through its seats' actions (POST .../actions with "
-                         f"an action from GET .../view), not with {ev.type!r}", 422)
+        raise IllegalAction(f"a dealt game is played through its seats' actions (POST .../actions with "
+                         f"an action from GET .../view), not with {ev.type!r}", code="dealt_game")
     before = d.hands_over()
     new, effects = d.after(int(p["seat"]), p["action"])
     new.log.append({"seq": ev.seq, "type": ev.type, "payload": p})
@@ -149,8 +148,8 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
     An ``undo`` or a ``redo`` raises :class:`NeedsRefold`."""
     if ev.type in ("undo", "redo"):
         if g.dealt is not None:
-            raise TableError("dealt_no_undo", "a dealt game cannot undo: every card seen stays seen (play on, or "
-                             "start a new game)", 409)
+            raise Conflict("a dealt game cannot undo: every card seen stays seen (play on, or "
+                             "start a new game)", code="dealt_no_undo")
         raise NeedsRefold()
     new = dataclasses.replace(g, hands=list(g.hands), actions=list(g.actions), plays=list(g.plays),
                               standing=list(g.standing), version=g.version + 1, last_seq=ev.seq)
@@ -240,7 +239,7 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
     the table checks each new event this way before it is written.
     """
     if not events or events[0].type != "game_created":
-        raise TableError("invalid_log", "a game's events must start with game_created")
+        raise InvalidInput("a game's events must start with game_created", code="invalid_log")
     g = new_state(events[0])
     g.version = len(events)
     g.last_seq = events[-1].seq

@@ -122,7 +122,7 @@ def score_entry(variant: Any, options: Any, tables: list[dict[str, Any]]) -> dic
             else:
                 r = variant.score_from_deadwood(t["deadwood"], local, options, big_gin=bool(t.get("big_gin")),
                                                 upcard=t.get("upcard"))
-        except (IllegalAction, InvalidInput, ValueError) as exc:
+        except (IllegalAction, InvalidInput) as exc:
             # the gin rules count this table's two players 0 and 1: say the game's seats
             seats = t["seats"]
             said = re.sub(r"\bseat ([01])\b", lambda m: f"seat {seats[int(m.group(1))]}", str(exc))

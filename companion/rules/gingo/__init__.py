@@ -56,7 +56,7 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
     A joker's designation may not be a card already in a meld on the table.
     ``"skip": ["8H"]`` names cards whose chips are forfeited, only when the side's chip
     supply runs short and exactly as many as it cannot cover: the player chooses which
-    spaces to fill, the rest is forfeited (a :class:`ChipShortfall` otherwise, with
+    spaces to fill, the rest is forfeited (a :class:`GingoChipShortfall` otherwise, with
     ``details`` side, supply, need, short and cards).
     Events: ``{"type": "meld", "seat", "side", "meld": <meld dict>}``, then
     ``{"type": "chips", "side", "spaces": [every space filled], "placed": [spaces that got a
@@ -135,11 +135,11 @@ from companion.rules.gingo.actions import (
     action_from_dict,
 )
 from companion.rules.gingo.engine import GingoGame, new_game
-from companion.rules.gingo.errors import ChipShortfall, GingoError, GingoInputError
+from companion.rules.gingo.errors import GingoChipShortfall, GingoError, GingoInputError
 from companion.rules.gingo.events import Event
 from companion.rules.gingo.melds import TableMeld
 from companion.rules.gingo.options import Options, check_deal, default_deal, make_options
 
-__all__ = ["GingoError", "GingoInputError", "ChipShortfall", "Options", "make_options", "check_deal", "default_deal", "TableMeld",
+__all__ = ["GingoError", "GingoInputError", "GingoChipShortfall", "Options", "make_options", "check_deal", "default_deal", "TableMeld",
            "GingoGame", "new_game", "Action", "Event", "Setup", "Meld", "Hit", "GoOut", "JokerLay",
            "StockExhausted", "NewHand", "Draw", "Take", "Discard", "ANY_JOKER", "action_from_dict"]

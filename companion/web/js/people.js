@@ -22,7 +22,7 @@ export async function mountHistory(main, ctx, who) {
     const variants = await variantsOf(ctx);
     let body;
     try { body = await api.get(q(!reset && before ? `&before=${encodeURIComponent(before)}` : "")); }
-    catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message); return; }
+    catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : api.says(e)); return; }
     showError(err, "");
     const items = (body.games || []).map(g => gameItem(g, variants));
     if (reset) list.replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, "No finished games yet.")]));
@@ -74,7 +74,7 @@ export async function mountStats(main, ctx, who) {
     const variants = await variantsOf(ctx);
     let body;
     try { body = await api.get("/api/v1/stats" + (player ? `?player=${encodeURIComponent(player)}` : "")); }
-    catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message); return; }
+    catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : api.says(e)); return; }
     showError(err, "");
     const people = body.players || [];
     if (!people.length) {
