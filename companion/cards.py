@@ -35,6 +35,8 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Final
 
+from companion.errors import IllegalAction
+
 SUITS: Final = "SHDC"
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SYMBOLS: Final = "♠♥♦♣"
@@ -70,14 +72,14 @@ _JOKER_WORDS = {"JK": JOKER1, "JOKER": JOKER1, "🃏": JOKER1, "JK1": JOKER1, "J
 def make_card(suit: int, rank: int) -> int:
     """The standard card of ``suit`` (0..3, ``S H D C``) and ``rank`` (1..13)."""
     if not 0 <= suit < 4 or not 1 <= rank <= 13:
-        raise ValueError(f"no standard card with suit {suit} and rank {rank}")
+        raise IllegalAction(f"no standard card with suit {suit} and rank {rank}")
     return suit * 13 + rank - 1
 
 
 def make_rumski(colour: int, rank: int) -> int:
     """The Rumski card of ``colour`` (0..4, ``R B G Y P``) and ``rank`` (1..13)."""
     if not 0 <= colour < 5 or not 1 <= rank <= 13:
-        raise ValueError(f"no Rumski card with colour {colour} and rank {rank}")
+        raise IllegalAction(f"no Rumski card with colour {colour} and rank {rank}")
     return RUMSKI_BASE + colour * 13 + rank - 1
 
 
@@ -118,7 +120,7 @@ def card_name(card: int) -> str:
     ('KS', 'JK2', 'G7')
     """
     if not isinstance(card, int) or isinstance(card, bool):
-        raise ValueError(f"not a card number: {card!r}")
+        raise IllegalAction(f"not a card number: {card!r}")
     if 0 <= card < 52:
         return RANK_NAMES[card % 13] + SUITS[card // 13]
     if card in (JOKER1, JOKER2):
@@ -128,7 +130,7 @@ def card_name(card: int) -> str:
         return f"{COLOURS[c]}{r + 1}"
     if WILD_BASE <= card < WILD_BASE + 5:
         return f"W{card - WILD_BASE + 1}"
-    raise ValueError(f"not a card number: {card}")
+    raise IllegalAction(f"not a card number: {card}")
 
 
 def _parse_rank(text: str) -> int | None:
@@ -145,19 +147,19 @@ def parse_card(text: str | int) -> int:
         card_name(text)  # validates
         return text
     if not isinstance(text, str):
-        raise ValueError(f"not a card: {text!r}")
+        raise IllegalAction(f"not a card: {text!r}")
     # phones type "♥️" (heart + emoji variation selector) and may add zero-width or
     # full-width characters: read the card they show, not the bytes behind it
     token = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).strip().upper()
     if not token:
-        raise ValueError(f"not a card: {text!r} (empty)")
+        raise IllegalAction(f"not a card: {text!r} (empty)")
     if token in _JOKER_WORDS:
         return _JOKER_WORDS[token]
     if token[0] == "W" and (len(token) == 1 or token[1:].isdigit()):
         n = int(token[1:]) if len(token) > 1 else 1
         if 1 <= n <= 5:
             return WILD_BASE + n - 1
-        raise ValueError(f"not a card: {text!r} (Rumski wilds are W1..W5)")
+        raise IllegalAction(f"not a card: {text!r} (Rumski wilds are W1..W5)")
     # suit symbol first or last
     if token[0] in _SYMBOL_SUIT:
         r = _parse_rank(token[1:])
@@ -177,12 +179,12 @@ def parse_card(text: str | int) -> int:
         r = int(token[1:])
         if 1 <= r <= 13:
             return make_rumski(_COLOUR[token[0]], r)
-        raise ValueError(f"not a card: {text!r} (Rumski ranks are 1..13)")
+        raise IllegalAction(f"not a card: {text!r} (Rumski ranks are 1..13)")
     if token[0] in _LETTER_SUIT and len(token) >= 2:
         r = _parse_rank(token[1:])
         if r is not None:
             return make_card(_LETTER_SUIT[token[0]], r)
-    raise ValueError(
+    raise IllegalAction(
         f"not a card: {text!r} (write rank and suit like AS, 10H, TD, 10♦ or ♦10; "
         f"JK for a joker; R5, B13 or W for Rumski)"
     )
@@ -199,14 +201,14 @@ def parse_cards(cards: str | Iterable[str | int]) -> list[int]:
     >>> parse_cards("5H 5h")
     Traceback (most recent call last):
     ...
-    ValueError: duplicate card: '5h' (5H is already in the list)
+    companion.errors.IllegalAction: duplicate card: '5h' (5H is already in the list)
     """
     if isinstance(cards, str):
         tokens: list[str | int] = [t for t in cards.replace(",", " ").split() if t]
     elif isinstance(cards, int):
-        raise ValueError("expected a list of cards, got a single number (use mask_cards for a bitmask)")
+        raise IllegalAction("expected a list of cards, got a single number (use mask_cards for a bitmask)")
     elif isinstance(cards, (bytes, Mapping)) or not isinstance(cards, Iterable):
-        raise ValueError(f"expected a list of cards, got {cards!r}")
+        raise IllegalAction(f"expected a list of cards, got {cards!r}")
     else:
         tokens = list(cards)
     out: list[int] = []
@@ -221,7 +223,7 @@ def parse_cards(cards: str | Iterable[str | int]) -> list[int]:
                     c = alt
                     break
         if seen >> c & 1:
-            raise ValueError(f"duplicate card: {tok!r} ({card_name(c)} is already in the list)")
+            raise IllegalAction(f"duplicate card: {tok!r} ({card_name(c)} is already in the list)")
         seen |= 1 << c
         out.append(c)
     return out
@@ -238,10 +240,10 @@ def cards_mask(cards: Iterable[int]) -> int:
 def to_mask(cards: int | str | Iterable[str | int]) -> int:
     """A card set from a bitmask (returned as is), a string, or a list of names/ints."""
     if isinstance(cards, bool):
-        raise ValueError(f"not a card set: {cards!r}")
+        raise IllegalAction(f"not a card set: {cards!r}")
     if isinstance(cards, int):
         if cards < 0:
-            raise ValueError("a card set bitmask cannot be negative")
+            raise IllegalAction("a card set bitmask cannot be negative")
         return cards
     return cards_mask(parse_cards(cards))
 
@@ -277,7 +279,7 @@ def deck_mask(deck: str) -> int:
     try:
         return {"standard": STANDARD_DECK, "gingo": GINGO_DECK, "rumski": RUMSKI_DECK}[deck]
     except KeyError:
-        raise ValueError(f"unknown deck {deck!r} (standard, gingo or rumski)") from None
+        raise IllegalAction(f"unknown deck {deck!r} (standard, gingo or rumski)") from None
 
 
 def gin_value(card: int) -> int:
@@ -286,7 +288,7 @@ def gin_value(card: int) -> int:
         return min(card % 13 + 1, 10)
     if card in (JOKER1, JOKER2):
         return 15
-    raise ValueError(f"{card_name(card)} has no gin value")
+    raise IllegalAction(f"{card_name(card)} has no gin value")
 
 
 def ginski_value(card: int) -> int:
@@ -295,4 +297,4 @@ def ginski_value(card: int) -> int:
         return (card - RUMSKI_BASE) % 13 + 1
     if WILD_BASE <= card < WILD_BASE + 5:
         return 20
-    raise ValueError(f"{card_name(card)} is not a Rumski card")
+    raise IllegalAction(f"{card_name(card)} is not a Rumski card")

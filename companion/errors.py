@@ -45,11 +45,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-#: The legacy ``TableError(code, message, status)`` form: which class a status meant.
-_LEGACY_STATUS: dict[int, str] = {400: "InvalidInput", 401: "Unauthorized", 404: "NotFound", 409: "Conflict",
-                                  422: "IllegalAction", 501: "InvalidInput", 503: "StorageError",
-                                  507: "StorageFull"}
-
 
 class CompanionError(Exception):
     """The root of the tree: a ``message`` for people, a ``code`` and ``details`` for programs.
@@ -57,30 +52,15 @@ class CompanionError(Exception):
     ``code`` defaults to the class's; an instance may narrow it (``InvalidInput("...",
     code="invalid_hand")``) so the codes of API contract v1 stay what they were.
 
-    The form ``CompanionError(code, message, status)`` of the old ``TableError`` is still
-    accepted and builds the class that status stood for:
-
-    >>> type(TableError("not_found", "no game with id 'x'", 404)).__name__
-    'NotFound'
-    >>> isinstance(TableError("stale_version", "reload", 409), StaleVersion)
-    True
+    >>> e = Conflict("the match is over", code="finished")
+    >>> e.code, e.message, e.details
+    ('finished', 'the match is over', {})
     """
 
     code: str = "error"
-    _legacy: bool = False
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> CompanionError:
-        legacy = cls is CompanionError and len(args) >= 2 and isinstance(args[1], str)
-        if legacy:
-            cls = _legacy_class(str(args[0]), int(args[2]) if len(args) > 2 else int(kwargs.get("status", 400)))
-        obj = super().__new__(cls)
-        obj._legacy = legacy
-        return obj
-
-    def __init__(self, message: object = "", *args: Any, code: str | None = None,
-                 details: Mapping[str, Any] | None = None, status: int | None = None) -> None:
-        if getattr(self, "_legacy", False):  # the old (code, message[, status]) form
-            code, message = str(message), args[0]
+    def __init__(self, message: object = "", *, code: str | None = None,
+                 details: Mapping[str, Any] | None = None) -> None:
         text = str(message)
         super().__init__(text)
         self.message = text
@@ -96,7 +76,7 @@ class CompanionError(Exception):
         return {"code": self.code, "message": self.message, "details": dict(self.details)}
 
 
-#: The name callers used before the tree (``except TableError``, ``TableError(code, message, status)``).
+#: The name callers used before the tree (``except TableError``); raise a class of the tree.
 TableError = CompanionError
 
 
@@ -166,11 +146,7 @@ class StaleVersion(Conflict):
 
     code: str = "stale_version"
 
-    def __init__(self, message: object = None, *args: Any, version: int = 0, expected: int = 0,
-                 **kwargs: Any) -> None:
-        if self._legacy:  # TableError("stale_version", message, 409)
-            super().__init__(message, *args, **kwargs)
-            return
+    def __init__(self, message: object = None, *, version: int = 0, expected: int = 0) -> None:
         super().__init__(message or f"the game is at version {version}, not {expected}: reload it and try again",
                          details={"version": version, "expected": expected})
 
@@ -231,15 +207,6 @@ def refusal(message: str, *, field: str | None = None, seat: int | None = None) 
     if seat is not None:
         details["seat"] = seat
     return IllegalAction(message, details=details)
-
-
-def _legacy_class(code: str, status: int) -> type[CompanionError]:
-    if code == "stale_version":
-        return StaleVersion
-    if code == "unknown_variant":
-        return InvalidInput
-    return {c.__name__: c for c in (InvalidInput, IllegalAction, NotFound, Conflict, Unauthorized,
-                                    StorageError, StorageFull)}.get(_LEGACY_STATUS.get(status, ""), InvalidInput)
 
 
 __all__ = [

@@ -70,20 +70,31 @@ def hand_tally(results: Iterable[Mapping[str, Any]], seats: int) -> dict[str, li
     """
     out = {k: [0] * seats for k in TALLY_KEYS}
     for r in results:
-        pts = r.get("points")
-        if isinstance(pts, list):
-            for s, p in enumerate(pts[:seats]):
-                out["points"][s] += hand_points(p)
-        winner, ender, kind = _seat(r.get("winner"), seats), _seat(r.get("ender"), seats), r.get("kind")
-        if winner is not None:
-            out["won"][winner] += 1
-            if kind == "undercut":
-                out["undercuts"][winner] += 1
-        if kind in ("gin", "big_gin") and ender is not None:
-            out["gins"][ender] += 1
-            if kind == "big_gin":
-                out["big_gins"][ender] += 1
+        add_to_tally(out, r, seats)
     return out
+
+
+def add_to_tally(out: dict[str, list[int]], r: Mapping[str, Any], seats: int) -> None:
+    """Add one scored hand's result to a tally made by :func:`hand_tally`, in place.
+
+    >>> t = hand_tally([], 2)
+    >>> add_to_tally(t, {"kind": "gin", "ender": 1, "winner": 1, "points": [0, 30]}, 2)
+    >>> t["points"], t["gins"]
+    ([0, 30], [0, 1])
+    """
+    pts = r.get("points")
+    if isinstance(pts, list):
+        for s, p in enumerate(pts[:seats]):
+            out["points"][s] += hand_points(p)
+    winner, ender, kind = _seat(r.get("winner"), seats), _seat(r.get("ender"), seats), r.get("kind")
+    if winner is not None:
+        out["won"][winner] += 1
+        if kind == "undercut":
+            out["undercuts"][winner] += 1
+    if kind in ("gin", "big_gin") and ender is not None:
+        out["gins"][ender] += 1
+        if kind == "big_gin":
+            out["big_gins"][ender] += 1
 
 
 def _seat(x: Any, seats: int) -> int | None:

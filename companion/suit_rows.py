@@ -1,6 +1,7 @@
 """Gin-Go suit rows and coordinate frames: which space each side's cards sit on.
 
-Every board space has two coordinates, one per side (RULES.md 5C). Board rows run
+Every board space has two coordinates, one per side: each side reads the board from
+its own edge. Board rows run
 1..13 from side 1's edge and columns 1..4 from side 1's left; a space is
 ``(row - 1) * 4 + (col - 1)``. A :class:`Frame` turns one side's card into a space:
 
@@ -12,7 +13,8 @@ Every board space has two coordinates, one per side (RULES.md 5C). Board rows ru
 An ace always sits on the A row, also when it is used high (Q-K-A). Jokers have no
 space of their own: their chip goes on the card they are designated to stand for.
 
-The suit rows come from the set-up (seed "Suit-Row Set-Up", RULES.md 5A, 5C #14):
+The suit rows come from the set-up (the "Suit-Row Set-Up": each side turns up cards
+and lays its suits out in the order they come):
 :func:`reveal_suits` reads the revealed cards, :func:`suit_rows` lays out both rows.
 
 >>> p1 = Frame(1, "SHDC"); p2 = Frame(2, "CDHS")
@@ -30,6 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from companion.errors import IllegalAction
 from companion import cards as C
 
 SUIT_ORDER: Final = C.SUITS  # "SHDC": the suit letters
@@ -51,7 +54,7 @@ def parse_suit_row(text: str | Iterable[str]) -> str:
     >>> parse_suit_row("SHDS")
     Traceback (most recent call last):
     ...
-    ValueError: suit row 'SHDS' repeats S and lacks C: a suit row holds each of S, H, D, C exactly once
+    companion.errors.IllegalAction: suit row 'SHDS' repeats S and lacks C: a suit row holds each of S, H, D, C exactly once
     """
     raw = text if isinstance(text, str) else "".join(str(t) for t in text)
     letters = []
@@ -60,7 +63,7 @@ def parse_suit_row(text: str | Iterable[str]) -> str:
             continue
         suit = _SUIT_CHARS.get(ch.upper())
         if suit is None:
-            raise ValueError(f"suit row {raw!r}: {ch!r} is not a suit (write S H D C or ♠ ♥ ♦ ♣)")
+            raise IllegalAction(f"suit row {raw!r}: {ch!r} is not a suit (write S H D C or ♠ ♥ ♦ ♣)")
         letters.append(suit)
     row = "".join(letters)
     if len(row) == 4 and len(set(row)) == 4:
@@ -73,7 +76,7 @@ def parse_suit_row(text: str | Iterable[str]) -> str:
     if missing:
         parts.append("lacks " + ", ".join(missing))
     what = " and ".join(parts) if parts else f"has {len(row)} suits"
-    raise ValueError(f"suit row {raw!r} {what}: a suit row holds each of S, H, D, C exactly once")
+    raise IllegalAction(f"suit row {raw!r} {what}: a suit row holds each of S, H, D, C exactly once")
 
 
 def _card(card: int | str) -> int:
@@ -85,7 +88,7 @@ def _card(card: int | str) -> int:
 
 def _check_seat(seat: object, what: str = "seat") -> int:
     if isinstance(seat, bool) or seat not in (1, 2):
-        raise ValueError(f"{what} must be 1 or 2 (side 1 sits at board row 1, side 2 at row 13), got {seat!r}")
+        raise IllegalAction(f"{what} must be 1 or 2 (side 1 sits at board row 1, side 2 at row 13), got {seat!r}")
     assert isinstance(seat, int)
     return seat
 
@@ -115,7 +118,7 @@ class Frame:
         _check_seat(self.seat)
         row = parse_suit_row(self.suit_row)
         if self.rank_axis not in RANK_AXES:
-            raise ValueError(f"rank_axis must be 'opposed' or 'shared', got {self.rank_axis!r}")
+            raise IllegalAction(f"rank_axis must be 'opposed' or 'shared', got {self.rank_axis!r}")
         object.__setattr__(self, "suit_row", row)
         to_space = [0] * 52
         to_card = [0] * 52
@@ -130,7 +133,7 @@ class Frame:
     def row(self, rank: int) -> int:
         """Board row (1..13) of this side's ``rank`` (1 = ace .. 13 = king)."""
         if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= 13:
-            raise ValueError(f"rank must be 1 (ace) .. 13 (king), got {rank!r}")
+            raise IllegalAction(f"rank must be 1 (ace) .. 13 (king), got {rank!r}")
         if self.seat == 2 and self.rank_axis == "opposed":
             return 14 - rank
         return rank
@@ -139,7 +142,7 @@ class Frame:
         """Board column (1..4, from side 1's left) of this side's ``suit``."""
         letter = _SUIT_CHARS.get(suit.upper()) if isinstance(suit, str) else None
         if letter is None:
-            raise ValueError(f"not a suit: {suit!r} (write S H D C or ♠ ♥ ♦ ♣)")
+            raise IllegalAction(f"not a suit: {suit!r} (write S H D C or ♠ ♥ ♦ ♣)")
         pos = self.suit_row.index(letter) + 1
         return pos if self.seat == 1 else 5 - pos
 
@@ -151,18 +154,18 @@ class Frame:
         """
         c = _card(card)
         if C.is_wild(c):
-            raise ValueError(
+            raise IllegalAction(
                 f"{C.card_name(c)} is a joker and has no space: place the chip for the card "
                 "it is designated to stand for (a joker's chip goes on the space of the card it stands for)"
             )
         if not 0 <= c < 52:
-            raise ValueError(f"{C.card_name(c)} is not a standard card; Gin-Go uses S H D C")
+            raise IllegalAction(f"{C.card_name(c)} is not a standard card; Gin-Go uses S H D C")
         return self._to_space[c]
 
     def card_int(self, space: int) -> int:
         """The card (int) this side reads on ``space``."""
         if isinstance(space, bool) or not isinstance(space, int) or not 0 <= space < 52:
-            raise ValueError(f"space must be an int 0..51, got {space!r}")
+            raise IllegalAction(f"space must be an int 0..51, got {space!r}")
         return self._to_card[space]
 
     def card(self, space: int) -> str:
@@ -174,7 +177,7 @@ def normalize_format(fmt: str) -> str:
     """``"Suit-for-Suit"`` -> ``"suit_for_suit"``; ValueError for an unknown format."""
     key = str(fmt).strip().lower().replace("-", "_").replace(" ", "_")
     if key not in FORMATS:
-        raise ValueError(f"unknown suit-row set-up {fmt!r} (normal, suit_for_suit or secrecy)")
+        raise IllegalAction(f"unknown suit-row set-up {fmt!r} (normal, suit_for_suit or secrecy)")
     return key
 
 
@@ -196,7 +199,7 @@ class Reveal:
     def chooser(self) -> str | None:
         """Who calls the format: None (Normal is forced), ``"dealer"`` after one
         joker, ``"opponent"`` after a second (in the 4-player game, the player to
-        the dealer's right, RULES.md 5C #14)."""
+        the dealer's right)."""
         return (None, "dealer", "opponent")[min(self.jokers, 2)]
 
     @property
@@ -212,13 +215,13 @@ class Reveal:
         """
         key = normalize_format(fmt)
         if key not in self.formats:
-            raise ValueError(
+            raise IllegalAction(
                 f"no joker came up before the fourth suit, so the set-up is Normal; "
                 f"{key!r} may not be called (seed: Suit-Row Set-Up)"
             )
         if by is not None and self.chooser is not None and by != self.chooser:
             n = "one joker" if self.jokers == 1 else "a second joker"
-            raise ValueError(f"after {n} the {self.chooser} calls the set-up, not the {by} (seed: Suit-Row Set-Up)")
+            raise IllegalAction(f"after {n} the {self.chooser} calls the set-up, not the {by} (seed: Suit-Row Set-Up)")
         return key
 
 
@@ -241,9 +244,9 @@ def reveal_suits(cards: Sequence[int | str] | str) -> Reveal:
         if C.is_wild(c) and isinstance(tok, str) and tok.strip().upper() in ("JK", "JOKER", "🃏"):
             c = C.JOKER2 if C.JOKER1 in seen else C.JOKER1
         if not (0 <= c < 52 or c in C.JOKERS):
-            raise ValueError(f"{C.card_name(c)} is not in the Gin-Go deck (52 cards and two jokers)")
+            raise IllegalAction(f"{C.card_name(c)} is not in the Gin-Go deck (52 cards and two jokers)")
         if c in seen:
-            raise ValueError(f"{C.card_name(c)} was turned twice in the set-up reveal")
+            raise IllegalAction(f"{C.card_name(c)} was turned twice in the set-up reveal")
         seen.append(c)
         if c in C.JOKERS:
             jokers += 1
@@ -253,7 +256,7 @@ def reveal_suits(cards: Sequence[int | str] | str) -> Reveal:
                 order += letter
                 if len(order) == 4:
                     return Reveal(order, len(seen), jokers, tuple(seen))
-    raise ValueError(
+    raise IllegalAction(
         f"the reveal ran out after {len(seen)} cards with only {len(order)} suits shown "
         f"({order or 'none'}); keep turning cards until all four suits appear"
     )
@@ -282,12 +285,12 @@ def suit_rows(
     dealer = _check_seat(dealer_side, "dealer_side")
     if key == "secrecy":
         if secret is None or set(secret) != {1, 2}:
-            raise ValueError("a Secrecy set-up needs each side's chosen row: secret={1: 'SHDC', 2: '...'}")
+            raise IllegalAction("a Secrecy set-up needs each side's chosen row: secret={1: 'SHDC', 2: '...'}")
         return {side: parse_suit_row(secret[side]) for side in (1, 2)}
     if secret is not None:
-        raise ValueError(f"secret rows are only used in a Secrecy set-up, not {key!r}")
+        raise IllegalAction(f"secret rows are only used in a Secrecy set-up, not {key!r}")
     if order is None:
-        raise ValueError(f"a {key!r} set-up needs the order in which the suits appeared")
+        raise IllegalAction(f"a {key!r} set-up needs the order in which the suits appeared")
     row = parse_suit_row(order)
     if key == "normal":
         return {1: row, 2: row}

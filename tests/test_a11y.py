@@ -751,7 +751,7 @@ def test_entries_from_another_phone_a_conflict_and_the_match_end_are_said_once(
     other_phone(server, table, f"/api/v1/games/{gid}/hands", {"ender": 1, "deadwood": [30, 0]})
     wait_said(phone, "Hand 2 entered on another phone: Sam went gin")
     phone.click("#confirm-btn")
-    wait_said(phone, "Not saved: the game changed on another phone first")
+    wait_said(phone, "Not saved. The game changed on another phone first")
     expect(phone.locator("#review-title")).to_contain_text("meanwhile: review")
     # The hand that ends the match: its words and the winner, once.
     other_phone(server, table, f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [0, 90]})

@@ -13,7 +13,7 @@ from companion import cards as C
 from companion import errors as E
 from companion.api.app import create_app
 from companion.api.errors import STATUS, http_status
-from companion.hardware.config import ConfigError as HardwareConfigError
+from companion.hardware.config import HardwareConfigError
 from companion.hardware.leds import LedBackendError
 from companion.pairing import Pairing, PairingError
 from companion.rules import gingo
@@ -42,10 +42,46 @@ def test_the_old_classes_are_branches_of_the_tree() -> None:
     assert isinstance(HardwareConfigError("leds.backend"), E.ConfigError)
     assert isinstance(LedBackendError("no strip"), E.BackendError)
     assert isinstance(gingo.GingoError("no"), E.IllegalAction)
-    # the old TableError(code, message, status) form builds the class that status meant
-    err = TableError("finished", "the match is over", 409)
-    assert type(err) is E.Conflict and err.code == "finished" and err.message == "the match is over"
-    assert str(err) == "the match is over" and err.details == {}
+    # the old TableError(code, message, status) form is gone: a class of the tree names the kind
+    with pytest.raises(TypeError):
+        TableError("finished", "the match is over", 409)  # type: ignore[call-arg]
+    err = E.Conflict("the match is over", code="finished")
+    assert err.code == "finished" and str(err) == "the match is over" and err.details == {}
+
+
+def test_no_raise_uses_the_old_constructor_form_and_no_class_name_is_used_twice() -> None:
+    """Every raise names a class of the tree (never ``TableError(code, message, status)``),
+    and no two different error classes share a name (StorageFull, ChipShortfall, ConfigError
+    each had a twin)."""
+    import ast
+    import importlib
+    import pkgutil
+
+    import companion
+
+    root = Path(E.__file__).resolve().parent
+    legacy = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+                    "TableError", "CompanionError") and len(node.args) >= 2:
+                legacy.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert legacy == []
+    seen: dict[str, type] = {}
+    twins = []
+    for info in pkgutil.walk_packages(companion.__path__, "companion."):
+        if info.name.startswith(("companion.web", "companion.hardware.defaults")):
+            continue
+        try:
+            mod = importlib.import_module(info.name)
+        except ImportError:  # a module for hardware this machine lacks
+            continue
+        for obj in vars(mod).values():
+            if isinstance(obj, type) and issubclass(obj, Exception) and obj.__module__ == mod.__name__:
+                other = seen.setdefault(obj.__name__, obj)
+                if other is not obj:
+                    twins.append(f"{obj.__module__}.{obj.__name__} and {other.__module__}.{other.__name__}")
+    assert twins == []
 
 
 def test_chip_shortfall_carries_side_supply_need_and_cards() -> None:
@@ -142,6 +178,16 @@ def test_table_refusals_are_tree_errors(tmp_path: Path) -> None:
     assert isinstance(err.value, E.StaleVersion)
 
 
+def test_no_docstring_or_comment_cites_a_file_users_do_not_have() -> None:
+    """The package restates a rule where it applies it: RULES.md and DESIGN.md are the
+    builders' notes, which a player or a reader of the installed package does not have."""
+    root = Path(E.__file__).resolve().parent
+    cited = [f"{p.relative_to(root)}:{n}" for p in sorted(root.rglob("*")) if p.suffix in (".py", ".js", ".html")
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if "RULES.md" in line or "DESIGN.md" in line]
+    assert cited == []
+
+
 def test_no_error_message_cites_a_file_the_player_does_not_have() -> None:
     """Messages say the rule itself, never "RULES.md 5C #n" (players do not have that file)."""
     import ast
@@ -199,3 +245,54 @@ def test_a_malformed_action_is_invalid_input_not_an_illegal_move(client: TestCli
     assert client.get(f"/api/v1/games/{gid}").json()["version"] == version
     r = client.post(f"/api/v1/games/{gid}/actions", json={"action": {"type": "hit", "seat": 0, "meld": 7, "cards": ["4S"]}})
     assert r.status_code == 422 and r.json()["error"]["code"] == "illegal"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/{gid}/hands", "/api/v1/games/{gid}/hands/preview"])
+def test_a_value_error_inside_an_engine_is_a_bug_not_an_illegal_hand(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, path: str) -> None:
+    """A ValueError an engine did not mean (``int("x")`` deep inside) is a 500 with a JSON
+    body and a log line: never a 422 blaming the player's cards."""
+    gid = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]}).json()["id"]
+    from companion.rules import gin
+
+    def broken(*args: object, **kwargs: object) -> None:
+        int("not a number")  # a bug: ValueError, raised by nobody on purpose
+
+    monkeypatch.setattr(gin, "score_from_deadwood", broken)
+    with caplog.at_level(logging.ERROR):
+        r = client.post(path.format(gid=gid), json={"ender": 0, "deadwood": [0, 20]})
+    assert r.status_code == 500 and r.headers["content-type"].startswith("application/json"), r.text
+    assert r.json()["error"]["code"] == "internal_error" and "ValueError" in r.json()["error"]["message"]
+    assert any(rec.exc_info for rec in caplog.records)
+    assert client.get(f"/api/v1/games/{gid}").json()["version"] == 1
+    monkeypatch.undo()  # the engine's own refusal is still the player's: 422 naming the rule
+    r = client.post(path.format(gid=gid), json={"ender": 0, "deadwood": [30, 20]})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_hand" and "knock" in r.json()["error"]["message"]
+
+
+def test_an_engine_refusal_is_typed_so_a_bug_can_be_told_from_it() -> None:
+    """The engines raise the tree's errors for what they refuse (still ValueErrors, for
+    code written before); a plain ValueError from them is a bug."""
+    from companion.rules import gin as gin_rules
+
+    with pytest.raises(E.IllegalAction, match="not a card"):
+        C.parse_card("ZZ")
+    with pytest.raises(E.IllegalAction):
+        gin_rules.score_from_deadwood([30, 20], 0)
+    with pytest.raises(E.IllegalAction):
+        gin_rules.score_hand(["AS 2S 3S", "4S 5S 6S"], 0)
+
+
+@pytest.mark.parametrize("method,path", [("PUT", "/api/v1/games/g1/hands/{n}"),
+                                         ("POST", "/api/v1/games/g1/hands/{n}/preview"),
+                                         ("POST", "/api/v1/games/g1/seats/{n}"),
+                                         ("GET", "/api/v1/games/g1/events?after={n}")])
+def test_a_malformed_number_in_a_path_or_query_is_a_json_422(client: TestClient, method: str, path: str) -> None:
+    """A number of 5,000 digits (beyond Python's integer-string limit) or a word where a
+    number goes is a JSON 422 naming the parameter, never a text/plain 500."""
+    for n in ("1" * 5000, "two"):
+        r = client.request(method, path.format(n=n), json={"ender": 0, "deadwood": [0, 20]})
+        assert r.status_code == 422, (n[:10], r.status_code, r.text[:200])
+        assert r.headers["content-type"].startswith("application/json")
+        err = r.json()["error"]
+        assert err["code"] == "invalid_request" and err["details"]["fields"][0]["field"] in ("path.n", "query.after"), err

@@ -12,7 +12,7 @@ import pytest
 from companion import cards as C
 from companion.play.gingo import GingoPlay, bot_move
 from companion.rules.gingo import (
-    ANY_JOKER, ChipShortfall, GingoError, GingoInputError, GoOut, JokerLay, Meld, Take, action_from_dict,
+    ANY_JOKER, GingoChipShortfall, GingoError, GingoInputError, GoOut, JokerLay, Meld, Take, action_from_dict,
     new_game,
 )
 from companion.rules.gingo.actions import PLAY_KEYS, TABLE_KEYS
@@ -110,11 +110,11 @@ def test_a_shortfall_carries_side_supply_need_and_cards() -> None:
     g.apply({"type": "setup", "suit_rows": ROWS, "board": "".join(board)[:48] + "...."})
     assert g.board.supply(1) == 2
     free = [C.card_name(g.frame(1).card_int(s)) for s in range(48, 52)]  # the K row
-    with pytest.raises(ChipShortfall) as err:
+    with pytest.raises(GingoChipShortfall) as err:
         g.apply({"type": "meld", "seat": 0, "cards": free[:3]})
     assert err.value.code == "illegal"
     assert err.value.details == {"reason": "chip_shortfall", "side": 1, "supply": 2, "need": 3, "short": 1, "cards": free[:3]}
-    with pytest.raises(ChipShortfall) as err:
+    with pytest.raises(GingoChipShortfall) as err:
         g.apply({"type": "meld", "seat": 0, "cards": free[:3], "skip": free[:2]})
     assert err.value.details["short"] == 1 and "only 1 chip may be forfeited, not 2" in str(err.value)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import companion.hardware.config as config_mod
-from companion.hardware.config import ConfigError, HardwareConfig, load_config, parse_color, parse_config
+from companion.hardware.config import HardwareConfigError, HardwareConfig, load_config, parse_color, parse_config
 from companion.hardware.leds import open_led_backend
 from companion.hardware.power import brightness_cap
 
@@ -100,22 +100,22 @@ def test_colours() -> None:
     ],
 )
 def test_bad_values_name_the_key(data: dict[str, object], message: str) -> None:
-    with pytest.raises(ConfigError, match=message):
+    with pytest.raises(HardwareConfigError, match=message):
         parse_config(data)
 
 
 def test_file_errors(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="not found; copy hardware/gingo.example.toml"):
+    with pytest.raises(HardwareConfigError, match="not found; copy hardware/gingo.example.toml"):
         load_config(str(tmp_path / "missing.toml"))
-    with pytest.raises(ConfigError, match="is a folder"):
+    with pytest.raises(HardwareConfigError, match="is a folder"):
         load_config(str(tmp_path))
     bad = tmp_path / "bad.toml"
     bad.write_text("[leds\nbackend = 'sim'\n")
-    with pytest.raises(ConfigError, match="not valid TOML"):
+    with pytest.raises(HardwareConfigError, match="not valid TOML"):
         load_config(str(bad))
     named = tmp_path / "named.toml"
     named.write_text("[leds]\nbackend = 'laser'\n")
-    with pytest.raises(ConfigError, match=f"^{named}: leds.backend 'laser'"):
+    with pytest.raises(HardwareConfigError, match=f"^{named}: leds.backend 'laser'"):
         load_config(str(named))
 
 
@@ -196,12 +196,12 @@ def test_config_options_match_the_backend_signatures() -> None:
 
 
 def test_shutdown_command_is_a_list_of_words():
-    from companion.hardware.config import ConfigError, parse_config
+    from companion.hardware.config import HardwareConfigError, parse_config
 
     cfg = parse_config({"buttons": {"shutdown_command": ["sudo", "poweroff"]}})
     assert cfg.shutdown_command == ("sudo", "poweroff")
     assert parse_config({"buttons": {}}).shutdown_command == ("systemctl", "poweroff")
-    with pytest.raises(ConfigError, match="buttons.shutdown_command"):
+    with pytest.raises(HardwareConfigError, match="buttons.shutdown_command"):
         parse_config({"buttons": {"shutdown_command": "poweroff"}})
 
 
@@ -212,7 +212,7 @@ def test_config_or_layout_not_utf8_names_the_file(tmp_path: Path) -> None:
 
     raw = tmp_path / "latin1.toml"
     raw.write_bytes(b"[colors]\nside1 = \"r\xe9d\"\n")
-    with pytest.raises(ConfigError, match=f"^{raw}: not valid TOML \\(not UTF-8 text\\)"):
+    with pytest.raises(HardwareConfigError, match=f"^{raw}: not valid TOML \\(not UTF-8 text\\)"):
         load_config(str(raw))
     with pytest.raises(LayoutError, match=f"^{raw}: not valid TOML \\(not UTF-8 text\\)"):
         load_layout(str(raw))
@@ -227,7 +227,7 @@ def test_toml_nan_and_inf_are_refused(tmp_path: Path, table: str, key: str, valu
     # accepted; supply_amps nan stopped doctor with an error naming no file)
     cfg = tmp_path / "gingo.toml"
     cfg.write_text(f"[{table}]\n{key} = {value}\n")
-    with pytest.raises(ConfigError, match=f"^{cfg}: {table}.{key} must be .*got {value}"):
+    with pytest.raises(HardwareConfigError, match=f"^{cfg}: {table}.{key} must be .*got {value}"):
         load_config(str(cfg))
 
 

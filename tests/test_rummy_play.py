@@ -9,7 +9,8 @@ import pytest
 from companion import cards as C
 from companion import melds as M
 from companion.play import bot, rummy
-from companion.play.rummy import BigGin, Discard, Draw, Knock, Pass, RummyGame, selfplay_match
+from companion.play.rummy import BigGin, Discard, Draw, Knock, Pass, RummyGame
+from companion.play.rummy_selfplay import selfplay_match
 
 
 def snapshot(g: RummyGame) -> tuple:

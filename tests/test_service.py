@@ -12,7 +12,7 @@ import pytest
 
 from companion.boardview import compare, scene_fields
 from companion.hardware.calibration import compute_calibration, save_calibration
-from companion.hardware.config import ConfigError
+from companion.hardware.config import HardwareConfigError
 from companion.hardware.layout import default_layout
 from companion.hardware.scene import MARKER, OFF, WHITE
 from companion.commands.assemble import build_service, load_classifier
@@ -82,7 +82,7 @@ def test_a_bad_setting_names_where_it_came_from(tmp_path: Path, where: str, valu
     cfg = tmp_path / "gingo.toml"
     cfg.write_text(value if where == "file" else "")
     env = value if where == "env" else {}
-    with pytest.raises(ConfigError) as err:
+    with pytest.raises(HardwareConfigError) as err:
         resolve({"config": str(cfg)}, environ=env, system_config=tmp_path / "none")
     assert words in str(err.value)
 

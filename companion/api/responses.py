@@ -21,14 +21,34 @@ from typing import Any
 import orjson
 from fastapi.responses import JSONResponse
 
-_OPTIONS = orjson.OPT_NON_STR_KEYS
+from companion.table.state import ShownHands
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
+def _subclass(value: Any) -> Any:
+    """What orjson is handed for a subclass of a built-in type: a game's hands
+    (:class:`~companion.table.state.ShownHands`) as each hand's JSON, kept with the hand,
+    so an answer carrying a long game's hands does not encode them all again; any other
+    subclass as its plain type."""
+    if isinstance(value, ShownHands):
+        return orjson.Fragment(value.encoded(dumps_bytes))
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return int(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def dumps_bytes(value: Any) -> bytes:
     """Compact UTF-8 JSON of ``value``; what orjson refuses goes to the standard library,
     which writes it or raises its own error (a lone surrogate cannot be UTF-8)."""
     try:
-        return orjson.dumps(value, option=_OPTIONS)
+        return orjson.dumps(value, default=_subclass, option=_OPTIONS)
     except orjson.JSONEncodeError:
         return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from companion.errors import IllegalAction
+
 SPACES: Final = 52
 ROWS: Final = 13
 COLS: Final = 4
@@ -29,7 +31,7 @@ _NOT_RIGHT: Final = FULL & ~COL_MASKS[-1]
 
 def check_space(space: object) -> int:
     if isinstance(space, bool) or not isinstance(space, int) or not 0 <= space < SPACES:
-        raise ValueError(f"a space is an int 0..51 (space = (row-1)*4 + (col-1)), got {space!r}")
+        raise IllegalAction(f"a space is an int 0..51 (space = (row-1)*4 + (col-1)), got {space!r}")
     return space
 
 
@@ -41,7 +43,7 @@ def space_at(row: int, col: int) -> int:
     """
     for name, v, hi in (("row", row, ROWS), ("col", col, COLS)):
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
-            raise ValueError(f"{name} must be an int 1..{hi}, got {v!r}")
+            raise IllegalAction(f"{name} must be an int 1..{hi}, got {v!r}")
     return (row - 1) * COLS + (col - 1)
 
 
@@ -66,7 +68,7 @@ def parse_space(text: str | int) -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         return check_space(text)
     if not isinstance(text, str):
-        raise ValueError(f"not a space: {text!r}")
+        raise IllegalAction(f"not a space: {text!r}")
     t = text.strip().lower()
     if t.isdigit():
         return check_space(int(t))
@@ -74,7 +76,7 @@ def parse_space(text: str | int) -> int:
         row, _, col = t[1:].partition("c")
         if row.isdigit() and col.isdigit() and 1 <= int(row) <= ROWS and 1 <= int(col) <= COLS:
             return space_at(int(row), int(col))
-    raise ValueError(f"not a space: {text!r} (write r<row 1-13>c<col 1-4> like r3c2, or a number 0..51)")
+    raise IllegalAction(f"not a space: {text!r} (write r<row 1-13>c<col 1-4> like r3c2, or a number 0..51)")
 
 
 def spaces_mask(spaces: Iterable[int]) -> int:
@@ -115,7 +117,7 @@ NEIGHBOUR_LISTS: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
 
 def check_adjacency(adjacency: str) -> str:
     if adjacency not in ADJACENCIES:
-        raise ValueError(f"adjacency must be 'king8' (with diagonals) or 'ortho4', got {adjacency!r}")
+        raise IllegalAction(f"adjacency must be 'king8' (with diagonals) or 'ortho4', got {adjacency!r}")
     return adjacency
 
 

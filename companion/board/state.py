@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from companion.errors import IllegalAction
 from companion.board.links import distance_path_from_scratch, link_distance_from_scratch, link_from_scratch
 from companion.board.spaces import (
     COLS,
@@ -52,7 +53,7 @@ class PlaceResult(list[int]):
 
 def _check_side(side: object) -> int:
     if isinstance(side, bool) or side not in (1, 2):
-        raise ValueError(f"side must be 1 or 2, got {side!r}")
+        raise IllegalAction(f"side must be 1 or 2, got {side!r}")
     assert isinstance(side, int)
     return side
 
@@ -76,7 +77,7 @@ class Board:
 
     def __init__(self, chip_cap: int | None = 50, adjacency: str = "king8") -> None:
         if chip_cap is not None and (isinstance(chip_cap, bool) or not isinstance(chip_cap, int) or chip_cap < 0):
-            raise ValueError(f"chip_cap must be a whole number of chips or None (unlimited), got {chip_cap!r}")
+            raise IllegalAction(f"chip_cap must be a whole number of chips or None (unlimited), got {chip_cap!r}")
         self._cap = chip_cap
         self._adjacency = check_adjacency(adjacency)
         self._masks = [0, 0, 0]
@@ -93,14 +94,14 @@ class Board:
         b = cls(chip_cap, adjacency)
         for side, m in ((1, side1), (2, side2)):
             if isinstance(m, bool) or not isinstance(m, int) or m < 0 or m > FULL:
-                raise ValueError(f"side {side}'s chips must be a 52-bit mask, got {m!r}")
+                raise IllegalAction(f"side {side}'s chips must be a 52-bit mask, got {m!r}")
             if chip_cap is not None and m.bit_count() > chip_cap:
-                raise ValueError(
+                raise IllegalAction(
                     f"side {side} has {m.bit_count()} chips on the board but only {chip_cap} chips "
                     "(chip cap: each side owns a fixed number of chips)"
                 )
         if side1 & side2:
-            raise ValueError(f"both sides have a chip on {space_name(lowest_space(side1 & side2))}")
+            raise IllegalAction(f"both sides have a chip on {space_name(lowest_space(side1 & side2))}")
         b._masks = [0, side1, side2]
         for side in (1, 2):
             b._links[side] = link_from_scratch(b._masks[side], adjacency)
@@ -115,14 +116,14 @@ class Board:
         while lines and not lines[0]:
             lines.pop(0)
         if len(lines) != ROWS:
-            raise ValueError(f"a board is 13 lines of 4 characters (row 1 first), got {len(lines)} lines")
+            raise IllegalAction(f"a board is 13 lines of 4 characters (row 1 first), got {len(lines)} lines")
         masks = [0, 0, 0]
         for r, line in enumerate(lines):
             if len(line) != COLS:
-                raise ValueError(f"board line {r + 1} is {line!r}: each line has 4 characters of . 1 2")
+                raise IllegalAction(f"board line {r + 1} is {line!r}: each line has 4 characters of . 1 2")
             for c, ch in enumerate(line):
                 if ch not in ".12":
-                    raise ValueError(f"board line {r + 1}, character {c + 1}: {ch!r} is not '.', '1' or '2'")
+                    raise IllegalAction(f"board line {r + 1}, character {c + 1}: {ch!r} is not '.', '1' or '2'")
                 if ch != ".":
                     masks[int(ch)] |= 1 << (r * COLS + c)
         return cls.from_masks(masks[1], masks[2], chip_cap=chip_cap, adjacency=adjacency)
@@ -132,11 +133,11 @@ class Board:
         """Read the API's 52-character form (``. 1 2`` in space order)."""
         if not isinstance(text, str) or len(text) != SPACES:
             got = len(text) if isinstance(text, str) else type(text).__name__
-            raise ValueError(f"a board string has 52 characters of . 1 2 in space order, got {got}")
+            raise IllegalAction(f"a board string has 52 characters of . 1 2 in space order, got {got}")
         masks = [0, 0, 0]
         for s, ch in enumerate(text):
             if ch not in ".12":
-                raise ValueError(f"board string, space {s} ({space_name(s)}): {ch!r} is not '.', '1' or '2'")
+                raise IllegalAction(f"board string, space {s} ({space_name(s)}): {ch!r} is not '.', '1' or '2'")
             if ch != ".":
                 masks[int(ch)] |= 1 << s
         return cls.from_masks(masks[1], masks[2], chip_cap=chip_cap, adjacency=adjacency)
@@ -217,7 +218,7 @@ class Board:
         >>> b.place(1, [8])
         Traceback (most recent call last):
         ...
-        ValueError: side 1 needs 1 chip but has 0 in supply, 1 short (chip cap: each side owns 3 chips): choose which spaces to fill and forfeit the rest
+        companion.errors.IllegalAction: side 1 needs 1 chip but has 0 in supply, 1 short (chip cap: each side owns 3 chips): choose which spaces to fill and forfeit the rest
         """
         side = _check_side(side)
         wanted = [spaces] if isinstance(spaces, int) else list(spaces)
@@ -234,7 +235,7 @@ class Board:
         forfeited: list[int] = []
         if supply is not None and len(new) > supply:
             if not forfeit_extra:
-                raise ValueError(
+                raise IllegalAction(
                     f"side {side} needs {len(new)} chip{'s' if len(new) != 1 else ''} but has {supply} in supply, "
                     f"{len(new) - supply} short (chip cap: each side owns {self._cap} chips): "
                     "choose which spaces to fill and forfeit the rest"

@@ -32,7 +32,7 @@ from companion.hardware.checks import (
     probe_gpio,
     run_checks,
 )
-from companion.hardware.config import ConfigError, HardwareConfig
+from companion.hardware.config import HardwareConfigError, HardwareConfig
 from companion.hardware.layout import SLOT_NAMES, LayoutError, LedLayout
 from companion.hardware.leds import LedBackend
 
@@ -104,7 +104,7 @@ def _config(args: argparse.Namespace) -> tuple[HardwareConfig, Check]:
     (``--config``, $GINGO_CONFIG, then ``/etc/gingo/gingo.toml`` under ``--root``)."""
     try:
         settings = resolve({"config": args.config}, system_config=Path(args.root) / DEFAULT_CONFIG)
-    except ConfigError as exc:
+    except HardwareConfigError as exc:
         return HardwareConfig(), Check("config", FAIL, str(exc), "fix the config (see hardware/gingo.example.toml)")
     cfg, path = settings.hardware, settings.config
     where = path or "none (simulated board)"

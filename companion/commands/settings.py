@@ -25,7 +25,7 @@ separated, a name your router gives the Pi) or else the file's list.
 >>> resolve({}, environ={"GINGO_PORT": "eighty"})
 Traceback (most recent call last):
 ...
-companion.hardware.config.ConfigError: GINGO_PORT must be a TCP port 1..65535, got 'eighty'
+companion.hardware.config.HardwareConfigError: GINGO_PORT must be a TCP port 1..65535, got 'eighty'
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.hardware.config import ConfigError, HardwareConfig, load_config
+from companion.hardware.config import HardwareConfigError, HardwareConfig, load_config
 
 #: where the installer puts the config file (used when nothing names one)
 SYSTEM_CONFIG = Path("/etc/gingo/gingo.toml")
@@ -70,7 +70,7 @@ def _port(value: Any, where: str) -> int:
     except (TypeError, ValueError):
         port = -1
     if isinstance(value, float) or not 0 < port < 65536:
-        raise ConfigError(f"{where} must be a TCP port 1..65535, got {value!r}")
+        raise HardwareConfigError(f"{where} must be a TCP port 1..65535, got {value!r}")
     return port
 
 
@@ -80,10 +80,10 @@ def _check(name: str, value: Any, where: str) -> Any:
     if name == "log_level":
         level = str(value).lower()
         if level not in LOG_LEVELS:
-            raise ConfigError(f"{where} must be one of {', '.join(LOG_LEVELS)}, got {value!r}")
+            raise HardwareConfigError(f"{where} must be one of {', '.join(LOG_LEVELS)}, got {value!r}")
         return level
     if not isinstance(value, str) or not value:
-        raise ConfigError(f"{where} must be a non-empty text, got {value!r}")
+        raise HardwareConfigError(f"{where} must be a non-empty text, got {value!r}")
     return value
 
 
@@ -91,7 +91,7 @@ def resolve(cli: Mapping[str, Any], environ: Mapping[str, str] | None = None,
             system_config: Path = SYSTEM_CONFIG) -> Settings:
     """Settings from ``cli`` (option name -> value, None when not given), ``environ``
     (default ``os.environ``) and the config file they name, else the defaults.
-    Raises :class:`~companion.hardware.config.ConfigError` naming the bad value."""
+    Raises :class:`~companion.hardware.config.HardwareConfigError` naming the bad value."""
     env = os.environ if environ is None else environ
     origin: dict[str, str] = {}
     config = cli.get("config")

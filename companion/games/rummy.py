@@ -47,6 +47,10 @@ class RulesModule(Protocol):
 
     def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore: ...
 
+    def start_match(self, players: int, options: Any) -> MatchScore: ...
+
+    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore: ...
+
     def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int: ...
 
 
@@ -109,13 +113,14 @@ class RummyVariant(Variant):
 
     def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
                    prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
-                   joker: bool = False, upcard: str | None = None) -> dict[str, Any]:
-        """One hand's result from every seat's cards (``prior``: the hands before it,
-        for a game whose scoring depends on them). Refusals raise ``ValueError``."""
+                   joker: bool = False, upcard: str | None = None, match: MatchScore | None = None) -> dict[str, Any]:
+        """One hand's result from every seat's cards. A game whose scoring depends on the
+        hands before it (:attr:`context_scoring`) reads ``match``, the match before this
+        hand, or else folds ``prior``, the results of those hands. Refusals raise ``ValueError``."""
         kwargs: dict[str, Any] = {"options": options}
         if joker:
             raise InvalidInput("\"joker\" is a Color Gin entry only (co-op jokers)", code="invalid_hand")
-        if declared is not None:  # the ender's own melds (RULES.md section 1)
+        if declared is not None:  # the ender's own melds: any legal arrangement within the limit
             kwargs["declared"] = declared
         if upcard is not None:
             kwargs["upcard"] = upcard
@@ -128,8 +133,21 @@ class RummyVariant(Variant):
                            "cards (\"hands\")", code="unsupported")
 
     def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore:
-        score: MatchScore = self.rules.score_match(list(results), players, options)
-        return score
+        """The match folded from every hand's result (:meth:`add_hand` on each, from
+        :meth:`start_match`)."""
+        m = self.start_match(players, options)
+        for r in results:
+            m = self.add_hand(m, r, options)
+        return m
+
+    def start_match(self, players: int, options: Any) -> MatchScore:
+        """The match before its first hand."""
+        return self.rules.start_match(players, options)
+
+    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore:
+        """The match one hand further, in time that does not grow with the hands before
+        (``match`` is left as it was); a hand after the end raises ``ValueError``."""
+        return self.rules.add_hand(match, result, options)
 
     def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int:
         return int(self.rules.next_dealer(result, dealer, players, options))
@@ -155,8 +173,9 @@ class RummyVariant(Variant):
                  preset: str | None = None) -> dict[str, Any]:
         """Bots play one whole match from ``seed`` (invariants checked with ``check``)."""
         options = self.make_options(preset, {}, players or self.seats[0])
-        from companion.play import rummy as play
-        return play.selfplay_match(seed, self.name, players=players, check=check, options=options)
+        from companion.play.rummy_selfplay import selfplay_match
+
+        return selfplay_match(seed, self.name, players=players, check=check, options=options)
 
 
 class GinRummy(RummyVariant):
@@ -230,10 +249,15 @@ class GinRummy(RummyVariant):
             return super().hand_sizes(options, 2)
         return super().hand_sizes(options, players)
 
-    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore:
+    def start_match(self, players: int, options: Any) -> MatchScore:
         if self.partnership(options):
-            return teams.score_partnership(list(results), options)
-        return super().score_match(results, players, options)
+            return teams.start_partnership(options)
+        return super().start_match(players, options)
+
+    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore:
+        if self.partnership(options):
+            return teams.add_partnership_hand(match, result, options)
+        return super().add_hand(match, result, options)
 
     def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int:
         if self.partnership(options):  # each pair game keeps its own deal, at its own table
@@ -292,10 +316,11 @@ class ColorGin(RummyVariant):
 
     def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
                    prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
-                   joker: bool = False, upcard: str | None = None) -> dict[str, Any]:
+                   joker: bool = False, upcard: str | None = None, match: MatchScore | None = None) -> dict[str, Any]:
         if upcard is not None:
             raise InvalidInput("\"upcard\" is for Oklahoma gin only", code="invalid_hand")
-        kwargs: dict[str, Any] = {"options": options, "closed": self.score_match(prior, players, options)}
+        before = match if match is not None else self.score_match(prior, players, options)
+        kwargs: dict[str, Any] = {"options": options, "closed": before}
         if declared is not None:
             kwargs["declared"] = declared
         if joker:

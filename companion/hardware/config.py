@@ -14,7 +14,7 @@ are a simulated board, so no file at all is a valid config. See
 >>> parse_config({"leds": {"brightnes": 0.5}})
 Traceback (most recent call last):
 ...
-companion.hardware.config.ConfigError: config: unknown key leds.brightnes; known keys are backend, brightness, count, layout, leds_dev, pico, sim, spi, supply_amps, ws281x
+companion.hardware.config.HardwareConfigError: config: unknown key leds.brightnes; known keys are backend, brightness, count, layout, leds_dev, pico, sim, spi, supply_amps, ws281x
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ __all__ = [
     "DEFAULT_COLORS",
     "LED_BACKENDS",
     "SENSOR_BACKENDS",
-    "ConfigError",
+    "HardwareConfigError",
     "HardwareConfig",
     "load_config",
     "parse_color",
@@ -68,7 +68,7 @@ NAMED_COLORS: dict[str, Color] = {
 }
 
 
-class ConfigError(CompanionConfigError):
+class HardwareConfigError(CompanionConfigError):
     """A config value is wrong; the message names the key (``leds.backend``) and the fix."""
 
 
@@ -144,23 +144,23 @@ class HardwareConfig:
 def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: {key} must be a table ([{key}])")
+        raise HardwareConfigError(f"{where}: {key} must be a table ([{key}])")
     return value
 
 
 def _unknown(table: Mapping[str, Any], known: set[str], prefix: str, where: str) -> None:
     extra = sorted(set(table) - known)
     if extra:
-        raise ConfigError(f"{where}: unknown key {prefix}{extra[0]}; known keys are {', '.join(sorted(known))}")
+        raise HardwareConfigError(f"{where}: unknown key {prefix}{extra[0]}; known keys are {', '.join(sorted(known))}")
 
 
 def _number(value: Any, key: str, where: str, lo: float, hi: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{where}: {key} must be a number, got {value!r}")
+        raise HardwareConfigError(f"{where}: {key} must be a number, got {value!r}")
     # "not lo <= value": TOML's nan passed "value < lo" and reached the LEDs and buttons
     if not lo <= value < float("inf") or (hi is not None and value > hi):
         span = f"{lo:g}..{hi:g}" if hi is not None else f"a finite number, at least {lo:g}"
-        raise ConfigError(f"{where}: {key} must be {span}, got {value!r}")
+        raise HardwareConfigError(f"{where}: {key} must be {span}, got {value!r}")
     return float(value)
 
 
@@ -185,7 +185,7 @@ def parse_color(value: Any, key: str = "color", where: str = "config") -> Color:
         and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value)
     ):
         return (value[0], value[1], value[2])
-    raise ConfigError(
+    raise HardwareConfigError(
         f"{where}: {key} must be '#rrggbb', one of {', '.join(NAMED_COLORS)}, or [r, g, b] with 0..255, got {value!r}"
     )
 
@@ -205,17 +205,17 @@ def _service(table: Mapping[str, Any], where: str, base: Path | None) -> dict[st
     for key, value in table.items():
         if key == "port":
             if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
-                raise ConfigError(f"{where}: service.port must be a TCP port 1..65535, got {value!r}")
+                raise HardwareConfigError(f"{where}: service.port must be a TCP port 1..65535, got {value!r}")
         elif key == "hostnames":
             if not isinstance(value, list) or not all(isinstance(n, str) and n for n in value):
-                raise ConfigError(f"{where}: service.hostnames must be a list of names such as [\"gingo.lan\"], "
+                raise HardwareConfigError(f"{where}: service.hostnames must be a list of names such as [\"gingo.lan\"], "
                                   f"got {value!r}")
         elif key == "log_level":
             if value not in ("debug", "info", "warning", "error"):
-                raise ConfigError(f"{where}: service.log_level must be one of debug, info, warning, error, "
+                raise HardwareConfigError(f"{where}: service.log_level must be one of debug, info, warning, error, "
                                   f"got {value!r}")
         elif not isinstance(value, str) or not value:
-            raise ConfigError(f"{where}: service.{key} must be a non-empty text, got {value!r}")
+            raise HardwareConfigError(f"{where}: service.{key} must be a non-empty text, got {value!r}")
         elif key == "data" and base is not None and not Path(value).expanduser().is_absolute():
             value = str(base / value)
         out[key] = value
@@ -239,16 +239,16 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
     _unknown(leds, {"backend", "count", "brightness", "supply_amps", "layout", *LED_BACKENDS}, "leds.", where)
     backend = leds.get("backend", "sim")
     if backend not in LED_BACKENDS:
-        raise ConfigError(f"{where}: leds.backend {backend!r} is not one of {', '.join(LED_BACKENDS)}")
+        raise HardwareConfigError(f"{where}: leds.backend {backend!r} is not one of {', '.join(LED_BACKENDS)}")
     count = leds.get("count", 60)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ConfigError(f"{where}: leds.count must be a positive integer, got {count!r}")
+        raise HardwareConfigError(f"{where}: leds.count must be a positive integer, got {count!r}")
     brightness = _number(leds.get("brightness", 0.6), "leds.brightness", where, 0.0, 1.0)
     supply = _number(leds.get("supply_amps", 4.0), "leds.supply_amps", where, 0.0)
     layout = leds.get("layout")
     if layout is not None:
         if not isinstance(layout, str) or not layout:
-            raise ConfigError(f"{where}: leds.layout must be a file path, got {layout!r}")
+            raise HardwareConfigError(f"{where}: leds.layout must be a file path, got {layout!r}")
         if base is not None and not Path(layout).is_absolute():
             layout = str(base / layout)
     for name, allowed in LED_BACKENDS.items():  # check every backend table, chosen or not
@@ -260,24 +260,24 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
             want = allowed[key]
             if not isinstance(value, want) or (want is int and isinstance(value, bool)):
                 kind = want.__name__ if isinstance(want, type) else "value"
-                raise ConfigError(f"{where}: leds.{name}.{key} must be {kind}, got {value!r}")
+                raise HardwareConfigError(f"{where}: leds.{name}.{key} must be {kind}, got {value!r}")
     options = dict(_table(leds, backend, where)) if backend in leds else {}
 
     sensors = _table(data, "sensors", where)
     _unknown(sensors, {"backend", "port", *SENSOR_BACKENDS}, "sensors.", where)
     sensor_backend = sensors.get("backend", "sim")
     if sensor_backend not in SENSOR_BACKENDS:
-        raise ConfigError(f"{where}: sensors.backend {sensor_backend!r} is not one of {', '.join(SENSOR_BACKENDS)}")
+        raise HardwareConfigError(f"{where}: sensors.backend {sensor_backend!r} is not one of {', '.join(SENSOR_BACKENDS)}")
     port = sensors.get("port")
     if port is not None and (not isinstance(port, str) or not port):
-        raise ConfigError(f"{where}: sensors.port must be a device path or pyserial URL, got {port!r}")
+        raise HardwareConfigError(f"{where}: sensors.port must be a device path or pyserial URL, got {port!r}")
     if sensor_backend == "serial" and port is None:
-        raise ConfigError(
+        raise HardwareConfigError(
             f"{where}: sensors.port is required for the serial backend "
             "(a /dev/serial/by-id/... name, a device path, or a pyserial URL)"
         )
     if backend == "pico" and sensor_backend != "serial":
-        raise ConfigError(f"{where}: leds.backend 'pico' sends LED frames over the sensor link; set sensors.backend = 'serial'")
+        raise HardwareConfigError(f"{where}: leds.backend 'pico' sends LED frames over the sensor link; set sensors.backend = 'serial'")
     sensor_options = dict(_table(sensors, sensor_backend, where)) if sensor_backend in sensors else {}
 
     buttons_t = data.get("buttons")
@@ -286,17 +286,17 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
     shutdown_command: tuple[str, ...] = ("systemctl", "poweroff")
     if buttons_t is not None:
         if not isinstance(buttons_t, Mapping):
-            raise ConfigError(f"{where}: buttons must be a table ([buttons])")
+            raise HardwareConfigError(f"{where}: buttons must be a table ([buttons])")
         _unknown(buttons_t, {"enabled", "hold_seconds", "shutdown_command", *BUTTON_NAMES}, "buttons.", where)
         command = buttons_t.get("shutdown_command", ["systemctl", "poweroff"])
         if (not isinstance(command, list) or not command
                 or not all(isinstance(x, str) and x for x in command)):
-            raise ConfigError(f"{where}: buttons.shutdown_command must be a list of words such as "
+            raise HardwareConfigError(f"{where}: buttons.shutdown_command must be a list of words such as "
                               f"[\"systemctl\", \"poweroff\"], got {command!r}")
         shutdown_command = tuple(command)
         enabled = buttons_t.get("enabled", True)
         if not isinstance(enabled, bool):
-            raise ConfigError(f"{where}: buttons.enabled must be true or false, got {enabled!r}")
+            raise HardwareConfigError(f"{where}: buttons.enabled must be true or false, got {enabled!r}")
         hold = _number(buttons_t.get("hold_seconds", 3.0), "buttons.hold_seconds", where, 0.1, 60.0)
         if enabled:
             buttons = dict(DEFAULT_BUTTON_PINS)
@@ -307,22 +307,22 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
                         buttons.pop(name)
                         continue
                     if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
-                        raise ConfigError(f"{where}: buttons.{name} must be a BCM GPIO number 0..27 (or false), got {pin!r}")
+                        raise HardwareConfigError(f"{where}: buttons.{name} must be a BCM GPIO number 0..27 (or false), got {pin!r}")
                     buttons[name] = pin
             used: dict[int, str] = {}
             for name, pin in buttons.items():
                 if pin in used:
-                    raise ConfigError(f"{where}: buttons.{name} uses GPIO{pin}, already used by buttons.{used[pin]}")
+                    raise HardwareConfigError(f"{where}: buttons.{name} uses GPIO{pin}, already used by buttons.{used[pin]}")
                 used[pin] = name
             for name in BUTTON_NAMES[:3]:
                 if name not in buttons:
-                    raise ConfigError(f"{where}: buttons.{name} is required when buttons are enabled")
+                    raise HardwareConfigError(f"{where}: buttons.{name} is required when buttons are enabled")
 
     colors_t = _table(data, "colors", where)
     _unknown(colors_t, {"side1", "side2", "palette"}, "colors.", where)
     palette = colors_t.get("palette", "default")
     if palette not in PALETTES:
-        raise ConfigError(f"{where}: colors.palette must be one of {', '.join(PALETTES)} "
+        raise HardwareConfigError(f"{where}: colors.palette must be one of {', '.join(PALETTES)} "
                           f"(LED colours for every kind of colour vision; docs/hardware.md), got {palette!r}")
     colors = dict(PALETTES[palette].colors)
     for side in (1, 2):
@@ -330,7 +330,7 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
         if key in colors_t:
             colors[side] = parse_color(colors_t[key], f"colors.{key}", where)
     if colors[1] == colors[2]:
-        raise ConfigError(f"{where}: colors.side1 and colors.side2 are the same colour; the sides must differ")
+        raise HardwareConfigError(f"{where}: colors.side1 and colors.side2 are the same colour; the sides must differ")
 
     cfg = HardwareConfig(
         leds=backend,
@@ -355,7 +355,7 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
     try:
         cfg.brightness_cap()
     except PowerBudgetError as exc:
-        raise ConfigError(f"{where}: leds.supply_amps: {exc}") from None
+        raise HardwareConfigError(f"{where}: leds.supply_amps: {exc}") from None
     return cfg
 
 
@@ -368,13 +368,13 @@ def load_config(path: str | None) -> HardwareConfig:
         with open(file, "rb") as fh:
             data = tomllib.load(fh)
     except FileNotFoundError:
-        raise ConfigError(f"config file {file} not found; copy hardware/gingo.example.toml and edit it") from None
+        raise HardwareConfigError(f"config file {file} not found; copy hardware/gingo.example.toml and edit it") from None
     except IsADirectoryError:
-        raise ConfigError(f"config file {file} is a folder; pass the .toml file") from None
+        raise HardwareConfigError(f"config file {file} is a folder; pass the .toml file") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{file}: not valid TOML ({exc})") from None
+        raise HardwareConfigError(f"{file}: not valid TOML ({exc})") from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{file}: not valid TOML (not UTF-8 text); save it as UTF-8") from None
+        raise HardwareConfigError(f"{file}: not valid TOML (not UTF-8 text); save it as UTF-8") from None
     except OSError as exc:
-        raise ConfigError(f"cannot read config file {file}: {exc.strerror or exc}") from None
+        raise HardwareConfigError(f"cannot read config file {file}: {exc.strerror or exc}") from None
     return parse_config(data, str(file), file.resolve().parent)

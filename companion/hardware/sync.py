@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.errors import Conflict, InvalidInput
 from companion.boardview import SPACES, board_view, check_board, compare, link_news, plain_frame, scene_fields
 from companion.hardware import scene as scene_mod
 from companion.hardware.classify import Classifier
@@ -228,11 +229,11 @@ class BoardSync:
     def put_sim(self, space: int, side: int | None) -> dict[str, Any]:
         """Put (side 1 or 2) or lift (None) a chip on the simulated board."""
         if not self.is_sim:
-            raise TableError("not_simulated", "the board is not simulated: move the real chip", 409)
+            raise Conflict("the board is not simulated: move the real chip", code="not_simulated")
         if isinstance(space, bool) or not isinstance(space, int) or not 0 <= space < SPACES:
-            raise TableError("invalid", f"space must be 0..{SPACES - 1}, got {space!r}")
+            raise InvalidInput(f"space must be 0..{SPACES - 1}, got {space!r}")
         if side not in (1, 2, None):
-            raise TableError("invalid", f"side must be 1, 2 or null, got {side!r}")
+            raise InvalidInput(f"side must be 1, 2 or null, got {side!r}")
         self.sensors.put(space, side)
         if self._pipeline is None:  # no sensing thread: the simulated board is read directly
             with self._lock:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from companion.errors import IllegalAction
 from companion.melds.block import _block_min
 from companion.melds.rules import MeldRules
 from companion.melds.tables import _BIG, _tables
@@ -66,7 +67,7 @@ def byte_table(T: list[int]) -> bytes:
     """``T`` as bytes (a compact table: one cache line holds 64 suit patterns) with a
     second half of 255s. Four suits' deadwood must stay below 255."""
     if max(T) * 4 >= 255:
-        raise ValueError("card values too large for the byte table")
+        raise IllegalAction("card values too large for the byte table")
     return bytes(T) + b"\xff" * len(T)
 
 
@@ -75,7 +76,7 @@ def four_suit(rules: MeldRules) -> FourSuit:
     """The solver for a four-suit game whose cards start at bit 0 (no wild cards in
     the masks it is given)."""
     if rules.base != 0 or rules.nsuits != 4:
-        raise ValueError(f"{rules.name} is not a four-suit game")
+        raise IllegalAction(f"{rules.name} is not a four-suit game")
     tb = _tables(rules)
     T = tb.T
     TB = byte_table(T)

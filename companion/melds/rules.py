@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from companion.errors import IllegalAction
 from companion import cards as C
 
 _FULL: Final = 0x1FFF  # one suit's 13 rank bits
@@ -40,7 +41,7 @@ class MeldRules:
             return self.wild_value
         off = card - self.base
         if not 0 <= off < 13 * self.nsuits:
-            raise ValueError(f"{C.card_name(card)} is not a card of {self.name}")
+            raise IllegalAction(f"{C.card_name(card)} is not a card of {self.name}")
         return self.values[off % 13]
 
     def run_wild_limit(self, naturals: int) -> int:
@@ -80,7 +81,7 @@ def get_rules(variant: str | MeldRules) -> MeldRules:
     try:
         return VARIANTS[variant]
     except KeyError:
-        raise ValueError(
+        raise IllegalAction(
             f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})"
         ) from None
 
@@ -90,5 +91,5 @@ def _hand_mask(cards: int | str | Iterable[str | int], rules: MeldRules) -> int:
     extra = mask & ~(rules.natural_mask | rules.wild_mask)
     if extra:
         names = ", ".join(C.mask_names(extra))
-        raise ValueError(f"not a card of {rules.name}: {names}")
+        raise IllegalAction(f"not a card of {rules.name}: {names}")
     return mask

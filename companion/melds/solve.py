@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from operator import itemgetter
 
+from companion.errors import IllegalAction
 from companion import cards as C
 from companion.melds.block import _block_min, _block_ok
 from companion.melds.fast import four_suit
@@ -166,7 +167,7 @@ def _gin_list_min(cards: list[str | int] | tuple[str | int, ...]) -> int:
 def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
     """(least deadwood after one discard, mask of every discard reaching it)."""
     if not mask:
-        raise ValueError("no card to discard")
+        raise IllegalAction("no card to discard")
     if not mask & rules.wild_mask:
         if _four_suit_ok(rules):
             return four_suit(rules).discard(mask)
@@ -200,7 +201,7 @@ def least_after_discard_mask(mask: int, variant: str | MeldRules = "gin") -> int
     """
     rules = get_rules(variant)
     if not mask:
-        raise ValueError("no card to discard")
+        raise IllegalAction("no card to discard")
     if not mask & rules.wild_mask or not rules.wild_may_duplicate_hand or not rules.max_wilds_per_meld:
         return _best_discard_mask(mask, rules)[0]
     return _wild_min(mask, rules, discard=True)

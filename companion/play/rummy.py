@@ -64,7 +64,8 @@ rule and leaves the state unchanged.
 >>> g.apply(Draw("stock"))
 Traceback (most recent call last):
 ...
-ValueError: the upcard phase: take the upcard (Draw('discard')) or pass (Pass()); the stock is not open yet
+companion.errors.IllegalAction: the upcard phase: take the upcard (Draw('discard')) or pass (Pass()); the stock is not open yet
+>>> from companion.play.rummy_selfplay import selfplay_match  # bots play it out (above the engine)
 >>> r = selfplay_match(3)
 >>> r["finished"], r["hands"] >= 1
 (True, True)
@@ -81,6 +82,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Final
 
+from companion.errors import IllegalAction
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
@@ -101,11 +103,11 @@ RULE_MODULES: Final[dict[str, str]] = {
 def load_rules(variant: str) -> ModuleType:
     """The rule module of ``variant``; ``ValueError`` if unknown or not installed."""
     if variant not in RULE_MODULES:
-        raise ValueError(f"unknown rummy variant {variant!r} (one of {', '.join(RULE_MODULES)})")
+        raise IllegalAction(f"unknown rummy variant {variant!r} (one of {', '.join(RULE_MODULES)})")
     try:
         return importlib.import_module(RULE_MODULES[variant])
     except ImportError as exc:
-        raise ValueError(f"the {variant} rules are not installed ({exc})") from None
+        raise IllegalAction(f"the {variant} rules are not installed ({exc})") from None
 
 
 def _deck_of(rules: ModuleType, options: Any) -> int:
@@ -133,7 +135,7 @@ class RummyGame:
         if options is None:
             options = self.rules.make_options(preset, **overrides)
         elif overrides or preset is not None:
-            raise ValueError("give options, or a preset and overrides, not both")
+            raise IllegalAction("give options, or a preset and overrides, not both")
         self.options = options
         default_players = getattr(options, "players", None)
         n = players if players is not None else (
@@ -141,7 +143,7 @@ class RummyGame:
         if n not in self.rules.PLAYERS:
             lo, hi = self.rules.PLAYERS[0], self.rules.PLAYERS[-1]
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise ValueError(f"{variant} is for {span} players, not {n}")
+            raise IllegalAction(f"{variant} is for {span} players, not {n}")
         if isinstance(default_players, int) and default_players != n:
             # the rule set keeps the number of players in its options (Ginski)
             options = dataclasses.replace(options, players=n)
@@ -151,7 +153,7 @@ class RummyGame:
         self.deck: int = _deck_of(self.rules, options)
         self.deal_size: int = self.rules.deal_size(n, options)
         if n * self.deal_size + 1 + STOCK_END_AT >= self.deck.bit_count():
-            raise ValueError(f"{n} hands of {self.deal_size} leave no stock")
+            raise IllegalAction(f"{n} hands of {self.deal_size} leave no stock")
         params = inspect.signature(self.rules.score_hand).parameters
         self._pass_closed = "closed" in params
         self.jokers: int = self.deck & C.JOKER_MASK if getattr(options, "coop_jokers", False) \
@@ -159,14 +161,14 @@ class RummyGame:
         self.seed = seed
         self.rng = random.Random(seed)
         rule = getattr(options, "first_dealer", "random")
-        # the flip for the first deal (seed 004; RULES.md 2C #6); None when not flipped
+        # the flip for the first deal (seed 004: the highest card chooses, a tie flips again); None when not flipped
         self.first_deal: FirstDeal | None = None
         if dealer is None and rule in FLIP_RULES:
             self.first_deal = draw_flips(self.rng, self.deck & ~C.JOKER_MASK, n, rule)
             dealer = self.first_deal.winner  # provisional until the winner chooses
         self.dealer: int = self.rng.randrange(n) if dealer is None else dealer
         if not 0 <= self.dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+            raise IllegalAction(f"dealer must be a seat 0..{n - 1}, not {dealer}")
         self.results: list[HandResult] = []
         self.match: MatchScore = self.rules.score_match([], n, options)
         self.actions = 0
@@ -185,7 +187,7 @@ class RummyGame:
         # this hand's public moves, in order: (seat, "take" | "throw" | "pass" | "stock", card or -1)
         self.moves: list[tuple[int, str, int]] = []
         self.hand_options: Any = options
-        # core.no_same_card_discard (RULES.md section 1): on unless the options turn it off
+        # the card just taken from the discard pile may not be discarded again at once: on unless the options turn it off
         self._same_card_barred: bool = bool(getattr(options, "no_same_card_discard", True))
         self._checked: tuple[int, int, bool] | None = None
         self._end_cache: dict[tuple[int, int], str | None] = {}
@@ -395,8 +397,5 @@ class RummyGame:
 __all__ = [
     "Pass", "Draw", "Discard", "Knock", "BigGin", "ChooseDeal", "Action", "RummyGame", "load_rules",
     "action_to_dict", "action_from_dict",
-    "selfplay_match", "RULE_MODULES", "STOCK_END_AT", "MAX_HANDS",
+    "RULE_MODULES", "STOCK_END_AT", "MAX_HANDS",
 ]
-
-# self-play needs the engine above (and imports the bot when it runs)
-from companion.play.rummy_selfplay import selfplay_match  # noqa: E402

@@ -11,6 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
+from companion.errors import IllegalAction
 from companion import cards as C
 
 
@@ -110,7 +111,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         return {"type": "choose_deal", "deal": action.deal}
     if isinstance(action, BigGin):
         return {"type": "big_gin"}
-    raise ValueError(f"not a rummy action: {action!r}")
+    raise IllegalAction(f"not a rummy action: {action!r}")
 
 
 def action_from_dict(data: Any) -> Action:
@@ -122,10 +123,10 @@ def action_from_dict(data: Any) -> Action:
     >>> action_from_dict({"type": "draw", "source": "deck"})
     Traceback (most recent call last):
     ...
-    ValueError: a draw's source is 'stock' or 'discard', not 'deck'
+    companion.errors.IllegalAction: a draw's source is 'stock' or 'discard', not 'deck'
     """
     if not isinstance(data, dict):
-        raise ValueError(f"an action is an object with a 'type', not {type(data).__name__}")
+        raise IllegalAction(f"an action is an object with a 'type', not {type(data).__name__}")
     kind = data.get("type")
     if kind == "pass":
         return Pass()
@@ -134,17 +135,17 @@ def action_from_dict(data: Any) -> Action:
     if kind == "draw":
         source = data.get("source")
         if source not in ("stock", "discard"):
-            raise ValueError(f"a draw's source is 'stock' or 'discard', not {source!r}")
+            raise IllegalAction(f"a draw's source is 'stock' or 'discard', not {source!r}")
         return Draw(source)
     if kind == "choose_deal":
         deal = data.get("deal")
         if not isinstance(deal, bool):
-            raise ValueError(f"choose_deal says 'deal': true or false, not {deal!r}")
+            raise IllegalAction(f"choose_deal says 'deal': true or false, not {deal!r}")
         return ChooseDeal(deal)
     if kind in ("discard", "knock"):
         card = data.get("card")
         if not isinstance(card, str):
-            raise ValueError(f"a {kind} names its card, like {{'card': '5H'}}")
+            raise IllegalAction(f"a {kind} names its card, like {{'card': '5H'}}")
         c = C.parse_card(card)
         if kind == "discard":
             return Discard(c)
@@ -153,10 +154,10 @@ def action_from_dict(data: Any) -> Action:
             return Knock(c)
         if not isinstance(declared, list) or not all(
                 isinstance(m, list) and all(isinstance(x, str) for x in m) for m in declared):
-            raise ValueError("a knock's 'declared' is a list of melds, each a list of card "
+            raise IllegalAction("a knock's 'declared' is a list of melds, each a list of card "
                              "names, like [['3H', '4H', '5H']]")
         return Knock(c, tuple(tuple(m) for m in declared))
-    raise ValueError(
+    raise IllegalAction(
         f"unknown action type {kind!r} (pass, draw, discard, knock, big_gin or choose_deal)")
 
 

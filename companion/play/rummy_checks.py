@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from companion import cards as C
+from companion.errors import IllegalAction
 from companion.play.rummy_actions import action_to_dict
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def game_view(game: RummyGame, seat: int | None = None) -> dict[str, Any]:
     ('upcard', 1, 31, 10, [{'type': 'draw', 'source': 'discard'}, {'type': 'pass'}])
     """
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.players):
-        raise ValueError(f"seat must be 0..{game.players - 1}, not {seat!r}")
+        raise IllegalAction(f"seat must be 0..{game.players - 1}, not {seat!r}")
     top = game.top_discard
     out: dict[str, Any] = {
         "variant": game.variant,

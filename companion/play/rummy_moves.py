@@ -7,7 +7,7 @@ with the rule that forbids it, then the move itself), and the words of its refus
 >>> apply_action(g, Draw("stock"))
 Traceback (most recent call last):
 ...
-ValueError: the upcard phase: take the upcard (Draw('discard')) or pass (Pass()); the stock is not open yet
+companion.errors.IllegalAction: the upcard phase: take the upcard (Draw('discard')) or pass (Pass()); the stock is not open yet
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from companion.errors import IllegalAction
 from companion import cards as C
 from companion import melds as M
 from companion.play.rummy_actions import Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass, _name
@@ -32,16 +33,16 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
     action is not legal now."""
     ph = game.phase
     if ph == "over":
-        raise ValueError("the match is over; no more actions")
+        raise IllegalAction("the match is over; no more actions")
     seat = game.turn
     if ph == "first_dealer" or isinstance(action, ChooseDeal):
         if not (ph == "first_dealer" and isinstance(action, ChooseDeal)):
-            raise ValueError(
+            raise IllegalAction(
                 "the first deal: the winner of the flip chooses to deal or not "
                 "(ChooseDeal(True) or ChooseDeal(False))" if ph == "first_dealer" else
                 "the first dealer has been chosen already (rule first_dealer)")
         if not isinstance(action.deal, bool):
-            raise ValueError(f"choose to deal with true or false, not {action.deal!r}")
+            raise IllegalAction(f"choose to deal with true or false, not {action.deal!r}")
         assert game.first_deal is not None
         game.actions += 1
         game.dealer = dealer_after_choice(seat, action.deal, game.players)
@@ -64,19 +65,19 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
         if ph == "rescue":
             game.actions += 1
             return game._end_hand(None)
-        raise ValueError(f"{_phase_words(game)}: there is nothing to pass")
+        raise IllegalAction(f"{_phase_words(game)}: there is nothing to pass")
     if isinstance(action, Draw):
         if action.source not in ("stock", "discard"):
-            raise ValueError(f"draw from 'stock' or 'discard', not {action.source!r}")
+            raise IllegalAction(f"draw from 'stock' or 'discard', not {action.source!r}")
         if ph not in ("upcard", "draw", "rescue"):
-            raise ValueError(f"{_phase_words(game)}: you have drawn already; discard, "
+            raise IllegalAction(f"{_phase_words(game)}: you have drawn already; discard, "
                              "knock or go gin")
         if action.source == "stock":
             if ph == "upcard":
-                raise ValueError("the upcard phase: take the upcard (Draw('discard')) or "
+                raise IllegalAction("the upcard phase: take the upcard (Draw('discard')) or "
                                  "pass (Pass()); the stock is not open yet")
             if ph == "rescue":
-                raise ValueError("two cards are left in the stock and may not be drawn: "
+                raise IllegalAction("two cards are left in the stock and may not be drawn: "
                                  "take the last discard to end the hand, or pass")
             game.actions += 1
             card = game.stock.pop()
@@ -86,11 +87,11 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
             game.phase = "discard"
             return None
         if ph == "draw" and game.must_stock:
-            raise ValueError("everybody passed the upcard: the first player must draw "
+            raise IllegalAction("everybody passed the upcard: the first player must draw "
                              "from the stock")
         top = game.discard[-1]
         if ph == "rescue" and not game._can_end_with(game.hands[seat] | 1 << top, top):
-            raise ValueError("with two cards left in the stock the last discard may be "
+            raise IllegalAction("with two cards left in the stock the last discard may be "
                              "taken only to knock or go gin with it")
         game.actions += 1
         game.discard.pop()
@@ -103,17 +104,17 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
         return None
     if isinstance(action, (Discard, Knock)):
         if ph != "discard":
-            raise ValueError(f"{_phase_words(game)}: draw a card before discarding")
+            raise IllegalAction(f"{_phase_words(game)}: draw a card before discarding")
         card = action.card
         hand = game.hands[seat]
         if not isinstance(card, int) or isinstance(card, bool) or card < 0 \
                 or not hand >> card & 1:
-            raise ValueError(f"you cannot discard {_name(card)}: it is not in your hand")
+            raise IllegalAction(f"you cannot discard {_name(card)}: it is not in your hand")
         joker = game.joker_drawn
         if joker is not None and (card != joker or isinstance(action, Discard)):
-            raise ValueError(_joker_words(joker))
+            raise IllegalAction(_joker_words(joker))
         if card == game.taken and game._same_card_barred:
-            raise ValueError(f"you may not discard {C.card_name(card)}: you took it from "
+            raise IllegalAction(f"you may not discard {C.card_name(card)}: you took it from "
                              "the discard pile this turn (rule no_same_card_discard)")
         kept = hand & ~(1 << card)
         if joker is not None:
@@ -124,7 +125,7 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
         if isinstance(action, Knock):
             kind = game.end_kind(kept, seat)
             if kind not in ("gin", "knock"):
-                raise ValueError(_why_no_end(game, kept))
+                raise IllegalAction(_why_no_end(game, kept))
             declared = _declared(action)
             if declared is not None:  # refused here, before anything moves
                 hands = [C.mask_cards(h) for h in game.hands]
@@ -135,7 +136,7 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
             game.discard.append(card)  # face down, but it is out of play all the same
             return game._end_hand(seat, declared=declared)
         if game.must_end:
-            raise ValueError("you took the last discard to end the hand: knock or go gin")
+            raise IllegalAction("you took the last discard to end the hand: knock or go gin")
         game.actions += 1
         game.hands[seat] = kept
         game.discard.append(card)
@@ -144,16 +145,16 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
         return _after_discard(game, seat)
     if isinstance(action, BigGin):
         if ph != "discard":
-            raise ValueError(f"{_phase_words(game)}: big gin needs the drawn card")
+            raise IllegalAction(f"{_phase_words(game)}: big gin needs the drawn card")
         joker = game.joker_drawn
         if joker is not None:
-            raise ValueError(_joker_words(joker))
+            raise IllegalAction(_joker_words(joker))
         if game.end_kind(game.hands[seat], seat) != "big_gin":
-            raise ValueError("big gin needs every card held to meld, and the rules in "
+            raise IllegalAction("big gin needs every card held to meld, and the rules in "
                              "play to allow it")
         game.actions += 1
         return game._end_hand(seat)
-    raise ValueError(f"not a rummy action: {action!r}")
+    raise IllegalAction(f"not a rummy action: {action!r}")
 
 def _why_no_end(game: RummyGame, kept: int) -> str:
     dw = M.deadwood_of_mask(kept, game.meld_variant)
@@ -191,7 +192,7 @@ def _declared(action: Knock) -> list[list[str]] | None:
     if isinstance(action.declared, (str, bytes)) or not all(
             isinstance(m, (tuple, list)) and all(isinstance(c, str) for c in m)
             for m in action.declared):
-        raise ValueError("declared: give the melds as lists of card names")
+        raise IllegalAction("declared: give the melds as lists of card names")
     return [list(m) for m in action.declared]
 
 

@@ -23,8 +23,9 @@ Both result types are plain data with ``as_dict()`` for JSON; card lists are nam
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, Union
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, Union
 
 HandKind = Literal["gin", "big_gin", "knock", "undercut", "void", "showdown"]
 KINDS: tuple[str, ...] = ("gin", "big_gin", "knock", "undercut", "void", "showdown")
@@ -70,6 +71,20 @@ class HandResult:
             "extra": self.extra,
             "notes": self.notes,
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> HandResult:
+        """A result from its :meth:`as_dict` (a stored one); keys it does not know are left
+        out, so a log written by another version still reads.
+
+        >>> r = HandResult("gin", "gin", 0, 0, [25, 0], [0, 12])
+        >>> HandResult.from_dict({**r.as_dict(), "new_key": 1}) == r
+        True
+        """
+        return cls(**{k: v for k, v in d.items() if k in _RESULT_FIELDS})
+
+
+_RESULT_FIELDS = frozenset(f.name for f in fields(HandResult))
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A hand ends with gin or a knock like gin rummy, but the points go into each suit
 ender's *declared* arrangement leaves unspoiled: a run spoils its suit, a three-card
 set the suit it lacks, a four-card set nothing, and every deadwood card its own suit.
 A suit closes for everyone once a player reaches the target (default 100) in it; the
-first to reach it wins the suit, and three suits win the game (RULES.md section 3).
+first to reach it wins the suit, and three suits win the game.
 
 The module surface is the one of :mod:`companion.rules.base`. Seats are 0 and 1. The
 options and presets live in :mod:`companion.rules.color_gin_options`, spoiling and the
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from companion.errors import refusal
+from companion.errors import IllegalAction, refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
@@ -99,12 +99,12 @@ def score_hand(
     opts = _resolve(preset, options, overrides)
     if ender is None:
         if declared is not None or joker:
-            raise ValueError("a void hand (stock ran out) has no ender to declare or draw a joker")
+            raise IllegalAction("a void hand (stock ran out) has no ender to declare or draw a joker")
         return _void(hands)
     if isinstance(ender, bool) or not isinstance(ender, int) or ender not in (0, 1):
-        raise ValueError(f"ender must be seat 0 or 1 (or None for a void hand), got {ender!r}")
+        raise IllegalAction(f"ender must be seat 0 or 1 (or None for a void hand), got {ender!r}")
     if joker and not opts.coop_jokers:
-        raise ValueError("joker=True needs the co-op joker variant (coop_jokers)")
+        raise IllegalAction("joker=True needs the co-op joker variant (coop_jokers)")
     masks = _read_hands(hands, allow_empty=False)
     closed_m = closed_mask(closed)
     own = masks[ender]
@@ -213,7 +213,7 @@ def _void(hands: Sequence[object]) -> HandResult:
 
 
 def score_match(results: Sequence[HandResult], players: int, options: Options) -> MatchScore:
-    """Fold the hand results, in order, into the match.
+    """Fold the hand results, in order, into the match (:func:`add_hand` on each).
 
     Points go only into suits still open when the hand is scored; a suit closes for
     everyone once someone reaches ``target`` in it (the overshoot stays) and is won by
@@ -226,45 +226,71 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     >>> m.totals[0], m.extra["closed"], m.finished, m.winner
     ({'S': 114, 'H': 114, 'D': 0, 'C': 114}, ['S', 'H', 'C'], True, 0)
     """
+    m = start_match(players, options)
+    for r in results:
+        m = add_hand(m, r, options)
+    return m
+
+
+def start_match(players: int, options: Options) -> MatchScore:
+    """The match before its first hand: every suit open."""
     _check_players(players)
-    totals = [_zero_row(), _zero_row()]
-    suit_winner: dict[str, int | None] = {s: None for s in SUIT_LETTERS}
-    hands_won = [0, 0]
-    void_streak = 0
+    return _scored(players, [_zero_row(), _zero_row()], {s: None for s in SUIT_LETTERS}, [0, 0], 0, False, None,
+                   0, options)
+
+
+def add_hand(match: MatchScore, res: HandResult, options: Options) -> MatchScore:
+    """The match one hand further (``match`` is left as it was).
+
+    >>> r = score_hand(["QH QS QC 10D JD QD 3D 4D 5D 6D", "7S 8S 9S KH KS KC KD 5S 5H 8C"], 0)
+    >>> add_hand(start_match(2, Options()), r, Options()).totals[0]
+    {'S': 38, 'H': 38, 'D': 0, 'C': 38}
+    """
+    i, players = match.hands, match.players
+    extra = match.extra
+    end_reason = extra.get("end_reason")
+    if match.finished:
+        raise IllegalAction(f"hand {i + 1} comes after the end of the game ({end_reason})")
+    check_result(res, i + 1, players, VARIANT, "Color Gin")
+    totals: list[dict[str, int]] = [dict(t) for t in match.totals]  # type: ignore[arg-type]
+    suit_winner: dict[str, int | None] = dict(extra["suit_winner"])  # type: ignore[call-overload]
+    hands_won = list(match.hands_won)
+    void_streak = int(extra["void_streak"])  # type: ignore[call-overload]
     finished = False
-    end_reason: str | None = None
-    for i, res in enumerate(results):
-        if finished:
-            raise ValueError(f"hand {i + 1} comes after the end of the game ({end_reason})")
-        check_result(res, i + 1, players, VARIANT, "Color Gin")
-        if res.kind == "void":
-            void_streak += 1
-            if options.void_cap and void_streak >= options.void_cap:
-                finished, end_reason = True, "void_cap"
-            continue
-        void_streak = 0
-        if res.winner is not None:
-            hands_won[res.winner] += 1
-        for seat in range(players):
-            row = res.points[seat]
-            if not isinstance(row, dict):
-                raise ValueError(f"hand {i + 1}: Color Gin points are a dict suit -> points per seat")
-            for s in SUIT_LETTERS:
-                if suit_winner[s] is None:
-                    totals[seat][s] += int(row.get(s, 0))
+    if res.kind == "void":
+        void_streak += 1
+        if options.void_cap and void_streak >= options.void_cap:
+            finished, end_reason = True, "void_cap"
+        return _scored(players, totals, suit_winner, hands_won, void_streak, finished, end_reason, i + 1, options)
+    void_streak = 0
+    if res.winner is not None:
+        hands_won[res.winner] += 1
+    for seat in range(players):
+        row = res.points[seat]
+        if not isinstance(row, dict):
+            raise IllegalAction(f"hand {i + 1}: Color Gin points are a dict suit -> points per seat")
         for s in SUIT_LETTERS:
-            if suit_winner[s] is not None:
-                continue
-            reached = [seat for seat in range(players) if totals[seat][s] >= options.target]
-            if reached:
-                # one seat scores per hand, so at most one seat reaches a suit at once;
-                # should both, the higher column takes it, then the lower seat
-                suit_winner[s] = max(reached, key=lambda seat: (totals[seat][s], -seat))
-        won = [sum(1 for s in SUIT_LETTERS if suit_winner[s] == seat) for seat in range(players)]
-        if max(won) >= 3:
-            finished, end_reason = True, "three_suits"
-        elif all(suit_winner[s] is not None for s in SUIT_LETTERS):
-            finished, end_reason = True, "all_closed"
+            if suit_winner[s] is None:
+                totals[seat][s] += int(row.get(s, 0))
+    for s in SUIT_LETTERS:
+        if suit_winner[s] is not None:
+            continue
+        reached = [seat for seat in range(players) if totals[seat][s] >= options.target]
+        if reached:
+            # one seat scores per hand, so at most one seat reaches a suit at once;
+            # should both, the higher column takes it, then the lower seat
+            suit_winner[s] = max(reached, key=lambda seat: (totals[seat][s], -seat))
+    won = [sum(1 for s in SUIT_LETTERS if suit_winner[s] == seat) for seat in range(players)]
+    if max(won) >= 3:
+        finished, end_reason = True, "three_suits"
+    elif all(suit_winner[s] is not None for s in SUIT_LETTERS):
+        finished, end_reason = True, "all_closed"
+    return _scored(players, totals, suit_winner, hands_won, void_streak, finished, end_reason, i + 1, options)
+
+
+def _scored(players: int, totals: list[dict[str, int]], suit_winner: dict[str, int | None], hands_won: list[int],
+            void_streak: int, finished: bool, end_reason: object, hands: int, options: Options) -> MatchScore:
+    """The match score from its running parts (the winner once it is over)."""
     won = [sum(1 for s in SUIT_LETTERS if suit_winner[s] == seat) for seat in range(players)]
     sums = [sum(t.values()) for t in totals]
     winner: int | None = None
@@ -295,14 +321,14 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
         winner=winner,
         final=sums,
         bonuses=[],
-        hands=len(results),
+        hands=hands,
         extra=extra,
     )
 
 
 __all__ = [
     "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "PLAYERS", "make_options", "deck",
-    "deal_size", "next_dealer", "score_hand", "score_match", "end_kind",
+    "deal_size", "next_dealer", "score_hand", "score_match", "start_match", "add_hand", "end_kind",
     "choose_arrangement", "all_arrangements", "spoiled_suits", "suit_letters",
     "closed_mask", "Declaration",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from companion.errors import refusal
+from companion.errors import IllegalAction, refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import MatchScore
@@ -51,7 +51,7 @@ def _suit_mask(letters: Iterable[str]) -> int:
     for letter in letters:
         key = str(letter).strip().upper()
         if len(key) != 1 or key not in SUIT_LETTERS:
-            raise ValueError(f"not a suit: {letter!r} (use S, H, D or C)")
+            raise IllegalAction(f"not a suit: {letter!r} (use S, H, D or C)")
         mask |= 1 << SUIT_LETTERS.index(key)
     return mask
 
@@ -62,7 +62,7 @@ def closed_mask(closed: str | Iterable[str] | MatchScore | None) -> int:
         return 0
     if isinstance(closed, MatchScore):
         if closed.variant != VARIANT:
-            raise ValueError(f"closed suits must come from a Color Gin match, not {closed.variant}")
+            raise IllegalAction(f"closed suits must come from a Color Gin match, not {closed.variant}")
         return _suit_mask(closed.extra.get("closed", []))  # type: ignore[arg-type]
     if isinstance(closed, str):
         return _suit_mask(ch for ch in closed if ch not in ", ")
@@ -230,7 +230,7 @@ def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat:
 
 def _read_declared(declared: Sequence[Iterable[str | int]], hand: int) -> M.Arrangement:
     if isinstance(declared, (str, bytes)) or not isinstance(declared, Sequence):
-        raise ValueError("declared must be a list of melds, each a list of card names")
+        raise IllegalAction("declared must be a list of melds, each a list of card names")
     melds: list[M.Meld] = []
     used = 0
     for i, meld_cards in enumerate(declared):

@@ -1,4 +1,4 @@
-"""Color Gin's options and presets: what a game may change (``RULES.md`` section 3), the
+"""Color Gin's options and presets: what a game may change (target, co-op, jokers, void cap, tie-break...), the
 presets ``sackson`` (the default), ``coop`` and ``coop_jokers``, the deck, the deal size
 and who deals next. :mod:`companion.rules.color_gin` scores hands and matches with them
 and offers every name here too.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from companion.errors import IllegalAction
 from companion import cards as C
 from companion.rules.base import HandResult
 from companion.games.options import bot_level_field, check_record, option_field, preset_options, resolve_options, with_overrides
@@ -72,9 +73,9 @@ class Options:
     def __post_init__(self) -> None:
         check_record(self, VARIANT)
         if self.target < 1:
-            raise ValueError("color_gin option target must be at least 1")
+            raise IllegalAction("color_gin option target must be at least 1")
         if self.coop_jokers and not self.coop:
-            raise ValueError("color_gin option coop_jokers needs coop (the joker rule belongs to the co-op variant)")
+            raise IllegalAction("color_gin option coop_jokers needs coop (the joker rule belongs to the co-op variant)")
 
 
 PRESETS: Final[dict[str, Options]] = {
@@ -127,7 +128,7 @@ def next_dealer(result: HandResult, dealer: int, players: int, options: Options)
 
 def _check_players(players: int) -> None:
     if players not in PLAYERS:
-        raise ValueError(f"Color Gin is a game for 2 players, not {players}")
+        raise IllegalAction(f"Color Gin is a game for 2 players, not {players}")
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.errors import refusal
+from companion.errors import IllegalAction, refusal
 from companion import cards as C
 from companion.rules.base import HandResult
 
@@ -50,9 +50,9 @@ def read_seat_hands(
     companion.errors.IllegalAction: seat 1: 2S is already in another hand
     """
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-        raise ValueError("hands must be a list with each player's cards in seat order")
+        raise IllegalAction("hands must be a list with each player's cards in seat order")
     if len(hands) != players:
-        raise ValueError(f"{players_text}: expected {players} hands, got {len(hands)}")
+        raise IllegalAction(f"{players_text}: expected {players} hands, got {len(hands)}")
     masks: list[int] = []
     seen = 0
     for seat, hand in enumerate(hands):
@@ -88,12 +88,12 @@ def check_result(
     ...              "ginski", "Ginski", "round")
     Traceback (most recent call last):
     ...
-    ValueError: round 3 is a gin result, not Ginski
+    companion.errors.IllegalAction: round 3 is a gin result, not Ginski
     """
     if result.variant != variant:
-        raise ValueError(f"{noun} {number} is a {result.variant} result, not {game_title}")
+        raise IllegalAction(f"{noun} {number} is a {result.variant} result, not {game_title}")
     if len(result.points) != players:
-        raise ValueError(
+        raise IllegalAction(
             f"{noun} {number} has points for {len(result.points)} seats, not {players}")
 
 

@@ -1,7 +1,7 @@
 """A declared arrangement: the melds an ender lays out, the rest of the hand deadwood.
 
-RULES.md section 1: "The knocker may declare any legal arrangement within the limit
-... if two arrangements tie on deadwood, let the player choose"; seed 004 has the
+The knocker may declare any legal arrangement of the hand whose deadwood is within the
+limit, and when two arrangements tie on deadwood the player chooses; seed 004 has the
 knocker lay out the hand "grouping them into melds and unmatched cards". Gin Rummy and
 Ginski take a declaration through ``score_hand(..., declared=[[cards], ...])`` and full
 play's ``Knock(card, declared=...)``; this module reads and checks it.
@@ -17,7 +17,7 @@ and the rule.
 >>> read_declared([["3H", "4H", "6H"]], C.to_mask("2H 3H 4H 6H"), M.GIN)
 Traceback (most recent call last):
 ...
-ValueError: declared meld 1 (3H 4H 6H): not a run: the cards are not in sequence (the ace is low only)
+companion.errors.IllegalAction: declared meld 1 (3H 4H 6H): not a run: the cards are not in sequence (the ace is low only)
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from companion.errors import IllegalAction
 from companion import cards as C
 from companion import melds as M
 
@@ -37,7 +38,7 @@ def _token(text: Any, rules: M.MeldRules) -> tuple[int, int | None]:
         left, right = text.split("=", 1)
         wild, stands = C.parse_card(left), C.parse_card(right)
         if not rules.wild_mask >> wild & 1:
-            raise ValueError(f"{C.card_name(wild)} is not a wild card, so it stands for itself")
+            raise IllegalAction(f"{C.card_name(wild)} is not a wild card, so it stands for itself")
         return wild, stands
     return C.parse_card(text), None
 
@@ -47,7 +48,7 @@ def read_declared(declared: Declared, hand: int, rules: M.MeldRules) -> M.Arrang
     card mask ``hand``: each meld legal under ``rules``, made of the hand's cards, no
     card in two melds; whatever is left is deadwood."""
     if isinstance(declared, (str, bytes)) or not isinstance(declared, Sequence):
-        raise ValueError("declared must be a list of melds, each a list of cards")
+        raise IllegalAction("declared must be a list of melds, each a list of cards")
     melds: list[M.Meld] = []
     used = 0
     designated = 0
@@ -55,32 +56,32 @@ def read_declared(declared: Declared, hand: int, rules: M.MeldRules) -> M.Arrang
         if isinstance(meld_in, str):
             meld_in = meld_in.replace(",", " ").split()
         if isinstance(meld_in, bytes) or not isinstance(meld_in, Iterable):
-            raise ValueError(f"declared meld {i + 1} must be a list of cards")
+            raise IllegalAction(f"declared meld {i + 1} must be a list of cards")
         tokens = list(meld_in)
         shown = " ".join(str(t) for t in tokens)
         try:
             pairs = [_token(t, rules) for t in tokens]
         except ValueError as exc:
-            raise ValueError(f"declared meld {i + 1} ({shown}): {exc}") from None
+            raise IllegalAction(f"declared meld {i + 1} ({shown}): {exc}") from None
         cards = [c for c, _ in pairs]
         mask = C.cards_mask(cards)
         if mask.bit_count() != len(cards):
-            raise ValueError(f"declared meld {i + 1} ({shown}): a card appears twice")
+            raise IllegalAction(f"declared meld {i + 1} ({shown}): a card appears twice")
         missing = mask & ~hand
         if missing:
-            raise ValueError(f"declared meld {i + 1} ({shown}): "
+            raise IllegalAction(f"declared meld {i + 1} ({shown}): "
                              f"{', '.join(C.mask_names(missing))} is not in the ender's hand")
         if mask & used:
-            raise ValueError(f"declared meld {i + 1} ({shown}): "
+            raise IllegalAction(f"declared meld {i + 1} ({shown}): "
                              f"{', '.join(C.mask_names(mask & used))} is already in another meld")
         designations = {c: d for c, d in pairs if d is not None}
         try:
             meld = M.check_meld(cards, rules, designations)
         except ValueError as exc:
-            raise ValueError(f"declared meld {i + 1} ({shown}): {exc}") from None
+            raise IllegalAction(f"declared meld {i + 1} ({shown}): {exc}") from None
         for _, d in meld.wilds:
             if designated >> d & 1:
-                raise ValueError(f"declared meld {i + 1} ({shown}): another wild already "
+                raise IllegalAction(f"declared meld {i + 1} ({shown}): another wild already "
                                  f"stands for {C.card_name(d)}")
             designated |= 1 << d
         used |= mask

@@ -1,7 +1,7 @@
-"""Who deals first: the flip for the deal (seed 004, RULES.md 2B ``first_dealer``).
+"""Who deals first: the flip for the deal (seed 004, the option ``first_dealer``).
 
 Seed 004: "Each player flips one CARDomino face up. The player turning the highest
-CARDomino has his choice to deal first or not"; RULES.md 2C #6: a tie flips again.
+CARDomino has his choice to deal first or not"; players who tie for the highest flip again.
 The rule is an option of every rummy game (``first_dealer``):
 
 * ``"random"``: the dealer is drawn at random (the engine's seed);
@@ -66,8 +66,8 @@ def flip_value(card: int) -> int:
     return C.rank(card)
 
 
-def _err(rule: str, text: str) -> ValueError:
-    return ValueError(f"first dealer ({rule}): {text}")
+def _err(rule: str, text: str) -> IllegalAction:
+    return IllegalAction(f"first dealer ({rule}): {text}")
 
 
 def _seats_words(seats: Sequence[int]) -> str:
@@ -77,7 +77,7 @@ def _seats_words(seats: Sequence[int]) -> str:
 
 def _check_rule(rule: str) -> None:
     if rule not in FLIP_RULES:
-        raise ValueError(f"first dealer: {rule!r} is not a flip rule (one of {', '.join(FLIP_RULES)})")
+        raise IllegalAction(f"first dealer: {rule!r} is not a flip rule (one of {', '.join(FLIP_RULES)})")
 
 
 def _round_leaders(flips: Sequence[tuple[int, int]], rule: str) -> list[int]:
@@ -101,7 +101,7 @@ def first_dealer_from_flips(
     ``flips``: one list per round; round 1 holds one card per player in seat order,
     each later round one card per player still tied, in seat order. ``choice``: under
     ``flip_high_chooses``, ``"deal"`` or ``"pass"`` for the winner (None: not chosen
-    yet, ``dealer`` stays None). Raises ``ValueError`` naming the rule when a round
+    yet, ``dealer`` stays None). Raises :class:`~companion.errors.IllegalAction` naming the rule when a round
     has the wrong number of cards, a card is flipped twice, a tie is left unbroken,
     or a round follows a clear winner.
     """

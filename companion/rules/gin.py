@@ -2,7 +2,7 @@
 :mod:`companion.rules.gin_options`, the match score and the next dealer in
 :mod:`companion.rules.gin_match`; both offered here too).
 
-Four presets follow ``RULES.md`` section 2: ``gin_002`` (seed 002, the short summary),
+Four presets: ``gin_002`` (seed 002, the short summary),
 ``gin_004`` (seed 004, CARDominoes; the default), ``pagat`` and ``modern``
 (``gin_pagat`` and ``gin_modern`` are accepted as the same names). Oklahoma Gin is an
 option on any preset (``oklahoma=True`` and the hand's ``upcard``).
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from companion.errors import refusal
+from companion.errors import IllegalAction, refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandKind, HandResult
@@ -38,12 +38,12 @@ from companion.rules.gin_options import (  # the options live there; offered her
     _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_VARIANT, PLAYERS, PRESETS,
     VARIANT, Options, _resolve, deal_size, end_kind, knock_limit, make_options,
 )
-from companion.rules.gin_match import next_dealer, score_match  # the match; offered here too
+from companion.rules.gin_match import add_hand, next_dealer, score_match, start_match  # the match; offered here too
 
 
 def _hand_masks(hands: Sequence[Any]) -> list[int]:
     if isinstance(hands, (str, bytes, int)) or not isinstance(hands, Sequence) or len(hands) != 2:
-        raise ValueError("give the cards of both players, in seat order (2 hands)")
+        raise IllegalAction("give the cards of both players, in seat order (2 hands)")
     masks = []
     seen = 0
     for seat, h in enumerate(hands):
@@ -173,8 +173,8 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
     the defender the most deadwood; the defender's lay-offs (chained along runs) and
     own melds are chosen together to minimise the defender's deadwood.
 
-    ``declared``: the ender's melds as lists of cards (RULES.md section 1: the knocker
-    may declare any legal arrangement within the limit); the rest of the hand is
+    ``declared``: the ender's melds as lists of cards (the knocker may declare any legal
+    arrangement within the knock limit); the rest of the hand is
     deadwood, and the defender lays off onto these melds. A meld that is not legal, a
     card not in the hand, or declared deadwood above the knock limit is refused.
 
@@ -194,7 +194,7 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
     masks = _hand_masks(hands)
     notes: list[str] = []
     if ender is None and declared is not None:
-        raise ValueError("declared: a hand that reached the stock end has no ender to declare")
+        raise IllegalAction("declared: a hand that reached the stock end has no ender to declare")
     if ender is None:
         for seat, m in enumerate(masks):
             n = m.bit_count()
@@ -209,7 +209,7 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
                               notes=["two cards left in the stock: void hand, same dealer"])
         return _showdown(masks, opts)
     if not isinstance(ender, int) or isinstance(ender, bool) or ender not in (0, 1):
-        raise ValueError(f"ender must be seat 0 or 1 (or None at the stock end), got {ender!r}")
+        raise IllegalAction(f"ender must be seat 0 or 1 (or None at the stock end), got {ender!r}")
     defender = 1 - ender
     km, dm = masks[ender], masks[defender]
     if dm.bit_count() != HAND_SIZE:
@@ -221,13 +221,13 @@ def score_hand(hands: Sequence[Any], ender: int | None, preset: str | None = Non
         try:
             darr_declared = read_declared(declared, km, _RULES)
         except ValueError as exc:
-            raise ValueError(f"seat {ender}: {exc}") from None
+            raise IllegalAction(f"seat {ender}: {exc}") from None
         kdw = darr_declared.value
         if kn == HAND_SIZE + 1 and kdw:
-            raise ValueError(f"seat {ender}: a big gin declares all 11 cards melded; the "
+            raise IllegalAction(f"seat {ender}: a big gin declares all 11 cards melded; the "
                              f"declared melds leave {kdw} deadwood")
         if kn == HAND_SIZE and kdw > limit:
-            raise ValueError(_no_knock(ender, kdw, limit, opts) + " (the declared melds leave "
+            raise IllegalAction(_no_knock(ender, kdw, limit, opts) + " (the declared melds leave "
                              f"{' '.join(darr_declared.deadwood_names)} unmatched)")
         notes.append(f"seat {ender} declared its melds")
     else:
@@ -305,7 +305,7 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
     """
     opts = _resolve(preset, options, overrides)
     if isinstance(deadwood, (str, bytes)) or len(deadwood) != 2:
-        raise ValueError("give one deadwood count per seat (2 numbers)")
+        raise IllegalAction("give one deadwood count per seat (2 numbers)")
     for seat, d in enumerate(deadwood):
         if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 98:
             raise refusal(f"seat {seat}: deadwood {d!r} is not a count from 0 to 98", field="deadwood", seat=seat)
@@ -313,7 +313,7 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
     notes = ["scored from deadwood counts: lay-offs are not checked"]
     if ender is None:
         if big_gin:
-            raise ValueError("a big gin has an ender")
+            raise IllegalAction("a big gin has an ender")
         if opts.stock_end == "void_at_2":
             return HandResult(VARIANT, "void", None, None, [0, 0], [d0, d1],
                               layoffs=[[], []], melds=[[], []], deadwood_cards=[[], []],
@@ -324,7 +324,7 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
                           layoffs=[[], []], melds=[[], []], deadwood_cards=[[], []],
                           extra={"entry": "deadwood"}, notes=notes)
     if not isinstance(ender, int) or isinstance(ender, bool) or ender not in (0, 1):
-        raise ValueError(f"ender must be seat 0 or 1 (or None at the stock end), got {ender!r}")
+        raise IllegalAction(f"ender must be seat 0 or 1 (or None at the stock end), got {ender!r}")
     kdw, ddw = (d0, d1) if ender == 0 else (d1, d0)
     limit = knock_limit(opts)
     if big_gin and (opts.big_gin_bonus <= 0 or kdw):
@@ -340,5 +340,5 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
 __all__ = [
     "VARIANT", "MELD_VARIANT", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS",
     "ALIASES", "DEFAULT_PRESET", "make_options", "knock_limit", "end_kind", "deal_size",
-    "score_hand", "score_from_deadwood", "score_match", "next_dealer", "best_declaration",
+    "score_hand", "score_from_deadwood", "score_match", "start_match", "add_hand", "next_dealer", "best_declaration",
 ]

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.errors import IllegalAction
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.gin_options import PLAYERS, VARIANT, Options
 
 
 def score_match(results: Sequence[HandResult], players: int, options: Options) -> MatchScore:
-    """Fold hand results into the match score.
+    """Fold hand results into the match score (:func:`add_hand` on each, from :func:`start_match`).
 
     The first player whose running total reaches ``game_target`` ends the match and
     gets ``game_bonus``; a shutout doubles per ``shutout``; every player then gets
@@ -26,29 +27,51 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     >>> m.finished, m.winner, m.final
     (True, 0, [582, 0])
     """
+    m = start_match(players, options)
+    for r in results:
+        m = add_hand(m, r, options)
+    return m
+
+
+def start_match(players: int, options: Options) -> MatchScore:
+    """The match before its first hand."""
     if players not in PLAYERS:
-        raise ValueError(f"Gin Rummy is for 2 players, not {players}")
-    totals = [0, 0]
-    won = [0, 0]
+        raise IllegalAction(f"Gin Rummy is for 2 players, not {players}")
+    return MatchScore(VARIANT, players, [0, 0], [0, 0], False, None, [0, 0], [], hands=0, extra={})
+
+
+def add_hand(match: MatchScore, r: HandResult, options: Options) -> MatchScore:
+    """The match one hand further (``match`` is left as it was): the running totals and
+    hands won move on, and the bonuses are worked out again once it ends. A hand after
+    the end raises ``ValueError``.
+
+    >>> from companion.rules.gin import make_options, score_hand
+    >>> opts = make_options()
+    >>> win = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH",
+    ...                   "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0, options=opts)
+    >>> m = add_hand(start_match(2, opts), win, opts)
+    >>> m.totals, m.hands, m.finished
+    ([83, 0], 1, False)
+    """
+    i = match.hands
+    if match.finished:
+        raise IllegalAction(f"hand {i + 1} comes after the match ended at hand {i}")
+    if r.variant != VARIANT:
+        raise IllegalAction(f"hand {i + 1} is a {r.variant} result, not Gin Rummy")
+    pts = r.points
+    if len(pts) != 2 or not all(isinstance(p, int) for p in pts):
+        raise IllegalAction(f"hand {i + 1}: points must be one number per seat")
+    totals = [int(match.totals[s]) + int(pts[s]) for s in (0, 1)]  # type: ignore[arg-type]
+    won = list(match.hands_won)
+    if r.winner is not None:
+        won[r.winner] += 1
     finished = False
     winner: int | None = None
-    for i, r in enumerate(results):
-        if finished:
-            raise ValueError(f"hand {i + 1} comes after the match ended at hand {i}")
-        if r.variant != VARIANT:
-            raise ValueError(f"hand {i + 1} is a {r.variant} result, not Gin Rummy")
-        pts = r.points
-        if len(pts) != 2 or not all(isinstance(p, int) for p in pts):
-            raise ValueError(f"hand {i + 1}: points must be one number per seat")
-        for s in (0, 1):
-            totals[s] += pts[s]  # type: ignore[operator]
-        if r.winner is not None:
-            won[r.winner] += 1
-        leaders = [s for s in (0, 1) if totals[s] >= options.game_target]
-        if leaders:
-            finished = True
-            winner = max(leaders, key=lambda s: totals[s]) if len(leaders) == 1 or \
-                totals[0] != totals[1] else r.winner
+    leaders = [s for s in (0, 1) if totals[s] >= options.game_target]
+    if leaders:
+        finished = True
+        winner = max(leaders, key=lambda s: totals[s]) if len(leaders) == 1 or \
+            totals[0] != totals[1] else r.winner
     final = list(totals)
     bonuses: list[dict[str, object]] = []
     if finished and winner is not None:
@@ -77,8 +100,8 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     extra: dict[str, object] = {}
     if finished and winner is not None:
         extra["margin"] = final[winner] - final[1 - winner]
-    return MatchScore(VARIANT, players, totals, won, finished, winner, final, bonuses,
-                      hands=len(results), extra=extra)
+    return MatchScore(VARIANT, 2, totals, won, finished, winner, final, bonuses,
+                      hands=i + 1, extra=extra)
 
 
 def next_dealer(result: HandResult, dealer: int, players: int, options: Options) -> int:

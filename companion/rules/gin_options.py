@@ -1,4 +1,4 @@
-"""Gin Rummy's options and presets: what a game may change (``RULES.md`` section 2), the
+"""Gin Rummy's options and presets: what a game may change (knock limit, bonuses, target, dealing...), the
 presets ``gin_002``, ``gin_004`` (the default), ``pagat`` and ``modern``, the knock
 limit, how a kept hand may end and the deal size. :mod:`companion.rules.gin` scores
 hands and matches with them and offers every name here too.
@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from companion.errors import IllegalAction
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import MatchScore
@@ -159,7 +160,7 @@ def knock_limit(options: Options) -> int:
     """
     if options.oklahoma:
         if options.upcard is None:
-            raise ValueError("Oklahoma gin needs the hand's upcard (option upcard)")
+            raise IllegalAction("Oklahoma gin needs the hand's upcard (option upcard)")
         up = C.parse_card(options.upcard)
         if C.rank(up) == 1:
             return 0
@@ -200,7 +201,7 @@ def deal_size(players: int, options: Options) -> int:
     10
     """
     if players not in PLAYERS:
-        raise ValueError(f"Gin Rummy is for 2 players, not {players}")
+        raise IllegalAction(f"Gin Rummy is for 2 players, not {players}")
     return HAND_SIZE
 
 

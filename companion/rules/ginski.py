@@ -6,7 +6,7 @@ deadwood is 13 or less ends the round; the ender scores the sum of every opponen
 deadwood minus their own; a Ginski (all ten kept cards melded) scores 25 plus that
 sum and a Big Ginski (all eleven, no discard) 31 plus it. An opponent with less
 deadwood than the ender undercuts: it scores 25 plus the deadwood of all its
-opponents, its own not subtracted. The first to 100 wins (RULES.md section 4).
+opponents, its own not subtracted. The first to 100 wins, alone at the top.
 
 The module surface is the one of :mod:`companion.rules.base`. Seats are numbered in
 turn order: play passes from seat ``i`` to seat ``i + 1``. Kinds: ``"gin"`` is a
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.errors import refusal
+from companion.errors import IllegalAction, refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
@@ -169,13 +169,13 @@ def score_hand(
     if ender is not None and (
         isinstance(ender, bool) or not isinstance(ender, int) or not 0 <= ender < opts.players
     ):
-        raise ValueError(
+        raise IllegalAction(
             f"ender must be a seat 0..{opts.players - 1} (or None for a void hand), got {ender!r}"
         )
     masks = _read_hands(hands, opts, ender)
     n = opts.players
     if ender is None and declared is not None:
-        raise ValueError("declared: a void hand (the stock ran out) has no ender to declare")
+        raise IllegalAction("declared: a void hand (the stock ran out) has no ender to declare")
     if ender is None:
         arrs = [M.best_arrangement(m, "ginski") for m in masks]
         return HandResult(
@@ -194,7 +194,7 @@ def score_hand(
         try:
             own_arr = read_declared(declared, own, M.GINSKI)
         except ValueError as exc:
-            raise ValueError(f"seat {ender}: {exc}") from None
+            raise IllegalAction(f"seat {ender}: {exc}") from None
         own_dw = own_arr.value
     else:
         own_dw = M.deadwood_of_mask(own, "ginski")
@@ -265,9 +265,9 @@ def score_from_deadwood(
     opts = _resolve(preset, options, overrides)
     n = opts.players
     if isinstance(deadwood, (str, bytes)) or not isinstance(deadwood, Sequence):
-        raise ValueError("deadwood must be a list with one count per seat")
+        raise IllegalAction("deadwood must be a list with one count per seat")
     if len(deadwood) != n:
-        raise ValueError(f"this Ginski game has {n} players: expected {n} deadwood counts, got {len(deadwood)}")
+        raise IllegalAction(f"this Ginski game has {n} players: expected {n} deadwood counts, got {len(deadwood)}")
     dws: list[int] = []
     for seat, d in enumerate(deadwood):
         if isinstance(d, bool) or not isinstance(d, int) or d < 0:
@@ -277,7 +277,7 @@ def score_from_deadwood(
     empty: list[list[str]] = [[] for _ in range(n)]
     if ender is None:
         if big_gin:
-            raise ValueError("a void hand (stock ran out) has no Big Ginski")
+            raise IllegalAction("a void hand (stock ran out) has no Big Ginski")
         return HandResult(
             variant=VARIANT, kind="void", ender=None, winner=None, points=[0] * n,
             deadwood=dws, layoffs=empty, melds=[[] for _ in range(n)], deadwood_cards=empty,
@@ -285,7 +285,7 @@ def score_from_deadwood(
             notes=notes + ["the stock ran out: a void hand, nobody scores"],
         )
     if isinstance(ender, bool) or not isinstance(ender, int) or not 0 <= ender < n:
-        raise ValueError(f"ender must be a seat 0..{n - 1} (or None for a void hand), got {ender!r}")
+        raise IllegalAction(f"ender must be a seat 0..{n - 1} (or None for a void hand), got {ender!r}")
     if dws[ender] > opts.end_limit:
         raise refusal(
             f"seat {ender} may not end the round: deadwood {dws[ender]} is above the limit "
@@ -308,7 +308,7 @@ def score_from_deadwood(
 
 
 def score_match(results: Sequence[HandResult], players: int, options: Options) -> MatchScore:
-    """Fold the round results, in order, into the match.
+    """Fold the round results, in order, into the match (:func:`add_hand` on each).
 
     The game ends after the first round that leaves someone at ``target`` or more
     and alone at the top; a tie for the top at or above the target plays on until a
@@ -319,39 +319,47 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     >>> m.totals, m.finished, m.winner
     ([120, 0, 0], True, 0)
     """
+    m = start_match(players, options)
+    for r in results:
+        m = add_hand(m, r, options)
+    return m
+
+
+def start_match(players: int, options: Options) -> MatchScore:
+    """The match before its first round."""
     deal_size(players, options)
-    totals = [0] * players
-    hands_won = [0] * players
-    finished = False
-    winner: int | None = None
-    for i, res in enumerate(results):
-        if finished:
-            raise ValueError(f"round {i + 1} comes after the end of the game")
-        check_result(res, i + 1, players, VARIANT, "Ginski", "round")
-        for seat, p in enumerate(res.points):
-            if isinstance(p, bool) or not isinstance(p, int):
-                raise ValueError(f"round {i + 1}: Ginski points are whole numbers per seat")
-            totals[seat] += p
-        if res.winner is not None:
-            hands_won[res.winner] += 1
-        top = max(totals)
-        if top >= options.target and totals.count(top) == 1:
-            finished, winner = True, totals.index(top)
-    return MatchScore(
-        variant=VARIANT,
-        players=players,
-        totals=totals,
-        hands_won=hands_won,
-        finished=finished,
-        winner=winner,
-        final=list(totals),
-        bonuses=[],
-        hands=len(results),
-        extra={},
-    )
+    return MatchScore(variant=VARIANT, players=players, totals=[0] * players, hands_won=[0] * players,
+                      finished=False, winner=None, final=[0] * players, bonuses=[], hands=0, extra={})
+
+
+def add_hand(match: MatchScore, res: HandResult, options: Options) -> MatchScore:
+    """The match one round further (``match`` is left as it was).
+
+    >>> win = HandResult("ginski", "gin", 0, 0, [60, 0, 0], [0, 20, 30])
+    >>> add_hand(start_match(3, Options()), win, Options()).totals
+    [60, 0, 0]
+    """
+    i, players = match.hands, match.players
+    if match.finished:
+        raise IllegalAction(f"round {i + 1} comes after the end of the game")
+    check_result(res, i + 1, players, VARIANT, "Ginski", "round")
+    totals = [int(t) for t in match.totals]  # type: ignore[arg-type]
+    for seat, p in enumerate(res.points):
+        if isinstance(p, bool) or not isinstance(p, int):
+            raise IllegalAction(f"round {i + 1}: Ginski points are whole numbers per seat")
+        totals[seat] += p
+    hands_won = list(match.hands_won)
+    if res.winner is not None:
+        hands_won[res.winner] += 1
+    finished, winner = False, None
+    top = max(totals)
+    if top >= options.target and totals.count(top) == 1:
+        finished, winner = True, totals.index(top)
+    return MatchScore(variant=VARIANT, players=players, totals=totals, hands_won=hands_won, finished=finished,
+                      winner=winner, final=list(totals), bonuses=[], hands=i + 1, extra={})
 
 
 __all__ = [
     "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "PLAYERS", "make_options", "deal_size",
-    "next_dealer", "end_kind", "best_declaration", "score_hand", "score_from_deadwood", "score_match",
+    "next_dealer", "end_kind", "best_declaration", "score_hand", "score_from_deadwood", "score_match", "start_match", "add_hand",
 ]

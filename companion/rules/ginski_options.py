@@ -1,4 +1,4 @@
-"""Ginski's options and presets: what a game may change (``RULES.md`` section 4), the
+"""Ginski's options and presets: what a game may change (target, bonuses, lay-offs, the stock's end...), the
 presets ``ginski`` (the default, three players), ``ginski_2p`` and ``ginski_4p``, the deal
 size, who deals next, how a kept hand may end and the default declaration.
 :mod:`companion.rules.ginski` scores rounds and matches with them and offers every name
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from companion.errors import IllegalAction
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
@@ -70,10 +71,10 @@ class Options:
         check_record(self, VARIANT)
         for name in ("deal", "deal_two_players", "target"):
             if getattr(self, name) < 1:
-                raise ValueError(f"ginski option {name} must be at least 1")
+                raise IllegalAction(f"ginski option {name} must be at least 1")
         per = self.deal_two_players if self.players == 2 else self.deal
         if self.players * per + 3 > C.popcount(DECK):
-            raise ValueError(
+            raise IllegalAction(
                 f"ginski: {self.players} hands of {per} cards leave no stock in the 70-card deck"
             )
 
@@ -111,7 +112,7 @@ def deal_size(players: int, options: Options) -> int:
     (10, 12)
     """
     if players not in PLAYERS:
-        raise ValueError(f"Ginski is for 2 to 4 players, not {players}")
+        raise IllegalAction(f"Ginski is for 2 to 4 players, not {players}")
     return options.deal_two_players if players == 2 else options.deal
 
 

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import IllegalAction
 from companion.rules import gin
 from companion.rules.base import HandResult, MatchScore
 
@@ -67,8 +68,8 @@ class Outing:
         return max((m.round for m in self.matches), default=0)
 
 
-def _err(text: str) -> ValueError:
-    return ValueError(f"{RULE}: {text}")
+def _err(text: str) -> IllegalAction:
+    return IllegalAction(f"{RULE}: {text}")
 
 
 def new_outing(players: Sequence[str], sides: Sequence[int] | None = None,

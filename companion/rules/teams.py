@@ -1,7 +1,7 @@
 """Team play for Gin Rummy (``team_mode``): the pagat partnership and the seed 004
 outing. Pure scoring: hands and matches come in as ordinary gin results.
 
-``team_mode = "pagat_partnership"`` (RULES.md 2C #7): four players in two teams,
+``team_mode = "pagat_partnership"`` (the partnership game pagat.com describes): four players in two teams,
 partners seats 0 and 2 against seats 1 and 3. Each hand is two simultaneous pair
 games, seat 0 against seat 1 and seat 2 against seat 3, entered together. If both
 team-mates win, their team scores the sum; if the wins are split, the team with more
@@ -28,6 +28,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Final
 
+from companion.errors import IllegalAction
 from companion.rules import gin
 from companion.rules.base import HandResult, MatchScore
 
@@ -41,10 +42,10 @@ TEAMS: Final = ((0, 2), (1, 3))
 def _seat_points(result: HandResult, table: int) -> tuple[int, int]:
     """(team A's points, team B's points) in the pair game at ``table``."""
     if result.variant != gin.VARIANT:
-        raise ValueError(f"partnership: table {table + 1} is a {result.variant} result, not Gin Rummy")
+        raise IllegalAction(f"partnership: table {table + 1} is a {result.variant} result, not Gin Rummy")
     pts = result.points
     if len(pts) != 2 or not all(isinstance(p, int) and not isinstance(p, bool) for p in pts):
-        raise ValueError(f"partnership: table {table + 1} needs one number of points per player")
+        raise IllegalAction(f"partnership: table {table + 1} needs one number of points per player")
     return int(pts[0]), int(pts[1])  # type: ignore[arg-type]
 
 
@@ -84,11 +85,26 @@ def score_partnership(hands: Sequence[HandResult], options: gin.Options) -> Matc
     """Fold partnership hands (from :func:`partnership_hand`) into the team score:
     ``totals``, ``final`` and ``winner`` are per team (0 = seats 0 and 2, 1 = seats 1
     and 3)."""
-    for i, h in enumerate(hands):
-        if h.extra.get("team_mode") != "pagat_partnership":
-            raise ValueError(f"partnership: hand {i + 1} is not a partnership hand "
-                             "(enter both pair games together)")
-    m = gin.score_match(list(hands), 2, partnership_options(options))
+    m = start_partnership(options)
+    for h in hands:
+        m = add_partnership_hand(m, h, options)
+    return m
+
+
+def start_partnership(options: gin.Options) -> MatchScore:
+    """The team score before the first partnership hand."""
+    return _teamed(gin.start_match(2, partnership_options(options)))
+
+
+def add_partnership_hand(match: MatchScore, hand: HandResult, options: gin.Options) -> MatchScore:
+    """The team score one partnership hand further (``match`` is left as it was)."""
+    if hand.extra.get("team_mode") != "pagat_partnership":
+        raise IllegalAction(f"partnership: hand {match.hands + 1} is not a partnership hand "
+                         "(enter both pair games together)")
+    return _teamed(gin.add_hand(match, hand, partnership_options(options)))
+
+
+def _teamed(m: MatchScore) -> MatchScore:
     return dataclasses.replace(m, extra={**m.extra, "team_mode": "pagat_partnership",
                                          "teams": [list(t) for t in TEAMS]})
 
@@ -96,9 +112,10 @@ def score_partnership(hands: Sequence[HandResult], options: gin.Options) -> Matc
 def check_partnership_seats(players: int, options: gin.Options) -> None:
     """A partnership is four players: refuse anything else, naming the rule."""
     if options.team_mode == "pagat_partnership" and players != PARTNERSHIP_PLAYERS:
-        raise ValueError(f"team_mode pagat_partnership: four players in two teams "
+        raise IllegalAction(f"team_mode pagat_partnership: four players in two teams "
                          f"(seats 0 and 2 against 1 and 3), not {players}")
 
 
 __all__ = ["TEAM_MODES", "TABLES", "TEAMS", "partnership_hand", "partnership_options",
-           "score_partnership", "check_partnership_seats"]
+           "score_partnership", "start_partnership", "add_partnership_hand",
+           "check_partnership_seats"]

@@ -40,14 +40,14 @@ from pathlib import Path
 
 from companion.store.log import EventStore
 from companion.store.records import (Checkpoint, DamageReport, GameRow, GameWrite, NewEvent, StorageFailed,
-                                     StorageFull, StoreBusy, StoredEvent, StoreError, TokenRecord)
+                                     StoreFull, StoreBusy, StoredEvent, StoreError, TokenRecord)
 from companion.store.schema import SCHEMA_VERSION
 
 FILENAME = "events.sqlite3"
 
 __all__ = [
     "FILENAME", "SCHEMA_VERSION", "Checkpoint", "DamageReport", "EventStore", "GameRow", "GameWrite", "NewEvent",
-    "StorageFailed", "StorageFull", "StoreBusy", "StoreError", "StoredEvent", "TokenRecord", "open_store",
+    "StorageFailed", "StoreFull", "StoreBusy", "StoreError", "StoredEvent", "TokenRecord", "open_store",
 ]
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.store.records import GameWrite, StoredEvent, StorageFailed, StorageFull, StoreError
+from companion.store.records import GameWrite, StoredEvent, StorageFailed, StoreFull, StoreError
 
 _log = logging.getLogger(__name__)
 
@@ -51,13 +51,13 @@ def roll_back(conn: sqlite3.Connection) -> None:
 
 
 def storage_error(exc: BaseException) -> StoreError:
-    """SQLite's error as the store's own (full disk: :class:`StorageFull`)."""
+    """SQLite's error as the store's own (full disk: :class:`StoreFull`)."""
     text = str(exc)
     if isinstance(exc, sqlite3.IntegrityError):
         return StoreError(f"client_id already used in this game: {text}")
     if isinstance(exc, OSError) or "full" in text.lower():
         if "full" in text.lower() or getattr(exc, "errno", None) == 28:
-            return StorageFull("the companion's storage is full: nothing of this entry was saved. Free some "
+            return StoreFull("the companion's storage is full: nothing of this entry was saved. Free some "
                                "space (or raise the log's size cap) and send it again")
     return StorageFailed(f"the event log could not be written ({text}): nothing of this entry was saved")
 

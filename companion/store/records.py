@@ -20,7 +20,7 @@ class StoreBusy(StoreError, E.StorageBusy):
     code = "storage_busy"
 
 
-class StorageFull(StoreError, E.StorageFull):
+class StoreFull(StoreError, E.StorageFull):
     """The disk (or the log's size cap) is full: nothing of the write was kept (507)."""
 
     code = "storage_full"

@@ -6,32 +6,37 @@ over its events (:func:`fold_game`), so a restart, an undo or a correction to a 
 rounds back all come out of the same code. Bad input raises an error of :mod:`companion.errors`
 (the root is also called :class:`TableError`) with a ``code`` and ``details``, and writes nothing.
 
-The package, one job per module (each imports only the ones above it):
+The package, one job per module, listed so that each imports only modules listed before
+it (``tests/test_layers.py`` checks this order, and that no import goes round a cycle):
 
-* :mod:`~companion.table.errors`: :class:`TableError`
-* :mod:`~companion.table.engines`: which rules engine serves each variant; options
+* :mod:`~companion.table.errors`: :class:`TableError`, and what to do when an engine breaks
+* :mod:`~companion.table.retries`: a retried ``client_id`` answered with its first answer, a reused one refused; new ids
+* :mod:`~companion.table.subscriptions`: who hears about each commit
+* :mod:`~companion.table.history`: which events stand after undos and redos, what each did
+* :mod:`~companion.table.explain`: a rummy hand's points in players' words (bonus, deadwood)
 * :mod:`~companion.table.partnership`: the pagat partnership's hands (two pair games in one entry, team fields)
 * :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
-* :mod:`~companion.table.history`: which events stand after undos and redos, what each did
 * :mod:`~companion.table.dealt`: :class:`DealtGame`, a dealt game's seats, cards and play
-* :mod:`~companion.table.fold`: :func:`fold_game`, a game's state from its events
+* :mod:`~companion.table.boardwait`: what a dealt Gin-Go turn waits for on the board, each space by name
+* :mod:`~companion.table.fold`: :func:`fold_game`, a game's state from its events; a new hand moves the match on by itself
 * :mod:`~companion.table.checkpoint`: a game's folded state saved as JSON, so a start-up replays only the tail
-* :mod:`~companion.table.library`: every game's summary line, the open games' state, finished ones folded when asked
-* :mod:`~companion.table.hands`: :class:`HandInput`, checked and scored
 * :mod:`~companion.table.checks`: players and seats of a new game
-* :mod:`~companion.table.transfer`: export and import (dealt games: :mod:`~companion.table.dealt_transfer`)
-* :mod:`~companion.table.subscriptions`: who hears about each commit
-* :mod:`~companion.table.retries`: a retried ``client_id`` answered with its first answer, a reused one refused
+* :mod:`~companion.table.library`: every game's summary line, the open games' state, finished ones folded when asked
 * :mod:`~companion.table.reads`: the game list, one game, its events, the log's health
 * :mod:`~companion.table.ledger`: the write path (trial fold, group commit, answer)
-* :mod:`~companion.table.explain`: a rummy hand's points in players' words (bonus, deadwood)
-* :mod:`~companion.table.boardwait`: what a dealt Gin-Go turn waits for on the board, each space by name
 * :mod:`~companion.table.dealing`: the commands of dealt games (create, seats, a seat's view and action, the bots)
+* :mod:`~companion.table.hands`: :class:`HandInput`, checked and scored
+* :mod:`~companion.table.dealt_transfer` and :mod:`~companion.table.transfer`: export and import
+* :mod:`~companion.table.outing_fold`, :mod:`~companion.table.outing_steps`,
+  :mod:`~companion.table.outing_transfer`, :mod:`~companion.table.outing_trigger` and
+  :mod:`~companion.table.outings`: seed 004's outings (:attr:`Table.outings`), kept as steps,
+  settled after every game write, exported and imported with their games; they reach the
+  games through the commands of :class:`~companion.table.outing_steps.GameTable`
 * :mod:`~companion.table.service`: :class:`Table`, the commands
-* :mod:`~companion.table.outings`: seed 004's outings (:attr:`Table.outings`), kept as steps
-  (:mod:`~companion.table.outing_fold`, written by :mod:`~companion.table.outing_steps`), settled
-  after every game write (:mod:`~companion.table.outing_trigger`), exported and imported with
-  their games (:mod:`~companion.table.outing_transfer`)
+
+:class:`Table` is still one class built by inheritance across modules (``Reads`` in
+:mod:`~companion.table.reads`, ``Ledger``, ``Dealing``, then ``Table``), and so is
+``Outings`` (``Steps``, ``Trigger``, ``Transfer``): a split still to undo.
 
 Event types (payloads are JSON):
 
@@ -65,7 +70,6 @@ Event types (payloads are JSON):
 from __future__ import annotations
 
 from companion.table.checks import MAX_PLAYER_NAME
-from companion.table.engines import CONTEXT_VARIANTS, RUMMY_VARIANTS, VARIANTS, rules_module
 from companion.table.errors import TableError
 from companion.table.fold import fold_game
 from companion.table.hands import HandInput, score_deadwood
@@ -75,7 +79,6 @@ from companion.table.subscriptions import Subscriber
 from companion.table.transfer import EXPORT_FORMAT
 
 __all__ = [
-    "CONTEXT_VARIANTS", "EXPORT_FORMAT", "MAX_PLAYER_NAME", "RUMMY_VARIANTS", "VARIANTS", "GameState",
-    "HandEntry", "HandInput", "Outcome", "Subscriber", "Table", "TableError", "fold_game", "rules_module",
-    "score_deadwood",
+    "EXPORT_FORMAT", "MAX_PLAYER_NAME", "GameState", "HandEntry", "HandInput", "Outcome", "Subscriber", "Table",
+    "TableError", "fold_game", "score_deadwood",
 ]

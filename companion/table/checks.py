@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from companion.errors import InvalidInput
 from companion.table.errors import TableError
 
 MAX_PLAYER_NAME = 40
@@ -17,16 +18,16 @@ def check_players(players: Iterable[Any]) -> list[str]:
     ['Ann', 'Bob']
     """
     if isinstance(players, (str, bytes)) or not isinstance(players, (list, tuple)):
-        raise TableError("invalid_players", "\"players\" is a list of names")
+        raise InvalidInput("\"players\" is a list of names", code="invalid_players")
     names: list[str] = []
     for p in players:
         if not isinstance(p, str) or not p.strip():
-            raise TableError("invalid_players", f"a player name must be non-empty text, got {p!r}")
+            raise InvalidInput(f"a player name must be non-empty text, got {p!r}", code="invalid_players")
         if len(p) > MAX_PLAYER_NAME:
-            raise TableError("invalid_players", f"player name {p[:20]!r}... is longer than {MAX_PLAYER_NAME} characters")
+            raise InvalidInput(f"player name {p[:20]!r}... is longer than {MAX_PLAYER_NAME} characters", code="invalid_players")
         names.append(p.strip())
     if len(names) < 2:
-        raise TableError("invalid_players", "a game needs at least 2 players")
+        raise InvalidInput("a game needs at least 2 players", code="invalid_players")
     return names
 
 
@@ -37,15 +38,15 @@ def check_created(payload: dict[str, Any]) -> None:
     try:
         payload["players"] = check_players(players)
     except TableError as exc:
-        raise TableError("invalid_import", f"event 0: {exc.message}") from None
+        raise InvalidInput(f"event 0: {exc.message}", code="invalid_import") from None
     n = len(payload["players"])
     dealer = 0 if payload.get("dealer") is None else payload["dealer"]
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise TableError("invalid_import", f"event 0: dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        raise InvalidInput(f"event 0: dealer must be a seat 0..{n - 1}, got {dealer!r}", code="invalid_import")
     payload["dealer"] = dealer
     preset = payload.get("preset")
     if preset is not None and not isinstance(preset, str):
-        raise TableError("invalid_import", f"event 0: preset must be a preset name or null, got {preset!r}")
+        raise InvalidInput(f"event 0: preset must be a preset name or null, got {preset!r}", code="invalid_import")
 
 
 def range_text(r: Any) -> str:

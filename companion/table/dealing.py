@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
+from companion.errors import CompanionError, Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
 from companion.games import GinGo, find_variant
 from companion.play.deal import SEED_BYTES, commitment, hand_seed
 from companion.play.levels import gingo_action, level_of, seat_action
@@ -31,9 +31,10 @@ from companion.store.records import SECRET
 from companion.table.boardwait import board_wait
 from companion.table.checks import check_players
 from companion.table.dealt import DealtGame, check_bots
+from companion.table.errors import engine_failure
 from companion.table.state import GameState
 from companion.table.ledger import Ledger, Outcome, Staged
-from companion.table.retries import fingerprint
+from companion.table.retries import fingerprint, new_id
 
 log = logging.getLogger("companion.table")
 
@@ -88,9 +89,7 @@ class Dealing(Ledger):
                      client_id: str | None = None) -> Outcome:
         """Start a dealt game: the companion shuffles with a fresh secret key and deals.
         ``seats``: phones that hold seats from the start (a rematch), seat -> token id."""
-        from companion.table.service import _game_id
-
-        gid = _game_id(client_id)
+        gid = new_id("g", client_id)
         fp = fingerprint("create_dealt", variant=variant, players=list(players), preset=preset,
                          options=options or {}, dealer=dealer, bots=list(bots), skip_board=skip_board,
                          seats=sorted((seats or {}).items()), rematch_of=rematch_of) \
@@ -103,7 +102,7 @@ class Dealing(Ledger):
                 raise InvalidInput(f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}", code="invalid_dealer")
             try:
                 bots_list = check_bots(list(bots), len(names))
-            except ValueError as exc:
+            except IllegalAction as exc:
                 raise InvalidInput(str(exc), code="invalid_bots") from None
             key = self.new_key()
             # Gin-Go's set-up (the reveal of the suits) is shuffled from hand 0's seed
@@ -237,8 +236,10 @@ class Dealing(Ledger):
                                code="board_pending", details={k: wait[k] for k in ("pending", "bumps", "unexpected")})
             try:
                 new, _ = d.after(seat, action)
-            except ValueError as exc:
+            except CompanionError as exc:  # a refusal of the rules or of the play: it names the rule
                 raise IllegalAction(str(exc), details={"seat": seat}) from None
+            except Exception as exc:  # anything else is a bug (a ValueError too): 500, logged
+                raise engine_failure(exc)
             payload: dict[str, Any] = {"seat": seat, "action": action,
                                        "by": "bot" if bot_seat is not None else holder}
             payload.update(published(d, new))

@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import IllegalAction
 from companion import cards as C
 from companion.games import GinGo, RummyVariant, Variant
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
@@ -30,12 +31,12 @@ from companion.table.handover import RECENT, gingo_summary, public_move, rummy_s
 def check_bots(bots: Any, players: int) -> list[int]:
     """The bot seats, sorted; ``ValueError`` naming what is wrong."""
     if not isinstance(bots, list) or not all(isinstance(b, int) and not isinstance(b, bool) for b in bots):
-        raise ValueError(f"bots is a list of seat numbers, like [1], not {bots!r}")
+        raise IllegalAction(f"bots is a list of seat numbers, like [1], not {bots!r}")
     for b in bots:
         if not 0 <= b < players:
-            raise ValueError(f"bot seat {b} does not exist: seats are 0..{players - 1}")
+            raise IllegalAction(f"bot seat {b} does not exist: seats are 0..{players - 1}")
     if len(set(bots)) != len(bots):
-        raise ValueError("a bot seat is listed twice")
+        raise IllegalAction("a bot seat is listed twice")
     return sorted(bots)
 
 
@@ -76,7 +77,7 @@ class DealtGame:
         if "seeds" not in payload:
             key = bytes.fromhex(str(secret.get("key", "")))
             if len(key) < 16:
-                raise ValueError("a dealt game's first event has lost its key: the deal cannot be replayed")
+                raise IllegalAction("a dealt game's first event has lost its key: the deal cannot be replayed")
         bots = frozenset(check_bots(list(payload.get("bots") or []), len(names)))
         dealer = int(payload.get("dealer", 0))
 
@@ -97,7 +98,7 @@ class DealtGame:
             engine = RummyGame(variant.name, players=len(names), options=options, dealer=dealer,
                                hand_rng=hand_rng)
         else:  # pragma: no cover - every game is one or the other
-            raise ValueError(f"{variant.name} cannot be dealt")
+            raise IllegalAction(f"{variant.name} cannot be dealt")
         seats = {int(s): str(h) for s, h in dict(payload.get("seats") or {}).items()}  # a rematch's phones
         return cls(variant, names, key, bots, engine, published=published, seats=seats,
                    skip_board=bool(payload.get("skip_board", False)))
@@ -191,19 +192,19 @@ class DealtGame:
         """The game after ``seat`` plays ``action`` (a JSON action) and what it did, as public
         events; ``ValueError`` naming the rule when it is not legal (nothing changes)."""
         if self.finished:
-            raise ValueError("the game is over: no more actions")
+            raise IllegalAction("the game is over: no more actions")
         mover = self.to_move()
         if seat != mover:
             who = self.names[mover] if mover is not None else "nobody"
-            raise ValueError(f"it is seat {mover}'s turn ({who}), not seat {seat}'s: wait for your turn")
+            raise IllegalAction(f"it is seat {mover}'s turn ({who}), not seat {seat}'s: wait for your turn")
         if not isinstance(action, dict):
-            raise ValueError("an action is an object from legal_actions, like {\"type\": \"draw\", ...}")
+            raise IllegalAction("an action is an object from legal_actions, like {\"type\": \"draw\", ...}")
         new = self.clone()
         if self.gingo:
             act = dict(action)
             if act.get("type") not in ("setup", "new_hand"):
                 if "seat" in act and act["seat"] != seat:
-                    raise ValueError(f"the action names seat {act['seat']!r}, but you hold seat {seat}")
+                    raise IllegalAction(f"the action names seat {act['seat']!r}, but you hold seat {seat}")
                 act["seat"] = seat
             effects = list(new.engine.apply(act))
             played = act

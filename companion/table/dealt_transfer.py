@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from companion.table.errors import TableError
+from companion.errors import InvalidInput
 
 #: what the first event of an imported dealt game keeps beyond what every game keeps
 CREATED_KEYS = ("mode", "bots", "skip_board", "next", "commitments")
@@ -32,13 +32,13 @@ UNFINISHED = ("this dealt game is still being played{where}: the hand in play wa
 
 def _hand(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise TableError("invalid_import", f"{where}: a hand number is 0 or more, got {value!r}")
+        raise InvalidInput(f"{where}: a hand number is 0 or more, got {value!r}", code="invalid_import")
     return value
 
 
 def _hex(value: Any, where: str) -> str:
     if not isinstance(value, str) or len(value) != 64 or any(ch not in "0123456789abcdef" for ch in value):
-        raise TableError("invalid_import", f"{where}: expected 64 lowercase hex digits, got {value!r}")
+        raise InvalidInput(f"{where}: expected 64 lowercase hex digits, got {value!r}", code="invalid_import")
     return value
 
 
@@ -54,18 +54,18 @@ def published_seeds(raw: list[dict[str, Any]]) -> dict[str, str]:
             found.append(p["next"])
         for c in found:
             if not isinstance(c, dict):
-                raise TableError("invalid_import", f"event {i}: a commitment is {{\"hand\", \"commitment\"}}")
+                raise InvalidInput(f"event {i}: a commitment is {{\"hand\", \"commitment\"}}", code="invalid_import")
             promised[_hand(c.get("hand"), f"event {i}")] = _hex(c.get("commitment"), f"event {i}, commitment")
         for r in (p.get("revealed") or []) if i > 0 else []:
             if not isinstance(r, dict):
-                raise TableError("invalid_import", f"event {i}: a revealed seed is {{\"hand\", \"seed\"}}")
+                raise InvalidInput(f"event {i}: a revealed seed is {{\"hand\", \"seed\"}}", code="invalid_import")
             k = _hand(r.get("hand"), f"event {i}")
             seed = _hex(r.get("seed"), f"event {i}, seed of hand {k}")
             if seeds.get(k, seed) != seed:
-                raise TableError("invalid_import", f"event {i}: hand {k}'s seed is published twice, differently")
+                raise InvalidInput(f"event {i}: hand {k}'s seed is published twice, differently", code="invalid_import")
             if k in promised and hashlib.sha256(bytes.fromhex(seed)).hexdigest() != promised[k]:
-                raise TableError("invalid_import", f"event {i}: hand {k}'s published seed does not match the "
-                                 "commitment shown before the hand: the file was changed")
+                raise InvalidInput(f"event {i}: hand {k}'s published seed does not match the "
+                                 "commitment shown before the hand: the file was changed", code="invalid_import")
             seeds[k] = seed
     return {str(k): v for k, v in sorted(seeds.items())}
 
@@ -87,7 +87,7 @@ def dealt_events(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if e["type"] == "seat":
             continue
         if e["type"] != "play":
-            raise TableError("invalid_import", f"event {i}: a dealt game holds seat and play events, not {e['type']!r}")
+            raise InvalidInput(f"event {i}: a dealt game holds seat and play events, not {e['type']!r}", code="invalid_import")
         out.append({**e, "payload": {k: e["payload"][k] for k in PLAY_KEYS if k in e["payload"]}})
     return out
 
@@ -96,7 +96,7 @@ def check_finished(game: Any) -> None:
     """An imported dealt game must be over (see the module notes)."""
     d = getattr(game, "dealt", None)
     if d is not None and not d.finished:
-        raise TableError("invalid_import", UNFINISHED.format(where=f" (hand {d.hands_over() + 1})"))
+        raise InvalidInput(UNFINISHED.format(where=f" (hand {d.hands_over() + 1})"), code="invalid_import")
 
 
 __all__ = ["published_seeds", "dealt_created", "dealt_events", "check_finished", "UNFINISHED"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeGuard
 
+from companion.errors import CompanionError
+
 _BONUS_WORD = {
     ("gin", "gin"): "gin bonus", ("gin", "big_gin"): "big gin bonus", ("gin", "undercut"): "undercut bonus",
     ("ginski", "gin"): "Ginski bonus", ("ginski", "big_gin"): "Big Ginski bonus",
@@ -109,7 +111,7 @@ def breakdown(variant: str, result: dict[str, Any], options: Any,
 
 def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> list[dict[str, Any]] | None:
     """The ender's arrangements that tie on the least deadwood, when there is more than one
-    (RULES.md section 1: the player chooses; the phone offers them as declarations), else
+    (the player chooses among tied arrangements; the phone offers them as declarations), else
     None. Each is ``{"melds", "deadwood", "deadwood_value"}``.
 
     >>> ties = tied_arrangements("gin", {"ender": 0, "hands": [
@@ -125,7 +127,7 @@ def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> 
         return None
     try:
         found = arrangements(hands[ender], variant, limit=limit)
-    except ValueError:  # not a variant with melds, or cards the engine refused already
+    except CompanionError:  # not a variant with melds, or cards the engine refused already
         return None
     if len(found) < 2:
         return None

@@ -14,19 +14,19 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import NotFound
+from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound
 from companion.games import GinGo, RummyVariant, find_variant
 from companion.store import StoredEvent
 from companion.table import partnership
-from companion.table.errors import TableError
 from companion.table.history import stacks
-from companion.table.state import GameState, HandEntry
+from companion.rules.base import HandResult, MatchScore
+from companion.table.state import GameState, HandEntry, add_tally, tally_of
 
 
 def new_state(first: StoredEvent) -> GameState:
     """The state right after ``game_created`` (raises on options the engine refuses)."""
     if first.type != "game_created":
-        raise TableError("invalid_log", "a game's events must start with game_created")
+        raise InvalidInput("a game's events must start with game_created", code="invalid_log")
     p = first.payload
     v = find_variant(p["variant"])
     g = GameState(
@@ -56,7 +56,7 @@ def new_state(first: StoredEvent) -> GameState:
     elif isinstance(v, RummyVariant):
         refold_match(g, v, None)
     else:  # pragma: no cover - every game is one or the other
-        raise TableError(f"{v.name} is neither scored by hands nor played by actions")
+        raise TypeError(f"{v.name} is neither scored by hands nor played by actions")
     return g
 
 
@@ -105,8 +105,8 @@ def _apply_dealt(g: GameState, ev: StoredEvent) -> None:
         g.dealt = new
         return
     if ev.type != "play":
-        raise TableError("dealt_game", f"a dealt game is played through its seats' actions (POST .../actions with "
-                         f"an action from GET .../view), not with {ev.type!r}", 422)
+        raise IllegalAction(f"a dealt game is played through its seats' actions (POST .../actions with "
+                         f"an action from GET .../view), not with {ev.type!r}", code="dealt_game")
     before = d.hands_over()
     new, effects = d.after(int(p["seat"]), p["action"])
     new.log.append({"seq": ev.seq, "type": ev.type, "payload": p})
@@ -155,8 +155,8 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
     An ``undo`` or a ``redo`` raises :class:`NeedsRefold`."""
     if ev.type in ("undo", "redo"):
         if g.dealt is not None:
-            raise TableError("dealt_no_undo", "a dealt game cannot undo: every card seen stays seen (play on, or "
-                             "start a new game)", 409)
+            raise Conflict("a dealt game cannot undo: every card seen stays seen (play on, or "
+                             "start a new game)", code="dealt_no_undo")
         raise NeedsRefold()
     new = dataclasses.replace(g, hands=list(g.hands), actions=list(g.actions), plays=list(g.plays),
                               standing=list(g.standing), version=g.version + 1, last_seq=ev.seq)
@@ -173,47 +173,44 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
         return new
     v = g.rules
     assert isinstance(v, RummyVariant)
-    if dirty is not None and v.context_scoring:
-        new.hands[dirty + 1:] = [dataclasses.replace(h) for h in new.hands[dirty + 1:]]
+    if ev.type == "hand" and dirty is None:  # one hand more: the match moves on by it alone
+        extend_match(new, v, new.hands[-1])
+        return new
     refold_match(new, v, dirty)
     return new
 
 
-def hand_result(d: dict[str, Any]) -> Any:
-    """A stored result back as the engine's HandResult (keys it does not know are kept out,
-    so a log written by another version still folds)."""
-    from companion.rules.base import HandResult
-
-    global _RESULT_FIELDS
-    if _RESULT_FIELDS is None:  # read once: a long match folds every hand's result on each write
-        _RESULT_FIELDS = frozenset(f.name for f in dataclasses.fields(HandResult))
-    known = _RESULT_FIELDS
-    return HandResult(**{k: v for k, v in d.items() if k in known})
+def hand_result(d: dict[str, Any]) -> HandResult:
+    """A stored result back as the engine's :class:`HandResult` (keys it does not know are
+    kept out, so a log written by another version still folds)."""
+    return HandResult.from_dict(d)
 
 
-_RESULT_FIELDS: frozenset[str] | None = None
-
-
-def rescore(g: GameState, v: RummyVariant, payload: dict[str, Any], prior: list[Any]) -> dict[str, Any]:
-    """Score one hand's input again, in the match context of the hands before it."""
+def rescore(g: GameState, v: RummyVariant, payload: dict[str, Any], prior: Sequence[HandResult] = (),
+            match: MatchScore | None = None) -> dict[str, Any]:
+    """Score one hand's input again, in the match context of the hands before it: ``match``
+    (the match before the hand) or else ``prior`` (their results); only a game whose
+    scoring depends on them (:attr:`RummyVariant.context_scoring`) reads either."""
     if "hands" not in payload:
         return dict(payload["result"])
     return v.score_hand(payload["hands"], payload.get("ender"), g.options, prior=prior, players=len(g.players),
                         declared=payload.get("declared"), joker=bool(payload.get("joker")),
-                        upcard=payload.get("upcard"))
+                        upcard=payload.get("upcard"), match=match)
 
 
 def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
-    """Fold the hands into the match; in a game whose scoring depends on the hands before
-    (Color Gin's closed suits), the hands after a corrected one are re-scored."""
+    """Fold every hand into the match, from the first; in a game whose scoring depends on
+    the hands before (Color Gin's closed suits), the hands after a corrected one (``dirty``)
+    are scored again. A new hand at the end takes :func:`extend_match` instead."""
     results = [hand_result(h.result) for h in g.hands]
     if dirty is not None and v.context_scoring:
         for i in range(dirty + 1, len(g.hands)):
             h = g.hands[i]
             payload = {"ender": h.ender, **h.entry, "result": h.result}
-            h.result = rescore(g, v, payload, results[:i])
+            h = g.hands[i] = dataclasses.replace(h, result=rescore(g, v, payload, results[:i]))
             results[i] = hand_result(h.result)
     g.match = v.score_match(results, len(g.players), g.options)
+    g.tally = tally_of(g.hands, len(g.players), partnership.is_partnership(g.options))
     if partnership.is_partnership(g.options):
         # each table deals as its own pair game (a team result names no seat to deal)
         g.hand_dealers, g.table_dealers = partnership.deal_order(
@@ -226,6 +223,22 @@ def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
     g.dealer = dealer
 
 
+def extend_match(g: GameState, v: RummyVariant, h: HandEntry) -> None:
+    """``g`` one new last hand ``h`` further (already in ``g.hands``): the match, the deal
+    and the summary's tally move on by that hand alone, so a scored hand costs the same in
+    a long game as in a short one. Parts of ``g`` shared with the state before are replaced,
+    never changed in place."""
+    r = hand_result(h.result)
+    g.match = v.add_hand(g.match, r, g.options)
+    g.tally = add_tally(g.tally, h.result, len(g.players), partnership.is_partnership(g.options))
+    if partnership.is_partnership(g.options):
+        dealt, g.table_dealers = partnership.deal_step(g.options, g.table_dealers, h.entry, h.result)
+        g.hand_dealers = [*g.hand_dealers, dealt]
+        g.dealer = g.table_dealers[0]
+        return
+    g.dealer = v.next_dealer(r, g.dealer, len(g.players), g.options)
+
+
 def fold_game(events: Sequence[StoredEvent]) -> GameState:
     """Fold one game's events (the first is ``game_created``) into its state.
 
@@ -233,7 +246,7 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
     the table checks each new event this way before it is written.
     """
     if not events or events[0].type != "game_created":
-        raise TableError("invalid_log", "a game's events must start with game_created")
+        raise InvalidInput("a game's events must start with game_created", code="invalid_log")
     g = new_state(events[0])
     g.version = len(events)
     g.last_seq = events[-1].seq

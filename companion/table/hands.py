@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import IllegalAction, InvalidInput
+from companion.errors import CompanionError, IllegalAction, InvalidInput
 from companion.games import RummyVariant, find_variant
 from companion.table import partnership
-from companion.table.errors import TableError, engine_failure
+from companion.table.errors import engine_failure
 from companion.table.fold import hand_result, rescore
 from companion.table.state import GameState
 
@@ -39,10 +39,10 @@ def score_deadwood(variant: str, deadwood: Sequence[int], ender: int | None, opt
         return v.score_from_deadwood(list(deadwood), ender, options, big_gin=big_gin, upcard=upcard)
     except IllegalAction as exc:  # the engine refused the counts: its message names the rule
         raise IllegalAction(str(exc), code="invalid_hand", details=exc.details) from None
-    except TableError:
+    except CompanionError:
         raise
-    except ValueError as exc:
-        raise IllegalAction(str(exc), code="invalid_hand") from None
+    except Exception as exc:  # anything else is a bug (a ValueError too): 500, logged
+        raise engine_failure(exc)
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class HandInput:
 
     ``ender``: the seat that knocked or went gin (None: a void hand); ``hands``: each
     player's cards in seat order, or ``deadwood``: one number per seat (quick entry);
-    ``declared``: the ender's melds (Gin Rummy, Color Gin, Ginski; RULES.md section 1);
+    ``declared``: the ender's melds, any legal arrangement within the limit (Gin Rummy, Color Gin, Ginski);
     Color Gin only: ``joker`` (co-op jokers);
     ``big_gin``: with ``deadwood``, the ender melded all eleven cards; ``upcard``: the
     hand's upcard, for Oklahoma gin.
@@ -125,16 +125,16 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
             payload["joker"] = True
         if entry.upcard is not None:
             payload["upcard"] = entry.upcard
-        prior = [hand_result(h.result) for h in g.hands[: len(g.hands) if upto is None else upto]]
+        # the match before this hand: the one held (a new hand), or folded again (a correction)
+        prior = [hand_result(h.result) for h in g.hands[:upto]] if upto is not None and v.context_scoring else []
         try:
-            payload["result"] = rescore(g, v, {**payload, "result": None}, prior)
+            payload["result"] = rescore(g, v, {**payload, "result": None}, prior,
+                                        match=g.match if upto is None else None)
         except IllegalAction as exc:  # the engine refused the cards: its message names the rule
             raise IllegalAction(str(exc), code="invalid_hand", details=exc.details) from None
-        except TableError:
+        except CompanionError:
             raise
-        except ValueError as exc:
-            raise IllegalAction(str(exc), code="invalid_hand") from None
-        except Exception as exc:
+        except Exception as exc:  # anything else is a bug (a ValueError too): 500, logged
             raise engine_failure(exc)
         return payload
     deadwood = entry.deadwood

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import IllegalAction, InvalidInput, StaleVersion
+from companion.errors import CompanionError, IllegalAction, InvalidInput, StaleVersion
 from companion.store import EventStore, NewEvent, StoredEvent, StoreError
 from companion.store.commit import Ticket
 from companion.table.errors import TableError, engine_failure
@@ -215,13 +215,13 @@ class Ledger(Reads):
                 return step(g, probe)
             except NeedsRefold:
                 return fold_game([*self._events_now(g.id), probe])
-        except TableError:
+        except IllegalAction as exc:  # an engine's refusal: its message names the rule
+            if g is None and type(exc) is IllegalAction and exc.code == "illegal":  # a new game's options
+                raise InvalidInput(str(exc), code="invalid_options", details=exc.details) from None
             raise
-        except ValueError as exc:  # an engine's refusal: its message names the rule
-            if g is None:
-                raise InvalidInput(str(exc), code="invalid_options") from None
-            raise IllegalAction(str(exc)) from None
-        except Exception as exc:
+        except CompanionError:
+            raise
+        except Exception as exc:  # anything else is a bug (a ValueError too): 500, logged, nothing written
             if fast and g is not None:  # only a refusal is promised to leave the engine unchanged
                 self.library.forget(g.id)
             raise engine_failure(exc)

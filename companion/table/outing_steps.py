@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.errors import Conflict, NotFound, StaleVersion
 from companion.rules import outing as rules
@@ -18,7 +18,35 @@ from companion.table.retries import KEY
 
 if TYPE_CHECKING:
     from companion.store import EventStore
-    from companion.table.service import Table
+
+class GameTable(Protocol):
+    """What the outings use of their table (:class:`~companion.table.service.Table`, which
+    holds them): its store, its write hooks and the commands on the pair matches' games."""
+
+    @property
+    def store(self) -> EventStore: ...
+
+    @property
+    def create_game(self) -> Callable[..., dict[str, Any]]: ...
+
+    @property
+    def delete_game(self) -> Callable[..., dict[str, Any]]: ...
+
+    @property
+    def game(self) -> Callable[[str], dict[str, Any]]: ...
+
+    @property
+    def summary(self) -> Callable[[str], dict[str, Any]]: ...
+
+    @property
+    def export(self) -> Callable[[str], dict[str, Any]]: ...
+
+    @property
+    def import_game(self) -> Callable[..., dict[str, Any]]: ...
+
+    @property
+    def add_write_hooks(self) -> Callable[..., None]: ...
+
 
 #: what a listener of the outings hears: ``{"type": "outing", ...}``
 OutingListener = Callable[[dict[str, Any]], None]
@@ -35,7 +63,7 @@ def public(ev: OutingEvent) -> dict[str, Any]:
 class Steps:
     """The write path of :class:`~companion.table.outings.Outings`."""
 
-    table: Table
+    table: GameTable
     store: EventStore
     _local: threading.local
     _listeners: list[OutingListener]

@@ -25,22 +25,22 @@ from typing import TYPE_CHECKING, Any
 from companion.games.options import options_dict
 from companion.rules import outing as rules
 from companion.store.outings import OutingEvent
+from companion.errors import CompanionError, IllegalAction, InvalidInput
 from companion.table.errors import TableError
 from companion.table.fold import hand_result
 from companion.table.outing_fold import OutingRecord
-from companion.table.outing_steps import public
-from companion.table.retries import fingerprint
+from companion.table.outing_steps import GameTable, public
+from companion.table.retries import fingerprint, new_id
 from companion.table.transfer import imported_events
 
 if TYPE_CHECKING:
     from companion.store import EventStore
-    from companion.table.service import Table
 
 OUTING_FORMAT = "gingo-outing/1"
 
 
 def _bad(text: str) -> TableError:
-    return TableError("invalid_import", text)
+    return InvalidInput(text, code="invalid_import")
 
 
 @dataclass
@@ -79,7 +79,7 @@ def read_setup(data: Any, now: float) -> tuple[dict[str, Any], list[Any]]:
 class Transfer(ABC):
     """Export and import of :class:`~companion.table.outings.Outings`."""
 
-    table: Table
+    table: GameTable
     store: EventStore
     _lock: threading.RLock
 
@@ -129,7 +129,7 @@ class Transfer(ABC):
         try:
             opts = self.options_of(preset, options)
             start = rules.new_outing(o["names"], o["sides_of"], opts)
-        except ValueError as exc:
+        except CompanionError as exc:
             raise _bad(f"the outing's set-up: {exc}") from None
         ids: list[str] = []
         for k, g in enumerate(games):
@@ -194,7 +194,7 @@ class Transfer(ABC):
         sub = rules.Outing(start.players, start.sides, start.options, tuple(matches))
         try:
             paired = rules.next_round(sub, None)
-        except ValueError:
+        except IllegalAction:
             return None
         assert paired.round == r + 1
         return [m.players for m in paired.matches[len(matches):]]
@@ -208,9 +208,8 @@ class Transfer(ABC):
 
     def import_outing(self, data: Any, *, client_id: str | None = None) -> dict[str, Any]:
         """Re-create an exported outing and its games under new ids (see the notes)."""
-        from companion.table.outings import outing_id
 
-        oid = outing_id(client_id)
+        oid = new_id("o", client_id)
         body = {k: v for k, v in data.items() if k != "client_id"} if isinstance(data, dict) else data
         fp = fingerprint("outing_import", data=body) if client_id else None
         with self._lock:

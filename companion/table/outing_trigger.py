@@ -29,15 +29,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import CompanionError, Conflict
+from companion.errors import CompanionError, Conflict, IllegalAction
 from companion.rules import outing as rules
 from companion.store.outings import OutingEvent
 from companion.table.outing_fold import OutingRecord, fold_outing
+from companion.table.outing_steps import GameTable
 from companion.table.state import GameState
 
 if TYPE_CHECKING:
     from companion.store import EventStore
-    from companion.table.service import Table
 
 log = logging.getLogger(__name__)
 MAX_SETTLE_STEPS = 64
@@ -53,7 +53,7 @@ def _expected_pairs(o: rules.Outing, r: int) -> list[tuple[int, int]] | None:
     sub = rules.Outing(o.players, o.sides, o.options, tuple(m for m in o.matches if m.round <= r))
     try:
         paired = rules.next_round(sub, None)
-    except ValueError:
+    except IllegalAction:
         return None
     return [m.players for m in paired.matches[len(sub.matches):]]
 
@@ -61,7 +61,7 @@ def _expected_pairs(o: rules.Outing, r: int) -> list[tuple[int, int]] | None:
 class Trigger(ABC):
     """The automatic part of :class:`~companion.table.outings.Outings`."""
 
-    table: Table
+    table: GameTable
     store: EventStore
     _lock: threading.RLock
 

@@ -18,13 +18,11 @@ wrong, and writes nothing.
 
 from __future__ import annotations
 
-import hashlib
 import threading
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import Conflict, IllegalAction, NotFound, StaleVersion
+from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
 from companion.games import find_variant
 from companion.games.options import options_dict
 from companion.rules import outing as rules
@@ -33,11 +31,10 @@ from companion.table.checks import check_players
 from companion.table.errors import TableError
 from companion.table.fold import hand_result
 from companion.table.outing_fold import STEP_NAMES, OutingRecord, fold_outing
-from companion.table.outing_steps import OutingListener, Steps, public
+from companion.table.outing_steps import GameTable, OutingListener, Steps, public
 from companion.table.outing_transfer import Transfer
 from companion.table.outing_trigger import Trigger
-from companion.table.retries import fingerprint
-from companion.table.service import Table
+from companion.table.retries import fingerprint, new_id
 
 CODE = "invalid_team_entry"
 #: the options an outing keeps for itself (its pair matches are played with the rest)
@@ -50,13 +47,13 @@ def refuse(exc: Exception) -> IllegalAction:
 
 
 def outing_id(client_id: str | None) -> str:
-    return "o" + (hashlib.sha256(client_id.encode("utf-8")).hexdigest()[:11] if client_id else uuid.uuid4().hex[:11])
+    return new_id("o", client_id)
 
 
 class Outings(Steps, Trigger, Transfer):
     """Every outing of one table (thread-safe: one lock around each change)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: GameTable) -> None:
         self.table = table
         self.store = table.store
         self._lock = threading.RLock()
@@ -72,7 +69,7 @@ class Outings(Steps, Trigger, Transfer):
         try:
             rec = fold_outing(evs)
         except ValueError as exc:
-            raise TableError("outing_damaged", f"outing {oid} cannot be read: {exc}", 409) from None
+            raise Conflict(f"outing {oid} cannot be read: {exc}", code="outing_damaged") from None
         if rec is None:
             raise NotFound(f"outing {oid!r} does not exist", details={"outing": str(oid)[:40]})
         if rec.deleted and not deleted_ok:
@@ -190,7 +187,7 @@ class Outings(Steps, Trigger, Transfer):
             gin_options = self.options_of(preset, opts)  # InvalidInput (invalid_options) names a bad option
             try:
                 o = rules.new_outing(names, sides, gin_options)
-            except ValueError as exc:
+            except IllegalAction as exc:
                 raise refuse(exc) from None
             created = self.store.now()
             games = self.start_games(oid, "v0", names, preset, opts, o.matches)
@@ -225,7 +222,7 @@ class Outings(Steps, Trigger, Transfer):
         o, _ = self.rules_outing(rec)
         try:
             paired = rules.next_round(o, self.elapsed(rec))
-        except ValueError as exc:
+        except IllegalAction as exc:
             raise refuse(exc) from None
         new = paired.matches[len(o.matches):]
         games = self.start_games(rec.id, f"v{rec.version}", rec.players, rec.preset, rec.options, new)
@@ -289,7 +286,7 @@ class Outings(Steps, Trigger, Transfer):
         entered in any of its games (409 ``outing_has_games`` names them otherwise), and
         its empty games go with it."""
         if games not in (None, "keep", "delete"):
-            raise TableError("invalid_request", f"games must be \"keep\" or \"delete\", not {games!r}")
+            raise InvalidInput(f"games must be \"keep\" or \"delete\", not {games!r}", code="invalid_request")
         fp = fingerprint("outing_delete", games=games) if client_id else None
         with self._lock:
             rec, _ = self._record(oid, deleted_ok=bool(client_id))
@@ -315,9 +312,9 @@ def undo_words(step: str, rounds: int) -> str:
     return "the outing's end" if step == "outing_ended" else STEP_NAMES.get(step, step)
 
 
-def outings_of(table: Table) -> Outings:
-    """The outings of ``table``."""
-    got = table.outings
+def outings_of(table: object) -> Outings:
+    """The outings of ``table`` (a :class:`~companion.table.service.Table`)."""
+    got = getattr(table, "outings", None)
     assert isinstance(got, Outings)
     return got
 

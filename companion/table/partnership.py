@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.rules import gin, teams
+from companion.rules.base import HandResult
 
 CODE = "invalid_team_entry"
 RULE = "team_mode pagat_partnership"
@@ -111,8 +112,6 @@ def check_entry(tables: Any, top: dict[str, Any]) -> list[dict[str, Any]]:
 
 def score_entry(variant: Any, options: Any, tables: list[dict[str, Any]]) -> dict[str, Any]:
     """The team result of two checked tables (as a dict), scored by ``variant`` (Gin Rummy)."""
-    from companion.table.fold import hand_result
-
     results = []
     for i, t in enumerate(tables):
         local = None if t["ender"] is None else t["seats"].index(t["ender"])
@@ -123,12 +122,12 @@ def score_entry(variant: Any, options: Any, tables: list[dict[str, Any]]) -> dic
             else:
                 r = variant.score_from_deadwood(t["deadwood"], local, options, big_gin=bool(t.get("big_gin")),
                                                 upcard=t.get("upcard"))
-        except (IllegalAction, InvalidInput, ValueError) as exc:
+        except (IllegalAction, InvalidInput) as exc:
             # the gin rules count this table's two players 0 and 1: say the game's seats
             seats = t["seats"]
             said = re.sub(r"\bseat ([01])\b", lambda m: f"seat {seats[int(m.group(1))]}", str(exc))
             raise refuse(f"{_table_name(i)}: {said}", table=i + 1) from None
-        results.append(hand_result(r))
+        results.append(HandResult.from_dict(r))
     return dict(teams.partnership_hand(results[0], results[1]).as_dict())
 
 
@@ -175,29 +174,34 @@ def deal_order(options: Any, dealer: int,
     game). A table entered with a ``dealer`` (the flip for the first deal, or a table
     that dealt otherwise) sets that table's dealer for that hand, and the rule goes on
     from there."""
-    from companion.table.fold import hand_result
-
     now = first_dealers(dealer)
     per_hand: list[list[int]] = []
     for entry, result in hands:
-        tables = entry.get("tables") if isinstance(entry, dict) else None
-        extra = result.get("extra") if isinstance(result, dict) else None
-        played = extra.get("tables") if isinstance(extra, dict) else None
-        dealt = list(now)
-        for i, seats in enumerate(teams.TABLES):
-            given = tables[i].get("dealer") if isinstance(tables, list) and i < len(tables) and \
-                isinstance(tables[i], dict) else None
-            if isinstance(given, int) and not isinstance(given, bool) and given in seats:
-                dealt[i] = given
+        dealt, now = deal_step(options, now, entry, result)
         per_hand.append(dealt)
-        nxt = list(dealt)
-        for i, seats in enumerate(teams.TABLES):
-            r = played[i] if isinstance(played, list) and i < len(played) else None
-            if isinstance(r, dict):
-                local = gin.next_dealer(hand_result(r), seats.index(dealt[i]), len(seats), options)
-                nxt[i] = seats[local]
-        now = nxt
     return per_hand, now
+
+
+def deal_step(options: Any, now: Sequence[int], entry: dict[str, Any],
+              result: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """One partnership hand of :func:`deal_order`: ``now`` are the tables' dealers before
+    it; returns who dealt it at each table and who deals the next."""
+    tables = entry.get("tables") if isinstance(entry, dict) else None
+    extra = result.get("extra") if isinstance(result, dict) else None
+    played = extra.get("tables") if isinstance(extra, dict) else None
+    dealt = list(now)
+    for i, seats in enumerate(teams.TABLES):
+        given = tables[i].get("dealer") if isinstance(tables, list) and i < len(tables) and \
+            isinstance(tables[i], dict) else None
+        if isinstance(given, int) and not isinstance(given, bool) and given in seats:
+            dealt[i] = given
+    nxt = list(dealt)
+    for i, seats in enumerate(teams.TABLES):
+        r = played[i] if isinstance(played, list) and i < len(played) else None
+        if isinstance(r, dict):
+            local = gin.next_dealer(HandResult.from_dict(r), seats.index(dealt[i]), len(seats), options)
+            nxt[i] = seats[local]
+    return dealt, nxt
 
 
 def _team(seat: int) -> int:

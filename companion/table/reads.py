@@ -11,6 +11,7 @@ import logging
 import threading
 from typing import Any
 
+from companion.errors import Conflict, NotFound
 from companion.store import EventStore, StoredEvent
 from companion.table.errors import TableError
 from companion.table.library import Library, game_write
@@ -107,15 +108,15 @@ class Reads:
         if g is None or g.deleted:
             s = self.library.line(game_id)
             if g is None and s is not None and s.get("damaged") and not s.get("deleted"):
-                raise TableError("game_damaged", f"game {game_id} cannot be read: {s['damaged'].get('reason')}", 409)
-            raise TableError("not_found", f"no game with id {game_id!r}", 404)
+                raise Conflict(f"game {game_id} cannot be read: {s['damaged'].get('reason')}", code="game_damaged")
+            raise NotFound(f"no game with id {game_id!r}")
         return g
 
     def _writable(self, game_id: str) -> GameState:
         g = self._get(game_id)
         if g.damage is not None:
-            raise TableError("game_damaged", f"game {game_id} is read-only: part of its log cannot be read "
-                             f"({g.damage['reason']})", 409)
+            raise Conflict(f"game {game_id} is read-only: part of its log cannot be read "
+                             f"({g.damage['reason']})", code="game_damaged")
         return g
 
     def game(self, game_id: str) -> dict[str, Any]:
@@ -138,7 +139,7 @@ class Reads:
         with self._lock:
             s = self.library.line(game_id)
             if s is None or s.get("deleted"):
-                raise TableError("not_found", f"no game with id {game_id!r}", 404)
+                raise NotFound(f"no game with id {game_id!r}")
             return dict(s)
 
     def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:

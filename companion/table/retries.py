@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import uuid
 from typing import Any
 
 from companion.errors import Conflict
@@ -33,6 +34,18 @@ EVENT_TYPES = {"create": "game_created", "import": "game_created", "hand": "hand
                "correct": "hand_corrected", "undo": "undo", "action": "action", "delete": "game_deleted"}
 _WHAT = {"game_created": "a new game", "hand": "a hand", "hand_corrected": "a corrected hand",
          "undo": "an undo", "action": "a Gin-Go action", "game_deleted": "deleting the game"}
+
+
+def new_id(prefix: str, client_id: str | None) -> str:
+    """The id of a new game (``"g"``) or outing (``"o"``): from its ``client_id``, so a
+    retried create lands on the one first made, else at random.
+
+    >>> new_id("g", "phone-1") == new_id("g", "phone-1"), new_id("o", None)[0], len(new_id("g", None))
+    (True, 'o', 12)
+    """
+    if client_id:
+        return prefix + hashlib.sha256(client_id.encode("utf-8")).hexdigest()[:11]
+    return prefix + uuid.uuid4().hex[:11]
 
 
 def _plain(value: Any) -> Any:

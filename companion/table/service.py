@@ -9,12 +9,10 @@ path itself (group commit, recovery from a failed commit) is :mod:`~companion.ta
 
 from __future__ import annotations
 
-import hashlib
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import IllegalAction, InvalidInput
+from companion.errors import CompanionError, Conflict, InvalidInput, NotFound
 from companion.games import RummyVariant, find_variant
 from companion.store import EventStore, NewEvent, StoredEvent
 from companion.table import checkpoint, partnership
@@ -27,8 +25,9 @@ from companion.table.state import GameState
 from companion.table.hands import HandInput, hand_payload
 from companion.table.dealing import Dealing
 from companion.table.ledger import Outcome, Staged
-from companion.table.retries import fingerprint, stamp
+from companion.table.retries import fingerprint, new_id, stamp
 from companion.table.library import game_write
+from companion.table.outings import Outings
 from companion.table.transfer import export_body, imported_events
 
 __all__ = ["Outcome", "Table"]
@@ -42,9 +41,7 @@ class Table(Dealing):
 
     def __init__(self, store: EventStore) -> None:
         super().__init__(store)
-        # the outings sit on the commands (their pair matches are games): imported here
-        from companion.table.outings import Outings
-        self.outings = Outings(self)
+        self.outings = Outings(self)  # their pair matches are games of this table
 
     # -- commands --------------------------------------------------------------------------
 
@@ -63,7 +60,7 @@ class Table(Dealing):
                             options: dict[str, Any] | None = None, dealer: int = 0, client_id: str | None = None,
                             rematch_of: str | None = None, outing: str | None = None,
                             game_id: str | None = None) -> Outcome:
-        gid = game_id or _game_id(client_id)
+        gid = game_id or new_id("g", client_id)
         fp = fingerprint("create", variant=variant, players=list(players), preset=preset, options=options or {},
                          dealer=dealer, rematch_of=rematch_of, **({"outing": outing} if outing else {})) \
             if client_id else None
@@ -72,7 +69,7 @@ class Table(Dealing):
             names = check_players(players)
             find_variant(variant).check_seats(len(names), options if isinstance(options, dict) else None)
             if not isinstance(dealer, int) or not 0 <= dealer < len(names):
-                raise TableError("invalid_dealer", f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}")
+                raise InvalidInput(f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}", code="invalid_dealer")
             payload: dict[str, Any] = {"variant": variant, "preset": preset, "options": dict(options or {}),
                                        "players": names, "dealer": dealer}
             if rematch_of:
@@ -96,7 +93,7 @@ class Table(Dealing):
             g = self._writable(game_id)
             self._check_version(g, expected_version)
             if g.finished:
-                raise TableError("finished", "the match is over: start a rematch or correct a hand", 409)
+                raise Conflict("the match is over: start a rematch or correct a hand", code="finished")
             payload = _signed(hand_payload(g, entry), by)
             return self._stage(g, g.id, "hand", payload, client_id, lambda st: ({"result": payload["result"]}, "game"),
                                fp)
@@ -113,8 +110,7 @@ class Table(Dealing):
             g = self._get(game_id)
             changes = self._changes(g, expected_version)
             if g.finished:
-                raise TableError("finished", "the match is over: start a rematch or correct a hand", 409,
-                                 details={"changes": changes} if changes is not None else None)
+                raise Conflict("the match is over: start a rematch or correct a hand", code="finished", details={"changes": changes} if changes is not None else None)
             payload = hand_payload(g, entry)
             return self._previewed(g, "hand", payload, payload["result"], changes)
 
@@ -127,7 +123,7 @@ class Table(Dealing):
             g = self._get(game_id)
             changes = self._changes(g, expected_version)
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(g.hands):
-                raise TableError("not_found", f"hand {n} does not exist (the game has {len(g.hands)} hands)", 404)
+                raise NotFound(f"hand {n} does not exist (the game has {len(g.hands)} hands)")
             payload = {"hand": n, **hand_payload(g, entry, upto=n - 1)}
             return self._previewed(g, "hand_corrected", payload, None, changes)
 
@@ -141,11 +137,9 @@ class Table(Dealing):
         probe = StoredEvent(self.store.next_seq(), g.id, etype, payload, None, 0.0)
         try:
             st = step(g, probe)
-        except TableError:
+        except CompanionError:  # a refusal: its message names the rule
             raise
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
-        except Exception as exc:
+        except Exception as exc:  # anything else is a bug (a ValueError too): 500, logged
             raise engine_failure(exc)
         if result is None:
             result = st.hands[int(payload["hand"]) - 1].result
@@ -174,7 +168,7 @@ class Table(Dealing):
             g = self._writable(game_id)
             self._check_version(g, expected_version)
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(g.hands):
-                raise TableError("not_found", f"hand {n} does not exist (the game has {len(g.hands)} hands)", 404)
+                raise NotFound(f"hand {n} does not exist (the game has {len(g.hands)} hands)")
             payload = _signed({"hand": n, **hand_payload(g, entry, upto=n - 1)}, by)
             return self._stage(g, g.id, "hand_corrected", payload, client_id,
                                lambda st: ({"result": st.hands[n - 1].result}, "game"), fp)
@@ -193,7 +187,7 @@ class Table(Dealing):
             g = self._writable(game_id)
             self._check_version(g, expected_version)
             if not g.standing:
-                raise TableError("nothing_to_undo", "there is nothing to undo in this game", 409)
+                raise Conflict("there is nothing to undo in this game", code="nothing_to_undo")
             seq, typ = g.standing[-1]
             undone = next((ev for ev in self._events_now(g.id) if ev.seq == seq), None)
             shown = undone.as_dict() if undone is not None else {"seq": seq, "type": typ}
@@ -215,8 +209,8 @@ class Table(Dealing):
             g = self._writable(game_id)
             self._check_version(g, expected_version)
             if not g.undone:
-                raise TableError("nothing_to_redo", "there is nothing to redo in this game (an entry made after "
-                                 "an undo ends what can be redone)", 409)
+                raise Conflict("there is nothing to redo in this game (an entry made after "
+                                 "an undo ends what can be redone)", code="nothing_to_redo")
             seq, typ, _ = g.undone[-1]
             redone = next((ev for ev in self._events_now(g.id) if ev.seq == seq), None)
             shown = redone.as_dict() if redone is not None else {"seq": seq, "type": typ}
@@ -240,7 +234,7 @@ class Table(Dealing):
                 raise InvalidInput(f"{g.variant} hands are scored with POST .../hands, not actions",
                                    code="wrong_variant")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-                raise TableError("invalid_action", "an action is an object with a \"type\"")
+                raise InvalidInput("an action is an object with a \"type\"", code="invalid_action")
             return self._stage(g, g.id, "action", {"action": action}, client_id,
                                lambda st: ({"events": list(st.effects)}, "game"), fp)
 
@@ -292,7 +286,7 @@ class Table(Dealing):
                     outing: str | None = None) -> dict[str, Any]:
         """Re-create an exported game under a new id (every event is re-checked);
         ``outing``: the outing it is a pair match of (an outing's import)."""
-        gid = _game_id(client_id)
+        gid = new_id("g", client_id)
 
         def stage() -> Staged:
             self._recover()
@@ -347,8 +341,3 @@ def _signed(payload: dict[str, Any], by: str | None) -> dict[str, Any]:
         payload["by"] = str(by)[:60]
     return payload
 
-
-def _game_id(client_id: str | None) -> str:
-    if client_id:
-        return "g" + hashlib.sha256(client_id.encode("utf-8")).hexdigest()[:11]
-    return "g" + uuid.uuid4().hex[:11]

@@ -7,18 +7,38 @@ or the Gin-Go engine, the undo and redo stacks, damage) and how it is shown, who
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import GinGo, Variant, find_variant
 from companion.games.options import options_dict
-from companion.stats import hand_tally
+from companion.stats import add_to_tally, hand_tally
 from companion.table.partnership import is_partnership, seat_results, team_fields
 
 
-@dataclass
+def tally_of(hands: Sequence[HandEntry], players: int, partnership: bool) -> dict[str, list[int]]:
+    """The summary's tally of a rummy game's hands (per seat: points, hands won, gins...;
+    a partnership's per seat at their own table), see :func:`companion.stats.hand_tally`."""
+    if partnership:
+        return hand_tally(seat_results([h.result for h in hands]), players)
+    return hand_tally((h.result for h in hands), players)
+
+
+def add_tally(tally: dict[str, list[int]] | None, result: dict[str, Any], players: int,
+              partnership: bool) -> dict[str, list[int]]:
+    """A new tally: ``tally`` (left as it was; None: no hands yet) and one more hand."""
+    out = {k: list(v) for k, v in tally.items()} if tally is not None else hand_tally((), players)
+    for r in seat_results([result]) if partnership else (result,):
+        add_to_tally(out, r, players)
+    return out
+
+
+@dataclass(frozen=True)
 class HandEntry:
-    """One scored hand as the game shows it."""
+    """One scored hand as the game shows it (never changed: a hand scored again is a new
+    entry, so what it shows is worked out once)."""
 
     n: int
     seq: int
@@ -27,9 +47,54 @@ class HandEntry:
     result: dict[str, Any]
     corrected: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_shown", {"n": self.n, "seq": self.seq, "ender": self.ender,
+                                            "corrected": self.corrected, **self.entry, "result": self.result})
+
     def as_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "seq": self.seq, "ender": self.ender, "corrected": self.corrected,
-                **self.entry, "result": self.result}
+        return dict(self.shown())
+
+    def shown(self) -> dict[str, Any]:
+        """:meth:`as_dict` itself, kept with the entry (read it, never change it)."""
+        return self._shown  # type: ignore[attr-defined,no-any-return]
+
+    def encoded(self, encode: Callable[[dict[str, Any]], bytes]) -> bytes:
+        """:meth:`as_dict` as JSON made by ``encode``, kept after the first time (a long
+        game's answer carries every hand; each is encoded once)."""
+        got: bytes | None = self.__dict__.get("_encoded")
+        if got is None:
+            got = encode(self.as_dict())
+            object.__setattr__(self, "_encoded", got)
+        return got
+
+
+_SHOWN = operator.attrgetter("_shown")
+_ENCODED = operator.attrgetter("_encoded")
+
+
+class ShownHands(list[dict[str, Any]]):
+    """A game's hands as :meth:`GameState.as_dict` shows them: a list of each hand's
+    :meth:`HandEntry.shown` (the entry's own dict: read it, never change it), which also
+    holds the entries, so the API's encoder takes each hand's JSON from
+    :meth:`HandEntry.encoded` (see :mod:`companion.api.responses`). Neither makes anything
+    new per hand: a long game's answer costs about what a short game's does (a thousand
+    fresh dicts an answer cost more in the garbage collector's passes than in their making)."""
+
+    def __init__(self, entries: Sequence[HandEntry]) -> None:
+        super().__init__(map(_SHOWN, entries))
+        self.entries = tuple(entries)
+
+    def encoded(self, encode: Callable[[dict[str, Any]], bytes]) -> bytes:
+        """The JSON array of the hands, each hand's JSON made by ``encode`` once and kept."""
+        for h in reversed(self.entries):  # the hands new since the last answer: at the end
+            if "_encoded" in h.__dict__:
+                break
+            h.encoded(encode)
+        try:
+            parts = list(map(_ENCODED, self.entries))
+        except AttributeError:  # a corrected hand further back
+            parts = [h.encoded(encode) for h in self.entries]
+        return b"[" + b",".join(parts) + b"]"
 
 
 @dataclass
@@ -69,6 +134,8 @@ class GameState:
     #: a partnership: the seat dealing at each table in the next hand, and in each hand
     table_dealers: list[int] = field(default_factory=list)
     hand_dealers: list[list[int]] = field(default_factory=list)
+    #: a rummy game's tally for its summary line, kept as the hands are folded (see tally_of)
+    tally: dict[str, list[int]] | None = None
 
     @property
     def rules(self) -> Variant:
@@ -132,15 +199,16 @@ class GameState:
             d.update(
                 scores=m.totals,
                 final=m.final,
-                hands=[h.as_dict() for h in self.hands],
+                hands=ShownHands(self.hands),
                 finished=m.finished,
                 winner=m.winner,
                 match=m.as_dict(),
             )
             if is_partnership(self.options):
                 d.update(team_fields(self.players, m), table_dealers=list(self.table_dealers))
-                for h, dealers in zip(d["hands"], self.hand_dealers):
-                    h["dealers"] = list(dealers)
+                shown = d["hands"]  # each hand with the dealers at its tables: plain dicts
+                d["hands"] = [{**h, "dealers": list(dealers)} for h, dealers in zip(shown, self.hand_dealers)] \
+                    + shown[len(self.hand_dealers):]
         return d
 
     def _undoable(self) -> dict[str, Any] | None:
@@ -148,7 +216,7 @@ class GameState:
         if not self.standing or self.dealt is not None:  # a dealt game never undoes
             return None
         seq, typ = self.standing[-1]
-        hand = next((h.n for h in self.hands if h.seq == seq), None)
+        hand = next((h.n for h in reversed(self.hands) if h.seq == seq), None)
         return {"seq": seq, "type": typ, "hand": hand}
 
     def summary(self) -> dict[str, Any]:
@@ -182,12 +250,13 @@ class GameState:
                      link_distance=st.get("link_distance"), actions=len(self.actions))
         else:
             m = self.match
+            partners = is_partnership(self.options)
+            tally = self.tally if self.tally is not None else tally_of(self.hands, len(self.players), partners)
             d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands),
-                     tally=hand_tally((h.result for h in self.hands), len(self.players)))
-            if is_partnership(self.options):
+                     tally={k: list(v) for k, v in tally.items()})
+            if partners:
                 team = team_fields(self.players, m)
                 d.update(scores=team["scores"], final=team["final"], team_mode=team["team_mode"],
                          team_scores=team["team_scores"], winning_seats=team["winning_seats"],
-                         table_dealers=list(self.table_dealers),
-                         tally=hand_tally(seat_results([h.result for h in self.hands]), len(self.players)))
+                         table_dealers=list(self.table_dealers))
         return d

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from companion.errors import InvalidInput
 from companion.store import StoredEvent
 from companion.store.records import public_payload
 from companion.play.deal import SecretDeal
@@ -43,22 +44,22 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
     names what is wrong with the file. ``outing``: the outing the game is a pair match
     of (an outing's import links its games again; a game imported alone has none)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise TableError("invalid_import", f"not a game export (expected format {EXPORT_FORMAT!r})")
+        raise InvalidInput(f"not a game export (expected format {EXPORT_FORMAT!r})", code="invalid_import")
     raw = data.get("events")
     if not isinstance(raw, list) or not raw:
-        raise TableError("invalid_import", "the export holds no events")
+        raise InvalidInput("the export holds no events", code="invalid_import")
     for i, e in enumerate(raw):
         if not isinstance(e, dict) or not isinstance(e.get("type"), str) or not isinstance(e.get("payload"), dict):
-            raise TableError("invalid_import", f"event {i} needs a \"type\" and a \"payload\" object")
+            raise InvalidInput(f"event {i} needs a \"type\" and a \"payload\" object", code="invalid_import")
         if e["type"] not in IMPORTABLE:
-            raise TableError("invalid_import", f"event {i} has an unknown type {e['type']!r}")
+            raise InvalidInput(f"event {i} has an unknown type {e['type']!r}", code="invalid_import")
         if (e["type"] == "game_created") != (i == 0):
-            raise TableError("invalid_import", "an export starts with exactly one game_created event")
+            raise InvalidInput("an export starts with exactly one game_created event", code="invalid_import")
     dealt = raw[0]["payload"].get("mode") == "dealt"
     if dealt:  # replayed from its published seeds (companion.table.dealt_transfer)
         raw = raw[:1] + dealt_events(raw)
     elif any(e["type"] in ("seat", "play") for e in raw):
-        raise TableError("invalid_import", "seat and play events belong to a dealt game (\"mode\": \"dealt\")")
+        raise InvalidInput("seat and play events belong to a dealt game (\"mode\": \"dealt\")", code="invalid_import")
     probes: list[StoredEvent] = []
     for i, e in enumerate(raw):
         payload = dict(e["payload"])
@@ -79,14 +80,14 @@ def imported_events(data: Any, gid: str, client_id: str | None, first_seq: int,
         st = fold_game(probes)
     except SecretDeal as exc:
         if exc.hand == 0:  # a game dealt before the set-up's seed was published
-            raise TableError("invalid_import", "this dealt Gin-Go game's log does not publish its set-up's seed "
+            raise InvalidInput("this dealt Gin-Go game's log does not publish its set-up's seed "
                              "(hand 0; games dealt before that seed was published): its set-up cannot be replayed "
-                             "here") from None
-        raise TableError("invalid_import", UNFINISHED.format(where=f" ({exc})")) from None
+                             "here", code="invalid_import") from None
+        raise InvalidInput(UNFINISHED.format(where=f" ({exc})"), code="invalid_import") from None
     except TableError as exc:
-        raise TableError("invalid_import", exc.message) from None
+        raise InvalidInput(exc.message, code="invalid_import") from None
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise TableError("invalid_import", f"the events do not replay: {exc}") from None
+        raise InvalidInput(f"the events do not replay: {exc}", code="invalid_import") from None
     check_finished(st)
     return probes, st
 
@@ -107,16 +108,16 @@ def _rescored(probes: list[StoredEvent]) -> list[StoredEvent]:
     for i, p in enumerate(probes[1:], start=1):
         if p.type == "undo" and not effective(out):
             # the live API answers 409 nothing_to_undo here; an edited file used to slip it in
-            raise TableError("invalid_import", f"event {i} is an undo with nothing left to undo")
+            raise InvalidInput(f"event {i} is an undo with nothing left to undo", code="invalid_import")
         if p.type == "redo" and not st.undone:
-            raise TableError("invalid_import", f"event {i} is a redo with nothing undone to redo")
+            raise InvalidInput(f"event {i} is a redo with nothing undone to redo", code="invalid_import")
         if p.type in ("hand", "hand_corrected"):
             payload = dict(p.payload)
             n = payload.get("hand")
             upto = None
             if p.type == "hand_corrected":
                 if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(st.hands):
-                    raise TableError("invalid_import", f"a correction names hand {n!r}, which does not exist")
+                    raise InvalidInput(f"a correction names hand {n!r}, which does not exist", code="invalid_import")
                 upto = n - 1
             fresh = hand_payload(st, hand_input(payload), upto=upto)
             if upto is not None:

@@ -68,7 +68,7 @@ function setConn(state) {
   if (state === "online" || connSaid !== null) connSaid = state;
   if (state === "online") {
     checkToken();
-    api.flushOutbox((w, err) => toast(`Not saved: ${w.label || "entry"}: ${err.message}`, "error"))
+    api.flushOutbox((w, err) => toast(`Not saved: ${w.label || "entry"}: ${api.says(err)}`, "error"))
       .then(n => { updateOutbox(); if (n) toast(`${n} waiting entr${n === 1 ? "y" : "ies"} sent`); refreshCurrent(); });
     refreshCurrent();
     refreshRemote();
@@ -166,7 +166,7 @@ async function write(method, path, body, opts = {}) {
       return null;
     }
     if (err instanceof api.ApiError && err.status === 401) notPaired();
-    if (err instanceof api.ApiError && err.status === 409) announce("Not saved: the game changed on another phone first; check what changed and enter again.");
+    if (err instanceof api.ApiError && err.status !== 401) announce(`Not saved. ${api.says(err)}`);
     throw err;
   }
 }
@@ -243,7 +243,7 @@ async function render() {
     if (err instanceof api.NetError) return mountOffline(view);
     view.replaceChildren(h("section", { class: "panel" },
       h("h1", null, "Cannot show this page"),
-      h("p", { class: "field-error" }, err.message),
+      h("p", { class: "field-error" }, api.says(err)),
       h("button", { type: "button", class: "btn", onclick: render }, "Try again")));
   }
 }

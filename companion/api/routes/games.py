@@ -115,7 +115,7 @@ def preview_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResp
     return json_response(table.preview_hand(game_id, _entry(body), expected_version=body.expected_version))
 
 
-@router.put("/api/v1/games/{game_id}/hands/{n:int}", response_model=M.HandResponse, responses=ERRORS)
+@router.put("/api/v1/games/{game_id}/hands/{n}", response_model=M.HandResponse, responses=ERRORS)
 def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep, phone: Phone) -> JSONResponse:
     """Replace hand ``n`` (1-based); the match is re-scored (a finished one too: it may
     become unfinished again)."""
@@ -124,7 +124,7 @@ def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep, pho
     return json_response(out)
 
 
-@router.post("/api/v1/games/{game_id}/hands/{n:int}/preview", response_model=M.HandResponse, responses=ERRORS)
+@router.post("/api/v1/games/{game_id}/hands/{n}/preview", response_model=M.HandResponse, responses=ERRORS)
 def preview_correction(game_id: str, n: int, body: M.HandRequest, table: TableDep) -> JSONResponse:
     """Score a correction of hand ``n`` without writing anything (a finished match too):
     the result, the match re-scored and the winner's ``breakdown``."""

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.api.routes import ERRORS, json_response
-from companion.errors import IllegalAction
+from companion.errors import CompanionError, IllegalAction
 from companion.rules import gin, outing, teams
 from companion.rules.base import HandResult
 from companion.rules.first_dealer import first_dealer_from_flips
@@ -76,18 +76,18 @@ def _options(preset: Optional[str], overrides: dict[str, Any], mode: str) -> gin
 def _pair_result(entry: PairGame, opts: gin.Options, where: str) -> HandResult:
     try:
         if (entry.hands is None) == (entry.deadwood is None):
-            raise ValueError('give either "hands" (both players\' cards) or "deadwood" (two numbers)')
+            raise IllegalAction('give either "hands" (both players\' cards) or "deadwood" (two numbers)')
         if entry.hands is not None:
             return gin.score_hand(entry.hands, entry.ender, options=opts, declared=entry.declared)
         if entry.declared is not None:
-            raise ValueError('"declared" goes with "hands"')
+            raise IllegalAction('"declared" goes with "hands"')
         assert entry.deadwood is not None
         return gin.score_from_deadwood(entry.deadwood, entry.ender, options=opts, big_gin=entry.big_gin)
-    except ValueError as exc:
-        raise ValueError(f"{where}: {exc}") from None
+    except CompanionError as exc:
+        raise IllegalAction(f"{where}: {exc}") from None
 
 
-def _refuse(code: str, exc: ValueError) -> IllegalAction:
+def _refuse(code: str, exc: CompanionError) -> IllegalAction:
     return IllegalAction(str(exc), code=code, details=dict(getattr(exc, "details", None) or {}))
 
 
@@ -124,7 +124,7 @@ def partnership(body: PartnershipRequest) -> dict[str, Any]:
     hands = []
     for i, pair in enumerate(body.hands):
         if len(pair) != 2:
-            raise ValueError(f"team_mode pagat_partnership: hand {i + 1} needs both pair games "
+            raise IllegalAction(f"team_mode pagat_partnership: hand {i + 1} needs both pair games "
                              f"(seat 0 v 1 and seat 2 v 3) entered together, got {len(pair)}")
         t1 = _pair_result(pair[0], opts, f"hand {i + 1}, seats 0 v 1")
         t2 = _pair_result(pair[1], opts, f"hand {i + 1}, seats 2 v 3")
@@ -169,7 +169,7 @@ def first_dealer(body: FirstDealerRequest) -> JSONResponse:
     to deal or not, a tie flips again)."""
     try:
         fd = first_dealer_from_flips(body.flips, body.players, body.rule, body.choice)
-    except ValueError as exc:
+    except CompanionError as exc:
         raise _refuse("invalid_first_dealer", exc) from None
     return json_response(fd.as_dict())
 
@@ -179,7 +179,7 @@ def partnership_score(body: PartnershipRequest) -> JSONResponse:
     """The pagat partnership's team score from every hand's two pair games."""
     try:
         return json_response(partnership(body))
-    except ValueError as exc:
+    except CompanionError as exc:
         raise _refuse("invalid_team_entry", exc) from None
 
 
@@ -188,7 +188,7 @@ def outing_standings(body: OutingRequest) -> JSONResponse:
     """Seed 004's outing: standings per player and side, and the next round's pairs."""
     try:
         return json_response(replay_outing(body))
-    except ValueError as exc:
+    except CompanionError as exc:
         raise _refuse("invalid_team_entry", exc) from None
 
 

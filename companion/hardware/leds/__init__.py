@@ -239,11 +239,11 @@ def open_led_backend_or_sim(kind: str, warn: Callable[[str], None], **config: An
         return open_led_backend(kind, **config)
     except Exception as exc:  # any failure of a driver must not stop the service
         warn(f"LEDs: {exc}; using the simulated strip instead")
-    from companion.hardware.leds.sim import SimLeds
+    sim = _backend_class("sim")  # by name, as every backend: the backends import this module
 
     keep = {k: config[k] for k in ("count", "brightness", "brightness_cap") if k in config}
     try:
-        return SimLeds(**keep)
+        return sim(**keep)
     except ValueError as exc:
         warn(f"LEDs: {exc}; using a default simulated strip")
-        return SimLeds()
+        return sim()

@@ -1,6 +1,6 @@
 """LEDs hanging off the Pico: LEDS frames (type 0x10) over the sensor link.
 
-The payload is R, G, B bytes per LED in LED index order (protocol v1, DESIGN.md);
+The payload is R, G, B bytes per LED in LED index order (version 1 of the link's protocol);
 the firmware sends them to the strip with the rp2 PIO driver. ``link`` is the
 sensor backend's :class:`~companion.hardware.sensors.serial.SerialLink`, or any
 object with ``send_frame(type, payload) -> bool``. While the link is down frames

@@ -56,7 +56,7 @@ Every action is a dict with a ``"type"``; unknown keys are rejected.
     A joker's designation may not be a card already in a meld on the table.
     ``"skip": ["8H"]`` names cards whose chips are forfeited, only when the side's chip
     supply runs short and exactly as many as it cannot cover: the player chooses which
-    spaces to fill, the rest is forfeited (a :class:`ChipShortfall` otherwise, with
+    spaces to fill, the rest is forfeited (a :class:`GingoChipShortfall` otherwise, with
     ``details`` side, supply, need, short and cards).
     Events: ``{"type": "meld", "seat", "side", "meld": <meld dict>}``, then
     ``{"type": "chips", "side", "spaces": [every space filled], "placed": [spaces that got a
@@ -133,7 +133,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from companion.rules.gingo.errors import ChipShortfall, GingoError, GingoInputError
+from companion.rules.gingo.errors import GingoChipShortfall, GingoError, GingoInputError
 from companion.rules.gingo.options import Options, check_deal, default_deal, make_options
 
 if TYPE_CHECKING:
@@ -163,6 +163,6 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = ["GingoError", "GingoInputError", "ChipShortfall", "Options", "make_options", "check_deal", "default_deal", "TableMeld",
+__all__ = ["GingoError", "GingoInputError", "GingoChipShortfall", "Options", "make_options", "check_deal", "default_deal", "TableMeld",
            "GingoGame", "new_game", "Action", "Event", "Setup", "Meld", "Hit", "GoOut", "JokerLay",
            "StockExhausted", "NewHand", "Draw", "Take", "Discard", "ANY_JOKER", "action_from_dict"]

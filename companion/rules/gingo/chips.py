@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from companion import board as B
 from companion import cards as C
-from companion.rules.gingo.errors import ChipShortfall, GingoError
+from companion.rules.gingo.errors import GingoChipShortfall, GingoError
 from companion.rules.gingo.events import ChipsPlaced
 from companion.rules.gingo.reading import name
 
@@ -59,11 +59,11 @@ def place_chips(board: B.Board, frame: B.Frame, side: int, cards: Sequence[int],
             raise GingoError(f"{what}: cannot forfeit {C.card_name(owned[0])}: its space already holds side {side}'s "
                              "chip, so it needs no chip")
         if not short:
-            raise ChipShortfall(
+            raise GingoChipShortfall(
                 f"{what}: chips may be forfeited only when the supply runs short (side {side} has {supply} left and "
                 f"this play needs {need})", side=side, supply=supply, need=need, cards=needing)
         if len(skip) > short:
-            raise ChipShortfall(
+            raise GingoChipShortfall(
                 f"{what}: side {side} has {supply} chips left and this play needs {need}, so only "
                 f"{_plural(short)} may be forfeited, not {len(skip)} ({' '.join(C.card_name(c) for c in skip)}): "
                 "the player chooses which spaces to fill, and only what the supply cannot cover is forfeited (chip cap)",
@@ -71,7 +71,7 @@ def place_chips(board: B.Board, frame: B.Frame, side: int, cards: Sequence[int],
     fill = [sp for sp in targets if sp not in skipped]
     new_fill = [sp for sp in fill if board.owner(sp) != side]
     if len(new_fill) > supply:
-        raise ChipShortfall(
+        raise GingoChipShortfall(
             f"{what}: side {side} has {supply} chips left but this play needs {len(new_fill)}; name the "
             f"{_plural(len(new_fill) - supply).replace('chip', 'card')} whose chips are forfeited in 'skip' (chip "
             f"cap: a side owns {board.chip_cap} chips; the player chooses which spaces to fill and what the supply "

@@ -23,7 +23,7 @@ class GingoInputError(E.InvalidAction):
     ``invalid_action``, an :class:`companion.errors.InvalidAction`; HTTP 400)."""
 
 
-class ChipShortfall(GingoError, E.ChipShortfall):
+class GingoChipShortfall(GingoError, E.ChipShortfall):
     """A play needs more chips than the side has left, or names more forfeits than the
     shortfall. ``details``: ``reason`` ("chip_shortfall"), ``side``, ``supply`` (chips
     left), ``need`` (new spaces the play fills), ``short`` (``need - supply``) and

@@ -28,20 +28,53 @@ export function newClientId() {
   return "c-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
 }
 
-function messageOf(body, status) {
-  if (body && body.error) {
-    const e = body.error;
-    return [e.code || String(status), e.message || JSON.stringify(e), e];
-  }
-  if (body && body.detail) {
-    // FastAPI validation errors: a list of {loc, msg}.
-    if (Array.isArray(body.detail)) {
-      const m = body.detail.map(d => (d.loc ? d.loc.slice(1).join(".") + ": " : "") + d.msg).join("; ");
-      return ["invalid", m, body.detail];
-    }
-    return [String(status), String(body.detail), body.detail];
-  }
-  return [String(status), `the server answered ${status}`, null];
+// The server always answers a refusal as {"error": {"code", "message", "details"}}; anything
+// else (a proxy's page, an empty body) is named by its status alone.
+function errorOf(body, status) {
+  const e = body && typeof body === "object" && body.error && typeof body.error === "object" ? body.error : null;
+  if (e) return [e.code || `http_${status}`, e.message || `the companion answered ${status}`, e];
+  return [`http_${status}`, `the companion answered ${status}`, null];
+}
+
+// What a phone says for each refusal, by its code (codes never change; the server's words
+// may): a sentence, or a function of the error's details and the server's message. A code
+// not listed here shows the server's own message, which names the rule.
+export const WORDS = {
+  stale_version: "The game changed on another phone first: check what changed and enter again.",
+  finished: "This match is over: start a rematch, or correct a hand.",
+  nothing_to_undo: "There is nothing to undo in this game.",
+  nothing_to_redo: "There is nothing to redo: an entry made after the undo ends what can be redone.",
+  client_id_reused: "This phone sent that entry once already for something else: enter it again.",
+  outing_round_played: (d, m) => `This round of the outing has been played: ${m}`,
+  outing_has_games: "This outing has games already: undo their hands first.",
+  outing_game: (d, m) => m,
+  dealt_no_undo: "A dealt game cannot undo: every card seen stays seen. Play on, or start a new game.",
+  board_pending: (d, m) => `Waiting for the board: ${m}`,
+  seat_taken: (d, m) => `That seat is taken: ${m}`,
+  seat_bot: "That seat is played by a bot: there is no phone to free.",
+  seat_free: "That seat is free already.",
+  no_seat: "This phone holds no seat in this game: take one first.",
+  game_damaged: (d, m) => `This game is read-only: ${m}`,
+  not_found: (d, m) => `Not found: ${m}`,
+  unauthorized: "This phone is not paired (any more): enter the pairing code again.",
+  host_code_required: "This needs the host code (printed by gingo serve when it starts).",
+  too_many_attempts: "Too many tries: wait a minute and try again.",
+  too_large: "That is too much to send at once.",
+  storage_full: "The companion's disk is full: nothing was saved. Free some space, then send it again.",
+  storage_damaged: (d, m) => `The companion's data cannot be read: ${m}`,
+  storage_busy: "Another companion service holds the data folder: stop it, then try again.",
+  storage: (d, m) => `The companion could not save this: ${m}`,
+  internal_error: "The companion hit a bug: nothing was saved. Please report it (the companion's log has the details).",
+  malformed_json: "The companion could not read what this phone sent: reload the page and try again.",
+};
+
+// The words a phone shows for an error: by its code (see WORDS), else the server's message.
+export function says(err) {
+  if (err instanceof NetError) return "No connection to the companion: try again when the status shows online.";
+  if (!(err instanceof ApiError)) return String((err && err.message) || err);
+  const w = Object.prototype.hasOwnProperty.call(WORDS, err.code) ? WORDS[err.code] : null;
+  if (typeof w === "function") return w(err.details || {}, err.message);
+  return w || err.message;
 }
 
 export async function request(method, path, body, opts = {}) {
@@ -65,7 +98,7 @@ export async function request(method, path, body, opts = {}) {
     try { data = JSON.parse(text); } catch { data = text; }
   }
   if (!res.ok) {
-    const [code, message, detail] = messageOf(data, res.status);
+    const [code, message, detail] = errorOf(data, res.status);
     throw new ApiError(res.status, code, message, detail);
   }
   return data;

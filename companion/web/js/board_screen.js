@@ -45,7 +45,7 @@ export async function mountBoard(main, ctx) {
       showError(err, "");
       noteSimTap(space, next);
       draw(latest);
-    } catch (e) { showError(err, e.message); }
+    } catch (e) { showError(err, api.says(e)); }
   }
   ctx.current = { update };
   await update();

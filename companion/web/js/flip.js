@@ -36,7 +36,7 @@ export function flipForDeal({ names, onDealer, prefix = "flip", rule = "flip_hig
     } catch (e) {
       const tied = e instanceof api.ApiError && e.details && Array.isArray(e.details.tied) ? e.details.tied : null;
       if (tied) { rounds.push({ seats: tied, cards: {} }); draw(null); showError(err, `${tied.map(s => names[s]).join(" and ")} tie: flip again.`); return; }
-      showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message);
+      showError(err, e instanceof api.NetError ? "No connection to the companion." : api.says(e));
     }
   }
 

@@ -19,7 +19,7 @@ export async function mountGames(main, ctx) {
       showError(importErr, "");
       if (g && g.id !== undefined) ctx.navigate(`#/game/${g.id}`);
     } catch (e) {
-      showError(importErr, e instanceof SyntaxError ? `${f.name} is not a JSON export` : e.message);
+      showError(importErr, e instanceof SyntaxError ? `${f.name} is not a JSON export` : api.says(e));
     }
   });
   main.append(h("section", { class: "panel" },

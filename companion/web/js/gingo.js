@@ -108,7 +108,7 @@ export async function mountGingo(main, game, ctx) {
       showError(boardErr, "");
       noteSimTap(space, next);
       paintBoard(latest);
-    } catch (e) { showError(boardErr, e.message); }
+    } catch (e) { showError(boardErr, api.says(e)); }
   }
 
   // ---- forms ---------------------------------------------------------------------------------
@@ -163,7 +163,7 @@ export async function mountGingo(main, game, ctx) {
         drawForfeit();
         return null;
       }
-      const said = plainError(String(e.message).replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m));
+      const said = plainError(api.says(e)).replace(/\bseat (\d)\b/g, (m, d) => names[Number(d)] ?? m);
       showError(errEl || formErr, e instanceof api.NetError ? "No connection: your entry is kept; send it again when online." : said);
       if (e instanceof api.ApiError && e.status === 409) await reload();
       return null;
@@ -369,7 +369,7 @@ export async function mountGingo(main, game, ctx) {
       h("button", { type: "button", class: "btn", onclick: () => window.print() }, "Print"),
       g.finished || g.phase === "game_over" ? h("button", { type: "button", class: "btn primary", id: "rematch-btn", onclick: async () => {
         try { const res = await ctx.write("POST", `/api/v1/games/${g.id}/rematch`, {}); const ng = res.game || res; ctx.navigate(`#/game/${ng.id}`); }
-        catch (e) { showError(err, e.message); }
+        catch (e) { showError(err, api.says(e)); }
       } }, "Rematch") : null), err);
   }
 

@@ -76,7 +76,7 @@ export function parseDeclared(text, deck, own, who) {
 export function declaredText(melds) { return (melds || []).map(m => m.join(" ")).join(" / "); }
 function meldsKey(melds) { return JSON.stringify((melds || []).map(m => m.map(c => c.split("=")[0]).sort()).map(m => m.join(" ")).sort()); }
 
-// RULES.md 1: when arrangements tie on deadwood, the player says which was laid down.
+// When arrangements tie on deadwood, the player says which was laid down.
 // `ties` from a preview's arrangements; `used` the melds the result used; onPick(melds).
 export function tieChoice({ ties, used, who, id, btn, onPick }) {
   const key = meldsKey(used);

@@ -46,7 +46,7 @@ export async function mountHost(main, ctx) {
       body.replaceChildren();
       sessionStorage.removeItem("gingo.host");
       showError(codeErr, e instanceof api.NetError ? "No connection to the companion." :
-        e.status === 401 ? "That is not the host code. It is printed by gingo serve when it starts, next to the pairing code." : e.message);
+        e.status === 401 ? "That is not the host code. It is printed by gingo serve when it starts, next to the pairing code." : api.says(e));
       return;
     }
     sessionStorage.setItem("gingo.host", code.value.trim());
@@ -59,7 +59,7 @@ export async function mountHost(main, ctx) {
       tokens = (await hostReq("GET", "/api/v1/tokens")).tokens || [];
       games = gamesOf(await api.get("/api/v1/games"));
       await variantsOf(ctx);
-    } catch (e) { if (!(e instanceof api.NetError)) showError(codeErr, e.message); return; }
+    } catch (e) { if (!(e instanceof api.NetError)) showError(codeErr, api.says(e)); return; }
     const err = fieldError("host-error");
     const mine = api.tokenId();
     const phones = h("ul", { class: "game-list", id: "token-list" }, ...(tokens.length ? tokens.map(t => h("li", { dataset: { token: t.id }, class: "row-between" },
@@ -67,7 +67,7 @@ export async function mountHost(main, ctx) {
         h("br"), h("small", { class: "muted" }, `paired ${when(t.created)} · last used ${when(t.last_used)}`)),
       armedButton("Remove", "Yes, remove", t.name || "phone", armed, "t:" + t.id, async () => {
         try { await hostReq("DELETE", `/api/v1/tokens/${encodeURIComponent(t.id)}`); toast(`${t.name || "phone"} removed: it must pair again`); }
-        catch (e) { showError(err, e.message); }
+        catch (e) { showError(err, api.says(e)); }
         if (t.id === mine) { api.setToken(""); }
         await update();
       }))) : [h("li", { class: "muted" }, "No phones paired.")]));
@@ -76,7 +76,7 @@ export async function mountHost(main, ctx) {
         h("br"), h("small", { class: "muted" }, g.finished ? "finished" : "in play")),
       armedButton("Delete", "Yes, delete", `game ${playerNames(g).join(" · ")}`, armed, "g:" + g.id, async () => {
         try { await hostReq("DELETE", `/api/v1/games/${encodeURIComponent(g.id)}`); toast("Game deleted"); }
-        catch (e) { showError(err, e.message); }
+        catch (e) { showError(err, api.says(e)); }
         await update();
       })));
     body.replaceChildren(

@@ -27,7 +27,7 @@ export function mountJoin(main, ctx, why) {
       if (params.get("code")) history.replaceState(null, "", location.pathname + "#/games");
       ctx.navigate("#/games");
     } catch (e) {
-      showError(err, e instanceof api.NetError ? "No connection to the companion. Check the Wi-Fi and try again." : e.message);
+      showError(err, e instanceof api.NetError ? "No connection to the companion. Check the Wi-Fi and try again." : api.says(e));
     }
   }
   main.append(h("section", { class: "panel join" },

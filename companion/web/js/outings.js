@@ -68,7 +68,7 @@ export async function mountOutings(main, ctx) {
       if (!o) return;
       clearDraft("outing");
       ctx.navigate(`#/outing/${encodeURIComponent(o.id)}`);
-    } catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion: try again." : e.message); }
+    } catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion: try again." : api.says(e)); }
   });
 
   async function update(msgs, first) {
@@ -123,7 +123,7 @@ export async function mountOuting(main, ctx, id) {
         try {
           const res = await ctx.write("POST", `/api/v1/outings/${encodeURIComponent(o.id)}/rounds`, { expected_round: o.round });
           if (res) { o = res; draw(); }
-        } catch (e) { showError(err, e.message); refresh(); }
+        } catch (e) { showError(err, api.says(e)); refresh(); }
       });
       kids.push(h("p", null, "Every match of this round has ended. Next: ", o.next_round.map(p => p.join(" v ")).join(", "), "."), b, err);
     }

@@ -66,5 +66,5 @@ export async function fetchPairCode() {
 export async function newPairCode(err, opener) {
   showError(err, "");
   try { showPairCode(await api.request("POST", "/api/v1/pair/code"), opener); }
-  catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message); }
+  catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : api.says(e)); }
 }

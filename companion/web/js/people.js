@@ -29,7 +29,7 @@ export async function mountHistory(main, ctx, who) {
     const variants = await variantsOf(ctx);
     let body;
     try { body = await api.get(reset ? q(oldest ? Math.min(rows.length + 50, 1000) : 50, "") : q(50, before ? `&before=${encodeURIComponent(before)}` : "")); }
-    catch (e) { if (n === asked) showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message); return; }
+    catch (e) { if (n === asked) showError(err, e instanceof api.NetError ? "No connection to the companion." : api.says(e)); return; }
     if (n !== asked) return;  // a newer load is under way: its answer is the one to show
     showError(err, "");
     let games = body.games || [];
@@ -94,7 +94,7 @@ export async function mountStats(main, ctx, who) {
     const variants = await variantsOf(ctx);
     let body;
     try { body = await api.get("/api/v1/stats" + (player ? `?player=${encodeURIComponent(player)}` : "")); }
-    catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : e.message); return; }
+    catch (e) { showError(err, e instanceof api.NetError ? "No connection to the companion." : api.says(e)); return; }
     showError(err, "");
     const people = body.players || [];
     if (!people.length) {

@@ -118,7 +118,7 @@ export function mountRummy(main, game, ctx) {
       h("button", { type: "button", class: "btn", onclick: () => window.print() }, "Print"),
       m.finished ? h("button", { type: "button", class: "btn primary", id: "rematch-btn", onclick: async () => {
         try { const res = await ctx.write("POST", `/api/v1/games/${st.g.id}/rematch`, {}); const ng = res.game || res; ctx.navigate(`#/game/${ng.id}`); }
-        catch (e) { showError(tools.querySelector("#undo-error"), e.message); }
+        catch (e) { showError(tools.querySelector("#undo-error"), api.says(e)); }
       } }, "Rematch") : null), undoErr);
   }
 

@@ -22,7 +22,7 @@ export function rummySubmit(st) {
     // The companion says which field (and seat) a refusal is about in its details: the
     // message goes next to that field. Seats count from 0 in messages; players see names.
     const d = e.details || {};
-    const said = String(e.message || e).replace(/\bseat (\d)\b/g, (m, n) => names[Number(n)] ?? m);
+    const said = api.says(e).replace(/\bseat (\d)\b/g, (m, n) => names[Number(n)] ?? m);
     let seat = typeof d.seat === "number" ? d.seat : -1;
     for (const f of d.fields || []) {  // a field of the wrong type: "hands.1.0"
       const parts = String(f.field || "").split(".");
@@ -103,7 +103,7 @@ export function rummySubmit(st) {
     }
     const ties = Array.isArray(res.arrangements) && typeof r.ender === "number" ? res.arrangements : null;
     if (ties && ties.length > 1) {
-      // RULES.md 1: when arrangements tie on deadwood, the player says which was laid down.
+      // When arrangements tie on deadwood, the player says which was laid down.
       const key = (melds) => JSON.stringify((melds || []).map(m => m.map(c => c.split("=")[0]).sort()).map(m => m.join(" ")).sort());
       const used = key((r.melds || [])[r.ender]);
       const who = names[r.ender];
@@ -157,7 +157,7 @@ export function rummySubmit(st) {
       if (e instanceof api.ApiError && e.status === 409 && e.details && e.details.changes) {
         await review(e.details.changes);
       } else if (e instanceof api.ApiError && e.status === 409) {
-        showError(errEl, `${e.message}: the sheet is updated, check it and confirm again.`);
+        showError(errEl, `${api.says(e)} The sheet is updated: check it and confirm again.`);
         await st.reload(); st.drawSheet(); st.drawHistory(); st.drawTools();
       } else {
         preview.hidden = true;

@@ -269,7 +269,7 @@ export function mountTeams(main, game, ctx) {
   function showServerError(e) {
     if (e instanceof api.NetError) { showError(err, "No connection to the companion: your entry is kept on this phone. Try again when the status shows online."); return; }
     const t = e.details && typeof e.details.table === "number" ? e.details.table - 1 : -1;
-    const text = said(e.message || e);
+    const text = said(api.says(e));
     if (t >= 0 && t < 2) {
       showError(tableErrs[t], text);
       const f = form.querySelector(`#t${t}-error`);
@@ -381,7 +381,7 @@ export function mountTeams(main, game, ctx) {
       window.scrollTo(0, 0);
     } catch (e) {
       if (e instanceof api.ApiError && e.status === 409) {
-        showError(errEl, `${e.message}: the sheet is updated, check it and preview again.`);
+        showError(errEl, `${api.says(e)} The sheet is updated: check it and preview again.`);
         await refresh(true);
         return;
       }
@@ -429,7 +429,7 @@ export function mountTeams(main, game, ctx) {
       try {
         const res = await ctx.write("POST", `/api/v1/games/${encodeURIComponent(g.id)}/undo`, { expected_version: g.version });
         if (res) { g = res.game; toast("Last entry undone"); draw(); }
-      } catch (e) { toast(e.message, "error"); refresh(); }
+      } catch (e) { toast(api.says(e), "error"); refresh(); }
     });
     tools.replaceChildren(h("div", { class: "actions" }, u,
       h("a", { class: "btn", href: `/api/v1/games/${encodeURIComponent(g.id)}/export.json`, download: `gingo-${g.id}.json` }, "Export (JSON)"),

@@ -43,7 +43,7 @@ export async function undoOrRedo(env) {
     if (e instanceof api.ApiError && e.status === 409 && e.details && e.details.changes) {
       await env.reload(); env.drawAll();
       showError(env.errEl(), "Another phone changed the game just now: nothing was undone or redone. Check the game and try again.");
-    } else showError(env.errEl(), e.message);
+    } else showError(env.errEl(), api.says(e));
     return null;
   }
 }
