@@ -233,7 +233,7 @@ def parse_config(data: Mapping[str, Any], where: str = "config", base: Path | No
         mqtt = parse_mqtt(_table(data, "mqtt", where), where, base)
         remote = parse_remote(_table(data, "remote", where), where, base)
     except CompanionConfigError as exc:
-        raise ConfigError(str(exc)) from None
+        raise HardwareConfigError(str(exc)) from None
 
     leds = _table(data, "leds", where)
     _unknown(leds, {"backend", "count", "brightness", "supply_amps", "layout", *LED_BACKENDS}, "leds.", where)

@@ -46,7 +46,6 @@ from typing import Any
 from companion.errors import BackendError, CompanionError, Conflict
 from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink
 from companion.mqtt.settings import ID_PATTERN, RemoteSettings
-from companion.table.errors import TableError
 from companion.table.replica import append_copy, copy_guard, version, wire_events
 
 log = logging.getLogger(__name__)
@@ -534,17 +533,16 @@ class RemotePlay:
             return
         mine = self._host_agrees(gid, before.version)
         if mine is False:
-            raise TableError("boards_disagree", "the chips on this board differ from the game: move them as the "
-                             "LEDs show first", 409)
+            raise Conflict("the chips on this board differ from the game: move them as the "
+                             "LEDs show first", code="boards_disagree")
         if g.guest is None or self.presence.get(g.guest) != "online" or self.link.status != "online":
             return
         report = self.reports.get(gid)
         if report is None or report["version"] != before.version or report["agree"] is False:
             if report is None or report["version"] != before.version:
                 self._call(self._ask_report, g)  # a report lost on the way: ask for it again
-            raise TableError("boards_disagree", "the other board has not caught up or its chips differ from the "
-                             "game: its LEDs show what to move", 409,
-                             details={"peer": g.guest, "peer_report": report, "version": before.version})
+            raise Conflict("the other board has not caught up or its chips differ from the "
+                             "game: its LEDs show what to move", code="boards_disagree", details={"peer": g.guest, "peer_report": report, "version": before.version})
 
     def _ask_report(self, g: RemoteGame) -> None:
         """Host: ask the guest to say again where it is (at most once a second per game)."""

@@ -31,8 +31,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from companion.errors import CompanionError, InvalidInput
-from companion.table.errors import TableError
+from companion.errors import CompanionError, Conflict, InvalidInput
 
 #: the payload keys of ``undo`` and ``redo`` that name another event of the game
 REFS = ("undone", "redone")
@@ -68,7 +67,7 @@ def append_copy(table: Any, game_id: str, events: Iterable[Mapping[str, Any]]) -
     """Append the host's ``events`` (from :func:`wire_events`) to this board's copy of
     ``game_id``, in order; events already here are skipped (a duplicate delivery), and a
     gap stops the append (the caller asks for the missing ones). Returns the version now.
-    An event the rules refuse raises :class:`~companion.table.errors.TableError`."""
+    An event the rules refuse raises :class:`~companion.errors.CompanionError`."""
     have = version(table, game_id)
     for ev in sorted(events, key=lambda e: int(e.get("version", 0))):
         v = ev.get("version")
@@ -98,7 +97,7 @@ def _append_one(table: Any, game_id: str, ev: Mapping[str, Any], have: int) -> N
     def stage() -> Any:
         g = None if have == 0 else table._get(game_id)
         if (0 if g is None else g.version) != have:
-            raise TableError("stale_version", "the copy moved on meanwhile", 409)
+            raise Conflict("the copy moved on meanwhile", code="stale_version")
         return table._stage(g, game_id, etype, payload, None, lambda st: ({}, None))
 
     _appending.on = True
@@ -115,8 +114,8 @@ def copy_guard(is_copy: Callable[[str], bool]) -> Callable[[Any, Any, str], None
     def guard(before: Any, after: Any, etype: str) -> None:
         gid = getattr(after, "id", None) or getattr(before, "id", None)
         if gid is not None and is_copy(gid) and not getattr(_appending, "on", False):
-            raise TableError("remote_copy", "this game is hosted by the other board: its moves go there "
-                             "(through this board's API), never into this copy directly", 409)
+            raise Conflict("this game is hosted by the other board: its moves go there "
+                             "(through this board's API), never into this copy directly", code="remote_copy")
 
     return guard
 

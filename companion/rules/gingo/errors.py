@@ -34,4 +34,4 @@ class GingoChipShortfall(GingoError, E.ChipShortfall):
         E.ChipShortfall.__init__(self, message, side=side, supply=supply, need=need, cards=cards)
 
 
-__all__ = ["GingoError", "GingoInputError", "ChipShortfall"]
+__all__ = ["GingoError", "GingoInputError", "GingoChipShortfall"]
