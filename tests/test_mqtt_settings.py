@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.hardware.config import ConfigError, parse_config
+from companion.hardware.config import HardwareConfigError as ConfigError, parse_config
 from companion.mqtt.homeassistant import Topics, discovery
 from companion.mqtt.settings import stable_board_id
 
