@@ -449,6 +449,11 @@ def test_4_calibrate(shell: Shell) -> None:
         if "gingo calibrate" in line:
             proc = shell.start(line)
             out = drive_calibration(proc, shell.pico)
+            if proc.returncode != 0 and "scans from the sensors" in out:
+                # the emulator fell behind real time on a loaded machine; the message's own
+                # advice is to try again, once
+                proc = shell.start(line)
+                out = drive_calibration(proc, shell.pico)
             assert proc.returncode == 0, out
             assert "Side 1 chips move the reading by" in out and "Every space checked. Saved" in out, out
         else:
@@ -469,6 +474,9 @@ def follow_the_leds(proc: subprocess.Popen[str], pico: EmulatedBoard) -> str:
         assert proc.stdout is not None and proc.stdin is not None
         for line in proc.stdout:
             out.append(line)
+            if "Take every chip off the board" in line:
+                place(pico, "." * 52)  # the chips of the calibration's last step come off
+                time.sleep(0.5)
             if "press Enter" in line or "Press Enter" in line:
                 try:
                     proc.stdin.write("\n")
@@ -505,11 +513,6 @@ def follow_the_leds(proc: subprocess.Popen[str], pico: EmulatedBoard) -> str:
 
 @emulated
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason=(
-    "open: in the full rehearsal the self-test never sees the chip on some spaces (19, 20, 22, 25, 27, 28, "
-    "30, 33, 35, 36 in two runs) although the LED frame lighting each of them is decoded and the chip put "
-    "there; the same walk on a freshly booted emulated Pico followed spaces 0-19 without a miss. Not yet "
-    "known whether the emulator or the firmware (scan readings while LEDS frames stream) is at fault"))
 def test_5_selftest_follows_the_leds_and_passes(shell: Shell) -> None:
     """bringup.md step 3: the self-test with the config (the LEDs show where the chip goes)."""
     block = code_lines(section(read(DOCS / "bringup.md"), "3."))
@@ -544,17 +547,21 @@ def test_6_chips_and_leds_agree_through_the_api(shell: Shell) -> None:
     view = svc.get("/api/v1/board")
     assert view["mode"] == "mirror" and view["leds"] == "pico"
     watcher = LedWatcher(shell.pico)
-    seen: list[list[tuple[int, int, int]]] = []
-    wait_for(lambda: bool(seen.extend(watcher.frames()) or seen), 30, "an LED frame on GP16")
-    time.sleep(0.5)
-    frame = (seen + watcher.frames())[-1]
     layout = default_layout()
-    for space, chip in enumerate(view["sensed"]):
-        color = frame[layout.space_led(space)]
-        if chip == ".":
-            assert side_of(color) is None, (space, color)
-        else:
-            assert side_of(color) == int(chip), (space, chip, color)
+
+    def disagree(frame: list[tuple[int, int, int]]) -> list[tuple[int, str, tuple[int, int, int]]]:
+        return [(space, chip, frame[layout.space_led(space)]) for space, chip in enumerate(view["sensed"])
+                if side_of(frame[layout.space_led(space)]) != (None if chip == "." else int(chip))]
+
+    # the service re-sends its frame 25 times a second; the emulated Pico may lag behind
+    last: list[list[tuple[int, int, int]]] = []
+    deadline = time.monotonic() + 60
+    while True:
+        last = (last + watcher.frames())[-1:]
+        if last and not disagree(last[0]):
+            break
+        assert time.monotonic() < deadline, f"the LEDs never agreed with /api/v1/board: {disagree(last[0]) if last else 'no frame'}"
+        time.sleep(0.2)
     health = svc.get("/api/v1/health")
     assert not [w for w in health["warnings"] if "Pico" in w], health["warnings"]
     place(shell.pico, "." * 52)
