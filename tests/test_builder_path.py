@@ -475,8 +475,11 @@ def follow_the_leds(proc: subprocess.Popen[str], pico: EmulatedBoard) -> str:
         for line in proc.stdout:
             out.append(line)
             if "Take every chip off the board" in line:
-                place(pico, "." * 52)  # the chips of the calibration's last step come off
-                time.sleep(0.5)
+                # the chips of the calibration's last step come off, and the self-test's
+                # queue of scans (64, 0.3 s at 220/s) fills with the empty board before Enter
+                place(pico, "." * 52)
+                start = pico.now()
+                wait_for(lambda: pico.now() >= start + 600_000, 180, "0.6 s of emulated time")
             if "press Enter" in line or "Press Enter" in line:
                 try:
                     proc.stdin.write("\n")
