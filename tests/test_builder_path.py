@@ -449,6 +449,11 @@ def test_4_calibrate(shell: Shell) -> None:
         if "gingo calibrate" in line:
             proc = shell.start(line)
             out = drive_calibration(proc, shell.pico)
+            if proc.returncode != 0 and "scans from the sensors" in out:
+                # the emulator fell behind real time on a loaded machine; the message's own
+                # advice is to try again, once
+                proc = shell.start(line)
+                out = drive_calibration(proc, shell.pico)
             assert proc.returncode == 0, out
             assert "Side 1 chips move the reading by" in out and "Every space checked. Saved" in out, out
         else:
@@ -469,6 +474,12 @@ def follow_the_leds(proc: subprocess.Popen[str], pico: EmulatedBoard) -> str:
         assert proc.stdout is not None and proc.stdin is not None
         for line in proc.stdout:
             out.append(line)
+            if "Take every chip off the board" in line:
+                # the chips of the calibration's last step come off, and the self-test's
+                # queue of scans (64, 0.3 s at 220/s) fills with the empty board before Enter
+                place(pico, "." * 52)
+                start = pico.now()
+                wait_for(lambda: pico.now() >= start + 600_000, 180, "0.6 s of emulated time")
             if "press Enter" in line or "Press Enter" in line:
                 try:
                     proc.stdin.write("\n")
@@ -512,7 +523,12 @@ def test_5_selftest_follows_the_leds_and_passes(shell: Shell) -> None:
     assert "Stop the service (`sudo systemctl stop gingo`)" in section(read(DOCS / "bringup.md"), "3.")
     shell.run("sudo systemctl stop gingo")
     proc = shell.start(line)
-    out = follow_the_leds(proc, shell.pico)
+    try:
+        out = follow_the_leds(proc, shell.pico)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 0 and "PASS" in out, out[-3000:]
     shell.run("sudo systemctl start gingo")
 
@@ -525,24 +541,30 @@ def test_6_chips_and_leds_agree_through_the_api(shell: Shell) -> None:
     the Pico."""
     svc = shell.service
     assert svc is not None
-    wait_for(lambda: svc.get("/api/v1/health")["sensors"] == "serial", 60, "the sensors online")
+    if svc.proc is None:  # the self-test step stopped it and did not get to start it again
+        shell.run("sudo systemctl start gingo")
+    wait_for(lambda: svc.get("/api/v1/health")["sensors"] == "serial", 120, "the sensors online")
     board = "1" + "." * 9 + "2" + "." * 20 + "1" + "." * 19 + "2"
     place(shell.pico, board)
-    wait_for(lambda: svc.get("/api/v1/board")["sensed"] == board, 60, "the chips on /api/v1/board")
+    wait_for(lambda: svc.get("/api/v1/board")["sensed"] == board, 120, "the chips on /api/v1/board")
     view = svc.get("/api/v1/board")
     assert view["mode"] == "mirror" and view["leds"] == "pico"
     watcher = LedWatcher(shell.pico)
-    seen: list[list[tuple[int, int, int]]] = []
-    wait_for(lambda: bool(seen.extend(watcher.frames()) or seen), 30, "an LED frame on GP16")
-    time.sleep(0.5)
-    frame = (seen + watcher.frames())[-1]
     layout = default_layout()
-    for space, chip in enumerate(view["sensed"]):
-        color = frame[layout.space_led(space)]
-        if chip == ".":
-            assert side_of(color) is None, (space, color)
-        else:
-            assert side_of(color) == int(chip), (space, chip, color)
+
+    def disagree(frame: list[tuple[int, int, int]]) -> list[tuple[int, str, tuple[int, int, int]]]:
+        return [(space, chip, frame[layout.space_led(space)]) for space, chip in enumerate(view["sensed"])
+                if side_of(frame[layout.space_led(space)]) != (None if chip == "." else int(chip))]
+
+    # the service re-sends its frame 25 times a second; the emulated Pico may lag behind
+    last: list[list[tuple[int, int, int]]] = []
+    deadline = time.monotonic() + 60
+    while True:
+        last = (last + watcher.frames())[-1:]
+        if last and not disagree(last[0]):
+            break
+        assert time.monotonic() < deadline, f"the LEDs never agreed with /api/v1/board: {disagree(last[0]) if last else 'no frame'}"
+        time.sleep(0.2)
     health = svc.get("/api/v1/health")
     assert not [w for w in health["warnings"] if "Pico" in w], health["warnings"]
     place(shell.pico, "." * 52)
@@ -565,7 +587,12 @@ def test_docs_text_for_the_steps_that_cannot_run_here() -> None:
     # every paragraph that tells the builder to flash also says what to do with the service
     for doc in (*DOCS.glob("*.md"), ROOT / "firmware" / "README.md"):
         for para in re.split(r"\n\s*\n", read(doc)):
+            if para.lstrip().startswith("#"):
+                continue  # a heading: its paragraph below says it
             if re.search(r"(?i)\bflash (the (pico|firmware)|it)\b|mpremote connect", para):
+                if "mpremote connect" in para:  # a command block: it stops the service before the flash
+                    assert para.index("systemctl stop gingo") < para.index("mpremote connect"), para
+                    continue
                 assert "service" in para, f"{doc.name}: a flash step that does not stop the service:\n{para}"
     # the first power-on checklist: every rail, measured before the muxes meet GP26
     first = section(bringup, "First power-on")
