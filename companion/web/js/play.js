@@ -287,7 +287,7 @@ export async function mountPlay(main, game, ctx) {
     // move in words, and the stock
     const sizes = pub.hand_sizes || [];
     const recent = pub.recent || [];
-    const moved = (i) => (ended || view.finished ? null : lastMoveWords(recent, i, deck));
+    const moved = (i) => (ended || view.finished ? null : lastMoveWords(recent, i, deck, game.variant === "gingo"));
     kids.push(h("div", { class: "play-head" },
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
         h("span", { role: "status", "aria-live": "polite" }, status,
