@@ -155,7 +155,7 @@ class Player:
             if m["type"] == "discard":
                 expect(words).to_contain_text(f"threw {face(m['card'])}")
             elif m["type"] == "draw" and m.get("source") != "discard":
-                expect(words).to_contain_text("drew from the stock")
+                expect(words).to_contain_text("drew" if self.variant == "gingo" else "drew from the stock")
             self.last_moves += 1
         drawn = v.get("drawn")
         marked = page.locator(".play-card.drawn")
@@ -253,8 +253,6 @@ class Player:
             expect(btn).to_be_visible()
             if gins:
                 self.gins += 1
-                if self.gins == 1:
-                    shot(page, f"play-gin-button-{self.variant}")
             else:
                 self.knocks += 1
             tap_move(page, btn)
@@ -338,7 +336,8 @@ class Player:
             expect(page.locator("#final-summary")).to_be_visible()
         expect(page.locator("#match-hands details")).to_have_count(len(g["dealt"]["hand_overs"]))
         expect(page.locator("#rematch-btn")).to_be_visible()
-        shot(page, f"match-end-{self.variant}", full=True)
+        if self.variant in ("gin", "gingo"):  # the two docs/play.md shows
+            shot(page, f"match-end-{self.variant}", full=True)
 
 
 @pytest.mark.parametrize("variant,players", [("gin", 2), ("color_gin", 2), ("ginski", 3), ("gingo", 2)])

@@ -327,7 +327,7 @@ export async function mountPlay(main, game, ctx) {
     // move in words, and the stock
     const sizes = pub.hand_sizes || [];
     const recent = pub.recent || [];
-    const moved = (i) => (ended || view.finished ? null : lastMoveWords(recent, i, deck));
+    const moved = (i) => (ended || view.finished ? null : lastMoveWords(recent, i, deck, game.variant === "gingo"));
     kids.push(h("div", { class: "play-head" },
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
         h("span", { role: "status", "aria-live": "polite" }, status,
@@ -336,8 +336,7 @@ export async function mountPlay(main, game, ctx) {
       view.finished ? null : h("ul", { class: "play-others", "aria-label": "players and their last moves" }, ...names.map((n, i) => {
         if (i === me) return null;
         const words = moved(i);
-        return h("li", { class: `${i === turn ? "turn" : ""}${words ? " moved" : ""}`, dataset: { seat: String(i) },
-          onclick: words ? (ev) => ev.currentTarget.classList.toggle("open") : null },
+        return h("li", { class: `${i === turn ? "turn" : ""}${words ? " moved" : ""}`, dataset: { seat: String(i) } },
           `${n}${(pub.seats && pub.seats[i] && pub.seats[i].bot && !/bot/i.test(n)) ? " (bot)" : ""}`,
           h("span", { class: "play-count" }, `${sizes[i] ?? 0} cards`),
           words ? h("span", { class: "play-last-move" }, `: ${words}.`) : null);

@@ -65,7 +65,7 @@ function moveWords(m, deck, first) {
   switch (m.type) {
     case "draw":
       if (m.source === "discard") return first === "upcard" ? `took the upcard ${f(m.card)}` : `took ${f(m.card)} from the discard pile`;
-      return "drew from the stock";
+      return first === "gingo" ? "drew" : "drew from the stock";  // Gin-Go draws only from the stock (the pile is dug)
     case "pass": return "passed";
     case "discard": return `threw ${f(m.card)}`;
     case "knock": return `knocked, throwing ${f(m.card)}`;
@@ -87,7 +87,7 @@ function joinWords(parts) {
 
 // The latest turn of `seat` (its moves since another seat moved) in words, without the
 // seat's name ("drew from the stock and threw 9♣"), or null when it has not moved yet.
-export function lastMoveWords(recent, seat, deck) {
+export function lastMoveWords(recent, seat, deck, gingo = false) {
   let end = recent.length - 1;
   while (end >= 0 && recent[end].seat !== seat) end--;
   if (end < 0) return null;
@@ -95,7 +95,7 @@ export function lastMoveWords(recent, seat, deck) {
   while (start > 0 && recent[start - 1].seat === seat && recent[start - 1].hand === recent[end].hand) start--;
   const turn = recent.slice(start, end + 1);
   const upcard = start === 0 || recent[start - 1].hand !== recent[end].hand;
-  return joinWords(turn.map((m, i) => moveWords(m, deck, i === 0 && upcard ? "upcard" : "")));
+  return joinWords(turn.map((m, i) => moveWords(m, deck, gingo ? "gingo" : i === 0 && upcard ? "upcard" : "")));
 }
 
 // ---- the hand-over panel ------------------------------------------------------------------------
