@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.play.rummy import RULE_MODULES, selfplay_match  # noqa: E402
+from companion.play.rummy import RULE_MODULES  # noqa: E402
+from companion.play.rummy_selfplay import selfplay_match  # noqa: E402
 
 CASES = [("gin", None), ("color_gin", None), ("ginski", 3), ("ginski", 2)]
 

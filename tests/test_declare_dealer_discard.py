@@ -7,9 +7,7 @@ import pytest
 
 from companion import cards as C
 from companion.play import bot
-from companion.play.rummy import (
-    ChooseDeal, Discard, Draw, Knock, RummyGame, action_from_dict, action_to_dict,
-)
+from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, RummyGame, action_from_dict, action_to_dict
 from companion.play.rummy_selfplay import selfplay_match
 from companion.rules import color_gin, gin, ginski
 from companion.rules.first_dealer import draw_flips, first_dealer_from_flips
