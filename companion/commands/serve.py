@@ -8,6 +8,7 @@ SIGTERM or Ctrl-C (uvicorn handles both signals).
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import signal
 import sys
@@ -112,6 +113,10 @@ def _server_class() -> Any:
             super().handle_exit(sig, frame)
             self._captured_signals.clear()
 
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            gc.enable()  # listening: the collector's first passes come after start-up (see run)
+
     return CleanServer
 
 
@@ -137,6 +142,19 @@ def _check_can_listen(host: str, port: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Start-up (the imports, the app's validators, the folded games) makes some 110,000
+    # objects that live as long as the service and leaves next to no garbage; the cyclic
+    # collector's passes over them while they are made were 0.1-0.2 s of CPU of a 0.8 s
+    # start here (over a second of a Pi Zero's). It runs again once the server listens
+    # (CleanServer.startup), or when start-up fails.
+    gc.disable()
+    try:
+        return _run(args)
+    finally:
+        gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from companion.discovery import advertise, local_addresses
