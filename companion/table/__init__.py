@@ -16,6 +16,7 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
 * :mod:`~companion.table.explain`: a rummy hand's points in players' words (bonus, deadwood)
 * :mod:`~companion.table.partnership`: the pagat partnership's hands (two pair games in one entry, team fields)
 * :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
+* :mod:`~companion.table.handover`: a dealt hand's end in public form (every hand face up, the points in parts), the latest moves in words
 * :mod:`~companion.table.dealt`: :class:`DealtGame`, a dealt game's seats, cards and play
 * :mod:`~companion.table.boardwait`: what a dealt Gin-Go turn waits for on the board, each space by name
 * :mod:`~companion.table.fold`: :func:`fold_game`, a game's state from its events; a new hand moves the match on by itself
@@ -33,6 +34,7 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
   settled after every game write, exported and imported with their games; they reach the
   games through the commands of :class:`~companion.table.outing_steps.GameTable`
 * :mod:`~companion.table.service`: :class:`Table`, the commands
+* :mod:`~companion.table.replica`: a remote game's copy on the guest board, appended from the host's log
 
 :class:`Table` is still one class built by inheritance across modules (``Reads`` in
 :mod:`~companion.table.reads`, ``Ledger``, ``Dealing``, then ``Table``), and so is
