@@ -23,7 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-UNIT = "etc/systemd/system/gingo.service"  # under the root
+#: where the unit may be, under the root, in systemd's order: install.sh writes the first,
+#: the .deb package the second, and a unit in /etc overrides the package's
+UNITS = ("etc/systemd/system/gingo.service", "lib/systemd/system/gingo.service")
 
 # The child: the gpiozero default factory, then (optionally) a button with an edge
 # callback. Prints one JSON object; every failure is caught and described.
@@ -72,11 +74,24 @@ class ProbeResult:
 
 def service_gpio_env(root: str | Path = "/") -> tuple[str | None, str | None]:
     """``(WorkingDirectory, LG_WD)`` of the installed unit, or ``(None, None)`` when
-    there is no unit (the doctor then uses its own directory and environment)."""
-    unit = Path(root) / UNIT
-    try:
-        text = unit.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    there is no unit (the doctor then uses its own directory and environment).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> service_gpio_env(root)
+    (None, None)
+    >>> (root / UNITS[1]).parent.mkdir(parents=True)
+    >>> _ = (root / UNITS[1]).write_text("[Service]\\nWorkingDirectory=/var/lib/gingo\\nEnvironment=LG_WD=/run/gingo\\n")
+    >>> service_gpio_env(root)
+    ('/var/lib/gingo', '/run/gingo')
+    """
+    for name in UNITS:
+        try:
+            text = (Path(root) / name).read_text(encoding="utf-8", errors="replace")
+            break
+        except OSError:
+            continue
+    else:
         return None, None
     workdir: str | None = "/"  # systemd's default for system services
     lg_wd: str | None = None
