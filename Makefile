@@ -102,7 +102,13 @@ test: $(TEST_STAMP) chromium mosquitto pico-harness axe-core
 test-fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q $(XDIST) -m "$(FAST)" $(PYTEST_ARGS)
 
-bench: $(STAMP) pico-harness
+BENCH_STAMP := $(VENV)/.installed-bench
+
+$(BENCH_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	touch $(STAMP) $@
+
+bench: $(BENCH_STAMP) pico-harness
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 # hardware/pi/pi.py uses only Python's standard library: the host's python3 runs it.
