@@ -56,7 +56,6 @@ export const WORDS = {
   no_seat: "This phone holds no seat in this game: take one first.",
   game_damaged: (d, m) => `This game is read-only: ${m}`,
   not_found: (d, m) => `Not found: ${m}`,
-  unauthorized: "This phone is not paired (any more): enter the pairing code again.",
   host_code_required: "This needs the host code (printed by gingo serve when it starts).",
   too_many_attempts: "Too many tries: wait a minute and try again.",
   too_large: "That is too much to send at once.",
