@@ -111,34 +111,28 @@ def deal_easy(phone: Page, server: LiveServer) -> str:
     return gid
 
 
-def test_an_easy_bot_and_a_hint_by_taps(phone: Page, server: LiveServer) -> None:
-    join(phone, server)
-    gid = deal_easy(phone, server)
-    path = f"/api/v1/games/{gid}"
+def hinted_move(phone: Page, server: LiveServer, path: str, used: int) -> dict[str, Any]:
+    """On the phone's turn: tap Hint, check its words, the count (``used``, on screen and in
+    the game's record) and that it names a move the page offers, then play that move by
+    taps and check the words are gone. The hinted action."""
     my_turn(phone)
-    # the Play screen says the bots' level, in the form's words
-    expect(phone.locator("#play-level-line")).to_contain_text("Bots' level: " + HELP["easy"])
-    expect(phone.locator("#play-hints-used")).to_have_count(0)
     expect(phone.locator("#play-hint-text")).to_have_text("")
-
     hint_btn = phone.locator("#play-hint-btn")
     expect(hint_btn).to_be_visible()
-    hint_btn.scroll_into_view_if_needed()
     with phone.expect_response(lambda r: r.url.endswith(f"{path}/hint")) as asked:
         hint_btn.tap()
     assert asked.value.status == 200, asked.value.text()
     hint = asked.value.json()
     expect(phone.locator("#play-hint-text")).to_have_text(f"Hint: {hint['text']}.")
-    expect(phone.locator("#play-hints-used")).to_have_text("Hints used: 1")
+    expect(phone.locator("#play-hints-used")).to_have_text(f"Hints used: {used}")
     record = public_get(server, path)
-    assert record.get("game", record)["dealt"]["hints"][0] == 1  # counted in the game's record
+    assert record.get("game", record)["dealt"]["hints"][0] == used  # counted in the game's record
 
     # the hinted move is one the page offers: legal for the phone's seat, its card in the hand
     view = as_phone(phone, f"{path}/view")["body"]
-    action = hint["action"]
+    action: dict[str, Any] = hint["action"]
     assert action in view["legal_actions"], (action, view["legal_actions"])
     words = phone.locator("#play-hint-text").inner_text()
-    before = phone.get_attribute("#play", "data-version")
     if "card" in action:
         card = phone.locator(f".play-card[data-card='{action['card']}']")
         expect(card).to_have_count(1)
@@ -150,11 +144,30 @@ def test_an_easy_bot_and_a_hint_by_taps(phone: Page, server: LiveServer) -> None
     expect(button).to_be_visible()
     # the hint's words stay while the player chooses (a card tapped redraws the screen)
     expect(phone.locator("#play-hint-text")).to_have_text(words)
+    before = phone.get_attribute("#play", "data-version")
     button.tap()
     phone.wait_for_function("v => document.querySelector('#play').dataset.version !== v", arg=before)
     # gone after the move; the count stays
     expect(phone.locator("#play-hint-text")).to_have_text("")
-    expect(phone.locator("#play-hints-used")).to_have_text("Hints used: 1")
+    expect(phone.locator("#play-hints-used")).to_have_text(f"Hints used: {used}")
+    return action
+
+
+def test_an_easy_bot_and_a_hint_by_taps(phone: Page, server: LiveServer) -> None:
+    join(phone, server)
+    gid = deal_easy(phone, server)
+    path = f"/api/v1/games/{gid}"
+    my_turn(phone)
+    # the Play screen says the bots' level, in the form's words
+    expect(phone.locator("#play-level-line")).to_contain_text("Bots' level: " + HELP["easy"])
+    expect(phone.locator("#play-hints-used")).to_have_count(0)
+    # the hinted moves, played, to a discard (a card of the hand): the upcard, the draw, the discard
+    kinds = []
+    for used in range(1, 5):
+        kinds.append(hinted_move(phone, server, path, used)["type"])
+        if kinds[-1] in ("discard", "knock"):
+            break
+    assert kinds[-1] in ("discard", "knock"), kinds
 
 
 def test_a_hint_off_turn_is_refused_in_words(phone: Page, server: LiveServer) -> None:
