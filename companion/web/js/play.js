@@ -195,7 +195,11 @@ export async function mountPlay(main, game, ctx) {
       hint = `Hint: ${res.text}.`;
       showError(err, "");
       await load();
-    } catch (e) { showError(err, e.message); }
+    } catch (e) {
+      // asked from a screen that had not caught up yet (another tab or phone moved): say so, show the turn
+      if (e.code === "not_your_turn") { showError(err, "It is not your turn now: a hint is for your own turn."); await load().catch(() => {}); }
+      else showError(err, plainError(e.message));
+    }
   }
 
   async function sit(n) {
@@ -293,7 +297,7 @@ export async function mountPlay(main, game, ctx) {
     const used = (pub.hints || [])[me] || 0;
     const hasBots = (pub.seats || []).some(s => s.bot);
     const mine = turn === me && !view.finished;
-    return h("div", { class: "play-hint", id: "play-hint" },
+    return h("div", { class: "play-hint-box", id: "play-hint" },
       hasBots ? h("p", { class: "muted", id: "play-level-line" }, `Bots' level: ${LEVEL_HELP[level] || level}`) : null,
       mine ? h("button", { type: "button", class: "btn", id: "play-hint-btn", onclick: askHint }, "Hint") : null,
       h("p", { role: "status", id: "play-hint-text" }, mine && hint ? hint : ""),
