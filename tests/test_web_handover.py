@@ -173,8 +173,12 @@ class Player:
         panel = page.locator("#hand-over")
         expect(panel).to_be_visible()
         g = self.game()
-        summary = g["dealt"]["hand_overs"][-1]
-        n = summary["hand"]
+        # every hand gets its panel, in order, even when a bot ended the next hand before
+        # this phone drew again (two hands over between two looks)
+        n = int(panel.get_attribute("data-hand") or 0)
+        assert n == self.panels + 1, f"the panel shows hand {n}, after {self.panels} panels"
+        summary = g["dealt"]["hand_overs"][n - 1]
+        assert summary["hand"] == n
         expect(page.locator("#handover-title")).to_contain_text(f"Hand {n}")
         names = g["players"]
         if self.variant == "gingo":

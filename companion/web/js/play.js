@@ -248,7 +248,7 @@ export async function mountPlay(main, game, ctx) {
     clearTimeout(autoTimer);
     autoTimer = null;
     const pub = view.public || {};
-    seen = pub.hands_over || 0;
+    seen = Math.min((seen || 0) + 1, pub.hands_over || 0);  // one panel at a time, in order
     localStorage.setItem(SEEN, String(seen));
     draw();
     const h1 = root.querySelector("h1, #match-end h2");
@@ -272,10 +272,19 @@ export async function mountPlay(main, game, ctx) {
   }
 
   // the panel of the hand that ended, when this phone has not moved on from it yet
+  // the first hand that ended and this phone has not shown yet: the latest one, or, when
+  // more than one ended since (a bot ended the next hand before this phone drew again), the
+  // earliest of them from the whole game's list, so that every hand gets its panel in order
   function pendingHand() {
     const pub = view.public || {};
-    const last = pub.last_hand;
-    return last && (pub.hands_over || 0) > (seen || 0) ? last : null;
+    const over = pub.hands_over || 0;
+    const from = seen || 0;
+    if (!pub.last_hand || over <= from) return null;
+    if (over === from + 1) return pub.last_hand;
+    const list = full && full.dealt && full.dealt.hand_overs;
+    if (list && list.length >= over) return list[from];
+    loadFull();  // draws again once the list is here
+    return null;
   }
 
   function handView() {
@@ -331,8 +340,9 @@ export async function mountPlay(main, game, ctx) {
     // move in words, and the stock
     const sizes = pub.hand_sizes || [];
     const recent = pub.recent || [];
-    const moved = (i) => (ended || view.finished ? null : lastMoveWords(recent, i, deck, game.variant === "gingo"));
-    kids.push(h("div", { class: "play-head" },
+    // (not while the board is awaited: the wait box says what to move, and the hand keeps its room)
+    const moved = (i) => (ended || view.finished || wait ? null : lastMoveWords(recent, i, deck, game.variant === "gingo"));
+    kids.push(h("div", { class: `play-head${wait ? " waiting" : ""}` },
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
         h("span", { role: "status", "aria-live": "polite" }, status,
           wait && !view.finished ? h("span", { class: "play-turn-wait" }, ": waiting for the board") : null)),
@@ -413,7 +423,9 @@ export async function mountPlay(main, game, ctx) {
     } else {
       kids.push(handView());
       kids.push(h("div", { class: "play-moves", id: "play-moves" }, waitBox, ...(moves ? moves.kids : [])));
-      kids.push(hintBox(pub, me, turn));
+      // not while the board is awaited: the moves are held until it agrees, and the box
+      // would push the sticky moves over the hand on a phone
+      if (!wait) kids.push(hintBox(pub, me, turn));
     }
     kids.push(err, hostSeats(pub));
     root.dataset.version = String(view.version);

@@ -198,7 +198,7 @@ export function handOverPanel(env) {
   const kids = s.result ? rummyKids(s, names, rules, deck) : gingoKids(s, names, sides, deck);
   if (s.result) kids.push(totalsList(s.match || {}, names));
   const next = h("button", { type: "button", class: "btn primary big", id: "handover-next", onclick: env.onNext }, env.nextWord || "Next hand");
-  return h("section", { class: "panel handover", id: "hand-over", "aria-labelledby": "handover-title" },
+  return h("section", { class: "panel handover", id: "hand-over", "aria-labelledby": "handover-title", dataset: { hand: String(s.hand) } },
     h("h2", { id: "handover-title" }, heading), ...kids,
     env.auto ? h("p", { class: "muted", id: "handover-auto" }, env.auto) : null,
     h("div", { class: "handover-bar" }, next));
