@@ -159,6 +159,29 @@ class Service:
             self.store.close()
 
 
+def env_number(name: str, default: float, low: float, high: float, unit: str, environ: Any = None) -> float:
+    """The number in environment variable ``name`` (``default`` when unset or blank),
+    refused with a message naming the variable unless it is ``low`` to ``high`` ``unit``.
+
+    >>> env_number("GINGO_X", 1.0, 0, 9, "seconds", {"GINGO_X": " 2.5 "})
+    2.5
+    >>> env_number("GINGO_X", 1.0, 0, 9, "seconds", {"GINGO_X": "ten"})
+    Traceback (most recent call last):
+    ValueError: GINGO_X must be a number of seconds, got 'ten'
+    """
+    env = os.environ if environ is None else environ
+    raw = str(env.get(name, "")).strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of {unit}, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be {low:g} to {high:g} {unit}, got {raw!r}")
+    return value
+
+
 def bot_delay(environ: Any = None) -> float:
     """Seconds a bot waits before each move in a dealt game: ``GINGO_BOT_DELAY`` (default
     0.8; 0 plays the bots' moves at once).
@@ -166,17 +189,7 @@ def bot_delay(environ: Any = None) -> float:
     >>> bot_delay({"GINGO_BOT_DELAY": "0"}), bot_delay({})
     (0.0, 0.8)
     """
-    env = os.environ if environ is None else environ
-    raw = str(env.get("GINGO_BOT_DELAY", "")).strip()
-    if not raw:
-        return 0.8
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"GINGO_BOT_DELAY must be a number of seconds, got {raw!r}") from None
-    if not 0 <= value <= 30:
-        raise ValueError(f"GINGO_BOT_DELAY must be 0 to 30 seconds, got {raw!r}")
-    return value
+    return env_number("GINGO_BOT_DELAY", 0.8, 0, 30, "seconds", environ)
 
 
 def hand_pause(environ: Any = None) -> float:
@@ -186,17 +199,7 @@ def hand_pause(environ: Any = None) -> float:
     >>> hand_pause({"GINGO_HAND_PAUSE": "2.5"}), hand_pause({})
     (2.5, 8.0)
     """
-    env = os.environ if environ is None else environ
-    raw = str(env.get("GINGO_HAND_PAUSE", "")).strip()
-    if not raw:
-        return 8.0
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"GINGO_HAND_PAUSE must be a number of seconds, got {raw!r}") from None
-    if not 0 <= value <= 120:
-        raise ValueError(f"GINGO_HAND_PAUSE must be 0 to 120 seconds, got {raw!r}")
-    return value
+    return env_number("GINGO_HAND_PAUSE", 8.0, 0, 120, "seconds", environ)
 
 
 def bot_budget(environ: Any = None) -> float:
@@ -208,17 +211,7 @@ def bot_budget(environ: Any = None) -> float:
     >>> bot_budget({"GINGO_BOT_BUDGET_MS": "400"}), bot_budget({})
     (400.0, 150.0)
     """
-    env = os.environ if environ is None else environ
-    raw = str(env.get("GINGO_BOT_BUDGET_MS", "")).strip()
-    if not raw:
-        return 150.0
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"GINGO_BOT_BUDGET_MS must be a number of milliseconds, got {raw!r}") from None
-    if not 1 <= value <= 5000:
-        raise ValueError(f"GINGO_BOT_BUDGET_MS must be 1 to 5000 milliseconds, got {raw!r}")
-    return value
+    return env_number("GINGO_BOT_BUDGET_MS", 150.0, 1, 5000, "milliseconds", environ)
 
 
 def build_service(settings: Settings, warn: Say | None = None) -> Service:
