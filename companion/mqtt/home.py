@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 from companion.mqtt import homeassistant as ha
-from companion.mqtt.link import BrokerLink
+from companion.mqtt.link import BrokerLink, cancel_all
 from companion.mqtt.settings import MqttSettings
 
 log = logging.getLogger(__name__)
@@ -109,13 +109,7 @@ class HomeAssistant:
             await client.publish(self.topics.availability, b"offline", qos=1, retain=True)
 
         await self.link.stop(goodbye)
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
+        await cancel_all(self._tasks)
         self._tasks.clear()
 
     # -- what changes (called from any thread) -------------------------------------------

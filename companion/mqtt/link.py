@@ -32,6 +32,18 @@ OnConnect = Callable[[Any], Awaitable[None]]
 OnMessage = Callable[[Any], Awaitable[None]]
 
 
+async def cancel_all(tasks: Sequence[asyncio.Task[Any]]) -> None:
+    """Cancel ``tasks`` and wait for each to end; a task that ends with an error is
+    ending anyway (the adapter is stopping), so the error is dropped."""
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        try:
+            await task
+        except (asyncio.CancelledError, Exception):
+            pass
+
+
 class MqttMissing(RuntimeError):
     """The ``[mqtt]`` extra is not installed."""
 
@@ -94,11 +106,7 @@ class BrokerLink:
             except Exception as exc:
                 log.info("%s: could not say goodbye to the broker (%s)", self.name, exc)
         if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
+            await cancel_all([self._task])
             self._task = None
 
     def _set_status(self, status: str) -> None:

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BackendError, CompanionError, Conflict
-from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink
+from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink, cancel_all
 from companion.mqtt.settings import ID_PATTERN, RemoteSettings
 from companion.table.replica import append_copy, copy_guard, version, wire_events
 
@@ -286,13 +286,7 @@ class RemotePlay:
             await client.publish(presence_topic(self.board_id), b"offline", qos=1, retain=True)
 
         await self.link.stop(goodbye)
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
+        await cancel_all(self._tasks)
 
     def _call(self, fn: Any, *args: Any) -> None:
         loop = self._loop
