@@ -212,7 +212,9 @@ class Player:
         if self.panels == 1:
             shot(page, f"handover-{self.variant}")
         page.locator("#handover-next").tap()
-        expect(page.locator("#hand-over")).to_have_count(0)
+        # the table again, or the next hand's panel when that hand ended too meanwhile
+        page.wait_for_function("""n => { const p = document.querySelector('#hand-over');
+            return !p || p.dataset.hand === String(n + 1); }""", arg=n)
 
     # -- one turn ----------------------------------------------------------------------------------
     def best_discard(self, hand: list[str], allowed: list[str]) -> str:

@@ -157,10 +157,22 @@ export async function mountPlay(main, game, ctx) {
     shown = n;
     view = next;
     live = board;
-    if (seen === null) {  // the first time this phone shows the game: no old hand to show
-      seen = (view.public || {}).hands_over || 0;
+    if (seen === null) {
+      // the first time this phone shows the game: of the hands already over, only the latest
+      // gets its panel (the bots may have ended the first hand while the phone was dealing);
+      // a finished game opens to its score sheet
+      const over = (view.public || {}).hands_over || 0;
+      seen = view.finished ? over : Math.max(0, over - 1);
       said = seen;
       localStorage.setItem(SEEN, String(seen));
+    }
+    // more than one hand ended since this phone last looked (a bot ended the next hand before
+    // it drew again): the panels come in order from the whole game's list, so fetch it before
+    // drawing, never a screen of the hand after them in between
+    const over = (view.public || {}).hands_over || 0;
+    if (over > (seen || 0) + 1 && !(full && full.dealt && (full.dealt.hand_overs || []).length >= over)) {
+      try { const g = await api.get(path); full = g.game || g; } catch (e) { showError(err, e.message); }
+      if (shown > n) return;  // a newer answer went on screen meanwhile
     }
     const held = new Set(view.hand);
     chosen = new Set([...chosen].filter(c => held.has(c)));
