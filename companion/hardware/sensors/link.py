@@ -312,7 +312,6 @@ class SerialLink(FrameReceiver):
 
     def _run(self) -> None:
         backoff = self._backoff_min
-        before: float | None = None  # when the last read that returned data happened
         while not self._stop.is_set():
             ser = self._serial
             if ser is None:
@@ -333,12 +332,10 @@ class SerialLink(FrameReceiver):
                 # TypeError/AttributeError: pyserial's posix read on a port closed under it
                 self.last_error = str(exc)
                 self._drop()
-                before = None
                 continue
             now = time.monotonic()
             if data:
-                self._feed(data, now, before)
-                before = now
+                self._feed(data, now)
             self._keep_asking(now)
             if data and self._relaxed:
                 self._stop.wait(self.coalesce)  # let a few frames gather: one wake-up for them all

@@ -34,6 +34,10 @@ log = logging.getLogger("companion.hardware.sensors.serial")
 
 __all__ = ["STAT_KEYS", "FrameReceiver", "hello_problems"]
 
+#: seconds a scan may be read after its place on the firmware's scan clock before the
+#: clock is set again from the read (see :meth:`FrameReceiver._date`)
+SLIP = 0.25
+
 #: counters kept in :attr:`SerialLink.stats`
 STAT_KEYS = (
     "frames",        # good frames of any type
@@ -145,9 +149,8 @@ class FrameReceiver:
                 self._cond.wait(remaining)
             return self._queue.popleft()
 
-    def _feed(self, data: bytes, now: float, before: float | None = None) -> None:
-        """Handle the frames in ``data``, read at ``now``; ``before``: when the previous
-        read that returned data happened (None after a connect).
+    def _feed(self, data: bytes, now: float) -> None:
+        """Handle the frames in ``data``, read at ``now``.
 
         Each READINGS scan is dated on the firmware's scan clock (:meth:`_date`), whether
         it was read the moment it came or gathered with others while the board was still.
@@ -161,24 +164,28 @@ class FrameReceiver:
                 continue
             self.stats["frames"] += 1
             self._last_rx = now
-            t = self._date(item.seq, now, before) if item.type == READINGS else now
+            t = self._date(item.seq, now) if item.type == READINGS else now
             self._handle(item, now, t)
 
-    def _date(self, seq: int, now: float, before: float | None) -> float:
-        """When scan ``seq`` (read at ``now``) arrived, on the firmware's scan clock.
+    def _date(self, seq: int, now: float) -> float:
+        """When scan ``seq`` (read at ``now``) was taken, on the firmware's scan clock.
 
         The firmware scans every 1/rate seconds (its HELLO's rate), so a scan is dated the
         scan before it plus one period for each scan between them (frames of other types
-        share the seq counter and are not counted), and never after ``now`` (it has been
-        read) nor before ``before`` (it was not there at the previous read). The clock is
-        so set by the promptest read it has seen: a read quicker than the clock says
-        moves it earlier, and it then stays exactly one period a scan apart however late
-        the reader wakes. The debouncer's settle time is thus counted in the firmware's
-        scans, not in the reader's wake-ups: at 200 scans a second a chip is accepted on
-        the 10th scan after the first that shows it, every time; dated by read times (or
-        by times that jump with them) it took the 10th or the 11th scan by the luck of
-        two wake-ups, 5 ms more for one change in a few (issue 23). A gap of a second
-        or more (a stall, a Pico that restarted) sets the clock again from ``now``.
+        share the seq counter and are not counted). A read more than half a period
+        earlier than the clock says sets the clock back to it (so a date is never much
+        after the read; moving it back by less would shorten the settle time of a change
+        under way by a few microseconds, enough to need one more scan), and the clock
+        stays exactly one period a scan apart however late the reader wakes or the
+        kernel hands the bytes on (the tty layer
+        passes them on from a worker thread, which a busy machine delays and then
+        delivers several at once). The debouncer's settle time is thus counted in the
+        firmware's scans: at 200 scans a second a chip is accepted on the 10th scan after
+        the first that shows it, every time; dated by read times it took the 10th or the
+        11th by the luck of two wake-ups, 5 ms more for a change in a few (issue 23).
+        A scan read more than ``SLIP`` seconds after its place on the clock (a Pico
+        whose scans slipped, a stall) or after a gap of a second sets the clock again
+        from ``now``.
         """
         t = now
         dated = self._dated
@@ -186,8 +193,9 @@ class FrameReceiver:
             if seq == dated[0] and not self._others:
                 return dated[1]  # a duplicate (dropped by _handle): the clock stays
             steps = ((seq - dated[0]) & 0xFFFF) - self._others
-            if 0 < steps and steps * self._period < 1.0:
-                t = min(now, max(before if before is not None else now, dated[1] + steps * self._period))
+            expected = dated[1] + steps * self._period
+            if 0 < steps and steps * self._period < 1.0 and -self._period / 2 <= now - expected <= SLIP:
+                t = expected
         self._dated = (seq, t)
         self._others = 0
         return t
