@@ -74,7 +74,7 @@ class BoxError(RuntimeError):
 
 
 def own_cgroups(text: str) -> dict[str, str]:
-    """Controller (``""`` for the v2 hierarchy) -> this process's cgroup path, from the
+    r"""Controller (``""`` for the v2 hierarchy) -> this process's cgroup path, from the
     text of ``/proc/self/cgroup``.
 
     >>> own_cgroups("4:memory:/a/b\n1:cpu,cpuacct:/\n0::/user.slice/x.scope\n")["cpuacct"]
