@@ -14,6 +14,7 @@ from companion.hardware.debounce import Debouncer
 from companion.hardware.framing import READINGS, encode_frame, pack_readings
 from companion.hardware.sensing import BoardChange, SensingPipeline
 from companion.hardware.sensors import Readings
+from companion.hardware.sensors.receive import FrameReceiver
 from companion.hardware.sensors.serial import SerialSensors
 
 
@@ -191,7 +192,7 @@ def test_link_gathers_frames_when_nothing_is_pending_and_dates_them_back() -> No
         # scan before it plus one frame period (5 ms), never before the previous read nor
         # after this one (dating back from the read time made a change wait a frame more)
         assert batch == pytest.approx([t1 + 0.005 * k for k in range(1, 5)], abs=1e-9)
-        # a change pending: every frame is read when it comes, stamped with its read time
+        # a change pending: every frame is read when it comes, dated on the same scan clock
         pending[0] = True
         os.write(master, encode_frame(READINGS, 6, still))
         while len(seen) < 6 and time.monotonic() < deadline:
@@ -200,7 +201,8 @@ def test_link_gathers_frames_when_nothing_is_pending_and_dates_them_back() -> No
         while len(seen) < 8 and time.monotonic() < deadline:
             time.sleep(0.001)
         assert [s for s, _ in seen[5:]] == [6, 7, 8]
-        assert seen[6][1] == seen[7][1]  # one read, no dating back
+        t6, t7, t8 = (t for _, t in seen[5:])
+        assert batch[-1] < t6 <= t7 <= t8 <= t7 + 0.005 + 1e-9  # never more than a period a scan
     finally:
         backend.close()
         os.close(master)
@@ -209,3 +211,94 @@ def test_link_gathers_frames_when_nothing_is_pending_and_dates_them_back() -> No
 def test_link_refuses_a_coalesce_window_out_of_range() -> None:
     with pytest.raises(ValueError, match="coalesce must be between 0 and 0.1 seconds"):
         SerialSensors("loop://", coalesce=0.5)
+
+
+class _Receiver(FrameReceiver):
+    """The link's receiving half fed by hand: each read's bytes with its time."""
+
+    def __init__(self) -> None:
+        super().__init__("test")
+        self.scans: list[Readings] = []
+        self.set_consumer(self.scans.append)
+
+    def send_frame(self, type_: int, payload: bytes = b"") -> bool:
+        return True
+
+
+def test_scans_read_at_once_are_dated_on_the_firmware_scan_clock() -> None:
+    rx = _Receiver()
+    still = pack_readings([32768] * 52)
+    rng = random.Random(5)
+    lags = [0.004, 0.003, 0.0004] + [rng.uniform(0.0005, 0.004) for _ in range(40)]
+    for n, lag in enumerate(lags):
+        now = 1.0 + n * 0.005 + lag  # scan n comes at n * 5 ms and is read ``lag`` later
+        rx._feed(encode_frame(READINGS, n, still), now)  # noqa: SLF001
+    dates = [r.t for r in rx.scans]
+    assert all(t <= 1.0 + n * 0.005 + lag + 0.0025 for n, (t, lag) in enumerate(zip(dates, lags)))
+    # the clock is set by the first read (4 ms late), kept by the second (1 ms earlier than it
+    # says: less than half a period), set back by the third (3.6 ms earlier): from then on
+    # every scan is dated exactly 5 ms after the one before, whatever its own read's lag
+    assert [t - (1.0 + n * 0.005) for n, t in enumerate(dates)][2:] == pytest.approx([0.0004] * 41, abs=1e-9)
+    assert dates[1] - dates[0] == pytest.approx(0.005, abs=1e-9)
+
+
+def test_other_frames_a_duplicate_and_slips_on_the_scan_clock() -> None:
+    rx = _Receiver()
+    still = pack_readings([32768] * 52)
+    rx._feed(encode_frame(0x01, 0, b'{"rate": 100}'), 1.0)  # noqa: SLF001 - HELLO: 10 ms a scan
+    rx._feed(encode_frame(READINGS, 1, still), 1.001)  # noqa: SLF001
+    rx._feed(encode_frame(0x03, 2, b""), 1.004)  # noqa: SLF001 - a PING shares the seq counter
+    rx._feed(encode_frame(READINGS, 3, still) + encode_frame(READINGS, 3, still), 1.0125)  # noqa: SLF001
+    rx._feed(encode_frame(READINGS, 4, still), 1.0215)  # noqa: SLF001
+    assert [r.seq for r in rx.scans] == [1, 3, 4]
+    assert [r.t for r in rx.scans] == pytest.approx([1.001, 1.011, 1.021], abs=1e-9)
+    rx._feed(encode_frame(READINGS, 5, still), 1.4)  # noqa: SLF001 - read 0.37 s after its place: a slip
+    assert rx.scans[-1].t == 1.4
+    rx._feed(encode_frame(READINGS, 205, still), 3.5)  # noqa: SLF001 - two seconds of scans lost
+    assert rx.scans[-1].t == 3.5  # the clock starts again from the read
+    rx._feed(encode_frame(0x01, 206, b'{"rate": 200}'), 3.6)  # noqa: SLF001 - a HELLO: the Pico restarted
+    rx._feed(encode_frame(READINGS, 0, still), 3.601)  # noqa: SLF001
+    assert rx.scans[-1].t == 3.601
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_chip_is_accepted_on_the_tenth_scan_however_the_bytes_come(seed: int) -> None:
+    """5 scans and 50 ms at 200 scans/s: the 10th scan after the first showing the chip,
+    for every change, however the scans reach the reader: read 0.1 to 3 ms after they
+    come, gathered while the board is still, or held up to 12 ms by the kernel's tty
+    worker and handed on several at once. Dated by read times it was the 10th or the
+    11th by the luck of two wake-ups."""
+    rng = random.Random(seed)
+    rx = _Receiver()
+    rx.set_consumer(None)
+    changes: list[BoardChange] = []
+    pipe = SensingPipeline(_NoBackend(), debouncer=Debouncer(scans=5, settle=0.05), on_change=changes.append)
+    rx.set_consumer(pipe._push)  # noqa: SLF001
+    rx._feed(encode_frame(0x01, 0, b'{"rate": 200}'), 0.0)  # noqa: SLF001
+    values = [32768] * 52
+    scans: list[tuple[int, float, bytes]] = []  # (seq, when the reader can have it, frame)
+    firsts: list[int] = []
+    seq, held_until = 1, 0.0
+    for change in range(41):  # the first: the board at rest going online
+        space = change % 52
+        for k in range(40):  # 200 ms a change: the board at rest, then the chip shows from scan 10
+            if k == 10 and change:
+                values[space] = 45000 if values[space] == 32768 else 32768
+                firsts.append(seq)
+            sent = 1.0 + seq * 0.005
+            if rng.random() < 0.1:
+                held_until = sent + rng.uniform(0.002, 0.012)  # the tty worker waits for a CPU
+            scans.append((seq, max(sent, held_until), encode_frame(READINGS, seq, pack_readings(values))))
+            seq += 1
+    i = 0
+    while i < len(scans):  # each read takes every scan handed on by then
+        now = scans[i][1] + rng.uniform(0.0001, 0.003)
+        if i % 40 < 10 and rng.random() < 0.5:
+            now += 0.04  # gathering while nothing is pending
+        j = i
+        while j < len(scans) and scans[j][1] <= now:
+            j += 1
+        rx._feed(b"".join(frame for _, _, frame in scans[i:j]), now)  # noqa: SLF001
+        i = j
+    accepted = [c.seq for c in changes]  # (an empty board going online reports no change)
+    assert accepted == [f + 10 for f in firsts]

@@ -12,6 +12,7 @@ import gc
 import logging
 import signal
 import sys
+import threading
 from typing import Any, TextIO
 
 from companion.cli import CommandError
@@ -172,13 +173,20 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     addresses = local_addresses()
-    advert = None
+    adverts: list[Any] = []
+    mdns: threading.Thread | None = None
     server: Any = None
     try:
         svc.start()
         banner(svc, host, port, addresses, qr=not args.no_qr, out=sys.stdout)
         if not args.no_mdns and host not in ("127.0.0.1", "localhost"):
-            advert = advertise(port, addresses, warn=warn)
+            # zeroconf's register_service blocks while it probes the network for the name
+            # and announces it (about 1.7 s: a 150-250 ms random wait, three probes 500 ms
+            # apart, three announcements 225 ms apart; zeroconf/_core.py); the server
+            # starts listening meanwhile instead of after it (start-up on a Pi, issue 23)
+            mdns = threading.Thread(target=lambda: adverts.append(advertise(port, addresses, warn=warn)),
+                                    name="gingo-mdns", daemon=True)
+            mdns.start()
         _Server = _server_class()
         # proxy_headers off: the per-address limits must count the real peer, never an
         # X-Forwarded-For a client made up
@@ -196,8 +204,11 @@ def _run(args: argparse.Namespace) -> int:
             raise CommandError(f"could not listen on {host}:{port} (port in use or address not "
                                "on this machine?); pass another --port or --host")
     finally:
-        if advert is not None:
-            advert.close()
+        if mdns is not None:
+            mdns.join(timeout=5.0)
+        for advert in adverts:
+            if advert is not None:
+                advert.close()
         svc.stop()
     return 130 if getattr(server, "exit_signal", None) == signal.SIGINT else 0
 

@@ -257,6 +257,7 @@ class SerialLink(FrameReceiver):
                 pass
         self._splitter.reset()
         self._last_seq = None
+        self._dated = None
         self._serial = ser
         self.stats["connects"] += 1
         self._logged.discard("open")
@@ -311,7 +312,6 @@ class SerialLink(FrameReceiver):
 
     def _run(self) -> None:
         backoff = self._backoff_min
-        gathered: float | None = None  # when the reader last read before sleeping to gather frames
         while not self._stop.is_set():
             ser = self._serial
             if ser is None:
@@ -332,15 +332,12 @@ class SerialLink(FrameReceiver):
                 # TypeError/AttributeError: pyserial's posix read on a port closed under it
                 self.last_error = str(exc)
                 self._drop()
-                gathered = None
                 continue
             now = time.monotonic()
             if data:
-                self._feed(data, now, gathered)
+                self._feed(data, now)
             self._keep_asking(now)
-            gathered = None
             if data and self._relaxed:
-                gathered = now
                 self._stop.wait(self.coalesce)  # let a few frames gather: one wake-up for them all
         self._drop(closing=True)
 

@@ -1,7 +1,7 @@
 """The receiving half of the sensor link: the firmware's bytes split into frames and
 checked, bad frames counted and dropped (logged once per kind), sequence gaps and
 duplicates tracked, READINGS handed to a consumer or queued for :meth:`FrameReceiver.get`,
-PING answered, HELLO read (the firmware's rate dates gathered scans). A base class of
+PING answered, HELLO read (the firmware's rate dates the scans). A base class of
 :class:`~companion.hardware.sensors.link.SerialLink`, which owns the port, its reader
 thread and the sending.
 """
@@ -33,6 +33,10 @@ from companion.hardware.sensors import Readings
 log = logging.getLogger("companion.hardware.sensors.serial")
 
 __all__ = ["STAT_KEYS", "FrameReceiver", "hello_problems"]
+
+#: seconds a scan may be read after its place on the firmware's scan clock before the
+#: clock is set again from the read (see :meth:`FrameReceiver._date`)
+SLIP = 0.25
 
 #: counters kept in :attr:`SerialLink.stats`
 STAT_KEYS = (
@@ -99,6 +103,7 @@ class FrameReceiver:
         self._last_seq: int | None = None
         self._last_readings = 0.0
         self._dated: tuple[int, float] | None = None  # (seq, when it arrived) of the last READINGS dated
+        self._others = 0           # frames of other types (which share the seq counter) since then
         self._last_rx = 0.0        # when a good frame last came from the firmware
         self._answered = False     # a HELLO came back since we last asked after silence
         self._logged: set[str] = set()
@@ -144,17 +149,11 @@ class FrameReceiver:
                 self._cond.wait(remaining)
             return self._queue.popleft()
 
-    def _feed(self, data: bytes, now: float, gathered: float | None = None) -> None:
+    def _feed(self, data: bytes, now: float) -> None:
         """Handle the frames in ``data``, read at ``now``.
 
-        ``gathered``: the time of the previous read when the reader slept in between to
-        gather frames (coalescing). Each scan of such a batch is then dated when it
-        should have arrived: the scan before it (in seq) plus the firmware's frame
-        period for each seq between them, never before ``gathered`` nor after ``now``,
-        so the debouncer's settle time counts from when the scan arrived, not from when
-        it was read (dating the batch back from its last scan's read time made a chip
-        wait up to one more frame after its settle time: issue 23). A scan read at
-        once is dated ``now``.
+        Each READINGS scan is dated on the firmware's scan clock (:meth:`_date`), whether
+        it was read the moment it came or gathered with others while the board was still.
         """
         self.stats["reads"] += 1
         items = list(self._splitter.feed(data))
@@ -165,14 +164,41 @@ class FrameReceiver:
                 continue
             self.stats["frames"] += 1
             self._last_rx = now
-            t = now
-            if item.type == READINGS:
-                dated = self._dated
-                if gathered is not None and dated is not None:
-                    expected = dated[1] + ((item.seq - dated[0]) & 0xFFFF) * self._period
-                    t = min(now, max(gathered, expected))
-                self._dated = (item.seq, t)
+            t = self._date(item.seq, now) if item.type == READINGS else now
             self._handle(item, now, t)
+
+    def _date(self, seq: int, now: float) -> float:
+        """When scan ``seq`` (read at ``now``) was taken, on the firmware's scan clock.
+
+        The firmware scans every 1/rate seconds (its HELLO's rate), so a scan is dated the
+        scan before it plus one period for each scan between them (frames of other types
+        share the seq counter and are not counted). A read more than half a period
+        earlier than the clock says sets the clock back to it (so a date is never much
+        after the read; moving it back by less would shorten the settle time of a change
+        under way by a few microseconds, enough to need one more scan), and the clock
+        stays exactly one period a scan apart however late the reader wakes or the
+        kernel hands the bytes on (the tty layer
+        passes them on from a worker thread, which a busy machine delays and then
+        delivers several at once). The debouncer's settle time is thus counted in the
+        firmware's scans: at 200 scans a second a chip is accepted on the 10th scan after
+        the first that shows it, every time; dated by read times it took the 10th or the
+        11th by the luck of two wake-ups, 5 ms more for a change in a few (issue 23).
+        A scan read more than ``SLIP`` seconds after its place on the clock (a Pico
+        whose scans slipped, a stall) or after a gap of a second sets the clock again
+        from ``now``.
+        """
+        t = now
+        dated = self._dated
+        if dated is not None:
+            if seq == dated[0] and not self._others:
+                return dated[1]  # a duplicate (dropped by _handle): the clock stays
+            steps = ((seq - dated[0]) & 0xFFFF) - self._others
+            expected = dated[1] + steps * self._period
+            if 0 < steps and steps * self._period < 1.0 and -self._period / 2 <= now - expected <= SLIP:
+                t = expected
+        self._dated = (seq, t)
+        self._others = 0
+        return t
 
     def _handle(self, frame: Frame, now: float, t: float) -> None:
         # The firmware counts every frame it sends (READINGS, PONG, HELLO...) with one seq.
@@ -185,6 +211,8 @@ class FrameReceiver:
                 return
             self.stats["gaps"] += gap
         self._last_seq = frame.seq
+        if frame.type != READINGS:
+            self._others += 1
         if frame.type == READINGS:
             self._last_readings = now
             if self.firmware_error is not None:
@@ -211,6 +239,7 @@ class FrameReceiver:
             if not frame.payload:
                 return  # a request to introduce ourselves: the companion has nothing to say
             self.stats["hellos"] += 1  # the firmware may have restarted: its seq counts on from here
+            self._dated = None  # and its scan clock starts again (its rate may have changed too)
             self._answered = True
             try:
                 hello = json.loads(frame.payload.decode("utf-8"))
