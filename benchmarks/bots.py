@@ -25,9 +25,6 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
   discards for the board;
-* ``easy``, ``normal``, ``sharp``: the levels of ``options.bot_level`` as dealt games play
-  them (``sharp`` is the strong level: :mod:`companion.play.sharp` for gin and Color Gin,
-  :mod:`companion.play.gingo.sharp` for Gin-Go, the normal bot for Ginski);
 * ``random``: a uniformly random legal action (every rummy action of
   ``RummyGame.legal_actions()``; for Gin-Go every move ``legal_moves`` finds).
 

@@ -306,25 +306,3 @@ def test_hints_are_counted_after_a_restart(tmp_path: Path) -> None:
         assert again.client.get(f"/api/v1/games/{gid}").json()["dealt"]["hints"] == [1, 0]
     finally:
         again.close()
-
-
-def test_the_strong_gingo_bot_is_the_normal_one_with_its_own_weights() -> None:
-    """With the normal bot's weights the strong bot's code plays the normal bot's every
-    move (so the levels differ by the weights alone), and with its own it plays
-    differently somewhere in a game."""
-    from companion.play.gingo.sharp import NORMAL, sharp_move
-    from companion.play.gingo.strong import strong_move
-
-    differ = same = 0
-    for seed in (2, 4):
-        play = GingoPlay(["a", "b"], {}, seed=seed)
-        for _ in range(400):
-            if play.phase == "game_over":
-                break
-            normal = strong_move(play, random.Random(6)).to_dict()
-            assert sharp_move(play, random.Random(6), NORMAL).to_dict() == normal
-            strong = gingo_move(play, "strong", random.Random(6)).to_dict()
-            differ += strong != normal
-            same += 1
-            play.perform(gingo_move(play, "normal", random.Random(play.table.hand)))
-    assert same > 100 and differ > 0

@@ -10,10 +10,8 @@ easy       the first bots: :func:`companion.play.bot.basic_action` in the rummy 
 normal     the bots that played every seat before levels (:func:`companion.play.bot.seat_policy`,
            :func:`companion.play.gingo.strong.strong_move`)
 strong     gin and Color Gin: :mod:`companion.play.sharp` (reads what the opponent took, threw
-           and let go by; samples the unseen cards before it knocks); Gin-Go:
-           :mod:`companion.play.gingo.sharp` (the normal bot with its weights chosen again:
-           the opponent's link weighed three times as much); Ginski: the normal bot (no
-           stronger one has been measured yet: docs/play.md)
+           and let go by; samples the unseen cards before it knocks); Ginski and Gin-Go: the
+           normal bots (no stronger one has been measured yet: docs/play.md)
 =========  ================================================================================
 
 A rummy bot plays on :func:`companion.play.knowledge.seat_game`: a copy of the game in
@@ -95,10 +93,6 @@ def gingo_move(play: GingoPlay, level: str = DEFAULT_LEVEL, rng: random.Random |
         from companion.play.gingo.bot import bot_move
 
         return bot_move(play, rng)
-    if level == "strong":
-        from companion.play.gingo.sharp import sharp_move
-
-        return sharp_move(play, rng)
     from companion.play.gingo.strong import strong_move
 
     return strong_move(play, rng)

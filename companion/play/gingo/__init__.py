@@ -11,8 +11,7 @@ an illegal or out-of-turn action and then leaves the state unchanged, and replay
 
 Modules: ``play`` (the deck, turns and the actions), ``candidates`` (melds and hits a hand
 can make), ``bot`` (the first bot and ``legal_actions``), ``strong`` (the seat bot:
-``bot_move`` and ``bot_action`` here are its), ``sharp`` (the strong level's bot: the
-normal one with its own weights), ``selfplay``.
+``bot_move`` and ``bot_action`` here are its), ``selfplay``.
 
 Actions (``seat`` is always the player to move)
 ===============================================
