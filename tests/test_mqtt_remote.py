@@ -1,4 +1,4 @@
-"""Two boards, one game (companion/mqtt/remote.py): two real service processes on
+"""Two boards, one game (companion/mqtt/remote.py and its parts): two real service processes on
 127.0.0.1, a real mosquitto with TLS (a CA the tests make), a password file and an ACL,
 and the simulated boards. Board A hosts; board B joins with the invite."""
 
