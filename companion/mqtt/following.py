@@ -26,12 +26,16 @@ class Following:
     def __init__(self, play: Any, agreement: Any) -> None:
         self.play = play
         self.agreement = agreement
+        self.dealt: Any = None  # remote dealt games (:mod:`.dealt`), set by the adapter
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}  # request id -> its answer
         self._appended: dict[str, asyncio.Event] = {}  # set after each append to a copy
 
     async def message(self, g: RemoteGame, kind: str, body: dict[str, Any], topic: str) -> None:
         """A message from the host: an event, its snapshot, or an answer to this board."""
         play = self.play
+        if g.dealt:
+            self.dealt.message(g, kind, body)
+            return
         if kind == "ev":
             ev = body.get("event")
             if not isinstance(ev, dict):
@@ -105,6 +109,11 @@ class Following:
                 play.games.pop(gid, None)
             err = (answer.get("body") or {}).get("error") or {}
             raise RemoteRefused(str(err.get("message") or "the host refused"), code=str(err.get("code") or "refused"))
+        if answer.get("dealt") is True:  # the host keeps the hands: no log here, its public game only
+            g.dealt = True
+            await asyncio.to_thread(play.save)
+            self.dealt.take(gid, answer.get("game"))
+            return dict(self.dealt.mirror(gid))
         await asyncio.to_thread(play.save)
         game: dict[str, Any] = await asyncio.to_thread(play.table.game, gid)
         self.agreement.forget(gid)  # a report sent before the host took the join was dropped

@@ -33,9 +33,10 @@ def http_status(exc: CompanionError) -> int:
 class Hosting:
     """The host's side of this board's remote games (see the module docstring)."""
 
-    def __init__(self, play: Any, agreement: Any) -> None:
+    def __init__(self, play: Any, agreement: Any, dealt: Any) -> None:
         self.play = play
         self.agreement = agreement
+        self.dealt = dealt  # remote dealt games (:mod:`.dealt`)
         self.sent: dict[str, int] = {}  # the last version published per game
         self.wake: asyncio.Event | None = None
 
@@ -62,6 +63,9 @@ class Hosting:
                     log.info("remote: game %s not published (%s); the guest catches up on reconnect", g.id, exc)
 
     async def publish_game(self, client: Any, g: RemoteGame) -> None:
+        if g.dealt:  # never its events: the first one holds the key of every hand
+            self.sent[g.id] = await self.dealt.publish(client, g)
+            return
         table = self.play.table
         after = self.sent.get(g.id)
         events = await asyncio.to_thread(wire_events, table, g.id, after if after is not None else 0)
@@ -98,7 +102,9 @@ class Hosting:
         if board != g.guest:
             play.drop(topic, f"{board} has not joined this game")
             return
-        if kind == "sync":
+        if g.dealt:
+            await self.dealt.request(client, g, board, body, topic)
+        elif kind == "sync":
             after = body.get("after")
             if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after <= 10 ** 9:
                 play.drop(topic, "sync needs after: a version")
@@ -123,6 +129,8 @@ class Hosting:
             g.guest = board
             await asyncio.to_thread(self.play.save)
             await client.subscribe(presence_topic(board), qos=1)
+        if g.dealt:
+            return dict(await self.dealt.joined(g, rid))
         events = await asyncio.to_thread(wire_events, self.play.table, g.id, 0)
         return {"kind": "joined", "id": rid, "status": 201, "events": events}
 

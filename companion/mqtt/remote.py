@@ -37,6 +37,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.mqtt.agreement import Agreement
+from companion.mqtt.dealt import DealtRemote
 from companion.mqtt.following import Following
 from companion.mqtt.hosting import Hosting
 from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink, cancel_all
@@ -69,8 +70,10 @@ class RemotePlay:
         #: the live channel's publish (the phone pages show the other board offline, loudly)
         self.announce: Any = lambda msg: None
         self.agreement = Agreement(self)
-        self.hosting = Hosting(self, self.agreement)
         self.following = Following(self, self.agreement)
+        self.dealt = DealtRemote(self, self.following)
+        self.following.dealt = self.dealt
+        self.hosting = Hosting(self, self.agreement, self.dealt)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._rates = Rates()
         self._tasks: list[asyncio.Task[Any]] = []
@@ -100,6 +103,11 @@ class RemotePlay:
     def is_copy(self, game_id: str) -> bool:
         g = self.games.get(game_id)
         return g is not None and g.role == "guest"
+
+    def is_mirror(self, game_id: str) -> bool:
+        """A dealt game this board follows as the guest: no log here, the host's public game."""
+        g = self.games.get(game_id)
+        return g is not None and g.role == "guest" and g.dealt
 
     @property
     def status(self) -> str:
@@ -176,7 +184,7 @@ class RemotePlay:
         await client.publish(presence_topic(self.board_id), b"online", qos=1, retain=True)
         for g in list(self.games.values()):
             await self.subscribe(client, g)
-            if g.role == "guest":
+            if g.role == "guest" and not g.dealt:  # a dealt game's snapshot is retained: it comes by itself
                 await self.request(client, g, {"kind": "sync", "after": await self.version(g.id)})
         self.hosting.sent.clear()  # the host publishes its snapshot again
         self.agreement.forget()  # and the guest says again where it is
@@ -185,6 +193,8 @@ class RemotePlay:
 
     async def version(self, game_id: str) -> int:
         """This board's version of ``game_id`` (0: no copy yet)."""
+        if self.is_mirror(game_id):
+            return self.dealt.version(game_id)
         return await asyncio.to_thread(version, self.table, game_id)
 
     async def request(self, client: Any, g: RemoteGame, body: dict[str, Any]) -> None:
@@ -250,26 +260,32 @@ class RemotePlay:
             self.agreement.forget()  # a host that restarted knows nothing of this board's chips
             client = self.link.client
             for g in self.games.values():
-                if client is not None and g.role == "guest" and g.host == board:
+                if client is not None and g.role == "guest" and g.host == board and not g.dealt:
                     await self.request(client, g, {"kind": "sync", "after": await self.version(g.id)})
             self.agreement.report_soon()
 
     # -- the API's side ----------------------------------------------------------------------------------
 
     def host_game(self, variant: str, players: list[str], options: dict[str, Any], dealer: int,
-                  client_id: str | None) -> dict[str, Any]:
+                  client_id: str | None, *, dealt: dict[str, Any] | None = None) -> dict[str, Any]:
         """Create a remote game hosted here (called from the API's thread); the game with
-        its ``remote.invite``."""
+        its ``remote.invite``. ``dealt``: the companion deals (``preset``, ``bots``,
+        ``skip_board`` as for a local dealt game); this board alone holds the hands."""
         gid = "r" + secrets.token_hex(16)
-        game = self.table.create_game(variant, players=players, options=options, dealer=dealer, client_id=client_id,
-                                      game_id=gid)
+        if dealt is not None:
+            game = dict(self.table.create_dealt(variant, players=players, options=options, dealer=dealer,
+                                                client_id=client_id, game_id=gid, **dealt).body)
+        else:
+            game = self.table.create_game(variant, players=players, options=options, dealer=dealer,
+                                          client_id=client_id, game_id=gid)
         gid = game["id"]  # a retried client id: the game made the first time
         g = self.games.get(gid)
         if g is None:
-            g = RemoteGame(gid, "host", secrets.token_hex(16), self.board_id)
+            g = RemoteGame(gid, "host", secrets.token_hex(16), self.board_id, dealt=dealt is not None)
             self.games[gid] = g
             self.save()
-            self.agreement.learn(gid)  # its creation was announced before it was known here
+            if not g.dealt:
+                self.agreement.learn(gid)  # its creation was announced before it was known here
             self._subscribe_now(g)
         return {**game, "remote": {**(self.describe(gid) or {}), "invite": make_invite(gid, g.secret, self.board_id)}}
 

@@ -62,9 +62,14 @@ def create_game(body: M.CreateGame, table: TableDep, request: Request) -> JSONRe
     ``"remote": true``: a game another board joins with the answer's ``remote.invite``."""
     if body.remote:
         remote = remote_of(request)
-        if body.mode == "dealt" or body.variant != "gingo" or body.bots or body.skip_board or body.preset:
-            raise InvalidInput("remote play is for Gin-Go table tracking for now: variant gingo, without mode, "
-                               "bots or preset", code="remote_unsupported")
+        if body.mode == "dealt":  # every variant: the host board deals and alone holds the hands
+            dealt = {"preset": body.preset, "bots": list(body.bots), "skip_board": body.skip_board}
+            return json_response(remote.host_game(body.variant, list(body.players), dict(body.options),
+                                                  body.dealer, body.client_id, dealt=dealt), 201)
+        if body.variant != "gingo" or body.bots or body.skip_board or body.preset:
+            raise InvalidInput("remote table tracking is for Gin-Go: variant gingo, without bots or preset "
+                               "(every variant is played remotely dealt: add \"mode\": \"dealt\")",
+                               code="remote_unsupported")
         return json_response(remote.host_game(body.variant, list(body.players), dict(body.options), body.dealer,
                                               body.client_id), 201)
     if body.mode == "dealt":

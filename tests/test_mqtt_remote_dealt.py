@@ -1,0 +1,184 @@
+"""Remote dealt games (companion/mqtt/dealt.py): two real service processes on 127.0.0.1
+and a real TLS mosquitto with the access list of docs/remote.md. Board A hosts a dealt
+game and holds its hands; board B follows it with no copy of the log: each home's phone
+holds one seat and sees only that seat's cards. A watcher with board B's own account
+records every message the broker lets B read, and B's data folder is read at the end:
+neither holds the key, a seed of a hand in play or a card of the other seat's hand."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.live_server import HOST_CODE
+from tests.mqtt_broker import CA, Mosquitto, make_ca, need_mosquitto
+from tests.mqtt_client import Watcher
+from tests.test_mqtt_remote import ACL, USERS, Board, start_board, wait
+
+pytestmark = [pytest.mark.mqtt, pytest.mark.live]
+
+GIN = {"variant": "gin", "players": ["Ann", "Bob"], "mode": "dealt", "remote": True,
+       "options": {"game_target": 10, "stock_end": "showdown_at_2"}}
+
+
+@pytest.fixture(scope="module")
+def ca(tmp_path_factory: pytest.TempPathFactory) -> CA:
+    need_mosquitto()
+    return make_ca(tmp_path_factory.mktemp("club-ca"))
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory: pytest.TempPathFactory, ca: CA) -> Iterator[Mosquitto]:
+    with Mosquitto(tmp_path_factory.mktemp("club"), users=USERS, acl=ACL, ca=ca, persistence=True) as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def boards(tmp_path_factory: pytest.TempPathFactory, broker: Mosquitto, ca: CA) -> Iterator[tuple[Board, Board]]:
+    tmp = tmp_path_factory.mktemp("boards")
+    started: list[Board] = []
+    try:
+        started.append(start_board(tmp, broker, ca, "board-a"))
+        started.append(start_board(tmp, broker, ca, "board-b"))
+        yield started[0], started[1]
+    finally:
+        for board in started:
+            board.client.close()
+            board.server.stop()
+
+
+def host_and_join(a: Board, b: Board, body: dict[str, Any]) -> str:
+    r = a.client.post("/api/v1/games", json=body)
+    assert r.status_code == 201, r.text
+    game = r.json()
+    assert game["mode"] == "dealt" and game["remote"]["role"] == "host"
+    joined = b.client.post("/api/v1/remote/join", json={"invite": game["remote"]["invite"]})
+    assert joined.status_code == 201, joined.text
+    assert joined.json()["id"] == game["id"] and joined.json()["remote"]["role"] == "guest"
+    assert joined.json()["mode"] == "dealt"
+    return str(game["id"])
+
+
+def claim(board: Board, gid: str, seat: int) -> dict[str, Any]:
+    r = board.client.post(f"/api/v1/games/{gid}/seats/{seat}")
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert view["seat"] == seat
+    return dict(view)
+
+
+def host_secrets(a: Board, gid: str) -> tuple[str, dict[int, str]]:
+    """The game's key and each hand's seed, as hex, from the host's own log."""
+    from companion.play.deal import hand_seed
+
+    with sqlite3.connect(a.server.data / "events.sqlite3") as db:
+        (payload,) = db.execute("SELECT payload FROM events WHERE game_id = ? AND type = 'game_created'",
+                                (gid,)).fetchone()
+    key = bytes.fromhex(json.loads(payload)["secret"]["key"])
+    return key.hex(), {k: hand_seed(key, k).hex() for k in range(1, 60)}
+
+
+def most(value: Any, name: str) -> int:
+    """The largest whole number under key ``name`` anywhere in ``value`` (0: none)."""
+    if isinstance(value, dict):
+        here = value.get(name) if isinstance(value.get(name), int) else 0
+        return max([here] + [most(v, name) for v in value.values()])
+    if isinstance(value, list):
+        return max([0] + [most(v, name) for v in value])
+    return 0
+
+
+def hands_shown(value: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """Every ``(path, seat, cards)`` of a dict whose ``hand`` is a list of cards or whose
+    ``drawn`` is a card (a seat's view)."""
+    if isinstance(value, dict):
+        if isinstance(value.get("hand"), list) and value["hand"] or isinstance(value.get("drawn"), str):
+            yield path, value.get("seat"), (value.get("hand"), value.get("drawn"))
+        for k, v in value.items():
+            yield from hands_shown(v, f"{path}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from hands_shown(v, f"{path}/{i}")
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A simple seat policy from what the seat sees: knock or gin when it may, else a random
+    legal action (a showdown at the stock's end scores every hand, so the game ends)."""
+    legal = view["legal_actions"]
+    knocks = [a for a in legal if a.get("type") in ("knock", "gin")]
+    return dict(rng.choice(knocks or legal))
+
+
+def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
+        boards: tuple[Board, Board], broker: Mosquitto, ca: CA) -> None:
+    a, b = boards
+    with Watcher(broker.tls_port, ("gingo/v1/g/#",), username="board-b", password=USERS["board-b"], ca=ca.cert,
+                 client_id="watcher-as-board-b") as seen:
+        gid = host_and_join(a, b, GIN)
+        assert claim(a, gid, 0)["hand"]  # Ann's phone at home A
+        bob = claim(b, gid, 1)  # Bob's phone at home B: the claim goes to the host
+        assert len(bob["hand"]) == 10 and bob["seat"] == 1
+        # one seat per phone: B's phone cannot take A's seat, nor free it
+        taken = b.client.post(f"/api/v1/games/{gid}/seats/0")
+        assert taken.status_code == 409, taken.text
+        freed = b.client.delete(f"/api/v1/games/{gid}/seats/0", headers={"X-Host-Code": HOST_CODE})
+        assert freed.status_code == 409 and freed.json()["error"]["code"] == "seat_elsewhere", freed.text
+        rng = random.Random(25)
+        guest_answers: list[Any] = []
+        moves = {"a": 0, "b": 0}
+        for _ in range(3000):
+            game = a.game(gid)
+            if game["finished"]:
+                break
+            mover = game["dealt"]["to_move"]
+            board = a if mover == 0 else b
+            view = board.client.get(f"/api/v1/games/{gid}/view").json()
+            if board is b:
+                guest_answers.append(view)
+            assert view["seat"] == mover and view["version"] == game["version"], (view, game["version"])
+            r = board.client.post(f"/api/v1/games/{gid}/actions",
+                                  json={"action": choose(view, rng), "expected_version": view["version"]})
+            assert r.status_code == 200, r.text
+            moves["a" if board is a else "b"] += 1
+            if board is b:
+                guest_answers.append(r.json())
+                # the guest answers once its own mirror has the move
+                assert b.game(gid)["version"] == r.json()["game"]["version"]
+        else:
+            raise AssertionError("the game did not end")
+        assert moves["a"] > 5 and moves["b"] > 5, moves
+        wait(lambda: b.game(gid)["version"] == a.game(gid)["version"], 5, "the guest's mirror at the end")
+        ga, gb = a.game(gid), b.game(gid)
+        assert gb["finished"] and gb["winner"] == ga["winner"] is not None
+        assert {k: v for k, v in gb.items() if k != "remote"} == {k: v for k, v in ga.items() if k != "remote"}
+        end = b.client.get(f"/api/v1/games/{gid}/view").json()
+        assert end["finished"] and end["legal_actions"] == []
+        # the guest keeps no log of the game: reading it is the host's
+        assert b.client.get(f"/api/v1/games/{gid}/events").json()["error"]["code"] == "remote_dealt"
+        received = [m.json() for m in seen.messages]
+    key, seeds = host_secrets(a, gid)
+    # 1. nothing the guest's account could read holds the key, the seed of a hand before the
+    #    hand is over (a seed is published when its hand ends), or another seat's cards
+    for msg in seen.messages:
+        assert key not in msg.text, msg.topic
+        over = most(msg.json(), "hands_over")
+        early = [k for k, s in seeds.items() if s in msg.text and k > over]
+        assert not early, (msg.topic, early, over)
+    for path, seat, hand in [h for msg in received + guest_answers for h in hands_shown(msg)]:
+        assert seat == 1, f"a hand of seat {seat} reached the guest at {path}: {hand}"
+    # 2. nothing the guest stored: no event of the game, and no key or seed in any file
+    with sqlite3.connect(b.server.data / "events.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (gid,)).fetchone() == (0,)
+    for path in Path(b.server.data).rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert key.encode() not in data and not [k for k, s in seeds.items() if s.encode() in data], path
+    # the host's own phone saw its cards all along (the rule is not "nobody sees hands")
+    assert a.client.get(f"/api/v1/games/{gid}/view").json()["seat"] == 0
