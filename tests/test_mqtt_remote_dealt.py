@@ -3,7 +3,8 @@ and a real TLS mosquitto with the access list of docs/remote.md. Board A hosts a
 game and holds its hands; board B follows it with no copy of the log: each home's phone
 holds one seat and sees only that seat's cards. A watcher with board B's own account
 records every message the broker lets B read, and B's data folder is read at the end:
-neither holds the key, a seed of a hand in play or a card of the other seat's hand."""
+neither holds the key, a seed of a hand in play or a card of the other seat's hand. And a
+rummy score sheet with real cards written from both homes (hands and their corrections)."""
 
 from __future__ import annotations
 
@@ -182,3 +183,36 @@ def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
             assert key.encode() not in data and not [k for k, s in seeds.items() if s.encode() in data], path
     # the host's own phone saw its cards all along (the rule is not "nobody sees hands")
     assert a.client.get(f"/api/v1/games/{gid}/view").json()["seat"] == 0
+
+
+def test_a_score_sheet_written_from_both_homes(boards: tuple[Board, Board]) -> None:
+    """A Gin Rummy game with real cards: a hand scored on the guest (``POST .../hands``) and
+    its correction (``PUT .../hands/{n}``) go through the host's table; both boards agree."""
+    a, b = boards
+    r = a.client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"], "remote": True})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    joined = b.client.post("/api/v1/remote/join", json={"invite": r.json()["remote"]["invite"]})
+    assert joined.status_code == 201, joined.text
+    version = b.game(gid)["version"]
+    scored = b.client.post(f"/api/v1/games/{gid}/hands",
+                           json={"ender": 0, "deadwood": [4, 30], "expected_version": version, "client_id": "h1"})
+    assert scored.status_code == 200, scored.text
+    assert b.game(gid)["version"] == version + 1  # the guest answers once its copy has it
+    assert a.game(gid)["scores"] == b.game(gid)["scores"] and sum(a.game(gid)["scores"]) > 0
+    # a stale write from the guest: the host's 409, nothing written
+    stale = b.client.post(f"/api/v1/games/{gid}/hands", json={"ender": 1, "deadwood": [20, 3],
+                                                                "expected_version": version})
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_version", stale.text
+    # a malformed hand is refused by the host with the API's own schema
+    bad = b.client.post(f"/api/v1/games/{gid}/hands", json={"ender": 9, "deadwood": [1]})
+    assert bad.status_code == 422, bad.text
+    assert a.game(gid)["version"] == version + 1
+    # the host writes the next hand; the guest corrects the first one
+    assert a.client.post(f"/api/v1/games/{gid}/hands", json={"ender": 1, "deadwood": [25, 0]}).status_code == 200
+    wait(lambda: b.game(gid)["version"] == version + 2, 5, "the host's hand on the guest")
+    fixed = b.client.put(f"/api/v1/games/{gid}/hands/1", json={"ender": 0, "deadwood": [0, 30]})
+    assert fixed.status_code == 200, fixed.text
+    ga, gb = a.game(gid), b.game(gid)
+    assert ga["version"] == gb["version"] == version + 3
+    assert ga["scores"] == gb["scores"] and ga["hands"] == gb["hands"]

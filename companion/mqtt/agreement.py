@@ -62,7 +62,8 @@ class Agreement:
             summary = self.play.table.summary(gid)
         except CompanionError:
             return
-        self.boards.setdefault(gid, (int(summary["version"]), str(summary["board"])))
+        if summary.get("board") is not None:
+            self.boards.setdefault(gid, (int(summary["version"]), str(summary["board"])))
 
     def committed(self, gid: str, game: dict[str, Any]) -> None:
         """A commit on a hosted game: its version and board now."""
@@ -92,7 +93,8 @@ class Agreement:
         play = self.play
         gid = getattr(before, "id", None)
         g = play.games.get(gid) if isinstance(gid, str) else None
-        if g is None or not isinstance(gid, str) or g.role != "host" or g.dealt or etype == "game_deleted":
+        if g is None or not isinstance(gid, str) or g.role != "host" or g.dealt or etype == "game_deleted" \
+                or getattr(before, "variant", "gingo") != "gingo":  # only Gin-Go has chips to compare
             return
         mine = self.host_agrees(gid, before.version)
         if mine is False:

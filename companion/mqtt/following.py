@@ -155,13 +155,13 @@ class Following:
         play = self.play
         g = play.games[game_id]
         client = self.reachable(g)
-        args = {k: v for k, v in body.items() if k not in ("client_id", "expected_version")}
+        args = {k: v for k, v in body.items() if k not in ("client_id", "expected_version", "hand")}
         v = await play.version(g.id)
         agree = await asyncio.to_thread(self.agreement.own_agreement, g.id)
         answer = await self.ask(client, g, {"kind": "propose", "op": op, "body": args,
                                             "client_id": body.get("client_id"),
                                             "expected_version": body.get("expected_version"),
-                                            "report": {"version": v, "agree": agree}})
+                                            "hand": body.get("hand"), "report": {"version": v, "agree": agree}})
         status = answer.get("status")
         out = answer.get("body")
         if not isinstance(status, int) or not isinstance(out, dict):

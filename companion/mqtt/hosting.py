@@ -21,7 +21,25 @@ from companion.table.replica import wire_events
 
 log = logging.getLogger("companion.mqtt.remote")
 
-OPS = ("action", "undo", "redo")
+#: a guest's writes on a game with real cards: Gin-Go's actions, a rummy score sheet's hands
+OPS = ("action", "undo", "redo", "hand", "correct")
+
+
+def hand_entry(args: dict[str, Any]) -> Any:
+    """A hand from the guest, checked by the API's own schema (``POST .../hands``): a body
+    the schema refuses is 422 with the code and words the API gives."""
+    from pydantic import ValidationError
+
+    from companion.api import models as M
+    from companion.api.errors import validation_message
+    from companion.api.routes.games import hand_input
+    from companion.errors import IllegalAction
+
+    try:
+        return hand_input(M.HandRequest.model_validate(args))
+    except ValidationError as exc:
+        code, message = validation_message([dict(e) for e in exc.errors()])
+        raise IllegalAction(message, code=code) from None
 
 
 def http_status(exc: CompanionError) -> int:
@@ -136,28 +154,36 @@ class Hosting:
 
     async def _proposal(self, g: RemoteGame, board: str, body: dict[str, Any]) -> dict[str, Any]:
         op, args = body.get("op"), body.get("body")
-        cid, expected = body.get("client_id"), body.get("expected_version")
-        if op not in OPS or not isinstance(args, dict) or len(args) > 8:
+        cid, expected, n = body.get("client_id"), body.get("expected_version"), body.get("hand")
+        if op not in OPS or not isinstance(args, dict) or len(args) > 12:
             return {"status": 422, "body": error_body("invalid_proposal", f"a proposal's op is one of "
                                                       f"{', '.join(OPS)}, with a body object")}
+        if op == "correct" and (isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10 ** 6):
+            return {"status": 422, "body": error_body("invalid_proposal", "a correction names its hand: a number")}
         if cid is not None and (not isinstance(cid, str) or len(cid) > 100):
             return {"status": 422, "body": error_body("invalid_proposal", "client_id is a text of up to 100 characters")}
         if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
             return {"status": 422, "body": error_body("invalid_proposal", "expected_version is a number")}
         try:
-            out = await asyncio.to_thread(self._write, g.id, op, args, cid, expected, board)
+            out = await asyncio.to_thread(self._write, g.id, op, args, cid, expected, board, n)
         except CompanionError as exc:
             return {"status": http_status(exc), "body": error_body(exc.code, exc.message, exc.details)}
         return {"status": 200, "body": out}
 
     def _write(self, gid: str, op: str, args: dict[str, Any], cid: str | None, expected: int | None,
-               board: str) -> dict[str, Any]:
+               board: str, n: Any = None) -> dict[str, Any]:
         """The guest's proposal as a write on this board's table, as the API makes it."""
         table = self.play.table
         # a client id is the guest's phone's: kept apart from this board's own phones' ids
         key = None if cid is None else f"{board}:{cid}"
         if op == "action":
             return dict(table.action(gid, args.get("action"), client_id=key, expected_version=expected))
+        if op in ("hand", "correct"):
+            entry = hand_entry(args)
+            if op == "hand":
+                return dict(table.score_hand(gid, entry, client_id=key, expected_version=expected, by=f"board {board}"))
+            return dict(table.correct_hand(gid, int(n), entry, client_id=key, expected_version=expected,
+                                           by=f"board {board}"))
         if op == "undo":
             return dict(table.undo(gid, client_id=key, expected_version=expected, by=f"board {board}"))
         return dict(table.redo(gid, client_id=key, expected_version=expected, by=f"board {board}"))

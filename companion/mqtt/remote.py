@@ -267,7 +267,8 @@ class RemotePlay:
     # -- the API's side ----------------------------------------------------------------------------------
 
     def host_game(self, variant: str, players: list[str], options: dict[str, Any], dealer: int,
-                  client_id: str | None, *, dealt: dict[str, Any] | None = None) -> dict[str, Any]:
+                  client_id: str | None, *, dealt: dict[str, Any] | None = None,
+                  preset: str | None = None) -> dict[str, Any]:
         """Create a remote game hosted here (called from the API's thread); the game with
         its ``remote.invite``. ``dealt``: the companion deals (``preset``, ``bots``,
         ``skip_board`` as for a local dealt game); this board alone holds the hands."""
@@ -277,7 +278,7 @@ class RemotePlay:
                                                 client_id=client_id, game_id=gid, **dealt).body)
         else:
             game = self.table.create_game(variant, players=players, options=options, dealer=dealer,
-                                          client_id=client_id, game_id=gid)
+                                          client_id=client_id, game_id=gid, preset=preset)
         gid = game["id"]  # a retried client id: the game made the first time
         g = self.games.get(gid)
         if g is None:

@@ -25,7 +25,7 @@ from companion.errors import CompanionError
 router = APIRouter(tags=["remote"])
 
 #: the writes on a game that a guest board sends to the host: path suffix -> proposal op
-GUEST_OPS = {"actions": "action", "undo": "undo", "redo": "redo"}
+GUEST_OPS = {"actions": "action", "undo": "undo", "redo": "redo", "hands": "hand"}
 _GAME_WRITE = re.compile(r"^/api/v1/games/([^/]{1,64})/([a-z]+)(/.*)?$")
 MAX_BODY = 64 * 1024
 
@@ -101,14 +101,18 @@ class GuestWrites:
         except ApiError as exc:
             return error_response(exc.status, exc.code, exc.message, {"WWW-Authenticate": "Bearer"})
         op = GUEST_OPS.get(what) if rest is None and scope["method"] == "POST" else None
+        hand = None
+        if what == "hands" and scope["method"] == "PUT" and rest is not None and rest[1:].isdigit():
+            op, hand = "correct", int(rest[1:])  # PUT .../hands/{n}: a correction
         if op is None:
             return error_response(409, "remote_copy", f"{scope['method']} .../{what}{rest or ''} is not sent to the "
-                                  "host board: on a remote game this board sends actions, undo and redo")
+                                  "host board: on a remote game this board sends actions, hands (and their "
+                                  "corrections), undo and redo")
         body = await _json_body(request)
         if isinstance(body, JSONResponse):
             return body
         try:
-            status, out = await remote.propose(gid, op, body)
+            status, out = await remote.propose(gid, op, body if hand is None else {**body, "hand": hand})
         except CompanionError as exc:
             return companion_error_response(exc)
         return json_response(out, status)
