@@ -23,7 +23,11 @@ remote dealt game (a log would hold the key, and so every hand). Instead:
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
+import json
 import logging
+import zlib
 from typing import Any
 
 from companion.errors import CompanionError, Conflict
@@ -35,6 +39,35 @@ log = logging.getLogger("companion.mqtt.remote")
 DEALT_OPS = ("view", "play", "claim", "free", "hint", "undo", "redo")
 #: the longest token id (a guest phone's) the host accepts as part of a holder
 MAX_HOLDER = 64
+#: bytes: the longest public game a guest unpacks (a long Color Gin game is ~80 KB of JSON,
+#: ~10 KB packed, under the 64 KB a message may have)
+MAX_UNPACKED = 2 * 1024 * 1024
+
+
+def pack(game: dict[str, Any]) -> str:
+    """The public game, deflated and in base64 (what the messages carry).
+
+    >>> unpack(pack({"id": "r1", "version": 3})) == {"id": "r1", "version": 3}
+    True
+    >>> unpack("not base64!") is None, unpack(base64.b64encode(zlib.compress(b"0" * (MAX_UNPACKED + 1))).decode())
+    (True, None)
+    """
+    return base64.b64encode(zlib.compress(json.dumps(game, separators=(",", ":")).encode(), 6)).decode()
+
+
+def unpack(text: Any) -> dict[str, Any] | None:
+    """:func:`pack`'s game, or None when ``text`` is not one (or unpacks past :data:`MAX_UNPACKED`)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(base64.b64decode(text, validate=True), MAX_UNPACKED)
+        if inflater.unconsumed_tail or not inflater.eof:
+            return None
+        game = json.loads(raw)
+    except (ValueError, binascii.Error, zlib.error):
+        return None
+    return game if isinstance(game, dict) else None
 
 
 def http_status(exc: CompanionError) -> int:
@@ -58,13 +91,13 @@ class DealtRemote:
         """Publish the public game (retained); its version."""
         game = await asyncio.to_thread(self.play.table.game, g.id)
         topic = f"{prefix(g.id)}/state"
-        await client.publish(topic, sealed(g.secret, topic, {"version": game["version"], "game": game}),
+        await client.publish(topic, sealed(g.secret, topic, {"version": game["version"], "gz": pack(game)}),
                              qos=1, retain=True)
         return int(game["version"])
 
     async def joined(self, g: RemoteGame, rid: Any) -> dict[str, Any]:
         game = await asyncio.to_thread(self.play.table.game, g.id)
-        return {"kind": "joined", "id": rid, "status": 201, "dealt": True, "game": game}
+        return {"kind": "joined", "id": rid, "status": 201, "dealt": True, "gz": pack(game)}
 
     async def request(self, client: Any, g: RemoteGame, board: str, body: dict[str, Any], topic: str) -> None:
         """The guest's request on a dealt game: ``sync`` (the public game), ``view`` or
@@ -73,9 +106,13 @@ class DealtRemote:
         reply = f"{prefix(g.id)}/to/{board}"
         if kind == "sync":
             game = await asyncio.to_thread(self.play.table.game, g.id)
-            answer: dict[str, Any] = {"kind": "snapshot", "id": rid, "game": game}
+            answer: dict[str, Any] = {"kind": "snapshot", "id": rid, "gz": pack(game)}
         elif kind in ("view", "propose"):
-            answer = {"kind": "verdict", "id": rid, **await self._verdict(g, board, body)}
+            verdict = await self._verdict(g, board, body)
+            out = verdict["body"]
+            if isinstance(out.get("game"), dict):  # the public game after a move: packed
+                verdict = {**verdict, "body": {k: v for k, v in out.items() if k != "game"}, "gz": pack(out["game"])}
+            answer = {"kind": "verdict", "id": rid, **verdict}
         elif kind == "report":
             return  # a dealt game has no chips of the guest's to compare
         else:
@@ -132,7 +169,7 @@ class DealtRemote:
             if current is not None and not str(current).startswith(f"{board}:"):
                 raise Conflict(f"seat {seat} is held by a phone at the host's board: only its host frees it",
                                code="seat_elsewhere", details={"seat": seat})
-            return dict(table.free_seat(gid, seat))
+            return {"game": table.free_seat(gid, seat)}  # the game, packed on the way (:meth:`request`)
         if op == "hint":
             return dict(table.hint(gid, who))
         if op == "undo":
@@ -152,6 +189,9 @@ class DealtRemote:
             self.mirrors[gid] = game
             self.play.announce({"type": "remote_game", "game_id": gid, "version": game["version"]})
 
+    def take_packed(self, gid: str, text: Any) -> None:
+        self.take(gid, unpack(text))
+
     def version(self, gid: str) -> int:
         m = self.mirrors.get(gid)
         return int(m["version"]) if m is not None else 0
@@ -167,13 +207,14 @@ class DealtRemote:
 
     def message(self, g: RemoteGame, kind: str, body: dict[str, Any]) -> None:
         """A message from the host about a dealt game this board follows."""
+        game = unpack(body.get("gz")) if "gz" in body else None
         if kind == "state":
-            self.take(g.id, body.get("game"))
+            self.take(g.id, game)
         elif kind == "to":
-            self.take(g.id, body.get("game"))
+            self.take(g.id, game)
             out = body.get("body")
-            if isinstance(out, dict):
-                self.take(g.id, out.get("game"))
+            if isinstance(out, dict) and game is not None and body.get("kind") == "verdict":
+                out["game"] = game  # the answer to the phone, as the host's API gives it
             self.following.answered(body)
 
     async def ask(self, gid: str, op: str, holder: str, body: dict[str, Any] | None = None,
@@ -191,12 +232,11 @@ class DealtRemote:
         if not isinstance(status, int) or not isinstance(out, dict):
             raise RemoteUnreachable("the host's answer could not be read: nothing was written here")
         if status == 200:
-            self.take(gid, out.get("game"))
-            if op == "free":
-                self.take(gid, out)
+            if op == "free":  # the answer is the game, as DELETE .../seats/{n} gives it
+                out = dict(out.get("game") or out)
             want = out.get("version", (out.get("game") or {}).get("version"))
             if isinstance(want, int) and self.version(gid) < want:  # the snapshot is on its way: ask for it
-                self.take(gid, (await self.following.ask(client, g, {"kind": "sync"})).get("game"))
+                await self.following.ask(client, g, {"kind": "sync"})
         return status, out
 
 

@@ -112,7 +112,7 @@ class Following:
         if answer.get("dealt") is True:  # the host keeps the hands: no log here, its public game only
             g.dealt = True
             await asyncio.to_thread(play.save)
-            self.dealt.take(gid, answer.get("game"))
+            self.dealt.take_packed(gid, answer.get("gz"))
             return dict(self.dealt.mirror(gid))
         await asyncio.to_thread(play.save)
         game: dict[str, Any] = await asyncio.to_thread(play.table.game, gid)
