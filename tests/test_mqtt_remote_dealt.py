@@ -195,6 +195,13 @@ def test_a_score_sheet_written_from_both_homes(boards: tuple[Board, Board]) -> N
     joined = b.client.post("/api/v1/remote/join", json={"invite": r.json()["remote"]["invite"]})
     assert joined.status_code == 201, joined.text
     version = b.game(gid)["version"]
+    # a preview on the guest is answered by its own copy (the same rules), and writes nothing
+    preview = b.client.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "deadwood": [4, 30]})
+    assert preview.status_code == 200, preview.text
+    on_host = a.client.post(f"/api/v1/games/{gid}/hands/preview", json={"ender": 0, "deadwood": [4, 30]}).json()
+    assert preview.json()["game"]["scores"] == on_host["game"]["scores"] and sum(on_host["game"]["scores"]) > 0
+    assert preview.json()["game"]["version"] == on_host["game"]["version"]
+    assert a.game(gid)["version"] == b.game(gid)["version"] == version  # nothing written
     scored = b.client.post(f"/api/v1/games/{gid}/hands",
                            json={"ender": 0, "deadwood": [4, 30], "expected_version": version, "client_id": "h1"})
     assert scored.status_code == 200, scored.text

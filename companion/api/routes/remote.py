@@ -87,8 +87,9 @@ class GuestWrites:
             await self.app(scope, receive, send)
             return
         m = _GAME_WRITE.match(scope["path"])
-        if m is None or remote is None or not remote.is_copy(m.group(1)) or m.group(2) in ("summary", "export"):
-            await self.app(scope, receive, send)
+        if m is None or remote is None or not remote.is_copy(m.group(1)) or m.group(2) in ("summary", "export") \
+                or (m.group(2) == "hands" and (m.group(3) or "").endswith("/preview")):
+            await self.app(scope, receive, send)  # a preview writes nothing: the copy answers it with the same rules
             return
         response = await self._forward(scope, receive, remote, m.group(1), m.group(2), m.group(3))
         await response(scope, receive, send)
