@@ -226,3 +226,34 @@ def test_a_score_sheet_written_from_both_homes(boards: tuple[Board, Board]) -> N
     # each board numbers its own log (seq); the hands are otherwise the same
     assert [{k: v for k, v in h.items() if k != "seq"} for h in ga["hands"]] == \
         [{k: v for k, v in h.items() if k != "seq"} for h in gb["hands"]]
+
+
+@pytest.mark.parametrize("variant,extra", [("gingo", {"skip_board": True}), ("color_gin", {}), ("ginski", {})])
+def test_every_variant_is_dealt_remotely(boards: tuple[Board, Board], variant: str, extra: dict[str, Any]) -> None:
+    """The other variants: the first moves of a remote dealt game from both homes, each
+    home's phone seeing its own seat's cards only, and both boards on the same version."""
+    a, b = boards
+    gid = host_and_join(a, b, {"variant": variant, "players": ["Ann", "Bob"], "mode": "dealt", "remote": True,
+                               **extra})
+    claim(a, gid, 0)
+    claim(b, gid, 1)
+    rng = random.Random(7)
+    answers = []
+    for _ in range(16):
+        game = a.game(gid)
+        if game["finished"]:
+            break
+        board = a if game["dealt"]["to_move"] == 0 else b
+        view = board.client.get(f"/api/v1/games/{gid}/view").json()
+        assert view["legal_actions"], view
+        r = board.client.post(f"/api/v1/games/{gid}/actions",
+                              json={"action": rng.choice(view["legal_actions"]), "expected_version": view["version"]})
+        assert r.status_code == 200, r.text
+        version = r.json()["game"]["version"]
+        if board is b:  # the guest answers once its mirror has its move
+            answers += [view, r.json()]
+            assert b.game(gid)["version"] == version
+        wait(lambda: b.game(gid)["version"] == a.game(gid)["version"] == version, 5, "the guest's mirror")
+    assert answers
+    for path, seat, hand in [h for msg in answers for h in hands_shown(msg)]:
+        assert seat == 1, f"a hand of seat {seat} reached the guest at {path}: {hand}"
