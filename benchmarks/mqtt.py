@@ -98,6 +98,7 @@ def remote_rounds(tmp: Path, rounds: int) -> list[str]:
                                 and (msg.get("event") or {}).get("game_id") == gid:
                             seen.append(time.perf_counter() - t1)
                             break
+            dealt = dealt_rounds(a, b, b_srv, rounds)
         except Exception:
             print(a_srv.output()[-3000:], b_srv.output()[-3000:], file=sys.stderr)
             raise
@@ -105,8 +106,7 @@ def remote_rounds(tmp: Path, rounds: int) -> list[str]:
             a_srv.stop()
             b_srv.stop()
     return [row("guest's write answered (host committed, guest's copy has it)", guest),
-            row("host's write on the guest's live channel, after the host's answer", seen)] + \
-        dealt_rounds(a, b, b_srv, rounds)
+            row("host's write on the guest's live channel, after the host's answer", seen)] + dealt
 
 
 def dealt_rounds(a: httpx.Client, b: httpx.Client, b_srv: LiveServer, rounds: int) -> list[str]:

@@ -159,6 +159,7 @@ def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
         ga, gb = a.game(gid), b.game(gid)
         assert gb["finished"] and gb["winner"] == ga["winner"] is not None
         assert {k: v for k, v in gb.items() if k != "remote"} == {k: v for k, v in ga.items() if k != "remote"}
+        assert b.remote(gid)["finished"] is True and b.remote(gid)["role"] == "guest"
         end = b.client.get(f"/api/v1/games/{gid}/view").json()
         assert end["finished"] and end["legal_actions"] == []
         # the guest keeps no log of the game: reading it is the host's
@@ -257,3 +258,19 @@ def test_every_variant_is_dealt_remotely(boards: tuple[Board, Board], variant: s
     assert answers
     for path, seat, hand in [h for msg in answers for h in hands_shown(msg)]:
         assert seat == 1, f"a hand of seat {seat} reached the guest at {path}: {hand}"
+
+
+def test_a_restarted_guest_gets_its_mirror_and_its_seat_back(boards: tuple[Board, Board]) -> None:
+    """The guest stores nothing of a dealt game but its remote.json: restarted, it shows the
+    game again from the host's retained snapshot, and its phone still holds its seat."""
+    a, b = boards
+    gid = host_and_join(a, b, dict(GIN))
+    claim(a, gid, 0)
+    hand = claim(b, gid, 1)["hand"]
+    b.server.stop()
+    b.server.start()
+    b.server.wait_until("/api/v1/health", lambda h: h["remote"] == "online", timeout=30)
+    wait(lambda: b.client.get(f"/api/v1/games/{gid}").status_code == 200, 10, "the mirror after a restart")
+    assert b.game(gid)["version"] == a.game(gid)["version"]
+    view = b.client.get(f"/api/v1/games/{gid}/view").json()
+    assert view["seat"] == 1 and sorted(view["hand"]) == sorted(hand)

@@ -58,7 +58,8 @@ def remote_games(request: Request) -> dict[str, Any]:
     games = []
     for gid in list(remote.games):
         try:
-            finished = bool(table.summary(gid).get("finished"))
+            line = remote.dealt.mirrors.get(gid) if remote.is_mirror(gid) else table.summary(gid)
+            finished = bool((line or {}).get("finished"))
         except CompanionError:  # a guest's copy not made yet, a deleted game
             finished = False
         games.append({"id": gid, "finished": finished, **(remote.describe(gid) or {})})
