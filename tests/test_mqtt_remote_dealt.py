@@ -109,12 +109,25 @@ def hands_shown(value: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
             yield from hands_shown(v, f"{path}/{i}")
 
 
-def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A simple seat policy from what the seat sees: knock or gin when it may, else a random
-    legal action (a showdown at the stock's end scores every hand, so the game ends)."""
+def opened(body: Any) -> Any:
+    """A message with its packed public game (``gz``) unpacked beside it, as ``gz_game``."""
+    from companion.mqtt.dealt import unpack
+
+    if isinstance(body, dict) and "gz" in body:
+        game = unpack(body["gz"])
+        assert game is not None, "a packed game that does not unpack"
+        return {**body, "gz_game": game}
+    return body
+
+
+def choose(view: dict[str, Any], rng: random.Random, may_knock: bool) -> dict[str, Any]:
+    """A simple seat policy from what the seat sees: knock or gin when it may (and
+    ``may_knock``), else a random other legal action (a showdown at the stock's end scores
+    every hand, so the game ends)."""
     legal = view["legal_actions"]
     knocks = [a for a in legal if a.get("type") in ("knock", "gin")]
-    return dict(rng.choice(knocks or legal))
+    others = [a for a in legal if a not in knocks]
+    return dict(rng.choice(knocks if knocks and (may_knock or not others) else others))
 
 
 def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
@@ -145,7 +158,8 @@ def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
                 guest_answers.append(view)
             assert view["seat"] == mover and view["version"] == game["version"], (view, game["version"])
             r = board.client.post(f"/api/v1/games/{gid}/actions",
-                                  json={"action": choose(view, rng), "expected_version": view["version"]})
+                                  json={"action": choose(view, rng, min(moves.values()) >= 6),
+                                        "expected_version": view["version"]})
             assert r.status_code == 200, r.text
             moves["a" if board is a else "b"] += 1
             if board is b:
@@ -164,16 +178,20 @@ def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
         assert end["finished"] and end["legal_actions"] == []
         # the guest keeps no log of the game: reading it is the host's
         assert b.client.get(f"/api/v1/games/{gid}/events").json()["error"]["code"] == "remote_dealt"
-        received = [m.json() for m in seen.messages]
+        received = [opened(m.json()) for m in seen.messages]
     key, seeds = host_secrets(a, gid)
     # 1. nothing the guest's account could read holds the key, the seed of a hand before the
     #    hand is over (a seed is published when its hand ends), or another seat's cards
-    for msg in seen.messages:
-        assert key not in msg.text, msg.topic
-        over = most(msg.json(), "hands_over")
-        early = [k for k, s in seeds.items() if s in msg.text and k > over]
+    assert any("gz" in m.json() for m in seen.messages)  # the public game travels packed: read it unpacked
+    for msg, body in zip(seen.messages, received):
+        text = json.dumps(body)
+        assert key not in text and key not in msg.text, msg.topic
+        over = most(body, "hands_over")
+        early = [k for k, s in seeds.items() if (s in text or s in msg.text) and k > over]
         assert not early, (msg.topic, early, over)
-    for path, seat, hand in [h for msg in received + guest_answers for h in hands_shown(msg)]:
+    shown = [h for msg in received + guest_answers for h in hands_shown(msg)]
+    assert len([h for h in shown if h[0].startswith("/body")]) > 5  # the scan reads the seat views it got
+    for path, seat, hand in shown:
         assert seat == 1, f"a hand of seat {seat} reached the guest at {path}: {hand}"
     # 2. nothing the guest stored: no event of the game, and no key or seed in any file
     with sqlite3.connect(b.server.data / "events.sqlite3") as db:

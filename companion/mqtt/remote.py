@@ -3,15 +3,17 @@
 The board that creates a remote game is its **host** and the only writer: every move of
 the game, from either home, goes through the host's own table as a local write. The other
 board, the **guest**, keeps a copy in its own event log (:mod:`companion.table.replica`),
-so its phones, LEDs and sensors see a game like a local one. Each board's SQLite log stays
+so its phones, LEDs and sensors see a game like a local one (a dealt game excepted: see
+:mod:`.dealt`). Each board's SQLite log stays
 the truth; the broker only carries messages, and a guest can always catch up from the
 host's log.
 
 :class:`RemotePlay` is the adapter of one board: what it remembers (``remote.json``),
 its broker link, presence, and the checks every message passes. Its parts, one concept
 each: :mod:`.wire` (topics, signatures, invites), :mod:`.hosting` (the host's side),
-:mod:`.following` (the guest's side) and :mod:`.agreement` (both boards' chips agree
-before the next move).
+:mod:`.following` (the guest's side), :mod:`.agreement` (both boards' chips agree
+before the next move) and :mod:`.dealt` (dealt games: the host alone holds the hands, and
+the guest keeps no log of them, only the public game).
 
 A guest's write is a proposal with the phone's ``client_id`` and ``expected_version``;
 the guest answers its phone with the host's verdict (200, 409 stale, 4xx refused), or
