@@ -44,6 +44,9 @@ from tests.mqtt_broker import Mosquitto, free_port, make_ca, mosquitto_binary  #
 
 USERS = {"board-a": "pw-a", "board-b": "pw-b", "board-h": "pw-h"}
 SETUP = {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}}
+#: seconds between two moves (not timed): a board may send at most 100 requests about a
+#: game in 10 s (companion.mqtt.wire.RATE_LIMIT), and a move on the guest is one or two
+PACE = 0.2
 
 
 def pct(values: list[float], p: float) -> float:
@@ -84,6 +87,7 @@ def remote_rounds(tmp: Path, rounds: int) -> list[str]:
                     op = "undo" if i % 2 == 0 else "redo"
                     writer = b if i % 4 < 2 else a
                     wait_agree(a, gid)
+                    time.sleep(PACE)
                     t0 = time.perf_counter()
                     r = writer.post(f"/api/v1/games/{gid}/{op}", json={})
                     t1 = time.perf_counter()
@@ -125,6 +129,7 @@ def dealt_rounds(a: httpx.Client, b: httpx.Client, b_srv: LiveServer, rounds: in
             writer = a if mover == 0 else b
             view = writer.get(f"/api/v1/games/{gid}/view").json()
             action = next(x for x in view["legal_actions"] if x.get("type") not in ("knock", "gin"))
+            time.sleep(PACE)
             t0 = time.perf_counter()
             r = writer.post(f"/api/v1/games/{gid}/actions", json={"action": action, "expected_version": view["version"]})
             t1 = time.perf_counter()

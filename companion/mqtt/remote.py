@@ -231,10 +231,11 @@ class RemotePlay:
             body = json.loads(payload)
         except (ValueError, UnicodeDecodeError):
             body = None
-        # a guest's reports (tiny, the latest wins) have their own budget beside its requests;
-        # the host's messages (each move is an event, a snapshot and answers) a larger one
+        # a guest's reports (tiny, the latest wins: one per version or chip change, so a fast
+        # game sends many, and a dropped last one would hold the next move up) and the host's
+        # messages (each move is an event, a snapshot and answers) have the larger budget
         bucket = "report" if isinstance(body, dict) and body.get("kind") == "report" else "request"
-        limit = RATE_LIMIT if sender != "host" and parts[4] == "cmd" else HOST_RATE_LIMIT
+        limit = RATE_LIMIT if sender != "host" and parts[4] == "cmd" and bucket == "request" else HOST_RATE_LIMIT
         if not self._rates.ok(f"{g.id}/{sender}/{bucket}", limit):
             self.drop(topic, f"more than {limit} messages in {RATE_WINDOW:.0f} s from {sender}")
             return
