@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,9 @@ from tests.test_mqtt_remote import ACL, USERS, Board, start_board, wait
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.live]
 
+#: seconds between two moves: a board may propose at most 100 writes about a game in 10 s
+#: (companion.mqtt.wire.RATE_LIMIT); players are slower than that, this loop is not
+PACE = 0.12
 GIN = {"variant": "gin", "players": ["Ann", "Bob"], "mode": "dealt", "remote": True,
        "options": {"game_target": 10, "stock_end": "showdown_at_2"}}
 
@@ -153,6 +157,7 @@ def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
                 break
             mover = game["dealt"]["to_move"]
             board = a if mover == 0 else b
+            time.sleep(PACE)
             view = board.client.get(f"/api/v1/games/{gid}/view").json()
             if board is b:
                 guest_answers.append(view)

@@ -231,10 +231,12 @@ class RemotePlay:
             body = json.loads(payload)
         except (ValueError, UnicodeDecodeError):
             body = None
-        # a guest's reports (tiny, the latest wins: one per version or chip change, so a fast
-        # game sends many, and a dropped last one would hold the next move up) and the host's
-        # messages (each move is an event, a snapshot and answers) have the larger budget
-        bucket = "report" if isinstance(body, dict) and body.get("kind") == "report" else "request"
+        # a guest's writes have the budget of RATE_LIMIT; its reports (tiny, the latest wins:
+        # one per version or chip change, and a dropped last one would hold the next move up),
+        # its reads of a dealt seat's view (one each time a phone there looks) and the host's
+        # messages (each move is an event, a snapshot and answers) have the larger one
+        kind = body.get("kind") if isinstance(body, dict) else None
+        bucket = kind if kind in ("report", "view") else "request"
         limit = RATE_LIMIT if sender != "host" and parts[4] == "cmd" and bucket == "request" else HOST_RATE_LIMIT
         if not self._rates.ok(f"{g.id}/{sender}/{bucket}", limit):
             self.drop(topic, f"more than {limit} messages in {RATE_WINDOW:.0f} s from {sender}")
@@ -245,11 +247,11 @@ class RemotePlay:
         if not genuine(g.secret, topic, body):
             self.drop(topic, "not signed with this game's invite secret")
             return
-        kind = parts[4]
-        if g.role == "host" and kind == "cmd" and len(parts) == 6:
+        channel = parts[4]
+        if g.role == "host" and channel == "cmd" and len(parts) == 6:
             await self.hosting.request(g, parts[5], body, topic)
-        elif g.role == "guest" and kind in ("ev", "state", "to"):
-            await self.following.message(g, kind, body, topic)
+        elif g.role == "guest" and channel in ("ev", "state", "to"):
+            await self.following.message(g, channel, body, topic)
 
     async def _on_presence(self, board: str, payload: bytes) -> None:
         state = payload.decode("utf-8", "replace").strip()
