@@ -9,6 +9,10 @@ ends and the boards' chips never change):
   the host has committed it and B's copy has it (issue 25: both boards the same within 1 s);
 - a host's write seen on the guest: from A's answer until B's live channel (WebSocket)
   carries the event of that version;
+- a dealt game's move (Gin Rummy, dealt by the host, seat 0 at A and seat 1 at B; the
+  players never knock, so the game never ends): B's ``POST .../actions`` until its answer
+  (the host committed it, and the answer carries B's seat's view from the host), and
+  from A's answer to A's move until B's live channel says B's mirror has that version;
 - Home Assistant: a board started with no broker; after ``--wait`` seconds (its longest
   backoff reached) the broker starts: seconds until ``/api/v1/health`` says online
   (issue 25: within 30 s), and the CPU the waiting service used beyond the same service
@@ -40,6 +44,9 @@ from tests.mqtt_broker import Mosquitto, free_port, make_ca, mosquitto_binary  #
 
 USERS = {"board-a": "pw-a", "board-b": "pw-b", "board-h": "pw-h"}
 SETUP = {"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}}
+#: seconds between two moves (not timed): a board may send at most 100 requests about a
+#: game in 10 s (companion.mqtt.wire.RATE_LIMIT), and a move on the guest is one or two
+PACE = 0.2
 
 
 def pct(values: list[float], p: float) -> float:
@@ -80,6 +87,7 @@ def remote_rounds(tmp: Path, rounds: int) -> list[str]:
                     op = "undo" if i % 2 == 0 else "redo"
                     writer = b if i % 4 < 2 else a
                     wait_agree(a, gid)
+                    time.sleep(PACE)
                     t0 = time.perf_counter()
                     r = writer.post(f"/api/v1/games/{gid}/{op}", json={})
                     t1 = time.perf_counter()
@@ -94,6 +102,7 @@ def remote_rounds(tmp: Path, rounds: int) -> list[str]:
                                 and (msg.get("event") or {}).get("game_id") == gid:
                             seen.append(time.perf_counter() - t1)
                             break
+            dealt = dealt_rounds(a, b, b_srv, rounds)
         except Exception:
             print(a_srv.output()[-3000:], b_srv.output()[-3000:], file=sys.stderr)
             raise
@@ -101,7 +110,41 @@ def remote_rounds(tmp: Path, rounds: int) -> list[str]:
             a_srv.stop()
             b_srv.stop()
     return [row("guest's write answered (host committed, guest's copy has it)", guest),
-            row("host's write on the guest's live channel, after the host's answer", seen)]
+            row("host's write on the guest's live channel, after the host's answer", seen)] + dealt
+
+
+def dealt_rounds(a: httpx.Client, b: httpx.Client, b_srv: LiveServer, rounds: int) -> list[str]:
+    """Moves of a remote dealt Gin Rummy game from both homes (see the module docstring)."""
+    game = a.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"], "mode": "dealt",
+                                         "remote": True}).json()
+    gid = game["id"]
+    assert b.post("/api/v1/remote/join", json={"invite": game["remote"]["invite"]}).status_code == 201
+    assert a.post(f"/api/v1/games/{gid}/seats/0").status_code == 200
+    assert b.post(f"/api/v1/games/{gid}/seats/1").status_code == 200
+    guest, seen = [], []
+    with connect(b_srv.url.replace("http", "ws") + "/api/v1/live") as ws:
+        json.loads(ws.recv(timeout=5))
+        while len(guest) < rounds or len(seen) < rounds:
+            mover = a.get(f"/api/v1/games/{gid}").json()["dealt"]["to_move"]
+            writer = a if mover == 0 else b
+            view = writer.get(f"/api/v1/games/{gid}/view").json()
+            action = next(x for x in view["legal_actions"] if x.get("type") not in ("knock", "gin"))
+            time.sleep(PACE)
+            t0 = time.perf_counter()
+            r = writer.post(f"/api/v1/games/{gid}/actions", json={"action": action, "expected_version": view["version"]})
+            t1 = time.perf_counter()
+            assert r.status_code == 200, r.text
+            if writer is b:
+                guest.append(t1 - t0)
+                continue
+            version = r.json()["game"]["version"]
+            while True:  # B's live channel: its mirror has that version
+                msg = json.loads(ws.recv(timeout=10))
+                if msg.get("type") == "remote_game" and msg.get("game_id") == gid and msg.get("version", 0) >= version:
+                    seen.append(time.perf_counter() - t1)
+                    break
+    return [row("dealt game: guest's move answered (host committed, with the seat's view)", guest),
+            row("dealt game: host's move in the guest's mirror (its live channel), after the host's answer", seen)]
 
 
 def wait_agree(a: httpx.Client, gid: str) -> None:
@@ -153,6 +196,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--wait", type=float, default=40.0, help="seconds with no broker before it starts")
+    ap.add_argument("--remote-only", action="store_true", help="remote play only (no Home Assistant part)")
     args = ap.parse_args()
     if mosquitto_binary() is None:
         print("mosquitto is not installed (apt-get install mosquitto mosquitto-clients)", file=sys.stderr)
@@ -160,7 +204,7 @@ def main() -> int:
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        lines = remote_rounds(tmp, args.rounds) + home_assistant(tmp, args.wait)
+        lines = remote_rounds(tmp, args.rounds) + ([] if args.remote_only else home_assistant(tmp, args.wait))
     print("| measure | median | p99 | max | n |")
     print("|---|---|---|---|---|")
     for line in lines:

@@ -130,7 +130,7 @@ class Mosquitto:
                  f"persistence_location {self.folder}/",
                  f"log_dest file {self.log}",
                  "log_type error", "log_type warning", "log_type notice", "log_type information",
-                 "connection_messages true"]
+                 "connection_messages true", "set_tcp_nodelay true"]
         if os.geteuid() == 0:
             lines.append("user root")
         if self.users:

@@ -1,4 +1,4 @@
-"""Two boards, one game (companion/mqtt/remote.py): two real service processes on
+"""Two boards, one game (companion/mqtt/remote.py and its parts): two real service processes on
 127.0.0.1, a real mosquitto with TLS (a CA the tests make), a password file and an ACL,
 and the simulated boards. Board A hosts; board B joins with the invite."""
 
@@ -187,8 +187,14 @@ def test_two_boards_play_a_gingo_game_to_its_end(boards: tuple[Board, Board]) ->
     # a move the rules refuse: the host's verdict, on the guest too
     bad = b.act(gid, {"type": "meld", "seat": 1, "cards": ["AS", "KS"]})
     assert bad.status_code in (409, 422) and "error" in bad.json()
-    # the guest's copy takes no write except from the host
-    assert b.client.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [1, 2]}).status_code == 409
+    # a hand sent on the guest goes to the host, whose rules refuse it (Gin-Go scores by its actions)
+    hand = b.client.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [1, 2]})
+    local = a.client.post(f"/api/v1/games/{gid}/hands", json={"ender": 0, "deadwood": [1, 2]})
+    assert hand.status_code == local.status_code and hand.status_code in (400, 409, 422), hand.text
+    assert hand.json()["error"]["code"] == local.json()["error"]["code"] != "remote_copy"
+    # and the guest's copy takes no other write except from the host
+    assert b.client.put(f"/api/v1/games/{gid}/players", json={}).status_code in (404, 405, 409)
+    assert a.game(gid)["version"] == b.game(gid)["version"] == 1 + len(GINGO_ACTIONS)
 
 
 def test_two_proposals_for_one_turn_one_commits_one_is_refused(boards: tuple[Board, Board]) -> None:

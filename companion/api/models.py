@@ -97,7 +97,7 @@ class CreateGame(_Strict):
                              "for the board's chips")
     remote: bool = Field(False, strict=True, description="a remote game (needs [remote] in the config): another "
                          "board joins it with the answer's remote.invite (POST /api/v1/remote/join); this board "
-                         "stays its only writer. Gin-Go table tracking only, for now")
+                         "stays its only writer. Gin-Go table tracking, or any variant dealt (this board holds the hands)")
 
     _no_bools = field_validator('dealer', 'bots', mode="before")(_not_bool)
 

@@ -86,10 +86,11 @@ class Dealing(Ledger):
     def create_dealt(self, variant: str, *, players: Sequence[str], preset: str | None = None,
                      options: dict[str, Any] | None = None, dealer: int = 0, bots: Sequence[int] = (),
                      skip_board: bool = False, seats: dict[int, str] | None = None, rematch_of: str | None = None,
-                     client_id: str | None = None) -> Outcome:
+                     client_id: str | None = None, game_id: str | None = None) -> Outcome:
         """Start a dealt game: the companion shuffles with a fresh secret key and deals.
-        ``seats``: phones that hold seats from the start (a rematch), seat -> token id."""
-        gid = new_id("g", client_id)
+        ``seats``: phones that hold seats from the start (a rematch), seat -> token id;
+        ``game_id``: the id to give it (a remote game's 128-bit id, :mod:`companion.mqtt.remote`)."""
+        gid = game_id or new_id("g", client_id)
         fp = fingerprint("create_dealt", variant=variant, players=list(players), preset=preset,
                          options=options or {}, dealer=dealer, bots=list(bots), skip_board=skip_board,
                          seats=sorted((seats or {}).items()), rematch_of=rematch_of) \

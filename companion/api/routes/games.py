@@ -26,7 +26,8 @@ _WRITE = [Depends(require_token)]
 Phone = Annotated[TokenRecord, Depends(require_token)]
 
 
-def _entry(body: M.HandRequest) -> HandInput:
+def hand_input(body: M.HandRequest) -> HandInput:
+    """A hand's body as the table takes it (also a guest's hand on a remote game, companion.mqtt.hosting)."""
     tables = None if body.tables is None else [t.model_dump(exclude_unset=True) for t in body.tables]
     return HandInput(ender=body.ender, hands=body.hands, deadwood=body.deadwood, declared=body.declared,
                      joker=body.joker, big_gin=body.big_gin, upcard=body.upcard, tables=tables)
@@ -62,11 +63,15 @@ def create_game(body: M.CreateGame, table: TableDep, request: Request) -> JSONRe
     ``"remote": true``: a game another board joins with the answer's ``remote.invite``."""
     if body.remote:
         remote = remote_of(request)
-        if body.mode == "dealt" or body.variant != "gingo" or body.bots or body.skip_board or body.preset:
-            raise InvalidInput("remote play is for Gin-Go table tracking for now: variant gingo, without mode, "
-                               "bots or preset", code="remote_unsupported")
+        if body.mode == "dealt":  # every variant: the host board deals and alone holds the hands
+            dealt = {"preset": body.preset, "bots": list(body.bots), "skip_board": body.skip_board}
+            return json_response(remote.host_game(body.variant, list(body.players), dict(body.options),
+                                                  body.dealer, body.client_id, dealt=dealt), 201)
+        if body.bots or body.skip_board:
+            raise InvalidInput("a remote game with real cards has no bots and no skip_board (those are for "
+                               "dealt games: add \"mode\": \"dealt\")", code="remote_unsupported")
         return json_response(remote.host_game(body.variant, list(body.players), dict(body.options), body.dealer,
-                                              body.client_id), 201)
+                                              body.client_id, preset=body.preset), 201)
     if body.mode == "dealt":
         return json_response(table.create_dealt(body.variant, players=body.players, preset=body.preset,
                                                 options=body.options, dealer=body.dealer, bots=body.bots,
@@ -103,7 +108,7 @@ def score_hand(game_id: str, body: M.HandRequest, table: TableDep, phone: Phone)
     """Score the end of a hand (cards per player, or deadwood numbers). A stale
     ``expected_version`` is 409 ``stale_version``; its details list the ``changes`` since
     (type, hand, and ``by``: the name of the phone that made each)."""
-    out = table.score_hand(game_id, _entry(body), client_id=body.client_id,
+    out = table.score_hand(game_id, hand_input(body), client_id=body.client_id,
                            expected_version=body.expected_version, by=phone.name)
     return json_response(out)
 
@@ -112,14 +117,14 @@ def score_hand(game_id: str, body: M.HandRequest, table: TableDep, phone: Phone)
 def preview_hand(game_id: str, body: M.HandRequest, table: TableDep) -> JSONResponse:
     """Score a hand without writing anything. With a stale ``expected_version`` nothing is
     refused: the answer lists the ``changes`` since (who scored what meanwhile)."""
-    return json_response(table.preview_hand(game_id, _entry(body), expected_version=body.expected_version))
+    return json_response(table.preview_hand(game_id, hand_input(body), expected_version=body.expected_version))
 
 
 @router.put("/api/v1/games/{game_id}/hands/{n}", response_model=M.HandResponse, responses=ERRORS)
 def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep, phone: Phone) -> JSONResponse:
     """Replace hand ``n`` (1-based); the match is re-scored (a finished one too: it may
     become unfinished again)."""
-    out = table.correct_hand(game_id, n, _entry(body), client_id=body.client_id,
+    out = table.correct_hand(game_id, n, hand_input(body), client_id=body.client_id,
                              expected_version=body.expected_version, by=phone.name)
     return json_response(out)
 
@@ -128,7 +133,7 @@ def correct_hand(game_id: str, n: int, body: M.HandRequest, table: TableDep, pho
 def preview_correction(game_id: str, n: int, body: M.HandRequest, table: TableDep) -> JSONResponse:
     """Score a correction of hand ``n`` without writing anything (a finished match too):
     the result, the match re-scored and the winner's ``breakdown``."""
-    return json_response(table.preview_correction(game_id, n, _entry(body), expected_version=body.expected_version))
+    return json_response(table.preview_correction(game_id, n, hand_input(body), expected_version=body.expected_version))
 
 
 @router.post("/api/v1/games/{game_id}/actions", response_model=M.ActionResponse, responses=ERRORS)

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from companion.api import models as M
-from companion.api.auth import require_token
+from companion.api.auth import bearer, require_host, require_token
 from companion.api.errors import ApiError, companion_error_response, error_response
 from companion.api.routes import ERRORS, json_response
 from companion.errors import CompanionError
@@ -25,7 +25,7 @@ from companion.errors import CompanionError
 router = APIRouter(tags=["remote"])
 
 #: the writes on a game that a guest board sends to the host: path suffix -> proposal op
-GUEST_OPS = {"actions": "action", "undo": "undo", "redo": "redo"}
+GUEST_OPS = {"actions": "action", "undo": "undo", "redo": "redo", "hands": "hand"}
 _GAME_WRITE = re.compile(r"^/api/v1/games/([^/]{1,64})/([a-z]+)(/.*)?$")
 MAX_BODY = 64 * 1024
 
@@ -58,7 +58,8 @@ def remote_games(request: Request) -> dict[str, Any]:
     games = []
     for gid in list(remote.games):
         try:
-            finished = bool(table.summary(gid).get("finished"))
+            line = remote.dealt.mirrors.get(gid) if remote.is_mirror(gid) else table.summary(gid)
+            finished = bool((line or {}).get("finished"))
         except CompanionError:  # a guest's copy not made yet, a deleted game
             finished = False
         games.append({"id": gid, "finished": finished, **(remote.describe(gid) or {})})
@@ -68,19 +69,28 @@ def remote_games(request: Request) -> dict[str, Any]:
 class GuestWrites:
     """ASGI middleware (innermost, after the host-name and body-size checks): a write to a
     game this board holds as a guest goes to the host as a proposal, and the host's
-    verdict is the answer. Other writes on a copy (hands, seats) are refused with 409."""
+    verdict is the answer. Other writes on a copy are refused with 409. A dealt game this
+    board follows has no copy here (the host alone holds the hands): its reads are
+    answered from the host's public game and, for a seat, from the host (:class:`DealtMirror`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        remote = getattr(scope["app"].state, "remote", None) if scope["type"] == "http" and "app" in scope else None
+        if remote is not None:
+            d = _DEALT_GAME.match(scope["path"])
+            if d is not None and remote.is_mirror(d.group(1)):
+                response = await DealtMirror(remote, scope, receive).answer(d.group(1), d.group(2) or "", d.group(3))
+                await response(scope, receive, send)
+                return
         if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "DELETE"):
             await self.app(scope, receive, send)
             return
         m = _GAME_WRITE.match(scope["path"])
-        remote = getattr(scope["app"].state, "remote", None) if "app" in scope else None
-        if m is None or remote is None or not remote.is_copy(m.group(1)) or m.group(2) in ("summary", "export"):
-            await self.app(scope, receive, send)
+        if m is None or remote is None or not remote.is_copy(m.group(1)) or m.group(2) in ("summary", "export") \
+                or (m.group(2) == "hands" and (m.group(3) or "").endswith("/preview")):
+            await self.app(scope, receive, send)  # a preview writes nothing: the copy answers it with the same rules
             return
         response = await self._forward(scope, receive, remote, m.group(1), m.group(2), m.group(3))
         await response(scope, receive, send)
@@ -93,23 +103,92 @@ class GuestWrites:
         except ApiError as exc:
             return error_response(exc.status, exc.code, exc.message, {"WWW-Authenticate": "Bearer"})
         op = GUEST_OPS.get(what) if rest is None and scope["method"] == "POST" else None
+        hand = None
+        if what == "hands" and scope["method"] == "PUT" and rest is not None and rest[1:].isdigit():
+            op, hand = "correct", int(rest[1:])  # PUT .../hands/{n}: a correction
         if op is None:
             return error_response(409, "remote_copy", f"{scope['method']} .../{what}{rest or ''} is not sent to the "
-                                  "host board: on a remote game this board sends actions, undo and redo")
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return error_response(413, "too_large", f"a remote write is at most {MAX_BODY} bytes")
+                                  "host board: on a remote game this board sends actions, hands (and their "
+                                  "corrections), undo and redo")
+        body = await _json_body(request)
+        if isinstance(body, JSONResponse):
+            return body
         try:
-            body = json.loads(raw) if raw.strip() else {}
-        except ValueError:
-            return error_response(400, "malformed_json", "the body is not JSON")
-        if not isinstance(body, dict):
-            return error_response(422, "invalid_body", "the body is a JSON object")
-        try:
-            status, out = await remote.propose(gid, op, body)
+            status, out = await remote.propose(gid, op, body if hand is None else {**body, "hand": hand})
         except CompanionError as exc:
             return companion_error_response(exc)
         return json_response(out, status)
 
 
-__all__ = ["router", "GuestWrites"]
+_DEALT_GAME = re.compile(r"^/api/v1/games/([^/]{1,64})(?:/([a-z.]+))?(?:/([^/]{1,8}))?/?$")
+
+
+async def _json_body(request: Request) -> dict[str, Any] | JSONResponse:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return error_response(413, "too_large", f"a remote write is at most {MAX_BODY} bytes")
+    try:
+        body = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        return error_response(400, "malformed_json", "the body is not JSON")
+    if not isinstance(body, dict):
+        return error_response(422, "invalid_body", "the body is a JSON object")
+    return body
+
+
+class DealtMirror:
+    """One request on a dealt game this board follows as the guest. Reads of the game
+    answer the host's public game; a seat's view, a hint, a move and a seat claimed or
+    freed go to the host for the caller's token (its holder there is this board's)."""
+
+    def __init__(self, remote: Any, scope: Scope, receive: Receive) -> None:
+        self.remote = remote
+        self.method = scope["method"]
+        self.request = Request(scope, receive)
+
+    async def answer(self, gid: str, what: str, rest: str | None) -> JSONResponse:
+        try:
+            return await self._answer(gid, what, rest)
+        except ApiError as exc:
+            return error_response(exc.status, exc.code, exc.message)
+        except CompanionError as exc:
+            return companion_error_response(exc)
+
+    async def _answer(self, gid: str, what: str, rest: str | None) -> JSONResponse:
+        method, remote = self.method, self.remote
+        if method == "GET" and rest is None and what in ("", "summary"):
+            return json_response(remote.dealt.mirror(gid))
+        if method == "GET" and rest is None and what == "view":
+            token = bearer(self.request)
+            rec = self.request.app.state.pairing.check(token) if token is not None else None
+            if rec is None:  # no seat: what everybody sees, from the host's public game
+                game = remote.dealt.mirror(gid)
+                return json_response({"seat": None, "hand": [], "drawn": None, "legal_actions": [], "endings": {},
+                                      "public": game.get("dealt"), "finished": game.get("finished"),
+                                      "version": game.get("version"), "game_id": gid, "waiting_for_board": None})
+            return await self._ask(gid, "view", rec.id)
+        if method == "GET" and rest is None and what == "hint":
+            return await self._ask(gid, "hint", (await require_token(self.request)).id)
+        if method == "POST" and rest is None and what in ("actions", "undo", "redo"):
+            rec = await require_token(self.request)
+            return await self._ask(gid, {"actions": "play"}.get(what, what), rec.id, await _json_body(self.request))
+        if what == "seats" and rest is not None and rest.isdigit() and method in ("POST", "DELETE"):
+            if method == "DELETE":
+                await require_host(self.request)
+            rec = await require_token(self.request)
+            return await self._ask(gid, "claim" if method == "POST" else "free", rec.id, seat=int(rest))
+        if method == "GET":
+            return error_response(409, "remote_dealt", f"GET .../{what} is not kept on this board: the host board "
+                                  "deals this game and keeps its log (its hands stay there)")
+        return error_response(409, "remote_copy", f"{method} .../{what}{'/' + rest if rest else ''} is not sent to "
+                              "the host board: on a remote dealt game this board sends moves, seats and hints")
+
+    async def _ask(self, gid: str, op: str, holder: str, body: dict[str, Any] | JSONResponse | None = None,
+                   seat: int | None = None) -> JSONResponse:
+        if isinstance(body, JSONResponse):
+            return body
+        status, out = await self.remote.dealt.ask(gid, op, holder, body, seat)
+        return json_response(out, status)
+
+
+__all__ = ["router", "GuestWrites", "DealtMirror"]
