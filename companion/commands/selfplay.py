@@ -42,18 +42,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _player(variant: str, players: int | None, preset: str | None,
             check: bool) -> Callable[[int], dict[str, Any]]:
-    from companion.games import GinGo, RummyVariant, find_variant
+    from companion.games import find_variant
 
     v = find_variant(variant)
-    if isinstance(v, GinGo):
-        if preset is not None:
-            raise ValueError("--preset applies to the rummy games, not gingo")
-        n = 2 if players is None else players
-        v.check_seats(n)
-        return lambda seed: v.selfplay(seed, n, check=check)
-    if isinstance(v, RummyVariant):
-        v.new_play(players, seed=0, preset=preset)  # bad settings fail here
-    return lambda seed: v.selfplay(seed, players, check=check, preset=preset)
+    n = v.selfplay_players(players, preset)  # bad settings fail here, before the first game
+    return lambda seed: v.selfplay(seed, n, check=check, preset=preset)
 
 
 def summarise(variant: str, results: list[dict[str, Any]], seconds: float,

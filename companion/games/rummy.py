@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import InvalidInput
@@ -152,6 +152,22 @@ class RummyVariant(Variant):
     def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int:
         return int(self.rules.next_dealer(result, dealer, players, options))
 
+    # -- the seam ---------------------------------------------------------------------
+
+    def hand_scoring(self) -> RummyVariant:
+        return self
+
+    def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
+                   hand_rng: Callable[[int], random.Random]) -> play.RummyGame:
+        from companion.play import rummy as play
+
+        return play.RummyGame(self.name, players=len(names), options=options, dealer=dealer or 0,
+                              hand_rng=hand_rng)
+
+    def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
+        self.new_play(players, seed=0, preset=preset)  # bad settings fail here
+        return players
+
     # -- full play and its bot -----------------------------------------------------------
 
     def new_play(self, players: int | None = None, *, seed: int = 0, preset: str | None = None,
@@ -225,6 +241,12 @@ class GinRummy(RummyVariant):
                                "pagat_partnership", code="invalid_options",
                                details={"option": "team_mode", "players": players})
         return options
+
+    def sides(self, players: int) -> dict[str, list[int]] | None:
+        """The partnership's two teams (four players: its ``winner`` is a team), else None."""
+        if players != len(teams.TABLES) * 2:
+            return None
+        return {str(t): list(seats) for t, seats in enumerate(teams.TEAMS)}
 
     @staticmethod
     def partnership(options: Any) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games import GinGo, Variant, find_variant
+from companion.games import Variant, find_variant
 from companion.games.options import options_dict
 from companion.stats import add_to_tally, hand_tally
 from companion.table.partnership import is_partnership, seat_results, team_fields
@@ -119,7 +119,7 @@ class GameState:
     engine: Any = None  # GingoGame
     actions: list[dict[str, Any]] = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did
-    #: Gin-Go: one line per standing action, what it did on the board (see GinGo.play_line)
+    #: Gin-Go: one line per standing action, what it did on the board (see the Variant's ``action_table().play_line``)
     plays: list[dict[str, Any]] = field(default_factory=list)
     created_payload: dict[str, Any] = field(default_factory=dict)
     created_seq: int = 0
@@ -177,7 +177,7 @@ class GameState:
             d.update(mode="dealt", bots=sorted(self.dealt.bots),
                      dealt=dict(self.dealt.public(), hand_overs=list(self.dealt.hand_overs)))
         v = self.rules
-        if isinstance(v, GinGo):
+        if v.action_table() is not None:  # tracked move by move: the engine's own summary
             st = self.engine.as_dict()
             winner = st.get("winner")
             d.update(
