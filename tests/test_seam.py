@@ -94,7 +94,7 @@ def test_the_counter_sees_names_and_isinstance(tmp_path: Path) -> None:
     (root / "games" / "toy.py").write_text('class Toy:\n    name = "toy"\n', encoding="utf-8")
     (root / "table").mkdir()
     (root / "table" / "fold.py").write_text(
-        'def f(v, game):\n    """toy"""\n    if game == "toy":\n        return isinstance(v, (GinGo, x.Ginski))\n'
+        'def f(v, game):\n    """a toy"""\n    if game == "toy":\n        return isinstance(v, (GinGo, x.Ginski))\n'
         '    return "toys", isinstance(v, int)\n', encoding="utf-8")
     assert places(root) == [("isinstance", "table/fold.py", 4, "(GinGo, x.Ginski)"),
                             ("name", "table/fold.py", 3, "'toy'")]
