@@ -84,7 +84,7 @@ CEILING: dict[tuple[str, str], int] = {
     ("name", "play"): 20,
     ("name", "rules"): 30,
     ("name", "stats"): 1,
-    ("name", "table"): 30,
+    ("name", "table"): 7,
 }
 
 

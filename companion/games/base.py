@@ -194,6 +194,12 @@ class Variant(ABC):
 
     # -- the seam: what the table switches on, asked of the game -------------------------
 
+    #: how a hand's bonus is worded in its score's breakdown, by how the hand ended:
+    #: ``{kind: (words, the option that sets the bonus)}`` (none: no breakdown of bonuses)
+    bonus_words: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    #: an undercut scores everyone else's deadwood (Ginski), not the deadwood difference
+    undercut_takes_others: ClassVar[bool] = False
+
     #: the hand whose secret seed shuffles a dealt game's set-up (Gin-Go: 0, its suit reveal)
     setup_hand: ClassVar[int] = 1
 

@@ -227,6 +227,9 @@ class GinRummy(RummyVariant):
                                  "double_game_bonus": "double the game bonus", "double_points": "double the hand points"},
                      "next_dealer": {"winner": "the hand's winner", "loser": "the hand's loser", "alternate": "in turn"}}
 
+    bonus_words = {"gin": ("gin bonus", "gin_bonus"), "big_gin": ("big gin bonus", "big_gin_bonus"),
+                   "undercut": ("undercut bonus", "undercut_bonus")}
+
     def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
         options = super()._build_options(preset, overrides, players)
         partnership = options.team_mode == "pagat_partnership"
@@ -310,6 +313,7 @@ class ColorGin(RummyVariant):
     name = "color_gin"
     label = "Color Gin"
     seats = (2,)
+    bonus_words = {"gin": ("gin bonus", "gin_bonus"), "undercut": ("undercut bonus", "undercut_bonus")}
     deck = STANDARD
     options_class = color_gin.Options
     choice_labels = {"tie": {"undercut": "the defender undercuts", "knocker_wins_zero": "the knocker wins 0",
@@ -367,6 +371,9 @@ class Ginski(RummyVariant):
     default_preset = ginski.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = ginski
     gin_word = "Ginski"
+    bonus_words = {"gin": ("Ginski bonus", "ginski_bonus"), "big_gin": ("Big Ginski bonus", "big_ginski_bonus"),
+                   "undercut": ("undercut bonus", "undercut_bonus")}
+    undercut_takes_others = True
     big_word = "Big Ginski"
     preset_words = {
         "ginski": ("Three players (as written)", "ten cards each, first to 100"),
