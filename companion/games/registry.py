@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from companion.errors import UnknownVariant
 from companion.games.base import Variant
+from companion.games.color_gin import ColorGin
+from companion.games.gin import GinRummy
 from companion.games.gingo import GinGo
-from companion.games.rummy import ColorGin, Ginski, GinRummy
+from companion.games.ginski import Ginski
 
 #: every game, by name, in the order the phone lists them
 VARIANTS: dict[str, Variant] = {v.name: v for v in (GinRummy(), ColorGin(), Ginski(), GinGo())}
