@@ -27,8 +27,8 @@ VARIANTS = tuple(_REGISTRY)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default="gin", choices=VARIANTS,
-                        help="which game the bots play (default gin)")
+    parser.add_argument("--variant", default=VARIANTS[0], choices=VARIANTS,
+                        help=f"which game the bots play (default {VARIANTS[0]})")
     parser.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first match (default 1)")
     parser.add_argument("--players", type=int, default=None,
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
         return 0
-    side = "side" if args.variant == "gingo" else "seat"
+    side = "side" if _REGISTRY[args.variant].seat_word == "side" else "seat"
     rows = [
         ("variant", f"{summary['variant']} ({summary['players']} players)"),
         ("games", f"{summary['games']} (seeds {args.seed}..{args.seed + args.games - 1})"),

@@ -32,14 +32,14 @@ if TYPE_CHECKING:
     from companion.games.base import Deck, HandSizes, Variant
     from companion.games.gingo import GinGo
     from companion.games.options import OptionSpec, Preset
-    from companion.games.registry import VARIANTS, find_variant
+    from companion.games.registry import VARIANTS, find_variant, outing_game
     from companion.games.color_gin import ColorGin
     from companion.games.gin import GinRummy
     from companion.games.ginski import Ginski
     from companion.games.rummy import RummyVariant
 
 _WHERE = {
-    "VARIANTS": "registry", "find_variant": "registry", "Variant": "base", "Deck": "base", "HandSizes": "base",
+    "VARIANTS": "registry", "find_variant": "registry", "outing_game": "registry", "Variant": "base", "Deck": "base", "HandSizes": "base",
     "GinGo": "gingo", "RummyVariant": "rummy", "GinRummy": "gin", "ColorGin": "color_gin", "Ginski": "ginski",
     "OptionSpec": "options", "Preset": "options",
 }
@@ -52,5 +52,5 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"companion.games.{module}"), name)
 
 
-__all__ = ["VARIANTS", "find_variant", "Variant", "RummyVariant", "GinRummy", "ColorGin", "Ginski", "GinGo",
+__all__ = ["VARIANTS", "find_variant", "outing_game", "Variant", "RummyVariant", "GinRummy", "ColorGin", "Ginski", "GinGo",
            "Deck", "HandSizes", "OptionSpec", "Preset"]

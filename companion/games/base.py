@@ -200,6 +200,11 @@ class Variant(ABC):
     #: an undercut scores everyone else's deadwood (Ginski), not the deadwood difference
     undercut_takes_others: ClassVar[bool] = False
 
+    #: another board can join a game of it over the network (remote play: Gin-Go table tracking)
+    remote_play: ClassVar[bool] = False
+    #: the game an outing (a tournament of pair matches) is played in (Gin Rummy)
+    hosts_outings: ClassVar[bool] = False
+
     #: the hand whose secret seed shuffles a dealt game's set-up (Gin-Go: 0, its suit reveal)
     setup_hand: ClassVar[int] = 1
 

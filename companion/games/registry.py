@@ -30,3 +30,12 @@ def find_variant(name: object) -> Variant:
     if isinstance(name, str) and name in VARIANTS:
         return VARIANTS[name]
     raise UnknownVariant(name, list(VARIANTS))
+
+
+def outing_game() -> Variant:
+    """The game outings are played in (the one whose Variant ``hosts_outings``).
+
+    >>> outing_game().label
+    'Gin Rummy'
+    """
+    return next(v for v in VARIANTS.values() if v.hosts_outings)

@@ -17,6 +17,7 @@ from companion.api.routes import ERRORS, HOST_ERRORS, JSON_ERRORS, json_response
 from companion.api.routes.remote import remote_of
 from companion.api.sheets import score_sheet_csv
 from companion.errors import InvalidInput
+from companion.games import VARIANTS
 from companion.store import TokenRecord
 from companion.table import HandInput
 
@@ -62,7 +63,9 @@ def create_game(body: M.CreateGame, table: TableDep, request: Request) -> JSONRe
     ``"remote": true``: a game another board joins with the answer's ``remote.invite``."""
     if body.remote:
         remote = remote_of(request)
-        if body.mode == "dealt" or body.variant != "gingo" or body.bots or body.skip_board or body.preset:
+        game = VARIANTS.get(body.variant)
+        if body.mode == "dealt" or game is None or not game.remote_play or body.bots or body.skip_board \
+                or body.preset:
             raise InvalidInput("remote play is for Gin-Go table tracking for now: variant gingo, without mode, "
                                "bots or preset", code="remote_unsupported")
         return json_response(remote.host_game(body.variant, list(body.players), dict(body.options), body.dealer,

@@ -51,6 +51,7 @@ class GinRummy(RummyVariant):
                                  "double_game_bonus": "double the game bonus", "double_points": "double the hand points"},
                      "next_dealer": {"winner": "the hand's winner", "loser": "the hand's loser", "alternate": "in turn"}}
 
+    hosts_outings = True
     bonus_words = {"gin": ("gin bonus", "gin_bonus"), "big_gin": ("big gin bonus", "big_gin_bonus"),
                    "undercut": ("undercut bonus", "undercut_bonus")}
 

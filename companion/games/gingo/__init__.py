@@ -35,6 +35,7 @@ class GinGo(Variant):
     default_preset = None
     seat_word = "side"
     on_board = True
+    remote_play = True
     setup_hand = 0  # the reveal of the suit rows is shuffled from hand 0's seed
     option_labels = {"deal": "Cards dealt", "jokers": "Jokers", "max_jokers_per_meld": "Jokers in one meld",
                      "rank_axis": "Rank order", "suit_rows": "Suit rows when nobody chooses",
