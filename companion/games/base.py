@@ -96,6 +96,29 @@ class HandScoring(Protocol):
     def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int: ...
 
 
+class TeamPlay(Protocol):
+    """What the table asks of a game played by teams at several tables (Gin Rummy's
+    pagat partnership): checking and scoring one entry of every table's hand, the deal
+    at each table, the team fields of the summary and each seat's own results. A Variant
+    gives it for a game's options by :meth:`Variant.team_play`."""
+
+    def check_entry(self, tables: Any, top: dict[str, Any]) -> list[dict[str, Any]]: ...
+
+    def score_entry(self, variant: Any, options: Any, tables: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+    def deal_order(self, options: Any, dealer: int, hands: Sequence[tuple[dict[str, Any], dict[str, Any]]]
+                   ) -> tuple[list[list[int]], list[int]]: ...
+
+    def deal_step(self, options: Any, now: Sequence[int], entry: dict[str, Any],
+                  result: dict[str, Any]) -> tuple[list[int], list[int]]: ...
+
+    def team_fields(self, players: Sequence[str], match: Any) -> dict[str, Any]: ...
+
+    def seat_results(self, results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]: ...
+
+    def seats_by_table(self) -> list[list[int]]: ...
+
+
 class ActionTable(Protocol):
     """What the table asks of a game tracked move by move (``play_style == "actions"``):
     a table game to enter the moves into, and a line saying what one move did. A Variant
@@ -216,6 +239,11 @@ class Variant(ABC):
         """How the table enters this game's moves; None for a game scored by hands."""
         return None
 
+    def team_play(self, options: Any) -> TeamPlay | None:
+        """How a game with ``options`` is played by teams at several tables; None when
+        it is not (every game but Gin Rummy's partnership)."""
+        return None
+
     def sides(self, players: int) -> dict[str, list[int]] | None:
         """The seats of each side when the game is won by a side (a ``winner`` names a
         side, not a seat), else None."""
@@ -301,5 +329,5 @@ def players_of(options: Any, default: int) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) else default
 
 
-__all__ = ["ActionTable", "Deck", "HandScoring", "HandSizes", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
+__all__ = ["ActionTable", "Deck", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
            "players_of"]

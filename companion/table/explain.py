@@ -124,3 +124,27 @@ def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> 
     if len(found) < 2:
         return None
     return [a.as_dict() for a in found]
+
+
+def table_previews(variant: str, options: Any, players: Sequence[str], tables: Sequence[dict[str, Any]],
+                   result: dict[str, Any], seats_by_table: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """What a preview adds for a partnership hand, per table: ``table_breakdowns`` (the
+    table winner's points in parts, as a two-player hand's ``breakdown``, or None) and
+    ``table_arrangements`` (with the cards: the ender's arrangements that tie on the
+    least deadwood when there are two or more, else None). Seats in both are the table's
+    own (0: its team A player, 1: its team B player); ``seats_by_table`` says which seats
+    play at each table (the game's :meth:`TeamPlay.seats_by_table`)."""
+    extra = result.get("extra") if isinstance(result, dict) else None
+    played = extra.get("tables") if isinstance(extra, dict) else None
+    breakdowns: list[dict[str, Any] | None] = []
+    ties: list[list[dict[str, Any]] | None] = []
+    for i, seats in enumerate(seats_by_table):
+        t = tables[i] if i < len(tables) else {}
+        r = played[i] if isinstance(played, list) and i < len(played) else None
+        names = [players[s] for s in seats]
+        breakdowns.append(breakdown(variant, r, options, names) if isinstance(r, dict) else None)
+        ender = t.get("ender")
+        local = list(seats).index(ender) if _whole(ender) and ender in seats else None
+        ties.append(tied_arrangements(variant, {"ender": local, "hands": t["hands"]})
+                    if "hands" in t and local is not None else None)
+    return {"table_breakdowns": breakdowns, "table_arrangements": ties}

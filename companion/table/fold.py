@@ -18,7 +18,6 @@ from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound
 from companion.games import Variant, find_variant
 from companion.games.base import HandScoring
 from companion.store import StoredEvent
-from companion.table import partnership
 from companion.table.history import stacks
 from companion.rules.base import HandResult, MatchScore
 from companion.table.state import GameState, HandEntry, add_tally, tally_of
@@ -218,8 +217,9 @@ def refold_match(g: GameState, v: HandScoring, dirty: int | None) -> None:
             h = g.hands[i] = dataclasses.replace(h, result=rescore(g, v, payload, results[:i]))
             results[i] = hand_result(h.result)
     g.match = v.score_match(results, len(g.players), g.options)
-    g.tally = tally_of(g.hands, len(g.players), partnership.is_partnership(g.options))
-    if partnership.is_partnership(g.options):
+    partnership = g.rules.team_play(g.options)
+    g.tally = tally_of(g.hands, len(g.players), partnership)
+    if partnership is not None:
         # each table deals as its own pair game (a team result names no seat to deal)
         g.hand_dealers, g.table_dealers = partnership.deal_order(
             g.options, g.created_dealer, [(h.entry, h.result) for h in g.hands])
@@ -238,8 +238,9 @@ def extend_match(g: GameState, v: HandScoring, h: HandEntry) -> None:
     never changed in place."""
     r = hand_result(h.result)
     g.match = v.add_hand(g.match, r, g.options)
-    g.tally = add_tally(g.tally, h.result, len(g.players), partnership.is_partnership(g.options))
-    if partnership.is_partnership(g.options):
+    partnership = g.rules.team_play(g.options)
+    g.tally = add_tally(g.tally, h.result, len(g.players), partnership)
+    if partnership is not None:
         dealt, g.table_dealers = partnership.deal_step(g.options, g.table_dealers, h.entry, h.result)
         g.hand_dealers = [*g.hand_dealers, dealt]
         g.dealer = g.table_dealers[0]

@@ -12,7 +12,6 @@ from typing import Any
 
 from companion.errors import CompanionError, IllegalAction, InvalidInput
 from companion.games import find_variant
-from companion.table import partnership
 from companion.table.errors import engine_failure
 from companion.table.fold import hand_result, rescore
 from companion.table.state import GameState
@@ -65,7 +64,7 @@ class HandInput:
     big_gin: bool = False
     upcard: str | None = None
     #: a partnership hand (Gin Rummy, team_mode pagat_partnership): its two pair games,
-    #: each ``{"seats", "ender", "hands" | "deadwood", ...}`` (see companion.table.partnership)
+    #: each ``{"seats", "ender", "hands" | "deadwood", ...}`` (see companion.games.gin.partnership)
     tables: list[Any] | None = None
 
 
@@ -74,7 +73,8 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
     v = g.rules.hand_scoring()
     if v is None:
         raise InvalidInput(f"{g.variant} hands are played with actions, not scored hands", code="wrong_variant")
-    if partnership.is_partnership(g.options):
+    partnership = g.rules.team_play(g.options)
+    if partnership is not None:
         top = {"ender": entry.ender, "hands": entry.hands, "deadwood": entry.deadwood, "declared": entry.declared,
                "joker": entry.joker, "big_gin": entry.big_gin, "upcard": entry.upcard}
         tables = partnership.check_entry(entry.tables, top)

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.errors import InvalidInput
-from companion.games.base import STANDARD, HandSizes
+from companion.games.base import STANDARD, HandSizes, TeamPlay
+from companion.games.gin import partnership as team_play
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import gin, teams
 from companion.rules.base import HandResult, MatchScore
@@ -75,6 +76,12 @@ class GinRummy(RummyVariant):
         if players != len(teams.TABLES) * 2:
             return None
         return {str(t): list(seats) for t, seats in enumerate(teams.TEAMS)}
+
+    def team_play(self, options: Any) -> TeamPlay | None:
+        """The partnership (:mod:`companion.games.gin.partnership`) for its options."""
+        if not self.partnership(options):
+            return None
+        return team_play
 
     @staticmethod
     def partnership(options: Any) -> bool:
