@@ -261,6 +261,12 @@ class Variant(ABC):
         first one. A game the companion cannot deal refuses with :class:`InvalidInput`."""
         raise InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
 
+    def dealt_bot_action(self, game: Any, level: str, rng: random.Random) -> dict[str, Any]:
+        """The companion's bot's next move in ``game`` (an engine from :meth:`dealt_play`)
+        at ``level`` (``easy``, ``normal``, ``strong``), as the JSON action the table applies;
+        ``rng`` decides where the bot may choose at random."""
+        raise InvalidInput(f"{self.label} has no bot", code="invalid_bots")
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         """Check the settings of bots playing whole games (``gingo selfplay``) before the
         first one, raising :class:`InvalidInput` or ``ValueError`` for bad ones; the player

@@ -164,6 +164,12 @@ class RummyVariant(Variant):
         return play.RummyGame(self.name, players=len(names), options=options, dealer=dealer or 0,
                               hand_rng=hand_rng)
 
+    def dealt_bot_action(self, game: play.RummyGame, level: str, rng: random.Random) -> dict[str, Any]:
+        from companion.play.levels import seat_action
+        from companion.play.rummy import action_to_dict
+
+        return action_to_dict(seat_action(game, level))
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         self.new_play(players, seed=0, preset=preset)  # bad settings fail here
         return players

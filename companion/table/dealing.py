@@ -26,7 +26,7 @@ from typing import Any
 from companion.errors import CompanionError, Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
 from companion.games import find_variant
 from companion.play.deal import SEED_BYTES, commitment, hand_seed
-from companion.play.levels import gingo_action, level_of, seat_action
+from companion.play.levels import level_of
 from companion.store.records import SECRET
 from companion.table.boardwait import board_wait
 from companion.table.checks import check_players
@@ -312,12 +312,7 @@ class Dealing(Ledger):
                 return None
             e = d.engine
             level = level_of(e.options)
-            if d.by_moves:
-                action = gingo_action(e, level, random.Random(g.version))
-            else:
-                from companion.play.rummy import action_to_dict
-
-                action = action_to_dict(seat_action(e, level))
+            action = d.variant.dealt_bot_action(e, level, random.Random(g.version))
             return seat, action, g.version
 
     def run_bots(self, game_id: str, delay: float = 0.0) -> int:

@@ -84,6 +84,11 @@ class GinGo(Variant):
 
         return play.GingoPlay(list(names), options, dealer=dealer, hand_rng=hand_rng)
 
+    def dealt_bot_action(self, game: play.GingoPlay, level: str, rng: random.Random) -> dict[str, Any]:
+        from companion.play.levels import gingo_action
+
+        return gingo_action(game, level, rng)
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int:
         if preset is not None:
             raise ValueError("--preset applies to the rummy games, not gingo")
