@@ -267,6 +267,16 @@ class Variant(ABC):
         ``rng`` decides where the bot may choose at random."""
         raise InvalidInput(f"{self.label} has no bot", code="invalid_bots")
 
+    def dealt_legal_actions(self, game: Any) -> list[dict[str, Any]]:
+        """What the seat to move in ``game`` (an engine from :meth:`dealt_play`) may do now,
+        as JSON actions."""
+        raise InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
+
+    def dealt_hint(self, game: Any, seat: int, names: list[str]) -> dict[str, Any]:
+        """The strong bot's choice for ``seat`` in ``game`` (its turn) and its reason in
+        words, from what that seat knows only."""
+        raise InvalidInput(f"{self.label} has no hints", code="invalid_mode")
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         """Check the settings of bots playing whole games (``gingo selfplay``) before the
         first one, raising :class:`InvalidInput` or ``ValueError`` for bad ones; the player

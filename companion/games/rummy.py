@@ -170,6 +170,16 @@ class RummyVariant(Variant):
 
         return action_to_dict(seat_action(game, level))
 
+    def dealt_legal_actions(self, game: play.RummyGame) -> list[dict[str, Any]]:
+        from companion.play.rummy import action_to_dict
+
+        return [action_to_dict(a) for a in game.legal_actions()]
+
+    def dealt_hint(self, game: play.RummyGame, seat: int, names: list[str]) -> dict[str, Any]:
+        from companion.play.hints import rummy_hint
+
+        return rummy_hint(game, list(names))
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         self.new_play(players, seed=0, preset=preset)  # bad settings fail here
         return players

@@ -156,13 +156,7 @@ class DealtGame:
         """The actions ``seat`` may take now, as JSON (empty when it is not its turn)."""
         if seat is None or seat != self.to_move():
             return []
-        if self.by_moves:
-            from companion.play.gingo import legal_actions
-
-            return legal_actions(self.engine)
-        from companion.play.rummy import action_to_dict
-
-        return [action_to_dict(a) for a in self.engine.legal_actions()]
+        return self.variant.dealt_legal_actions(self.engine)
 
     def endings(self, seat: int | None) -> dict[str, str]:
         """How each knock ``seat`` may make now ends the hand, by the card it discards:
@@ -300,11 +294,7 @@ class DealtGame:
         if seat != mover:
             who = self.names[mover] if mover is not None else "nobody"
             raise ValueError(f"a hint is for your own turn: it is seat {mover}'s turn ({who}), not seat {seat}'s")
-        from companion.play.hints import gingo_hint, rummy_hint
-
-        if self.by_moves:
-            return gingo_hint(self.engine, seat)
-        return rummy_hint(self.engine, list(self.names))
+        return self.variant.dealt_hint(self.engine, seat, list(self.names))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``seat``'s own view (a seat of None sees what everybody sees)."""

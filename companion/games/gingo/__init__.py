@@ -89,6 +89,16 @@ class GinGo(Variant):
 
         return gingo_action(game, level, rng)
 
+    def dealt_legal_actions(self, game: play.GingoPlay) -> list[dict[str, Any]]:
+        from companion.play.gingo import legal_actions
+
+        return legal_actions(game)
+
+    def dealt_hint(self, game: play.GingoPlay, seat: int, names: list[str]) -> dict[str, Any]:
+        from companion.play.hints import gingo_hint
+
+        return gingo_hint(game, seat)
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int:
         if preset is not None:
             raise ValueError("--preset applies to the rummy games, not gingo")
