@@ -117,7 +117,7 @@ def test_no_public_endpoint_shows_a_hidden_card(phones: Phones, variant: str, pl
             g = phones.table.held(gid)
             if g.dealt.hands_over() > 0 or g.finished:
                 break  # from here on old hands are public and their cards come round again
-            secret = hidden.update(g.dealt.engine, g.dealt.gingo)
+            secret = hidden.update(g.dealt.engine, g.dealt.by_moves)
             for name, body in public_texts(phones, gid).items():
                 leaked = cards_in(body) & secret
                 assert not leaked, f"{name} shows hidden cards {sorted(leaked)}"
@@ -127,14 +127,14 @@ def test_no_public_endpoint_shows_a_hidden_card(phones: Phones, variant: str, pl
             checked += 1
             v = c.get(f"/api/v1/games/{gid}/view", headers=phones.ann).json()
             action = rng.choice(v["legal_actions"])
-            if g.dealt.gingo and rng.random() < 0.8:
+            if g.dealt.by_moves and rng.random() < 0.8:
                 action = bot_action(g.dealt.engine, rng)
             assert c.post(f"/api/v1/games/{gid}/actions", json={"action": action}, headers=phones.ann).status_code \
                 == 200
         assert checked >= 3
         last = phones.table.last_seq()
         # the live channel without a token: every event, no hidden card, no private message
-        secret_now = hidden.update(phones.table.held(gid).dealt.engine, phones.table.held(gid).dealt.gingo)
+        secret_now = hidden.update(phones.table.held(gid).dealt.engine, phones.table.held(gid).dealt.by_moves)
         seen_anon = read_until(ws_anon, last)
         assert not any(m.get("type") == "private" for m in seen_anon)
         for m in seen_anon:

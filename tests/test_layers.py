@@ -12,7 +12,10 @@ inside functions count, and so do those under ``if TYPE_CHECKING:``, ``from comp
 import hardware`` and relative imports. Every module of the package must sit in a layer,
 so a new one cannot slip past the check. Within a layer, the modules import each other
 without a cycle: ``a`` imports ``b`` which imports ``a`` (directly or round several
-modules) is refused, however the import is hidden (in a function, for type checking)."""
+modules) is refused, however the import is hidden (in a function, for type checking).
+No module of one game's package (``companion/games/<name>/``) imports another game's:
+what games share lives beside them (the Variant base, the options, the rules and play
+machinery), and only the registry names them all."""
 
 from __future__ import annotations
 
@@ -181,18 +184,66 @@ def _one_cycle(graph: dict[str, set[str]], comp: list[str]) -> list[str]:
     return comp  # pragma: no cover - a component always has a cycle
 
 
-#: The one cycle left, and why: the rummy play engine's moves and checks are functions of
-#: ``RummyGame`` kept in modules of their own, which name the class for its type (under
-#: TYPE_CHECKING) while the class calls them. It goes when the shared rummy machinery moves
-#: into its own package (issue 24, deliverable 1); no other cycle may join it.
-KNOWN: list[list[str]] = [["companion.play.rummy", "companion.play.rummy_checks", "companion.play.rummy"],
-                          ["companion.play.rummy", "companion.play.rummy_moves", "companion.play.rummy"]]
-
-
 def test_no_import_goes_round_a_cycle() -> None:
     found = cycles(ROOT)
-    assert all(c in KNOWN or c[0] == "companion.play.rummy" and set(c) <= {m for k in KNOWN for m in k}
-               for c in found), "\n".join(" -> ".join(c) for c in found)
+    assert found == [], "\n".join(" -> ".join(c) for c in found)
+
+
+def game_package(module: str, package: str = "companion") -> str | None:
+    """The game package ``module`` belongs to (``companion.games.<name>`` for a module
+    in or under a package of ``companion/games/``), None for every other module: the
+    registry, the Variant base and the options of ``companion/games/`` serve every game
+    and belong to none."""
+    parts = module.split(".")
+    if parts[:2] != [package, "games"] or len(parts) < 3:
+        return None
+    return ".".join(parts[:3]) if ".".join(parts[:3]) in _GAME_PACKAGES.get(package, set()) else None
+
+
+#: the game packages of each tree checked (a package is a directory with an __init__.py)
+_GAME_PACKAGES: dict[str, set[str]] = {}
+
+
+def cross_game_imports(root: Path) -> list[str]:
+    """One line per import from one game's package into another game's."""
+    games = root / "games"
+    _GAME_PACKAGES[root.name] = {f"{root.name}.games.{d.name}" for d in sorted(games.iterdir())
+                                 if (d / "__init__.py").is_file()} if games.is_dir() else set()
+    out: list[str] = []
+    for name, targets in sorted(import_graph(root).items()):
+        mine = game_package(name, root.name)
+        if mine is None:
+            continue
+        for target in sorted(targets | imported(modules(root)[name], root)):
+            theirs = game_package(target, root.name)
+            if theirs is not None and theirs != mine:
+                out.append(f"{name} ({mine}) imports {target} ({theirs})")
+    return out
+
+
+def test_no_game_imports_another_game() -> None:
+    assert cross_game_imports(ROOT) == []
+
+
+def test_the_game_check_sees_an_import_between_games(tmp_path: Path) -> None:
+    root = tmp_path / "companion"
+    files = {
+        "__init__.py": "", "games/__init__.py": "", "games/base.py": "", "games/registry.py":
+            "from companion.games.gin import GIN\nfrom companion.games.toy import TOY\n",
+        "games/gin/__init__.py": "from companion.games.gin.rules import GIN\n",
+        "games/gin/rules.py": "from companion.games import base\nGIN = 1\n",
+        "games/toy/__init__.py": "TOY = 2\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    assert cross_game_imports(root) == []  # the registry names every game; a game its own modules and the base
+    (root / "games/toy/__init__.py").write_text("def f():\n    from companion.games.gin import rules\n",
+                                                encoding="utf-8")
+    assert cross_game_imports(root) == [
+        "companion.games.toy (companion.games.toy) imports companion.games.gin (companion.games.gin)",
+        "companion.games.toy (companion.games.toy) imports companion.games.gin.rules (companion.games.gin)",
+    ]
 
 
 def test_the_cycle_check_sees_hidden_imports(tmp_path: Path) -> None:

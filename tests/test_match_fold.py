@@ -94,7 +94,7 @@ def test_ginski_and_partnership_matches_one_hand_further_are_the_fold() -> None:
     gin = find_variant("gin")
     assert isinstance(gin, RummyVariant)
     popts = gin.make_options("pagat", {"team_mode": "pagat_partnership"}, 4)
-    from companion.table import partnership
+    from companion.games.gin import partnership
 
     tables = partnership.check_entry([{"ender": 0, "deadwood": [4, 30]},
                                       {"seats": [2, 3], "ender": 3, "deadwood": [10, 3]}], {})

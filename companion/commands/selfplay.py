@@ -27,8 +27,8 @@ VARIANTS = tuple(_REGISTRY)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default="gin", choices=VARIANTS,
-                        help="which game the bots play (default gin)")
+    parser.add_argument("--variant", default=VARIANTS[0], choices=VARIANTS,
+                        help=f"which game the bots play (default {VARIANTS[0]})")
     parser.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first match (default 1)")
     parser.add_argument("--players", type=int, default=None,
@@ -42,18 +42,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _player(variant: str, players: int | None, preset: str | None,
             check: bool) -> Callable[[int], dict[str, Any]]:
-    from companion.games import GinGo, RummyVariant, find_variant
+    from companion.games import find_variant
 
     v = find_variant(variant)
-    if isinstance(v, GinGo):
-        if preset is not None:
-            raise ValueError("--preset applies to the rummy games, not gingo")
-        n = 2 if players is None else players
-        v.check_seats(n)
-        return lambda seed: v.selfplay(seed, n, check=check)
-    if isinstance(v, RummyVariant):
-        v.new_play(players, seed=0, preset=preset)  # bad settings fail here
-    return lambda seed: v.selfplay(seed, players, check=check, preset=preset)
+    n = v.selfplay_players(players, preset)  # bad settings fail here, before the first game
+    return lambda seed: v.selfplay(seed, n, check=check, preset=preset)
 
 
 def summarise(variant: str, results: list[dict[str, Any]], seconds: float,
@@ -105,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
         return 0
-    side = "side" if args.variant == "gingo" else "seat"
+    side = "side" if _REGISTRY[args.variant].seat_word == "side" else "seat"
     rows = [
         ("variant", f"{summary['variant']} ({summary['players']} players)"),
         ("games", f"{summary['games']} (seeds {args.seed}..{args.seed + args.games - 1})"),

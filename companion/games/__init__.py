@@ -2,10 +2,16 @@
 ``variant.py``): one :class:`~companion.games.base.Variant` per game, :data:`VARIANTS`
 and :func:`find_variant`.
 
-Adding a game is one module here with its Variant, and one line in :data:`VARIANTS`
-(:mod:`companion.games.registry`): the table, the API (``GET /api/v1/variants``) and the
-phone page read everything else (labels, seats, deck, hand sizes, options, presets)
-from it.
+Each game is one package here (``gin``, ``color_gin``, ``ginski``, ``gingo``) with its
+Variant; what games share sits beside them (:mod:`~companion.games.base`,
+:mod:`~companion.games.options`, and :mod:`~companion.games.rummy` for the three rummy
+games), and no game's package imports another's. Adding a game is one package with its
+Variant and one line in :data:`VARIANTS` (:mod:`companion.games.registry`, the only map
+from a name to a game): the table asks the Variant what it switches on (how a hand is
+scored, how moves are entered, sides, board frames, the dealt engine, bonus words), and
+the API (``GET /api/v1/variants``) serves labels, seats, deck, hand sizes, options and
+presets from it. ``tests/toy_game`` is such a game, played through the API by
+``tests/test_toy_variant.py``.
 
 The names below load on first use: the rules modules import
 :mod:`companion.games.options` (how options are described and checked), and the
@@ -26,12 +32,15 @@ if TYPE_CHECKING:
     from companion.games.base import Deck, HandSizes, Variant
     from companion.games.gingo import GinGo
     from companion.games.options import OptionSpec, Preset
-    from companion.games.registry import VARIANTS, find_variant
-    from companion.games.rummy import ColorGin, Ginski, GinRummy, RummyVariant
+    from companion.games.registry import VARIANTS, find_variant, outing_game
+    from companion.games.color_gin import ColorGin
+    from companion.games.gin import GinRummy
+    from companion.games.ginski import Ginski
+    from companion.games.rummy import RummyVariant
 
 _WHERE = {
-    "VARIANTS": "registry", "find_variant": "registry", "Variant": "base", "Deck": "base", "HandSizes": "base",
-    "GinGo": "gingo", "RummyVariant": "rummy", "GinRummy": "rummy", "ColorGin": "rummy", "Ginski": "rummy",
+    "VARIANTS": "registry", "find_variant": "registry", "outing_game": "registry", "Variant": "base", "Deck": "base", "HandSizes": "base",
+    "GinGo": "gingo", "RummyVariant": "rummy", "GinRummy": "gin", "ColorGin": "color_gin", "Ginski": "ginski",
     "OptionSpec": "options", "Preset": "options",
 }
 
@@ -43,5 +52,5 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"companion.games.{module}"), name)
 
 
-__all__ = ["VARIANTS", "find_variant", "Variant", "RummyVariant", "GinRummy", "ColorGin", "Ginski", "GinGo",
+__all__ = ["VARIANTS", "find_variant", "outing_game", "Variant", "RummyVariant", "GinRummy", "ColorGin", "Ginski", "GinGo",
            "Deck", "HandSizes", "OptionSpec", "Preset"]

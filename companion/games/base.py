@@ -12,14 +12,16 @@ how it is played in full by the companion and its bot.
 from __future__ import annotations
 
 import dataclasses
+import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from companion import cards as C
 from companion.errors import InvalidInput
 from companion.games.options import OptionSpec, Preset, check_overrides, option_specs, options_dict
+from companion.rules.base import HandResult, MatchScore
 
 PlayStyle = Literal["hands", "actions"]
 
@@ -62,6 +64,70 @@ class HandSizes:
 
     def as_dict(self) -> dict[str, int | None]:
         return {"deal": self.deal, "big": self.big}
+
+
+class HandScoring(Protocol):
+    """What the table asks of a game scored by hands (``play_style == "hands"``): the
+    entries a hand takes, a hand's result, and the match folded one hand at a time. A
+    Variant gives it by :meth:`Variant.hand_scoring`; the table never asks which game it is."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def context_scoring(self) -> bool: ...
+
+    def option_specs(self) -> tuple[OptionSpec, ...]: ...
+
+    def entries(self, options: Any) -> dict[str, bool]: ...
+
+    def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
+                   prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
+                   joker: bool = False, upcard: str | None = None,
+                   match: MatchScore | None = None) -> dict[str, Any]: ...
+
+    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
+                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]: ...
+
+    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore: ...
+
+    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore: ...
+
+    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int: ...
+
+
+class TeamPlay(Protocol):
+    """What the table asks of a game played by teams at several tables (Gin Rummy's
+    pagat partnership): checking and scoring one entry of every table's hand, the deal
+    at each table, the team fields of the summary and each seat's own results. A Variant
+    gives it for a game's options by :meth:`Variant.team_play`."""
+
+    def check_entry(self, tables: Any, top: dict[str, Any]) -> list[dict[str, Any]]: ...
+
+    def score_entry(self, variant: Any, options: Any, tables: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+    def deal_order(self, options: Any, dealer: int, hands: Sequence[tuple[dict[str, Any], dict[str, Any]]]
+                   ) -> tuple[list[list[int]], list[int]]: ...
+
+    def deal_step(self, options: Any, now: Sequence[int], entry: dict[str, Any],
+                  result: dict[str, Any]) -> tuple[list[int], list[int]]: ...
+
+    def team_fields(self, players: Sequence[str], match: Any) -> dict[str, Any]: ...
+
+    def seat_results(self, results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]: ...
+
+    def seats_by_table(self) -> list[list[int]]: ...
+
+
+class ActionTable(Protocol):
+    """What the table asks of a game tracked move by move (``play_style == "actions"``):
+    a table game to enter the moves into, and a line saying what one move did. A Variant
+    gives it by :meth:`Variant.action_table`."""
+
+    def new_game(self, players: list[str], overrides: Any) -> Any: ...
+
+    def play_line(self, n: int, hand: int, action: dict[str, Any],
+                  events: list[dict[str, Any]]) -> dict[str, Any]: ...
 
 
 class Variant(ABC):
@@ -149,6 +215,75 @@ class Variant(ABC):
             raise InvalidInput(f"{self.name} is played by {said} players, not {players}", code="invalid_players",
                                details={"players": players, "seats": counts})
 
+    # -- the seam: what the table switches on, asked of the game -------------------------
+
+    #: how a hand's bonus is worded in its score's breakdown, by how the hand ended:
+    #: ``{kind: (words, the option that sets the bonus)}`` (none: no breakdown of bonuses)
+    bonus_words: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    #: an undercut scores everyone else's deadwood (Ginski), not the deadwood difference
+    undercut_takes_others: ClassVar[bool] = False
+
+    #: the game an outing (a tournament of pair matches) is played in (Gin Rummy)
+    hosts_outings: ClassVar[bool] = False
+
+    #: the hand whose secret seed shuffles a dealt game's set-up (Gin-Go: 0, its suit reveal)
+    setup_hand: ClassVar[int] = 1
+
+    def hand_scoring(self) -> HandScoring | None:
+        """How the table scores a hand of this game; None for a game tracked by its moves."""
+        return None
+
+    def action_table(self) -> ActionTable | None:
+        """How the table enters this game's moves; None for a game scored by hands."""
+        return None
+
+    def team_play(self, options: Any) -> TeamPlay | None:
+        """How a game with ``options`` is played by teams at several tables; None when
+        it is not (every game but Gin Rummy's partnership)."""
+        return None
+
+    def sides(self, players: int) -> dict[str, list[int]] | None:
+        """The seats of each side when the game is won by a side (a ``winner`` names a
+        side, not a seat), else None."""
+        return None
+
+    def frames(self, game: Any) -> dict[str, dict[str, int]] | None:
+        """Each side's board space for every card in ``game`` (a table or dealt game of
+        this variant), for a game whose cards have places on the board; else None."""
+        return None
+
+    def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
+                   hand_rng: Callable[[int], random.Random]) -> Any:
+        """A dealt game's engine: the whole game played through the companion, each hand
+        shuffled by ``hand_rng(hand)``; ``dealer`` None when the game's own rule picks the
+        first one. A game the companion cannot deal refuses with :class:`InvalidInput`."""
+        raise InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
+
+    def dealt_bot_action(self, game: Any, level: str, rng: random.Random) -> dict[str, Any]:
+        """The companion's bot's next move in ``game`` (an engine from :meth:`dealt_play`)
+        at ``level`` (``easy``, ``normal``, ``strong``), as the JSON action the table applies;
+        ``rng`` decides where the bot may choose at random."""
+        raise InvalidInput(f"{self.label} has no bot", code="invalid_bots")
+
+    def dealt_legal_actions(self, game: Any) -> list[dict[str, Any]]:
+        """What the seat to move in ``game`` (an engine from :meth:`dealt_play`) may do now,
+        as JSON actions."""
+        raise InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
+
+    def dealt_hint(self, game: Any, seat: int, names: list[str]) -> dict[str, Any]:
+        """The strong bot's choice for ``seat`` in ``game`` (its turn) and its reason in
+        words, from what that seat knows only."""
+        raise InvalidInput(f"{self.label} has no hints", code="invalid_mode")
+
+    def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
+        """Check the settings of bots playing whole games (``gingo selfplay``) before the
+        first one, raising :class:`InvalidInput` or ``ValueError`` for bad ones; the player
+        count to play with (None: the game's own)."""
+        if players is not None:
+            self.check_seats(players)
+        self.make_options(preset, {}, players or self.seats[0])
+        return players
+
     # -- what the table and the phone need -------------------------------------------------
 
     @abstractmethod
@@ -208,5 +343,5 @@ def players_of(options: Any, default: int) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) else default
 
 
-__all__ = ["Deck", "HandSizes", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
+__all__ = ["ActionTable", "Deck", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
            "players_of"]

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from companion.errors import UnknownVariant
 from companion.games.base import Variant
+from companion.games.color_gin import ColorGin
+from companion.games.gin import GinRummy
 from companion.games.gingo import GinGo
-from companion.games.rummy import ColorGin, Ginski, GinRummy
+from companion.games.ginski import Ginski
 
 #: every game, by name, in the order the phone lists them
 VARIANTS: dict[str, Variant] = {v.name: v for v in (GinRummy(), ColorGin(), Ginski(), GinGo())}
@@ -28,3 +30,12 @@ def find_variant(name: object) -> Variant:
     if isinstance(name, str) and name in VARIANTS:
         return VARIANTS[name]
     raise UnknownVariant(name, list(VARIANTS))
+
+
+def outing_game() -> Variant:
+    """The game outings are played in (the one whose Variant ``hosts_outings``).
+
+    >>> outing_game().label
+    'Gin Rummy'
+    """
+    return next(v for v in VARIANTS.values() if v.hosts_outings)

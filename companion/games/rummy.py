@@ -1,4 +1,5 @@
-"""The rummy games of the registry: Gin Rummy, Color Gin and Ginski.
+"""What the rummy games of the registry share (Gin Rummy, Color Gin and Ginski, each in
+its own package under ``companion/games/``): :class:`RummyVariant`.
 
 Each is tracked at the table hand by hand (``play_style = "hands"``): a hand's end is
 scored by the rules module (:meth:`RummyVariant.score_hand`, or from deadwood counts
@@ -18,13 +19,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import InvalidInput
-from companion.games.base import RUMSKI, STANDARD, Deck, HandSizes, Variant, players_of, preset_from
+from companion.games.base import HandSizes, Variant, players_of, preset_from
 from companion.games.options import Preset
-from companion.rules import color_gin, gin, ginski, teams
 from companion.rules.base import HandResult, MatchScore
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
@@ -152,6 +152,38 @@ class RummyVariant(Variant):
     def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int:
         return int(self.rules.next_dealer(result, dealer, players, options))
 
+    # -- the seam ---------------------------------------------------------------------
+
+    def hand_scoring(self) -> RummyVariant:
+        return self
+
+    def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
+                   hand_rng: Callable[[int], random.Random]) -> play.RummyGame:
+        from companion.play import rummy as play
+
+        return play.RummyGame(self.name, players=len(names), options=options, dealer=dealer or 0,
+                              hand_rng=hand_rng)
+
+    def dealt_bot_action(self, game: play.RummyGame, level: str, rng: random.Random) -> dict[str, Any]:
+        from companion.play.levels import seat_action
+        from companion.play.rummy import action_to_dict
+
+        return action_to_dict(seat_action(game, level))
+
+    def dealt_legal_actions(self, game: play.RummyGame) -> list[dict[str, Any]]:
+        from companion.play.rummy import action_to_dict
+
+        return [action_to_dict(a) for a in game.legal_actions()]
+
+    def dealt_hint(self, game: play.RummyGame, seat: int, names: list[str]) -> dict[str, Any]:
+        from companion.play.hints import rummy_hint
+
+        return rummy_hint(game, list(names))
+
+    def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
+        self.new_play(players, seed=0, preset=preset)  # bad settings fail here
+        return players
+
     # -- full play and its bot -----------------------------------------------------------
 
     def new_play(self, players: int | None = None, *, seed: int = 0, preset: str | None = None,
@@ -178,188 +210,4 @@ class RummyVariant(Variant):
         return selfplay_match(seed, self.name, players=players, check=check, options=options)
 
 
-class GinRummy(RummyVariant):
-    name = "gin"
-    label = "Gin Rummy"
-    seats = (2,)
-    deck = STANDARD
-    options_class = gin.Options
-    default_preset = gin.DEFAULT_PRESET
-    rules: ClassVar[RulesModule] = gin
-    preset_words = {
-        "gin_002": ("Short rules (seed 002)", "under the knock limit to knock, a showdown at the end of the "
-                    "stock, no game or box bonus"),
-        "gin_004": ("Full rules with boxes (seed 004)", "game bonus 100, 25 a box, a shutout doubles the total"),
-        "pagat": ("Classic (pagat.com)", "gin 20, undercut 10, a shutout doubles the game bonus"),
-        "modern": ("Modern (with big gin)", "big gin 31, the deal alternates, a shutout doubles the points"),
-    }
-    option_labels = {"knock_limit": "Knock limit", "knock_compare": "Knock with deadwood",
-                     "gin_bonus": "Gin bonus", "undercut_bonus": "Undercut bonus", "big_gin_bonus": "Big gin bonus",
-                     "game_target": "Game target", "game_bonus": "Game bonus", "box_bonus": "Box bonus",
-                     "oklahoma": "Oklahoma gin", "upcard": "Upcard (Oklahoma)",
-                     "no_same_card_discard": "No discarding the card just picked up",
-                     "first_dealer": "First dealer", "team_mode": "Team play",
-                     "team_target": "Team target (partnership)", "outing_target": "Outing target score",
-                     "outing_minutes": "Outing time limit (minutes)"}
-    choice_labels = {"knock_compare": {"le": "up to the limit", "lt": "below the limit"},
-                     "first_dealer": {"random": "drawn at random", "flip_high_chooses": "flip: highest chooses",
-                                      "flip_low_deals": "flip: lowest deals"},
-                     "team_mode": {"none": "none (two players)", "pagat_partnership": "partnership (4 players)",
-                                   "pair_tournament": "outing of pair matches"},
-                     "stock_end": {"void_at_2": "void: nobody scores", "showdown_at_2": "showdown: lower deadwood scores"},
-                     "shutout": {"none": "no shutout bonus", "double_total": "double the total",
-                                 "double_game_bonus": "double the game bonus", "double_points": "double the hand points"},
-                     "next_dealer": {"winner": "the hand's winner", "loser": "the hand's loser", "alternate": "in turn"}}
-
-    def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
-        options = super()._build_options(preset, overrides, players)
-        partnership = options.team_mode == "pagat_partnership"
-        if partnership and players != teams.PARTNERSHIP_PLAYERS:
-            # the partnership's four players share one game: two pair games per hand
-            raise InvalidInput(f"team_mode pagat_partnership: four players in two teams (seats 0 and 2 against "
-                               f"1 and 3), each hand two pair games entered together; this game seats {players}",
-                               code="invalid_options",
-                               details={"option": "team_mode", "value": "pagat_partnership", "players": players})
-        if not partnership and players == teams.PARTNERSHIP_PLAYERS:
-            raise InvalidInput("Gin Rummy for four players is the partnership: set the option team_mode to "
-                               "pagat_partnership", code="invalid_options",
-                               details={"option": "team_mode", "players": players})
-        return options
-
-    @staticmethod
-    def partnership(options: Any) -> bool:
-        """Whether a game with ``options`` is the pagat partnership (four players, two teams)."""
-        return getattr(options, "team_mode", None) == "pagat_partnership"
-
-    def check_seats(self, players: int, overrides: Mapping[str, Any] | None = None) -> None:
-        if isinstance(overrides, Mapping) and overrides.get("team_mode") == "pagat_partnership":
-            if players != teams.PARTNERSHIP_PLAYERS:
-                raise InvalidInput(f"team_mode pagat_partnership: four players in two teams (seats 0 and 2 "
-                                   f"against 1 and 3), not {players}", code="invalid_players",
-                                   details={"players": players, "seats": [teams.PARTNERSHIP_PLAYERS]})
-            return
-        if players == teams.PARTNERSHIP_PLAYERS:
-            raise InvalidInput("gin is played by 2 players, not 4; four players play the partnership: "
-                               "set the option team_mode to pagat_partnership", code="invalid_players",
-                               details={"players": players, "seats": list(self.seats)})
-        super().check_seats(players)
-
-    def hand_sizes(self, options: Any, players: int) -> HandSizes:
-        if self.partnership(options):  # each pair game is a two-player deal
-            return super().hand_sizes(options, 2)
-        return super().hand_sizes(options, players)
-
-    def start_match(self, players: int, options: Any) -> MatchScore:
-        if self.partnership(options):
-            return teams.start_partnership(options)
-        return super().start_match(players, options)
-
-    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore:
-        if self.partnership(options):
-            return teams.add_partnership_hand(match, result, options)
-        return super().add_hand(match, result, options)
-
-    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int:
-        if self.partnership(options):  # each pair game keeps its own deal, at its own table
-            return dealer
-        return super().next_dealer(result, dealer, players, options)
-
-    def table_rules(self, options: Any, players: int) -> dict[str, Any]:
-        out = super().table_rules(options, players)
-        if self.partnership(options):
-            out.update(team_mode="pagat_partnership", teams=[list(t) for t in teams.TEAMS],
-                       tables=[list(t) for t in teams.TABLES], team_target=int(options.team_target))
-        return out
-
-    def big_bonus(self, options: Any) -> int:
-        return int(getattr(options, "big_gin_bonus", 0) or 0)
-
-    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
-                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
-        extra: dict[str, Any] = {"upcard": upcard} if upcard is not None else {}
-        return dict(gin.score_from_deadwood(list(deadwood), ender, options=options, big_gin=big_gin,
-                                            **extra).as_dict())
-
-    def entries(self, options: Any) -> dict[str, bool]:
-        return {**super().entries(options), "upcard": bool(getattr(options, "oklahoma", False))}
-
-
-class ColorGin(RummyVariant):
-    name = "color_gin"
-    label = "Color Gin"
-    seats = (2,)
-    deck = STANDARD
-    options_class = color_gin.Options
-    choice_labels = {"tie": {"undercut": "the defender undercuts", "knocker_wins_zero": "the knocker wins 0",
-                             "no_score": "nobody scores"},
-                     "tiebreak": {"none": "stays a tie", "total_points": "higher total of all four suits"},
-                     "stock_end": {"void_at_2": "void: nobody scores", "alternate_anyway": "void, and the deal passes anyway"},
-                     "auto_declare": {"best_score": "the best score", "least_deadwood": "the least deadwood",
-                                      "most_open_suits": "the most open suits"},
-                     "first_dealer": {"random": "drawn at random", "flip_high_chooses": "flip: highest chooses",
-                                      "flip_low_deals": "flip: lowest deals"},}
-    default_preset = color_gin.DEFAULT_PRESET
-    rules: ClassVar[RulesModule] = color_gin
-    context_scoring = True
-    deadwood_entry = False
-    preset_words = {
-        "sackson": ("Sid Sackson's rules", "each suit is scored on its own; three suits win"),
-        "coop": ("Co-op", "both players aim for a 2-2 tie; the team score is all eight columns"),
-        "coop_jokers": ("Co-op with jokers", "co-op, with both jokers in the stock: drawing one ends the hand"),
-    }
-
-    def hand_sizes(self, options: Any, players: int) -> HandSizes:
-        return HandSizes(int(self.rules.deal_size(players, options)), None)
-
-    def entries(self, options: Any) -> dict[str, bool]:
-        return {**super().entries(options), "declared": True, "joker": bool(getattr(options, "coop_jokers", False))}
-
-    def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
-                   prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
-                   joker: bool = False, upcard: str | None = None, match: MatchScore | None = None) -> dict[str, Any]:
-        if upcard is not None:
-            raise InvalidInput("\"upcard\" is for Oklahoma gin only", code="invalid_hand")
-        before = match if match is not None else self.score_match(prior, players, options)
-        kwargs: dict[str, Any] = {"options": options, "closed": before}
-        if declared is not None:
-            kwargs["declared"] = declared
-        if joker:
-            kwargs["joker"] = True
-        return dict(self.rules.score_hand(list(hands), ender, **kwargs).as_dict())
-
-
-class Ginski(RummyVariant):
-    name = "ginski"
-    label = "Ginski"
-    seats = (3, 2, 4)
-    deck = RUMSKI
-    options_class = ginski.Options
-    choice_labels = {"undercut_tie": {"first_in_turn_order_after_ender": "the first after the ender takes it",
-                                      "split": "they split it", "both_full": "each scores in full"},
-                     "layoffs": {"none": "no lay-offs", "onto_ender_melds": "onto the ender's melds"},
-                     "stock_end": {"void_at_2": "void: nobody scores", "pass_left": "void, and the deal passes left"},
-                     "after_all_pass": {"must_draw_stock": "must draw from the stock",
-                                        "may_take_upcard": "may take the upcard"},
-                     "first_dealer": {"random": "drawn at random", "flip_high_chooses": "flip: highest chooses",
-                                      "flip_low_deals": "flip: lowest deals"},}
-    default_preset = ginski.DEFAULT_PRESET
-    rules: ClassVar[RulesModule] = ginski
-    gin_word = "Ginski"
-    big_word = "Big Ginski"
-    preset_words = {
-        "ginski": ("Three players (as written)", "ten cards each, first to 100"),
-        "ginski_2p": ("Two players", "twelve cards each"),
-        "ginski_4p": ("Four players", "ten cards each"),
-    }
-
-    def big_bonus(self, options: Any) -> int:
-        return int(getattr(options, "big_ginski_bonus", 0) or 0)
-
-    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
-                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
-        if upcard is not None:
-            raise InvalidInput("\"upcard\" is for Oklahoma gin only", code="invalid_hand")
-        return dict(ginski.score_from_deadwood(list(deadwood), ender, options=options, big_gin=big_gin).as_dict())
-
-
-__all__ = ["RummyVariant", "GinRummy", "ColorGin", "Ginski"]
+__all__ = ["RulesModule", "RummyVariant"]

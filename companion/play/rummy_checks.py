@@ -8,20 +8,18 @@ after every action in self-play and the tests (:func:`check_game`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from companion import cards as C
 from companion.errors import IllegalAction
+from companion.play.rummy_state import RummyMatch
 from companion.play.rummy_actions import action_to_dict
-
-if TYPE_CHECKING:
-    from companion.play.rummy import RummyGame
 
 STOCK_END_AT: Final = 2  # the last two stock cards are never drawn
 MAX_HANDS: Final = 400  # a match that has not ended by then is a bug
 
 
-def game_view(game: RummyGame, seat: int | None = None) -> dict[str, Any]:
+def game_view(game: RummyMatch, seat: int | None = None) -> dict[str, Any]:
     """What a player may see, as JSON-ready data: the table (phase, turn, dealer,
     stock size, the discard pile's top, hand sizes, the cards each seat took from
     the discard pile, the match) and, for ``seat``, that player's cards and, on
@@ -59,7 +57,7 @@ def game_view(game: RummyGame, seat: int | None = None) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ checks
 
-def check_game(game: RummyGame) -> None:
+def check_game(game: RummyMatch) -> None:
     """Raise ``AssertionError`` if any invariant is broken: every card of the deck
     in exactly one place, hand sizes right for the phase, the match score equal to
     ``score_match`` over the hand results, and the match not running forever."""

@@ -13,21 +13,18 @@ companion.errors.IllegalAction: the upcard phase: take the upcard (Draw('discard
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
 
 from companion.errors import IllegalAction
 from companion import cards as C
 from companion import melds as M
+from companion.play.rummy_state import RummyMatch
 from companion.play.rummy_actions import Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass, _name
 from companion.play.rummy_checks import STOCK_END_AT
 from companion.rules.base import HandResult
 from companion.rules.first_dealer import dealer_after_choice
 
-if TYPE_CHECKING:
-    from companion.play.rummy import RummyGame
 
-
-def apply_action(game: RummyGame, action: Action) -> HandResult | None:
+def apply_action(game: RummyMatch, action: Action) -> HandResult | None:
     """Play ``action`` for the player to move. Returns the hand's result when the
     action ended a hand, else None. Raises ``ValueError`` (state unchanged) when the
     action is not legal now."""
@@ -156,7 +153,7 @@ def apply_action(game: RummyGame, action: Action) -> HandResult | None:
         return game._end_hand(seat)
     raise IllegalAction(f"not a rummy action: {action!r}")
 
-def _why_no_end(game: RummyGame, kept: int) -> str:
+def _why_no_end(game: RummyMatch, kept: int) -> str:
     dw = M.deadwood_of_mask(kept, game.meld_variant)
     return (f"you may not knock keeping these cards ({dw} deadwood): the rules in play "
             "do not allow ending the hand with them")
@@ -167,12 +164,12 @@ def _joker_words(joker: int) -> str:
             f"hand at once with the joker as the discard, gin if you can, else a knock "
             f"whatever your deadwood (Knock({name}))")
 
-def _phase_words(game: RummyGame) -> str:
+def _phase_words(game: RummyMatch) -> str:
     return {"upcard": "the upcard phase", "draw": "it is time to draw",
             "discard": "you hold the drawn card", "rescue": "the stock is down to two"
             }.get(game.phase, game.phase)
 
-def _after_discard(game: RummyGame, seat: int) -> HandResult | None:
+def _after_discard(game: RummyMatch, seat: int) -> HandResult | None:
     if len(game.stock) <= STOCK_END_AT:
         if getattr(game.options, "last_discard_rescue", False):
             game.phase = "rescue"

@@ -14,7 +14,6 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
 * :mod:`~companion.table.subscriptions`: who hears about each commit
 * :mod:`~companion.table.history`: which events stand after undos and redos, what each did
 * :mod:`~companion.table.explain`: a rummy hand's points in players' words (bonus, deadwood)
-* :mod:`~companion.table.partnership`: the pagat partnership's hands (two pair games in one entry, team fields)
 * :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
 * :mod:`~companion.table.handover`: a dealt hand's end in public form (every hand face up, the points in parts), the latest moves in words
 * :mod:`~companion.table.dealt`: :class:`DealtGame`, a dealt game's seats, cards and play

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games import RummyVariant
 from companion.store import StoredEvent
-from companion.table.fold import _apply, apply_action, engine_dealer, new_state, refold_match
+from companion.table.fold import _apply, apply_action, engine_dealer, new_state, refold_match, scoring_of
 from companion.table.state import GameState, HandEntry
 
 FORMAT = 1
@@ -64,7 +63,5 @@ def restore(game_id: str, state: dict[str, Any]) -> GameState:
     else:
         g.hands = [HandEntry(int(n), int(seq), ender, dict(entry), dict(result), bool(corr))
                    for n, seq, ender, entry, result, corr in state["hands"]]
-        v = g.rules
-        assert isinstance(v, RummyVariant)
-        refold_match(g, v, None)
+        refold_match(g, scoring_of(g.rules), None)
     return g

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import CompanionError, Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
-from companion.games import GinGo, find_variant
+from companion.games import find_variant
 from companion.play.deal import SEED_BYTES, commitment, hand_seed
-from companion.play.levels import gingo_action, level_of, seat_action
+from companion.play.levels import level_of
 from companion.store.records import SECRET
 from companion.table.boardwait import board_wait
 from companion.table.checks import check_players
@@ -106,8 +106,8 @@ class Dealing(Ledger):
             except IllegalAction as exc:
                 raise InvalidInput(str(exc), code="invalid_bots") from None
             key = self.new_key()
-            # Gin-Go's set-up (the reveal of the suits) is shuffled from hand 0's seed
-            first = 0 if isinstance(find_variant(variant), GinGo) else 1
+            # a set-up before the first hand (Gin-Go's reveal of the suits) is shuffled from hand 0's seed
+            first = find_variant(variant).setup_hand
             payload: dict[str, Any] = {
                 "variant": variant, "preset": preset, "options": dict(options or {}), "players": names,
                 "dealer": dealer, "mode": "dealt", "bots": bots_list, "skip_board": bool(skip_board),
@@ -280,7 +280,7 @@ class Dealing(Ledger):
         """What a dealt Gin-Go game waits for on the board before the next turn (every space
         still wrong, named: :func:`~companion.table.boardwait.board_wait`), or None."""
         gate = self.board_gate
-        if gate is None or g.dealt is None or not g.dealt.gingo or g.dealt.skip_board:
+        if gate is None or g.dealt is None or not g.dealt.by_moves or g.dealt.skip_board:
             return None
         e = g.dealt.engine
         if e.phase != "play" or e.stage != "draw":  # a turn under way finishes (meld, then discard)
@@ -289,13 +289,13 @@ class Dealing(Ledger):
         if not view:
             return None
         rules = g.rules
-        return board_wait(view, rules.frames(g.engine) if isinstance(rules, GinGo) else None)
+        return board_wait(view, rules.frames(g.engine))
 
     def board_agreed(self) -> None:
         """The board changed: dealt Gin-Go games whose bots waited for it move on."""
         with self._lock:
             gids = [gid for gid, g in self.library.open.items()
-                    if g.dealt is not None and g.dealt.gingo and not g.dealt.skip_board]
+                    if g.dealt is not None and g.dealt.by_moves and not g.dealt.skip_board]
         for gid in gids:
             self.after_dealt(gid)
 
@@ -313,12 +313,7 @@ class Dealing(Ledger):
                 return None
             e = d.engine
             level = level_of(e.options)
-            if d.gingo:
-                action = gingo_action(e, level, random.Random(g.version))
-            else:
-                from companion.play.rummy import action_to_dict
-
-                action = action_to_dict(seat_action(e, level))
+            action = d.variant.dealt_bot_action(e, level, random.Random(g.version))
             return seat, action, g.version
 
     def run_bots(self, game_id: str, delay: float = 0.0) -> int:

@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.errors import IllegalAction
 from companion import cards as C
-from companion.games import GinGo, RummyVariant, Variant
+from companion.games import Variant
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
 from companion.play.levels import level_of
 from companion.store.records import SECRET, public_payload
@@ -85,20 +85,9 @@ class DealtGame:
             seed = hand_seed(key, k) if key is not None else published.get(k)
             return Unpublished(k) if seed is None else HashRandom(seed)
 
-        engine: Any
-        if isinstance(variant, GinGo):
-            from companion.play.gingo import GingoPlay
-
-            # no dealer named: seat 0, or the flip when the options say so (first_dealer)
-            engine = GingoPlay(names, options, dealer=dealer if "dealer" in payload else None,
-                               hand_rng=hand_rng)
-        elif isinstance(variant, RummyVariant):
-            from companion.play.rummy import RummyGame
-
-            engine = RummyGame(variant.name, players=len(names), options=options, dealer=dealer,
-                               hand_rng=hand_rng)
-        else:  # pragma: no cover - every game is one or the other
-            raise IllegalAction(f"{variant.name} cannot be dealt")
+        # no dealer named: the game's own rule (seat 0, or the flip when the options say so)
+        engine: Any = variant.dealt_play(names, options, dealer=dealer if "dealer" in payload else None,
+                                         hand_rng=hand_rng)
         seats = {int(s): str(h) for s, h in dict(payload.get("seats") or {}).items()}  # a rematch's phones
         return cls(variant, names, key, bots, engine, published=published, seats=seats,
                    skip_board=bool(payload.get("skip_board", False)))
@@ -116,14 +105,16 @@ class DealtGame:
         return other
 
     @property
-    def gingo(self) -> bool:
-        return isinstance(self.variant, GinGo)
+    def by_moves(self) -> bool:
+        """The game is tracked move by move (its engine speaks JSON actions and waits for
+        the board), not scored by hands."""
+        return self.variant.play_style == "actions"
 
     # -- whose turn --------------------------------------------------------------------------
 
     @property
     def finished(self) -> bool:
-        if self.gingo:
+        if self.by_moves:
             return bool(self.engine.phase == "game_over")
         return bool(self.engine.over)
 
@@ -132,7 +123,7 @@ class DealtGame:
         if self.finished:
             return None
         e = self.engine
-        if not self.gingo:
+        if not self.by_moves:
             return int(e.turn)
         if e.phase in ("play", "first_dealer"):  # first_dealer: the flip's winner chooses
             return int(e.turn)
@@ -144,20 +135,20 @@ class DealtGame:
 
     def hands_over(self) -> int:
         """How many hands have ended."""
-        if self.gingo:
+        if self.by_moves:
             return len(self.engine.table.as_dict().get("hands", []))
         return len(self.engine.results)
 
     @property
     def dealer(self) -> int:
-        if self.gingo and not self.set_up():  # the table names its dealer at the set-up
+        if self.by_moves and not self.set_up():  # the table names its dealer at the set-up
             return int(self.engine._first_dealer)
-        return int(self.engine.table.dealer if self.gingo else self.engine.dealer)
+        return int(self.engine.table.dealer if self.by_moves else self.engine.dealer)
 
     # -- what a seat may do ------------------------------------------------------------------
 
     def hand_cards(self, seat: int) -> list[int]:
-        if self.gingo:
+        if self.by_moves:
             return list(self.engine.hands[seat]) if self.engine.phase == "play" else []
         return C.mask_cards(self.engine.hands[seat]) if not self.engine.over else []
 
@@ -165,18 +156,12 @@ class DealtGame:
         """The actions ``seat`` may take now, as JSON (empty when it is not its turn)."""
         if seat is None or seat != self.to_move():
             return []
-        if self.gingo:
-            from companion.play.gingo import legal_actions
-
-            return legal_actions(self.engine)
-        from companion.play.rummy import action_to_dict
-
-        return [action_to_dict(a) for a in self.engine.legal_actions()]
+        return self.variant.dealt_legal_actions(self.engine)
 
     def endings(self, seat: int | None) -> dict[str, str]:
         """How each knock ``seat`` may make now ends the hand, by the card it discards:
         ``"gin"`` or ``"knock"`` (the Play screen says Gin, not "Knock", for a gin)."""
-        if self.gingo or seat is None or seat != self.to_move():
+        if self.by_moves or seat is None or seat != self.to_move():
             return {}
         from companion.play.rummy import Knock
 
@@ -200,7 +185,7 @@ class DealtGame:
         if not isinstance(action, dict):
             raise IllegalAction("an action is an object from legal_actions, like {\"type\": \"draw\", ...}")
         new = self.clone()
-        if self.gingo:
+        if self.by_moves:
             act = dict(action)
             if act.get("type") not in ("setup", "new_hand"):
                 if "seat" in act and act["seat"] != seat:
@@ -238,7 +223,7 @@ class DealtGame:
             self.drawn.pop(seat, None)
         if self.hands_over() > before.hands_over():
             self.drawn.clear()
-            summary = (gingo_summary(before.engine, self.engine, effects) if self.gingo
+            summary = (gingo_summary(before.engine, self.engine, effects) if self.by_moves
                        else rummy_summary(self.engine, self.names))
             self.hand_overs.append(summary)
 
@@ -251,7 +236,7 @@ class DealtGame:
 
     def set_up(self) -> bool:
         """Gin-Go: the set-up (the reveal of the suits, and the flip) is done."""
-        return self.gingo and self.engine.phase not in ("setup", "first_dealer")
+        return self.by_moves and self.engine.phase not in ("setup", "first_dealer")
 
     def revealed(self) -> list[int]:
         """The hands whose seed is public now: every hand that is over, and Gin-Go's set-up
@@ -264,7 +249,7 @@ class DealtGame:
         done = set(self.revealed())
         current = self.hands_over() + (0 if self.finished else 1)
         out = []
-        for k in range(0 if self.gingo else 1, current + 1):
+        for k in range(self.variant.setup_hand, current + 1):
             seed = self.seed_of(k)
             if seed is None:
                 continue
@@ -284,14 +269,14 @@ class DealtGame:
                                "last_hand": self.hand_overs[-1] if self.hand_overs else None,
                                "bot_level": level_of(e.options),
                                "hints": [self.hints.get(s, 0) for s in range(len(self.names))]}
-        if self.gingo:
+        if self.by_moves:
             st = e.table.as_dict()
             out.update(phase=e.phase, turn=e.turn, stage=e.stage, dealer=st.get("dealer"), hand_number=st.get("hand"),
                        stock=len(e.stock), pile=[C.card_name(c) for c in e.pile],
                        discard_top=C.card_name(e.pile[-1]) if e.pile else None,
                        keep=None if e.keep is None else C.card_name(e.keep),
                        hand_sizes=[len(h) for h in e.hands] if e.phase == "play" else [0] * len(self.names),
-                       table=st, frames=self.variant.frames(e.table) if isinstance(self.variant, GinGo) else None)
+                       table=st, frames=self.variant.frames(e.table))
         else:
             v = e.view(None)
             v.pop("variant", None)
@@ -309,11 +294,7 @@ class DealtGame:
         if seat != mover:
             who = self.names[mover] if mover is not None else "nobody"
             raise ValueError(f"a hint is for your own turn: it is seat {mover}'s turn ({who}), not seat {seat}'s")
-        from companion.play.hints import gingo_hint, rummy_hint
-
-        if self.gingo:
-            return gingo_hint(self.engine, seat)
-        return rummy_hint(self.engine, list(self.names))
+        return self.variant.dealt_hint(self.engine, seat, list(self.names))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``seat``'s own view (a seat of None sees what everybody sees)."""

@@ -11,20 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeGuard
 
-from companion.errors import CompanionError
-
-_BONUS_WORD = {
-    ("gin", "gin"): "gin bonus", ("gin", "big_gin"): "big gin bonus", ("gin", "undercut"): "undercut bonus",
-    ("ginski", "gin"): "Ginski bonus", ("ginski", "big_gin"): "Big Ginski bonus",
-    ("ginski", "undercut"): "undercut bonus",
-    ("color_gin", "gin"): "gin bonus", ("color_gin", "undercut"): "undercut bonus",
-}
-_BONUS_OPTION = {
-    ("gin", "gin"): "gin_bonus", ("gin", "big_gin"): "big_gin_bonus", ("gin", "undercut"): "undercut_bonus",
-    ("ginski", "gin"): "ginski_bonus", ("ginski", "big_gin"): "big_ginski_bonus",
-    ("ginski", "undercut"): "undercut_bonus",
-    ("color_gin", "gin"): "gin_bonus", ("color_gin", "undercut"): "undercut_bonus",
-}
+from companion.errors import CompanionError, UnknownVariant
+from companion.games import find_variant
 
 
 def _whole(x: Any) -> TypeGuard[int]:
@@ -47,6 +35,10 @@ def breakdown(variant: str, result: dict[str, Any], options: Any,
     >>> [p["label"] for p in breakdown("gin", r, opts, ["Ana", "Ben"])["parts"]]
     ['deadwood difference (12 - 4)']
     """
+    try:
+        v = find_variant(variant)  # its words for the bonuses (Variant.bonus_words)
+    except UnknownVariant:
+        return None
     extra = result.get("extra")
     if isinstance(extra, dict) and extra.get("team_mode"):  # a partnership hand: its notes explain it
         return None
@@ -70,9 +62,9 @@ def breakdown(variant: str, result: dict[str, Any], options: Any,
         return None
     times = 2 if any("doubled" in str(n) for n in result.get("notes") or []) else 1
     parts: list[dict[str, Any]] = []
-    bonus_opt = _BONUS_OPTION.get((variant, kind))
-    if bonus_opt is not None and kind != "undercut":
-        parts.append({"label": _BONUS_WORD[(variant, kind)], "points": int(getattr(options, bonus_opt, 0))})
+    bonus = v.bonus_words.get(kind)
+    if bonus is not None and kind != "undercut":
+        parts.append({"label": bonus[0], "points": int(getattr(options, bonus[1], 0))})
         others = [s for s in range(len(dws)) if s != winner]
         if len(others) == 1:
             label = f"{players[others[0]]}'s deadwood" if others[0] < len(players) else "deadwood"
@@ -82,7 +74,7 @@ def breakdown(variant: str, result: dict[str, Any], options: Any,
     elif kind == "undercut" and _whole(ender):
         parts.append({"label": "undercut bonus", "points": int(getattr(options, "undercut_bonus", 0))})
         others = [s for s in range(len(dws)) if s != winner]
-        if variant == "ginski":  # Ginski: the undercutter takes everyone else's deadwood
+        if v.undercut_takes_others:  # Ginski: the undercutter takes everyone else's deadwood
             label = f"{players[ender]}'s deadwood" if len(others) == 1 and ender < len(players) \
                 else "the others' deadwood"
             parts.append({"label": label, "points": sum(dws[s] for s in others)})
@@ -132,3 +124,27 @@ def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> 
     if len(found) < 2:
         return None
     return [a.as_dict() for a in found]
+
+
+def table_previews(variant: str, options: Any, players: Sequence[str], tables: Sequence[dict[str, Any]],
+                   result: dict[str, Any], seats_by_table: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """What a preview adds for a partnership hand, per table: ``table_breakdowns`` (the
+    table winner's points in parts, as a two-player hand's ``breakdown``, or None) and
+    ``table_arrangements`` (with the cards: the ender's arrangements that tie on the
+    least deadwood when there are two or more, else None). Seats in both are the table's
+    own (0: its team A player, 1: its team B player); ``seats_by_table`` says which seats
+    play at each table (the game's :meth:`TeamPlay.seats_by_table`)."""
+    extra = result.get("extra") if isinstance(result, dict) else None
+    played = extra.get("tables") if isinstance(extra, dict) else None
+    breakdowns: list[dict[str, Any] | None] = []
+    ties: list[list[dict[str, Any]] | None] = []
+    for i, seats in enumerate(seats_by_table):
+        t = tables[i] if i < len(tables) else {}
+        r = played[i] if isinstance(played, list) and i < len(played) else None
+        names = [players[s] for s in seats]
+        breakdowns.append(breakdown(variant, r, options, names) if isinstance(r, dict) else None)
+        ender = t.get("ender")
+        local = list(seats).index(ender) if _whole(ender) and ender in seats else None
+        ties.append(tied_arrangements(variant, {"ender": local, "hands": t["hands"]})
+                    if "hands" in t and local is not None else None)
+    return {"table_breakdowns": breakdowns, "table_arrangements": ties}

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound
-from companion.games import GinGo, RummyVariant, find_variant
+from companion.games import Variant, find_variant
+from companion.games.base import HandScoring
 from companion.store import StoredEvent
-from companion.table import partnership
 from companion.table.history import stacks
 from companion.rules.base import HandResult, MatchScore
 from companion.table.state import GameState, HandEntry, add_tally, tally_of
@@ -50,14 +50,20 @@ def new_state(first: StoredEvent) -> GameState:
 
         g.dealt = DealtGame.create(v, p, g.options)
         _sync_dealt(g)
-    elif isinstance(v, GinGo):
-        g.engine = v.new_game(g.players, dict(p.get("options") or {}))
+    elif (moves := v.action_table()) is not None:
+        g.engine = moves.new_game(g.players, dict(p.get("options") or {}))
         g.dealer = engine_dealer(g)
-    elif isinstance(v, RummyVariant):
-        refold_match(g, v, None)
-    else:  # pragma: no cover - every game is one or the other
-        raise TypeError(f"{v.name} is neither scored by hands nor played by actions")
+    else:
+        refold_match(g, scoring_of(v), None)
     return g
+
+
+def scoring_of(v: Variant) -> HandScoring:
+    """How ``v`` scores a hand: the table asks the game, never which game it is."""
+    scoring = v.hand_scoring()
+    if scoring is None:  # pragma: no cover - a game with neither is refused by the registry's tests
+        raise TypeError(f"{v.name} is neither scored by hands nor played by actions")
+    return scoring
 
 
 def engine_dealer(g: GameState) -> int:
@@ -70,14 +76,16 @@ def apply_action(g: GameState, action: dict[str, Any]) -> None:
     """Apply one Gin-Go action to ``g``'s engine in place, keeping what it did."""
     g.effects = g.engine.apply(action)
     g.actions.append(action)
-    g.plays.append(GinGo.play_line(len(g.actions), int(g.engine.hand), action, g.effects))
+    moves = g.rules.action_table()
+    assert moves is not None  # a game with an engine is tracked by its moves
+    g.plays.append(moves.play_line(len(g.actions), int(g.engine.hand), action, g.effects))
 
 
 def _sync_dealt(g: GameState) -> None:
     """The parts of ``g`` the dealt game decides (what the score sheet and the board read)."""
     d = g.dealt
     g.dealer = d.dealer
-    if d.gingo:
+    if d.by_moves:
         g.engine = d.engine.table
     else:
         g.match = d.engine.match
@@ -112,7 +120,7 @@ def _apply_dealt(g: GameState, ev: StoredEvent) -> None:
     new.log.append({"seq": ev.seq, "type": ev.type, "payload": p})
     g.effects = effects
     g.dealt = new
-    if not new.gingo:
+    if not new.by_moves:
         for r in new.engine.results[before:]:
             n = len(g.hands) + 1
             g.hands.append(HandEntry(n, ev.seq, r.ender, {"dealt": True}, r.as_dict()))
@@ -171,8 +179,7 @@ def step(g: GameState, ev: StoredEvent) -> GameState:
     if new.engine is not None:
         new.dealer = engine_dealer(new)
         return new
-    v = g.rules
-    assert isinstance(v, RummyVariant)
+    v = scoring_of(g.rules)
     if ev.type == "hand" and dirty is None:  # one hand more: the match moves on by it alone
         extend_match(new, v, new.hands[-1])
         return new
@@ -186,11 +193,11 @@ def hand_result(d: dict[str, Any]) -> HandResult:
     return HandResult.from_dict(d)
 
 
-def rescore(g: GameState, v: RummyVariant, payload: dict[str, Any], prior: Sequence[HandResult] = (),
+def rescore(g: GameState, v: HandScoring, payload: dict[str, Any], prior: Sequence[HandResult] = (),
             match: MatchScore | None = None) -> dict[str, Any]:
     """Score one hand's input again, in the match context of the hands before it: ``match``
     (the match before the hand) or else ``prior`` (their results); only a game whose
-    scoring depends on them (:attr:`RummyVariant.context_scoring`) reads either."""
+    scoring depends on them (:attr:`HandScoring.context_scoring`) reads either."""
     if "hands" not in payload:
         return dict(payload["result"])
     return v.score_hand(payload["hands"], payload.get("ender"), g.options, prior=prior, players=len(g.players),
@@ -198,7 +205,7 @@ def rescore(g: GameState, v: RummyVariant, payload: dict[str, Any], prior: Seque
                         upcard=payload.get("upcard"), match=match)
 
 
-def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
+def refold_match(g: GameState, v: HandScoring, dirty: int | None) -> None:
     """Fold every hand into the match, from the first; in a game whose scoring depends on
     the hands before (Color Gin's closed suits), the hands after a corrected one (``dirty``)
     are scored again. A new hand at the end takes :func:`extend_match` instead."""
@@ -210,8 +217,9 @@ def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
             h = g.hands[i] = dataclasses.replace(h, result=rescore(g, v, payload, results[:i]))
             results[i] = hand_result(h.result)
     g.match = v.score_match(results, len(g.players), g.options)
-    g.tally = tally_of(g.hands, len(g.players), partnership.is_partnership(g.options))
-    if partnership.is_partnership(g.options):
+    partnership = g.rules.team_play(g.options)
+    g.tally = tally_of(g.hands, len(g.players), partnership)
+    if partnership is not None:
         # each table deals as its own pair game (a team result names no seat to deal)
         g.hand_dealers, g.table_dealers = partnership.deal_order(
             g.options, g.created_dealer, [(h.entry, h.result) for h in g.hands])
@@ -223,15 +231,16 @@ def refold_match(g: GameState, v: RummyVariant, dirty: int | None) -> None:
     g.dealer = dealer
 
 
-def extend_match(g: GameState, v: RummyVariant, h: HandEntry) -> None:
+def extend_match(g: GameState, v: HandScoring, h: HandEntry) -> None:
     """``g`` one new last hand ``h`` further (already in ``g.hands``): the match, the deal
     and the summary's tally move on by that hand alone, so a scored hand costs the same in
     a long game as in a short one. Parts of ``g`` shared with the state before are replaced,
     never changed in place."""
     r = hand_result(h.result)
     g.match = v.add_hand(g.match, r, g.options)
-    g.tally = add_tally(g.tally, h.result, len(g.players), partnership.is_partnership(g.options))
-    if partnership.is_partnership(g.options):
+    partnership = g.rules.team_play(g.options)
+    g.tally = add_tally(g.tally, h.result, len(g.players), partnership)
+    if partnership is not None:
         dealt, g.table_dealers = partnership.deal_step(g.options, g.table_dealers, h.entry, h.result)
         g.hand_dealers = [*g.hand_dealers, dealt]
         g.dealer = g.table_dealers[0]
@@ -264,9 +273,7 @@ def fold_game(events: Sequence[StoredEvent]) -> GameState:
     if g.engine is not None:
         g.dealer = engine_dealer(g)
         return g
-    v = g.rules
-    assert isinstance(v, RummyVariant)
-    refold_match(g, v, dirty)
+    refold_match(g, scoring_of(g.rules), dirty)
     return g
 
 

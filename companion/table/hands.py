@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import CompanionError, IllegalAction, InvalidInput
-from companion.games import RummyVariant, find_variant
-from companion.table import partnership
+from companion.games import find_variant
 from companion.table.errors import engine_failure
 from companion.table.fold import hand_result, rescore
 from companion.table.state import GameState
@@ -32,9 +31,9 @@ def score_deadwood(variant: str, deadwood: Sequence[int], ender: int | None, opt
     >>> score_deadwood("gin", [9, 6], 0, opts)["points"]
     [0, 28]
     """
-    v = find_variant(variant)
-    if not isinstance(v, RummyVariant):
-        raise InvalidInput(f"{v.name} is played with actions, not scored hands", code="wrong_variant")
+    v = find_variant(variant).hand_scoring()
+    if v is None:
+        raise InvalidInput(f"{variant} is played with actions, not scored hands", code="wrong_variant")
     try:
         return v.score_from_deadwood(list(deadwood), ender, options, big_gin=big_gin, upcard=upcard)
     except IllegalAction as exc:  # the engine refused the counts: its message names the rule
@@ -65,16 +64,17 @@ class HandInput:
     big_gin: bool = False
     upcard: str | None = None
     #: a partnership hand (Gin Rummy, team_mode pagat_partnership): its two pair games,
-    #: each ``{"seats", "ender", "hands" | "deadwood", ...}`` (see companion.table.partnership)
+    #: each ``{"seats", "ender", "hands" | "deadwood", ...}`` (see companion.games.gin.partnership)
     tables: list[Any] | None = None
 
 
 def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dict[str, Any]:
     """Check and score one hand's input; ``upto`` = hands before it (corrections)."""
-    v = g.rules
-    if not isinstance(v, RummyVariant):
+    v = g.rules.hand_scoring()
+    if v is None:
         raise InvalidInput(f"{g.variant} hands are played with actions, not scored hands", code="wrong_variant")
-    if partnership.is_partnership(g.options):
+    partnership = g.rules.team_play(g.options)
+    if partnership is not None:
         top = {"ender": entry.ender, "hands": entry.hands, "deadwood": entry.deadwood, "declared": entry.declared,
                "joker": entry.joker, "big_gin": entry.big_gin, "upcard": entry.upcard}
         tables = partnership.check_entry(entry.tables, top)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.errors import Conflict, NotFound, StaleVersion
+from companion.games import outing_game
 from companion.rules import outing as rules
 from companion.store.outings import OutingClientReused, OutingEvent
 from companion.table.errors import TableError
@@ -157,7 +158,7 @@ class Steps:
         try:
             for k, m in enumerate(matches):
                 pair = [players[p] for p in m.players]
-                g = self.table.create_game("gin", players=pair, preset=preset, options=dict(options),
+                g = self.table.create_game(outing_game().name, players=pair, preset=preset, options=dict(options),
                                            client_id=f"outing:{oid}:{tag}:match {k + 1}", outing=oid)
                 gids.append(g["id"])
         finally:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.games import outing_game
 from companion.games.options import options_dict
 from companion.rules import outing as rules
 from companion.store.outings import OutingEvent
@@ -161,8 +162,8 @@ class Transfer(ABC):
             for k in ks:
                 st = self._game(games[k], ids[k], oid)
                 names = st.players
-                if st.variant != "gin" or len(names) != 2:
-                    raise _bad(f"game {ids[k]} is not a two-player Gin Rummy match")
+                if st.variant != outing_game().name or len(names) != 2:
+                    raise _bad(f"game {ids[k]} is not a two-player {outing_game().label} match")
                 unknown = [n for n in names if n not in start.players]
                 if unknown:
                     raise _bad(f"game {ids[k]}'s player {unknown[0]!r} is not in the outing")

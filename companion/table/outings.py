@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
-from companion.games import find_variant
+from companion.games import outing_game
 from companion.games.options import options_dict
 from companion.rules import outing as rules
 from companion.store.outings import OutingEvent
@@ -78,7 +78,7 @@ class Outings(Steps, Trigger, Transfer):
 
     def options_of(self, preset: str | None, options: dict[str, Any]) -> Any:
         overrides = {**dict(options or {}), "team_mode": "pair_tournament"}
-        return find_variant("gin").make_options(preset, overrides, 2)
+        return outing_game().make_options(preset, overrides, 2)
 
     def elapsed(self, rec: OutingRecord) -> float:
         return max(0.0, (self.store.now() - rec.created) / 60.0)

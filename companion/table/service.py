@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import CompanionError, Conflict, InvalidInput, NotFound
-from companion.games import RummyVariant, find_variant
+from companion.games import find_variant
 from companion.store import EventStore, NewEvent, StoredEvent
-from companion.table import checkpoint, partnership
+from companion.table import checkpoint
 from companion.table.checks import check_players
 from companion.table.errors import TableError, engine_failure
-from companion.table.explain import breakdown, tied_arrangements
+from companion.table.explain import breakdown, table_previews, tied_arrangements
 from companion.table.fold import step
 from companion.table.history import describe
 from companion.table.state import GameState
@@ -145,11 +145,13 @@ class Table(Dealing):
             result = st.hands[int(payload["hand"]) - 1].result
         out = {"result": result, "game": st.as_dict(), "preview": True,
                "breakdown": breakdown(g.variant, result, g.options, g.players)}
-        v = g.rules
-        if "hands" in payload and isinstance(v, RummyVariant) and v.entries(g.options).get("declared"):
+        v = g.rules.hand_scoring()
+        if "hands" in payload and v is not None and v.entries(g.options).get("declared"):
             out["arrangements"] = tied_arrangements(g.variant, payload)
-        if isinstance(payload.get("tables"), list):  # a partnership hand: each table on its own
-            out.update(partnership.table_previews(g.variant, g.options, g.players, payload["tables"], result))
+        teams = g.rules.team_play(g.options)
+        if isinstance(payload.get("tables"), list) and teams is not None:  # a partnership hand: each table
+            out.update(table_previews(g.variant, g.options, g.players, payload["tables"], result,
+                                      teams.seats_by_table()))
         if changes is not None:
             out["changes"] = changes
             out["version"] = g.version

@@ -12,25 +12,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games import GinGo, Variant, find_variant
+from companion.games import Variant, find_variant
 from companion.games.options import options_dict
 from companion.stats import add_to_tally, hand_tally
-from companion.table.partnership import is_partnership, seat_results, team_fields
+from companion.games.base import TeamPlay
 
 
-def tally_of(hands: Sequence[HandEntry], players: int, partnership: bool) -> dict[str, list[int]]:
+def tally_of(hands: Sequence[HandEntry], players: int, partnership: TeamPlay | None) -> dict[str, list[int]]:
     """The summary's tally of a rummy game's hands (per seat: points, hands won, gins...;
     a partnership's per seat at their own table), see :func:`companion.stats.hand_tally`."""
-    if partnership:
-        return hand_tally(seat_results([h.result for h in hands]), players)
+    if partnership is not None:
+        return hand_tally(partnership.seat_results([h.result for h in hands]), players)
     return hand_tally((h.result for h in hands), players)
 
 
 def add_tally(tally: dict[str, list[int]] | None, result: dict[str, Any], players: int,
-              partnership: bool) -> dict[str, list[int]]:
+              partnership: TeamPlay | None) -> dict[str, list[int]]:
     """A new tally: ``tally`` (left as it was; None: no hands yet) and one more hand."""
     out = {k: list(v) for k, v in tally.items()} if tally is not None else hand_tally((), players)
-    for r in seat_results([result]) if partnership else (result,):
+    for r in partnership.seat_results([result]) if partnership is not None else (result,):
         add_to_tally(out, r, players)
     return out
 
@@ -119,7 +119,7 @@ class GameState:
     engine: Any = None  # GingoGame
     actions: list[dict[str, Any]] = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did
-    #: Gin-Go: one line per standing action, what it did on the board (see GinGo.play_line)
+    #: Gin-Go: one line per standing action, what it did on the board (see the Variant's ``action_table().play_line``)
     plays: list[dict[str, Any]] = field(default_factory=list)
     created_payload: dict[str, Any] = field(default_factory=dict)
     created_seq: int = 0
@@ -177,7 +177,7 @@ class GameState:
             d.update(mode="dealt", bots=sorted(self.dealt.bots),
                      dealt=dict(self.dealt.public(), hand_overs=list(self.dealt.hand_overs)))
         v = self.rules
-        if isinstance(v, GinGo):
+        if v.action_table() is not None:  # tracked move by move: the engine's own summary
             st = self.engine.as_dict()
             winner = st.get("winner")
             d.update(
@@ -204,8 +204,8 @@ class GameState:
                 winner=m.winner,
                 match=m.as_dict(),
             )
-            if is_partnership(self.options):
-                d.update(team_fields(self.players, m), table_dealers=list(self.table_dealers))
+            if (teams := v.team_play(self.options)) is not None:
+                d.update(teams.team_fields(self.players, m), table_dealers=list(self.table_dealers))
                 shown = d["hands"]  # each hand with the dealers at its tables: plain dicts
                 d["hands"] = [{**h, "dealers": list(dealers)} for h, dealers in zip(shown, self.hand_dealers)] \
                     + shown[len(self.hand_dealers):]
@@ -250,12 +250,12 @@ class GameState:
                      link_distance=st.get("link_distance"), actions=len(self.actions))
         else:
             m = self.match
-            partners = is_partnership(self.options)
+            partners = self.rules.team_play(self.options)
             tally = self.tally if self.tally is not None else tally_of(self.hands, len(self.players), partners)
             d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands),
                      tally={k: list(v) for k, v in tally.items()})
-            if partners:
-                team = team_fields(self.players, m)
+            if partners is not None:
+                team = partners.team_fields(self.players, m)
                 d.update(scores=team["scores"], final=team["final"], team_mode=team["team_mode"],
                          team_scores=team["team_scores"], winning_seats=team["winning_seats"],
                          table_dealers=list(self.table_dealers))

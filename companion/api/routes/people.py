@@ -22,8 +22,7 @@ from companion.api import models as M
 from companion.api.deps import TableDep
 from companion.api.routes import ERRORS, json_response
 from companion.errors import UnknownVariant
-from companion.games import VARIANTS, GinGo, find_variant
-from companion.rules import teams
+from companion.games import VARIANTS, find_variant
 from companion.table import Table
 
 router = APIRouter(tags=["players"])
@@ -85,9 +84,7 @@ def sides_of(variant: str, players: int) -> Mapping[str, Sequence[int]] | None:
         v = find_variant(variant)
     except UnknownVariant:
         return None
-    if variant == "gin" and players == len(teams.TABLES) * 2:
-        return {str(t): seats for t, seats in enumerate(teams.TEAMS)}
-    return v.sides(players) if isinstance(v, GinGo) else None
+    return v.sides(players)
 
 
 @router.get("/api/v1/players", response_model=M.PlayerList, responses=ERRORS)

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion import cards as C
@@ -34,6 +35,7 @@ class GinGo(Variant):
     default_preset = None
     seat_word = "side"
     on_board = True
+    setup_hand = 0  # the reveal of the suit rows is shuffled from hand 0's seed
     option_labels = {"deal": "Cards dealt", "jokers": "Jokers", "max_jokers_per_meld": "Jokers in one meld",
                      "rank_axis": "Rank order", "suit_rows": "Suit rows when nobody chooses",
                      "adjacency": "Link steps", "chip_cap": "Chips per side",
@@ -60,8 +62,7 @@ class GinGo(Variant):
         deal = int(getattr(options, "deal", 0) or rules.default_deal(players))
         return HandSizes(deal, None)
 
-    @staticmethod
-    def sides(players: int) -> dict[str, list[int]]:
+    def sides(self, players: int) -> dict[str, list[int]]:
         """The seats of each side: partners sit opposite, so turns alternate between sides."""
         return {"1": [s for s in range(players) if s % 2 == 0], "2": [s for s in range(players) if s % 2 == 1]}
 
@@ -72,6 +73,37 @@ class GinGo(Variant):
         return {**super().describe(), "sides": {str(n): self.sides(n) for n in self.seats}}
 
     # -- the table engine --------------------------------------------------------------------
+
+    def action_table(self) -> GinGo:
+        return self
+
+    def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
+                   hand_rng: Callable[[int], random.Random]) -> play.GingoPlay:
+        from companion.play import gingo as play
+
+        return play.GingoPlay(list(names), options, dealer=dealer, hand_rng=hand_rng)
+
+    def dealt_bot_action(self, game: play.GingoPlay, level: str, rng: random.Random) -> dict[str, Any]:
+        from companion.play.levels import gingo_action
+
+        return gingo_action(game, level, rng)
+
+    def dealt_legal_actions(self, game: play.GingoPlay) -> list[dict[str, Any]]:
+        from companion.play.gingo import legal_actions
+
+        return legal_actions(game)
+
+    def dealt_hint(self, game: play.GingoPlay, seat: int, names: list[str]) -> dict[str, Any]:
+        from companion.play.hints import gingo_hint
+
+        return gingo_hint(game, seat)
+
+    def selfplay_players(self, players: int | None, preset: str | None) -> int:
+        if preset is not None:
+            raise ValueError("--preset applies to the rummy games, not gingo")
+        n = 2 if players is None else players
+        self.check_seats(n)
+        return n
 
     def new_game(self, players: list[str], overrides: Any) -> rules.GingoGame:
         """A table game (moves entered as they happen at the real table)."""
@@ -91,14 +123,13 @@ class GinGo(Variant):
                 return None
         return out
 
-    @staticmethod
-    def play_line(n: int, hand: int, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    def play_line(self, n: int, hand: int, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
         """What one table action did, in a line a page can show: who played which cards,
         the spaces that got a chip (``placed``), those taken from the other side (``bumped``),
         the forfeited cards, the captured cards, the links formed or broken and how the
         hand ended. ``n`` counts the standing actions from 1; ``hand`` is the hand it was in (a new hand's own number).
 
-        >>> GinGo.play_line(3, 1, {"type": "meld", "seat": 1, "cards": ["5H", "6H", "7H"]},
+        >>> GinGo().play_line(3, 1, {"type": "meld", "seat": 1, "cards": ["5H", "6H", "7H"]},
         ...     [{"type": "meld", "seat": 1, "side": 2, "meld": {"id": 2, "cards": ["5H", "6H", "7H"]}},
         ...      {"type": "chips", "side": 2, "spaces": [30, 34, 38], "placed": [30, 34], "bumped": [38],
         ...       "forfeited": []}])

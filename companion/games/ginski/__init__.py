@@ -1,0 +1,56 @@
+"""Ginski: three or more players with the 70-card Rumski deck and its wilds.
+
+>>> from companion.games import find_variant
+>>> find_variant("ginski").seats
+(3, 2, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from companion.errors import InvalidInput
+from companion.games.base import RUMSKI
+from companion.games.rummy import RulesModule, RummyVariant
+from companion.rules import ginski
+
+
+class Ginski(RummyVariant):
+    name = "ginski"
+    label = "Ginski"
+    seats = (3, 2, 4)
+    deck = RUMSKI
+    options_class = ginski.Options
+    choice_labels = {"undercut_tie": {"first_in_turn_order_after_ender": "the first after the ender takes it",
+                                      "split": "they split it", "both_full": "each scores in full"},
+                     "layoffs": {"none": "no lay-offs", "onto_ender_melds": "onto the ender's melds"},
+                     "stock_end": {"void_at_2": "void: nobody scores", "pass_left": "void, and the deal passes left"},
+                     "after_all_pass": {"must_draw_stock": "must draw from the stock",
+                                        "may_take_upcard": "may take the upcard"},
+                     "first_dealer": {"random": "drawn at random", "flip_high_chooses": "flip: highest chooses",
+                                      "flip_low_deals": "flip: lowest deals"},}
+    default_preset = ginski.DEFAULT_PRESET
+    rules: ClassVar[RulesModule] = ginski
+    gin_word = "Ginski"
+    bonus_words = {"gin": ("Ginski bonus", "ginski_bonus"), "big_gin": ("Big Ginski bonus", "big_ginski_bonus"),
+                   "undercut": ("undercut bonus", "undercut_bonus")}
+    undercut_takes_others = True
+    big_word = "Big Ginski"
+    preset_words = {
+        "ginski": ("Three players (as written)", "ten cards each, first to 100"),
+        "ginski_2p": ("Two players", "twelve cards each"),
+        "ginski_4p": ("Four players", "ten cards each"),
+    }
+
+    def big_bonus(self, options: Any) -> int:
+        return int(getattr(options, "big_ginski_bonus", 0) or 0)
+
+    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
+                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]:
+        if upcard is not None:
+            raise InvalidInput("\"upcard\" is for Oklahoma gin only", code="invalid_hand")
+        return dict(ginski.score_from_deadwood(list(deadwood), ender, options=options, big_gin=big_gin).as_dict())
+
+
+__all__ = ["Ginski"]
