@@ -34,6 +34,9 @@ class GinGo(Variant):
     default_preset = None
     seat_word = "side"
     on_board = True
+    match_word = "game"
+    pile_draw = False  # the stock only: the pile is dug, a card at a time
+    seat_labels = {4: "4 (teams)"}
     option_labels = {"deal": "Cards dealt", "jokers": "Jokers", "max_jokers_per_meld": "Jokers in one meld",
                      "rank_axis": "Rank order", "suit_rows": "Suit rows when nobody chooses",
                      "adjacency": "Link steps", "chip_cap": "Chips per side",

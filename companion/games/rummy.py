@@ -65,6 +65,10 @@ class RummyVariant(Variant):
     #: the ending with every card melded, as players call it
     gin_word: ClassVar[str] = "gin"
     big_word: ClassVar[str] = "big gin"
+    #: what leaving a hand's declared melds empty does, in the game's words (the entry's help)
+    declared_help: ClassVar[str] = ("Leave empty to let the companion choose the arrangement that leaves the least "
+                                    "deadwood (and, among those, the one that leaves the other player the most "
+                                    "deadwood after lay-offs).")
     #: the rules module's preset names with their plain-word labels and help
     preset_words: ClassVar[dict[str, tuple[str, str]]] = {}
 
@@ -108,6 +112,10 @@ class RummyVariant(Variant):
         return {**super().table_rules(options, players), "entries": self.entries(options),
                 "gin_word": self.gin_word, "big_word": self.big_word, "big_bonus": self.big_bonus(options),
                 "suit_columns": self.context_scoring}
+
+    def page_flags(self) -> dict[str, Any]:
+        return {**super().page_flags(), "gin_word": self.gin_word, "big_word": self.big_word,
+                "declared_help": self.declared_help}
 
     # -- scoring -------------------------------------------------------------------------
 
@@ -231,6 +239,14 @@ class GinRummy(RummyVariant):
         """Whether a game with ``options`` is the pagat partnership (four players, two teams)."""
         return getattr(options, "team_mode", None) == "pagat_partnership"
 
+    def seat_choices(self) -> list[dict[str, Any]]:
+        """Two players, or four as the partnership (which the option ``team_mode`` sets)."""
+        return [*super().seat_choices(),
+                {"players": teams.PARTNERSHIP_PLAYERS, "label": f"{teams.PARTNERSHIP_PLAYERS} (partnership)",
+                 "options": {"team_mode": "pagat_partnership"}, "teams": [list(t) for t in teams.TEAMS],
+                 "help": "Partnership: players 1 and 3 are team A, players 2 and 4 team B. Each hand is two "
+                         "games at once (1 v 2 and 3 v 4), entered together."}]
+
     def check_seats(self, players: int, overrides: Mapping[str, Any] | None = None) -> None:
         if isinstance(overrides, Mapping) and overrides.get("team_mode") == "pagat_partnership":
             if players != teams.PARTNERSHIP_PLAYERS:
@@ -302,6 +318,8 @@ class ColorGin(RummyVariant):
     rules: ClassVar[RulesModule] = color_gin
     context_scoring = True
     deadwood_entry = False
+    declared_help = ("Leave empty to let the companion choose the arrangement that leaves the most open suits "
+                     "unspoiled.")
     preset_words = {
         "sackson": ("Sid Sackson's rules", "each suit is scored on its own; three suits win"),
         "coop": ("Co-op", "both players aim for a 2-2 tie; the team score is all eight columns"),
@@ -346,6 +364,7 @@ class Ginski(RummyVariant):
     rules: ClassVar[RulesModule] = ginski
     gin_word = "Ginski"
     big_word = "Big Ginski"
+    declared_help = "Leave empty to let the companion choose the arrangement that leaves the least deadwood."
     preset_words = {
         "ginski": ("Three players (as written)", "ten cards each, first to 100"),
         "ginski_2p": ("Two players", "twelve cards each"),

@@ -12,6 +12,7 @@ import { playBoard, sideOfSeat } from "./play_board.js";
 import { waitPanel, markWaits, fitWait } from "./play_wait.js";
 import { dragCards } from "./play_drag.js";
 import { sideNames } from "./gingo.js";
+import { variantsOf } from "./games.js";
 import { announce } from "./announce.js";
 import { plainError } from "./words.js";
 import { scoreLine, lastMoveWords, handOverPanel, handOverWords, matchEnd } from "./play_end.js";
@@ -50,7 +51,7 @@ export async function mountPlayNew(main, ctx) {
     localStorage.removeItem(CURRENT);
   }
   const variants = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
-  const draft = { variant: "gin", count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
+  const draft = { variant: null, count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
   const form = h("form", { class: "panel play-new", novalidate: true, id: "play-form" });
   const err = fieldError("play-error");
   main.append(form);
@@ -63,6 +64,7 @@ export async function mountPlayNew(main, ctx) {
   }
   function draw() {
     const v = variants.find(x => x.name === draft.variant) || variants[0];
+    draft.variant = v.name;
     const ns = counts(v).slice().sort((a, b) => a - b);
     if (!ns.includes(draft.count)) draft.count = ns[0];
     const kids = [h("h1", null, "Play without cards"),
@@ -88,7 +90,7 @@ export async function mountPlayNew(main, ctx) {
       levelSeg.id = "play-level";
       kids.push(h("div", { class: "label" }, "Bots' level"), levelSeg, help);
     }
-    if (v.name === "gingo") {
+    if (v.onBoard) {  // a game played on the companion's board may be played on phones alone
       const skip = h("input", { type: "checkbox", id: "play-skip", checked: draft.skip });
       skip.addEventListener("change", () => { draft.skip = skip.checked; });
       kids.push(h("label", { class: "play-check" }, skip, " Skip the board (phones only)"));
@@ -107,7 +109,7 @@ export async function mountPlayNew(main, ctx) {
     }
     const body = { variant: draft.variant, players: names, mode: "dealt", bots, client_id: api.newClientId() };
     if (bots.length) body.options = { bot_level: draft.level };
-    if (draft.variant === "gingo") body.skip_board = draft.skip;
+    if ((variants.find(x => x.name === draft.variant) || {}).onBoard) body.skip_board = draft.skip;
     try {
       const g = await api.post("/api/v1/games", body);
       try { await api.post(`/api/v1/games/${g.id}/seats/0`); } catch (e) { /* someone was quicker: pick another */ }
@@ -126,6 +128,11 @@ export async function mountPlay(main, game, ctx) {
   const deck = rules.deck;
   const names = game.players;
   const sides = sideNames(names, rules.sides);
+  // what this screen switches on, as GET /api/v1/variants says it (the game's rules as the fallback)
+  const kind = (await variantsOf(ctx)).find(v => v.name === game.variant) || {};
+  const onBoard = kind.onBoard ?? !!rules.on_board;         // played on the companion's board
+  const pileDraw = kind.pileDraw ?? rules.pile_draw !== false;  // a seat may take the pile's top card
+  const matchWord = kind.matchWord || rules.match_word || "match";
   const root = h("section", { class: "panel play", id: "play", "aria-label": `${labelOf(game)}, dealt` });
   main.append(root);
   let view = null;
@@ -149,7 +156,7 @@ export async function mountPlay(main, game, ctx) {
   async function load() {
     const n = ++asked;
     const [next, board] = await Promise.all([api.get(`${path}/view`),
-      game.variant === "gingo" && ctx.loadBoard ? ctx.loadBoard() : Promise.resolve(null)]);
+      onBoard && ctx.loadBoard ? ctx.loadBoard() : Promise.resolve(null)]);
     // a slower answer to an earlier fetch must not put an older table back on screen: not
     // an older version, nor (the board changes without a new version) an older board
     if (n < shown) return;
@@ -168,7 +175,7 @@ export async function mountPlay(main, game, ctx) {
   }
 
   // dealt Gin-Go on the board: what the next turn waits for (null with skip_board, or nothing to wait for)
-  const waiting = () => (view && game.variant === "gingo" && !(view.public || {}).skip_board && view.waiting_for_board) || null;
+  const waiting = () => (view && onBoard && !(view.public || {}).skip_board && view.waiting_for_board) || null;
   const WAIT_WORDS = "The board must match the game first: see the chips listed above the moves.";
 
   async function act(action) {
@@ -341,7 +348,7 @@ export async function mountPlay(main, game, ctx) {
     const sizes = pub.hand_sizes || [];
     const recent = pub.recent || [];
     // (not while the board is awaited: the wait box says what to move, and the hand keeps its room)
-    const moved = (i) => (ended || view.finished || wait ? null : lastMoveWords(recent, i, deck, game.variant === "gingo"));
+    const moved = (i) => (ended || view.finished || wait ? null : lastMoveWords(recent, i, deck, pileDraw));
     kids.push(h("div", { class: `play-head${wait ? " waiting" : ""}` },
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
         h("span", { role: "status", "aria-live": "polite" }, status,
@@ -361,7 +368,7 @@ export async function mountPlay(main, game, ctx) {
       const botsOnly = (pub.seats || []).every(s => s.bot);
       if (botsOnly && !autoTimer) autoTimer = setTimeout(moveOn, HANDOVER_MS);
       kids.push(handOverPanel({ summary: ended, names, rules, deck, sides, onNext: moveOn,
-        nextWord: ended.finished ? (game.variant === "gingo" ? "See the game's end" : "See the final score") : "Next hand",
+        nextWord: ended.finished ? (matchWord === "game" ? "See the game's end" : "See the final score") : "Next hand",
         auto: botsOnly ? `The bots play on in ${HANDOVER_MS / 1000} seconds.` : null }));
       kids.push(err, hostSeats(pub));
       root.dataset.version = String(view.version);
@@ -371,7 +378,7 @@ export async function mountPlay(main, game, ctx) {
     if (view.finished) {  // the match end: the winner, the final score, Rematch and the score sheet
       if (!full || full.version < view.version) loadFull();
       if (full) {
-        const end = matchEnd({ game: full, names, rules, deck, sides, rematch, error: rematchErr });
+        const end = matchEnd({ game: full, names, rules, deck, sides, matchWord, rematch, error: rematchErr });
         kids.push(end.el);
       }
       kids.push(err);
@@ -404,7 +411,7 @@ export async function mountPlay(main, game, ctx) {
       waitBox = waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
       if (moves) holdMoves(moves);  // the moves wait too, said in one line
     }
-    if (game.variant === "gingo") {
+    if (onBoard) {  // the board as the seat sees it, with the melds its chips stand for
       const melds = (pub.table && pub.table.melds) || [];
       // the melds on the table, folded away under the board (the board shows their chips)
       const list = melds.length ? h("details", { class: "play-melds", id: "play-melds" }, h("summary", null, `Melds (${melds.length})`),
