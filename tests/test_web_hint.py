@@ -234,3 +234,56 @@ def test_a_hint_off_turn_is_refused_in_words(phone: Page, server: LiveServer) ->
     # the refused hint was not counted
     record = public_get(server, path)
     assert record.get("game", record)["dealt"]["hints"][0] == 0
+
+
+def _second_tab_held(phone: Page) -> tuple[Page, list[Route], list[bool], list[str]]:
+    """A second tab of the same phone on the same game at its turn, whose view requests are
+    then held (it stops catching up): the tab, the held routes, the switch, its JS errors."""
+    other = phone.context.new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda e: errors.append(str(e)))
+    other.goto(phone.url)
+    my_turn(other)
+    held: list[Route] = []
+    holding = [True]
+
+    def hold(route: Route) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    other.route(re.compile(r"/view$"), hold)
+    return other, held, holding, errors
+
+
+def test_a_move_from_a_screen_behind_is_refused_in_the_tables_words(phone: Page, server: LiveServer) -> None:
+    """The Play screen words a refused move by its code (js/api.js's table), not with the
+    server's message: a second tab that has not caught up plays a move the first tab has
+    already made, the server answers stale_version, the tab says the table's sentence."""
+    join(phone, server)
+    deal_easy(phone, server)
+    my_turn(phone)
+    other, held, holding, errors = _second_tab_held(phone)
+    moves = other.locator("#play-moves button.play-move")
+    expect(moves.first).to_be_visible()
+    offered = moves.all_inner_texts()
+    # the first tab makes its move
+    before = phone.get_attribute("#play", "data-version")
+    pick = next((i for i, t in enumerate(offered) if "stock" in t or t == "Pass"), 0)
+    phone.locator("#play-moves button.play-move").nth(pick).tap()
+    phone.wait_for_function("v => document.querySelector('#play').dataset.version !== v", arg=before)
+    # the second tab, still showing the turn before it, taps a move
+    with other.expect_response(lambda r: r.url.endswith("/actions")) as answered:
+        other.locator("#play-moves button.play-move").nth(pick).tap()
+    refusal = answered.value.json()["error"]
+    assert answered.value.status == 409 and refusal["code"] == "stale_version", refusal
+    words = other.evaluate("async () => (await import('/js/api.js')).WORDS.stale_version")
+    expect(other.locator("#play-error")).to_have_text(words)
+    assert refusal["message"] not in words
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    other.close()
+    assert not errors, f"JavaScript errors on the second tab: {errors}"
+

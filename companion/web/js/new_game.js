@@ -207,7 +207,7 @@ export async function mountNew(main, ctx) {
       const g = res.game || res;
       clearDraft("new");
       ctx.navigate(`#/game/${g.id}`);
-    } catch (e) { showError(err, e.message); }
+    } catch (e) { showError(err, api.says(e)); }
   });
   draw();
 }

@@ -114,7 +114,7 @@ export async function mountPlayNew(main, ctx) {
       const g = await api.post("/api/v1/games", body);
       try { await api.post(`/api/v1/games/${g.id}/seats/0`); } catch (e) { /* someone was quicker: pick another */ }
       ctx.navigate(`#/game/${g.id}`);
-    } catch (e) { showError(err, e.message); }
+    } catch (e) { showError(err, api.says(e)); }
   });
   draw();
 }
@@ -191,7 +191,7 @@ export async function mountPlay(main, game, ctx) {
       showError(err, "");
       draw();
     } catch (e) {
-      showError(err, e.code === "board_pending" ? WAIT_WORDS : plainError(e.message));
+      showError(err, e.code === "board_pending" ? WAIT_WORDS : plainError(api.says(e)));
       if (e.code === "stale_version" || e.code === "board_pending") await load();
     } finally { busy = false; }
   }
@@ -205,13 +205,13 @@ export async function mountPlay(main, game, ctx) {
     } catch (e) {
       // asked from a screen that had not caught up yet (another tab or phone moved): say so, show the turn
       if (e.code === "not_your_turn") { showError(err, "It is not your turn now: a hint is for your own turn."); await load().catch(() => {}); }
-      else showError(err, plainError(e.message));
+      else showError(err, plainError(api.says(e)));
     }
   }
 
   async function sit(n) {
     try { view = await api.post(`${path}/seats/${n}`); draw(); }
-    catch (e) { showError(err, e.message); }
+    catch (e) { showError(err, api.says(e)); }
   }
 
   async function free(n) {  // the host's phone only (the host settings unlocked)
@@ -219,7 +219,7 @@ export async function mountPlay(main, game, ctx) {
       await api.request("DELETE", `${path}/seats/${n}`, undefined, { headers: { "X-Host-Code": sessionStorage.getItem("gingo.host") || "" } });
       showError(err, "");
       await load();
-    } catch (e) { showError(err, e.message); }
+    } catch (e) { showError(err, api.says(e)); }
   }
 
   function toggle(name) {
@@ -266,7 +266,7 @@ export async function mountPlay(main, game, ctx) {
   async function loadFull() {
     if (loadingFull) return;
     loadingFull = true;
-    try { const g = await api.get(path); full = g.game || g; draw(); } catch (e) { showError(err, e.message); }
+    try { const g = await api.get(path); full = g.game || g; draw(); } catch (e) { showError(err, api.says(e)); }
     finally { loadingFull = false; }
   }
 
@@ -275,7 +275,7 @@ export async function mountPlay(main, game, ctx) {
       const res = await ctx.write("POST", `${path}/rematch`, {});
       const ng = (res && (res.game || res)) || null;
       if (ng && ng.id) ctx.navigate(`#/game/${encodeURIComponent(ng.id)}`);
-    } catch (e) { showError(rematchErr, e.message); }
+    } catch (e) { showError(rematchErr, api.says(e)); }
   }
 
   // the panel of the hand that ended, when this phone has not moved on from it yet
@@ -444,7 +444,7 @@ export async function mountPlay(main, game, ctx) {
   return {
     update: (msgs) => {
       if (msgs && !msgs.some(m => m.event && m.event.game_id === id)) return;
-      load().catch(e => showError(err, e.message));
+      load().catch(e => showError(err, api.says(e)));
     },
     unmount: () => { clearTimeout(autoTimer); drag.destroy(); },
   };
