@@ -287,3 +287,66 @@ def test_a_move_from_a_screen_behind_is_refused_in_the_tables_words(phone: Page,
     other.close()
     assert not errors, f"JavaScript errors on the second tab: {errors}"
 
+
+def test_a_second_tap_on_hint_sends_no_second_request(phone: Page, server: LiveServer) -> None:
+    """Hint has a double-tap guard: while a hint is on its way, more taps (a person's double
+    tap, a tap on the busy button by force, a click sent to it) ask nothing more, and one
+    hint is counted."""
+    join(phone, server)
+    gid = deal_easy(phone, server)
+    path = f"/api/v1/games/{gid}"
+    my_turn(phone)
+    asked: list[Route] = []
+    phone.route(re.compile(r"/hint$"), lambda route: asked.append(route))  # held until released
+    hint_btn = phone.locator("#play-hint-btn")
+    hint_btn.tap()
+    phone.wait_for_function("() => document.querySelector('#play-hint-btn').getAttribute('aria-busy') === 'true'")
+    hint_btn.tap(force=True)
+    hint_btn.dispatch_event("click")
+    phone.evaluate("document.querySelector('#play-hint-btn').click()")
+    phone.wait_for_timeout(300)  # a second request would have reached the route by now
+    assert len(asked) == 1, f"{len(asked)} hint requests for one hint"
+    with phone.expect_response(lambda r: r.url.endswith(f"{path}/hint")) as answered:
+        asked[0].continue_()
+    phone.unroute(re.compile(r"/hint$"))
+    assert answered.value.status == 200, answered.value.text()
+    expect(phone.locator("#play-hint-text")).to_have_text(f"Hint: {answered.value.json()['text']}.")
+    expect(phone.locator("#play-hints-used")).to_have_text("Hints used: 1")
+    expect(phone.locator("#play-hint-btn")).not_to_have_attribute("aria-busy", "true")
+    record = public_get(server, path)
+    assert record.get("game", record)["dealt"]["hints"][0] == 1
+    # once answered, Hint asks again
+    with phone.expect_response(lambda r: r.url.endswith(f"{path}/hint")) as again:
+        phone.locator("#play-hint-btn").tap()
+    assert again.value.status == 200
+    expect(phone.locator("#play-hints-used")).to_have_text("Hints used: 2")
+
+
+def test_a_knock_that_is_gin_says_the_games_own_word(phone: Page, server: LiveServer) -> None:
+    """The move button of a knock that is gin says the game's word for gin (Ginski's
+    "Ginski", Gin Rummy's "Gin"), as each game's rules give it: the page's own labelling
+    in Chromium on the rules GET /api/v1/variants serves."""
+    phone.goto(server.url + "/")
+    out: dict[str, Any] = phone.evaluate("""async () => {
+      const pc = await import("/js/play_cards.js");
+      const { deckFrom } = await import("/js/cards.js");
+      const list = (await (await fetch("/api/v1/variants")).json()).variants.filter(v => v.gin_word);
+      const out = {};
+      for (const v of list) {
+        const deck = deckFrom(v.deck);
+        const card = deck.name(deck.columns[0].key, 5);
+        const view = { endings: { [card]: "gin" }, public: {} };
+        const knock = { endings: { [card]: "knock" }, public: {} };
+        out[v.name] = { word: v.gin_word, big: v.big_word, card, face: pc.face(card, deck),
+          gin: pc.label({ type: "knock", card }, view, deck, v), knock: pc.label({ type: "knock", card }, knock, deck, v),
+          bigGin: pc.label({ type: "big_gin" }, view, deck, v) };
+      }
+      return out;
+    }""")
+    assert set(out) == {"gin", "color_gin", "ginski"}
+    for name, got in out.items():
+        word = got["word"][0].upper() + got["word"][1:]
+        assert got["gin"] == f"{word}: discard {got['face']}", (name, got)
+        assert got["knock"] == f"Knock with {got['face']}", (name, got)
+        assert got["bigGin"] == got["big"][0].upper() + got["big"][1:], (name, got)
+    assert out["ginski"]["gin"].startswith("Ginski: discard") and out["gin"]["gin"].startswith("Gin: discard")

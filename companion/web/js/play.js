@@ -196,7 +196,12 @@ export async function mountPlay(main, game, ctx) {
     } finally { busy = false; }
   }
 
+  // one hint at a time: a second tap while one is on its way asks nothing more
+  let hinting = false;
   async function askHint() {
+    if (hinting) return;
+    hinting = true;
+    draw();
     try {
       const res = await api.get(`${path}/hint`);
       hint = `Hint: ${res.text}.`;
@@ -206,6 +211,9 @@ export async function mountPlay(main, game, ctx) {
       // asked from a screen that had not caught up yet (another tab or phone moved): say so, show the turn
       if (e.code === "not_your_turn") { showError(err, "It is not your turn now: a hint is for your own turn."); await load().catch(() => {}); }
       else showError(err, plainError(api.says(e)));
+    } finally {
+      hinting = false;
+      if (view) draw();
     }
   }
 
@@ -315,7 +323,8 @@ export async function mountPlay(main, game, ctx) {
     const mine = turn === me && !view.finished;
     return h("div", { class: "play-hint-box", id: "play-hint" },
       hasBots ? h("p", { class: "muted", id: "play-level-line" }, `Bots' level: ${LEVEL_HELP[level] || level}`) : null,
-      mine ? h("button", { type: "button", class: "btn", id: "play-hint-btn", onclick: askHint }, "Hint") : null,
+      mine ? h("button", { type: "button", class: "btn", id: "play-hint-btn", onclick: askHint,
+        "aria-busy": hinting ? "true" : null, "aria-disabled": hinting ? "true" : null }, "Hint") : null,
       h("p", { role: "status", id: "play-hint-text" }, mine && hint ? hint : ""),
       used ? h("p", { class: "muted", id: "play-hints-used" }, `Hints used: ${used}`) : null);
   }
@@ -401,7 +410,7 @@ export async function mountPlay(main, game, ctx) {
     kids.push(h("div", { class: "play-table" }, pileBox, layoutSeg));
     let moves = null;
     if (me !== null && !view.finished) {
-      moves = movesPanel({ view, deck, chosen, picks, act, redraw: draw,
+      moves = movesPanel({ view, deck, words: rules, chosen, picks, act, redraw: draw,
         choose: (cards) => { chosen = new Set(cards); showError(err, ""); draw(); } });
     }
     let waitBox = null;
