@@ -6,22 +6,24 @@ decide what to show; it now reads flags, labels and player choices from the vari
 endpoint (and the same words in each game's ``rules``). The first test reads the page's
 source for any registry name written into it; the second asks the real service for the
 flags; the third runs the page's own card parser in real Chromium on the decks the
-service describes.
+service describes. The service and the browser are tests/conftest.py's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from companion.games import VARIANTS
 from companion.rules.base import KINDS
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, phone_page
+from tests.web_helpers import ROOT, phone_page
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 WEB = ROOT / "companion" / "web"
 
@@ -77,13 +79,6 @@ def test_the_check_finds_a_game_named_in_a_script(tmp_path: Path) -> None:
     assert [":".join(f.split(":")[:2]) for f in found] == ["a.js:1", "b.js:1", "b.js:2"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = Server(tmp_path_factory.mktemp("seam-data")).start()
-    yield srv
-    srv.stop()
-
-
 def test_the_variants_endpoint_carries_what_the_page_switches_on(server: LiveServer) -> None:
     listed = {v["name"]: v for v in server.get("/api/v1/variants")["variants"]}
     assert list(listed) == list(VARIANTS)
@@ -118,30 +113,20 @@ def test_the_variants_endpoint_carries_what_the_page_switches_on(server: LiveSer
     assert rules["pile_draw"] is False and rules["match_word"] == "game" and rules["on_board"] is True
 
 
-@pytest.mark.browser
-def test_the_page_parses_cards_from_the_decks_it_is_given(server: LiveServer) -> None:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            with phone_page(browser) as page:
-                page.goto(server.url + "/")
-                parsed: dict[str, Any] = page.evaluate("""async () => {
-                  const cards = await import("/js/cards.js");
-                  const list = (await (await fetch("/api/v1/variants")).json()).variants;
-                  const out = {};
-                  for (const v of list) {
-                    const deck = cards.deckFrom(v.deck);
-                    const one = (t) => { try { return cards.parseCard(t, deck); } catch (e) { return "error"; } };
-                    out[v.name] = { jk: one("jk"), jk2: one("JK2"), joker: one("joker"), plain: one(deck.name(deck.columns[0].key, 1)) };
-                  }
-                  return out;
-                }""")
-        finally:
-            browser.close()
+def test_the_page_parses_cards_from_the_decks_it_is_given(browser: Browser, server: LiveServer) -> None:
+    with phone_page(browser) as page:
+        page.goto(server.url + "/")
+        parsed: dict[str, Any] = page.evaluate("""async () => {
+          const cards = await import("/js/cards.js");
+          const list = (await (await fetch("/api/v1/variants")).json()).variants;
+          const out = {};
+          for (const v of list) {
+            const deck = cards.deckFrom(v.deck);
+            const one = (t) => { try { return cards.parseCard(t, deck); } catch (e) { return "error"; } };
+            out[v.name] = { jk: one("jk"), jk2: one("JK2"), joker: one("joker"), plain: one(deck.name(deck.columns[0].key, 1)) };
+          }
+          return out;
+        }""")
     for name, got in parsed.items():
         deck = VARIANTS[name].deck
         if deck.extra_label == "joker":  # a deck with jokers: "jk" and "joker" are the first, JK2 the second
