@@ -14,33 +14,22 @@ import json
 import re
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.live_server import LiveServer
-from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
 from tests.test_web import join
 from tests.test_web_play import my_turn
-from tests.web_helpers import CODE, HOST_CODE, phone_page
+from tests.web_helpers import phone_page
 
 from playwright.sync_api import Browser, Page, Route, expect  # noqa: E402
 
-pytestmark = pytest.mark.browser
-
 BOT_DELAY = "2"
+pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": BOT_DELAY})]
 HELP = {"easy": "Easy: plays for the least deadwood", "normal": "Normal: plays sound cards",
         "strong": "Strong: also reads what you took and threw"}
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = LiveServer(Path(tmp_path_factory.mktemp("hint-data")), code=CODE, host_code=HOST_CODE,
-                     env={"GINGO_BOT_DELAY": BOT_DELAY}).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture()
