@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,24 +27,15 @@ from companion.play.rummy import load_rules
 from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import join, shot
-from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
 from tests.test_web_play import on_screen
-from tests.web_helpers import CODE, HOST_CODE, phone_page
+from tests.web_helpers import phone_page
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": "0"})]
 
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 MAX_STEPS = 900  # taps in one match, at most (a match is far fewer)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = LiveServer(Path(tmp_path_factory.mktemp("handover-data")), code=CODE, host_code=HOST_CODE,
-                     env={"GINGO_BOT_DELAY": "0"}).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture()
