@@ -19,6 +19,8 @@ import { scoreLine, lastMoveWords, handOverPanel, handOverWords, matchEnd } from
 
 // the game this phone plays (the Play tab returns to it while it is in progress)
 const CURRENT = "gingo.play.current";
+// the hand-over panels a phone has moved on from, per game (a number of hands)
+const SEEN_PREFIX = "gingo.play.seen.";
 // a bots-only table moves on from a hand-over panel after this long (a phone with a seat waits for its player)
 const HANDOVER_MS = 8000;
 
@@ -112,6 +114,9 @@ export async function mountPlayNew(main, ctx) {
     if ((variants.find(x => x.name === draft.variant) || {}).onBoard) body.skip_board = draft.skip;
     try {
       const g = await api.post("/api/v1/games", body);
+      // the phone that deals has seen no hand yet: a hand the bots end before this phone's
+      // first look still gets its panel (without this, the first look counted it as seen)
+      localStorage.setItem(`${SEEN_PREFIX}${g.id}`, "0");
       try { await api.post(`/api/v1/games/${g.id}/seats/0`); } catch (e) { /* someone was quicker: pick another */ }
       ctx.navigate(`#/game/${g.id}`);
     } catch (e) { showError(err, api.says(e)); }
@@ -144,7 +149,7 @@ export async function mountPlay(main, game, ctx) {
   let layout = localStorage.getItem("gingo.play.layout") || "fan";
   const err = fieldError("play-error");
   // the hand-over panels this phone has moved on from (remembered, so a reload shows an unread one again)
-  const SEEN = `gingo.play.seen.${id}`;
+  const SEEN = `${SEEN_PREFIX}${id}`;
   let seen = localStorage.getItem(SEEN) === null ? null : Number(localStorage.getItem(SEEN));
   let said = 0;        // the latest hand whose end was announced
   let full = null;     // the whole game (GET /api/v1/games/{id}), for the match end
