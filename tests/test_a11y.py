@@ -30,17 +30,17 @@ import pytest
 
 from tests import play_drive as D
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, TIMEOUT_MS, phone_page
+from tests.web_helpers import CHROMIUM, CODE, HOST_CODE, TIMEOUT_MS, phone_page
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from companion import cards as C  # noqa: E402
 from companion.rules import gingo  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": "0"})]
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 SCHEMES = ["light", "dark"]
@@ -80,8 +80,6 @@ def _spaces_of(side: int, cards: list[str]) -> list[int]:
     probe = gingo.new_game(["a", "b"], {})
     probe.apply({"type": "setup", "suit_rows": {"1": "SHDC", "2": "SHDC"}})
     return [probe.space(side, C.parse_card(c)) for c in cards]
-
-
 
 
 def build_table(srv: LiveServer) -> Table:
@@ -221,23 +219,8 @@ def dealt_games(srv: LiveServer, t: Table) -> None:
 # ---- fixtures ----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = LiveServer(tmp_path_factory.mktemp("a11y-data"), code=CODE, host_code=HOST_CODE, env={"GINGO_BOT_DELAY": "0"}).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
 def table(server: LiveServer) -> Table:
     return build_table(server)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 # ---- the screens ---------------------------------------------------------------------------------
@@ -489,8 +472,6 @@ def error_toast(page: Page, srv: LiveServer, t: Table) -> None:
     open_hash(page, srv, "#/games", "#game-list li a")
     page.evaluate("import('./js/ui.js').then(ui => ui.toast('Not saved: a test message', 'error'))")
     expect(page.locator("#toast")).to_be_visible()
-
-
 
 
 def offline(page: Page, srv: LiveServer, t: Table) -> None:

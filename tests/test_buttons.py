@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from gpiozero.pins.mock import MockFactory
 import companion.hardware.buttons as buttons_mod
 from companion.hardware.buttons import DEFAULT_BUTTON_PINS, Buttons, load_button_pins
 from companion.hardware.config import DEFAULT_BUTTON_PINS as CONFIG_DEFAULTS
+from tests.conftest import wait_for
 
 REPO = Path(__file__).resolve().parents[1]
 THREE = {"confirm": 17, "undo": 27, "next_hand": 22}
@@ -35,15 +36,6 @@ def press(f: MockFactory, pin: int, hold: float = 0.03) -> None:
     p.drive_low()
     time.sleep(hold)
     p.drive_high()
-
-
-def wait_for(cond: Callable[[], bool], timeout: float = 2.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.01)
-    return cond()
 
 
 def test_docstring_example_runs(factory: MockFactory) -> None:

@@ -9,26 +9,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.test_server_live import CODE, HOST_CODE, Server
+from tests.live_server import LiveServer as Server
 
 pytestmark = pytest.mark.live
 CONFIG = Path(__file__).resolve().parent / "schemathesis" / "schemathesis.toml"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("conformance") / "data")
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.kill()
 
 
 def schemathesis_run(server: Server, *headers: str) -> str:
@@ -51,10 +40,10 @@ def test_every_operation_conforms_with_and_without_credentials(server: Server) -
     # the token first, from its own address: the runs below guess codes, and the limits
     # then make 127.0.0.1 wait (as they should)
     with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.9"), timeout=5) as c:
-        token = c.post(server.url + "/api/v1/pair", json={"code": CODE, "name": "schemathesis"}).json()["token"]
+        token = c.post(server.url + "/api/v1/pair", json={"code": server.code, "name": "schemathesis"}).json()["token"]
     schemathesis_run(server)
     schemathesis_run(server, f"Authorization: Bearer {token}")
     # the writes ran with a token that stayed good all along
     r = httpx.get(server.url + "/api/v1/tokens/me", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200 and r.json()["name"] == "schemathesis"
-    schemathesis_run(server, f"X-Host-Code: {HOST_CODE}")
+    schemathesis_run(server, f"X-Host-Code: {server.host_code}")

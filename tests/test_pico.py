@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,7 @@ from board import EmulatedBoard, unavailable  # noqa: E402
 
 from companion.hardware.framing import CONFIG, HELLO, LEDS, PING, encode_frame  # noqa: E402
 from companion.hardware.sensors.serial import SerialSensors  # noqa: E402
+from tests.conftest import wait_for  # noqa: E402
 
 REASON = unavailable()
 # minutes of emulation: out of 'make test-fast', in 'make test' and CI
@@ -51,13 +52,6 @@ def u16(level: int) -> int:
     """What the firmware reports for a sensor at ``level`` (the 12-bit ADC on read_u16's scale)."""
     v = level >> 4
     return (v << 4) | (v >> 8)
-
-
-def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
 
 
 def run_for(board: EmulatedBoard, us: int, timeout: float = 120.0) -> None:

@@ -20,6 +20,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from tests.conftest import brings
 from tests.test_server_live import CODE, HOST_CODE, Server, recv_until
 
 A, B, C = "127.0.0.2", "127.0.0.3", "127.0.0.4"
@@ -52,6 +53,7 @@ def test_throttle_forgets_the_oldest_addresses_first() -> None:
 
 
 @pytest.fixture(scope="module")
+@brings("live")  # its own server: the service's own pairing window and codes, not the shared fixture's
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("security") / "data")
     srv.start()

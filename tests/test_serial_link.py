@@ -16,6 +16,7 @@ from companion.hardware.framing import (
 from companion.hardware.sensing import BoardChange, SensingPipeline
 from companion.hardware.sensors import SensorBackendError, open_sensor_backend
 from companion.hardware.sensors.serial import SerialLink, SerialSensors, resolve_port
+from tests.conftest import wait_for
 
 EMPTY = [32768] * 52
 
@@ -91,15 +92,6 @@ def feed_until(pty: Pty, values: list[int], cond: Callable[[], bool], seq: int =
         time.sleep(0.01)
     assert cond(), "condition not met while feeding frames"
     return seq
-
-
-def wait_for(cond: Callable[[], bool], timeout: float = 2.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.01)
-    return cond()
 
 
 def test_reads_frames_and_sends_hello_request(pty: Pty) -> None:

@@ -20,6 +20,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.test_table import GIN_HANDS, GINGO_ACTIONS
+from tests.conftest import brings
 from tests.live_server import CODE, HOST_CODE, ROOT, LiveServer as Server, free_port
 
 pytestmark = pytest.mark.live
@@ -31,6 +32,7 @@ def pair(url: str) -> dict[str, str]:
 
 
 @pytest.fixture()
+@brings("live")  # a fresh server for each test (they restart, signal and kill it)
 def server(tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path / "data")
     srv.start()

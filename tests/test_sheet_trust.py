@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.live_server import CODE, LiveServer
+from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.live
 
@@ -22,15 +21,8 @@ GIN_HANDS = [["AS", "2S", "3S", "4S", "9D", "9H", "9C", "KH", "QH", "JH"],
              ["5C", "6C", "8D", "8S", "2D", "2H", "3C", "4D", "10S", "JS"]]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = LiveServer(tmp_path_factory.mktemp("trust-data")).start()
-    yield srv
-    srv.kill()
-
-
 def phone(server: LiveServer, name: str) -> httpx.Client:
-    token = httpx.post(server.url + "/api/v1/pair", json={"code": CODE, "name": name}).json()["token"]
+    token = httpx.post(server.url + "/api/v1/pair", json={"code": server.code, "name": name}).json()["token"]
     return httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=20)
 
 

@@ -22,6 +22,7 @@ from companion.hardware.sync import BoardSync
 from companion.store import open_store
 from companion.table import Table
 from tests.test_table import GINGO_ACTIONS
+from tests.conftest import wait_for
 
 LAY = default_layout()
 EMPTY = "." * 52
@@ -89,15 +90,6 @@ def board(tmp_path: Path) -> Iterator[Board]:
         yield b
     finally:
         b.close()
-
-
-def wait_for(pred: object, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():  # type: ignore[operator]
-            return True
-        time.sleep(0.01)
-    return bool(pred())  # type: ignore[operator]
 
 
 def test_a_still_board_does_nothing(board: Board) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,14 +17,15 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
+from tests.conftest import wait_for
 from tests.web_helpers import (
-    CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, PHONE, ROOT, TIMEOUT_MS, Server, doc_shot, free_port, phone_page,
+    CHROMIUM, CODE, HOST_CODE, PHONE, ROOT, TIMEOUT_MS, Server, doc_shot, free_port, phone_page,
 )
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
 
 from companion import cards as C  # noqa: E402
 from companion.rules import color_gin, gin, gingo, ginski  # noqa: E402
@@ -45,21 +45,6 @@ def shot(page: Page, name: str, full: bool = False) -> None:
     """Save a screenshot for the docs when GINGO_SCREENSHOTS is set."""
     if os.environ.get("GINGO_SCREENSHOTS"):
         doc_shot(page, SHOTS / f"{name}.png", full)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = Server(tmp_path_factory.mktemp("web-data")).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture()
@@ -127,16 +112,6 @@ def score_deadwood(page: Page, ender: int, deadwood: list[int]) -> None:
     for seat, d in enumerate(deadwood):
         page.fill(f"#deadwood-{seat}", str(d))
     confirm_preview(page)
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 3.0) -> bool:
-    """Poll ``check`` until it holds (the service debounces the simulated sensors)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.05)
-    return check()
 
 
 def cell(page: Page, selector: str) -> str:

@@ -13,30 +13,15 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, Server, phone_page
+from tests.web_helpers import CHROMIUM, CODE, phone_page
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, Route, expect  # noqa: E402
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = Server(tmp_path_factory.mktemp("errors-data")).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

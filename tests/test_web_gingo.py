@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.test_web import join, shot, wait_for
-from tests.test_web import browser as browser  # noqa: F401  (fixtures shared with the page tests)
-from tests.test_web import server as server  # noqa: F401
+from tests.test_web import join, shot
+from tests.conftest import wait_for
 from tests.web_helpers import CODE, phone_page, steady_box
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402

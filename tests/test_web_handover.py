@@ -16,35 +16,26 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion import cards as C
 from companion import melds as M
+from companion.games import find_variant
 from companion.play.rummy import load_rules
 from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import join, shot
-from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
 from tests.test_web_play import on_screen
-from tests.web_helpers import CODE, HOST_CODE, phone_page
+from tests.web_helpers import phone_page
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": "0"})]
 
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 MAX_STEPS = 900  # taps in one match, at most (a match is far fewer)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = LiveServer(Path(tmp_path_factory.mktemp("handover-data")), code=CODE, host_code=HOST_CODE,
-                     env={"GINGO_BOT_DELAY": "0"}).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture()
@@ -121,6 +112,8 @@ class Player:
         self.drawn_marked = 0
         self.last_moves = 0
         self.knock_hand = False
+        word = str(getattr(find_variant(variant), "gin_word", "gin"))
+        self.gin_word = word[0].upper() + word[1:]  # what a knock that is gin says ("Ginski: discard ...")
 
     def view(self) -> dict[str, Any]:
         return D.view(self.server, self.gid, token(self.page))
@@ -234,10 +227,13 @@ class Player:
             return
         texts = buttons.all_inner_texts() if buttons.count() else []
         endings = v.get("endings") or {}
-        for t in texts:  # a knock that is gin says Gin; any other knock says Knock
-            if t.startswith(("Gin", "Knock")):
+        # a knock that is gin says the game's word for gin (Ginski: "Ginski"); any other knock says Knock
+        gin = self.gin_word
+        for t in texts:
+            assert gin == "Gin" or not t.startswith("Gin:"), (t, "says Gin, not", gin)
+            if t.startswith((f"{gin}:", "Knock")):
                 card = next(c for c in endings if t.endswith(face(c)))
-                assert t.startswith("Gin") == (endings[card] == "gin"), (t, endings)
+                assert t.startswith(f"{gin}:") == (endings[card] == "gin"), (t, endings)
         kinds = {a["type"] for a in legal}
         if "draw" in kinds or "pass" in kinds or "choose_deal" in kinds:
             pick = next((i for i, t in enumerate(texts) if "stock" in t or t == "Pass" or t.startswith("Deal")), 0)
@@ -254,8 +250,8 @@ class Player:
         if gins or (knocks and self.knock_hand):
             card = self.best_discard(hand, gins or knocks)
             page.locator(f".play-card[data-card='{card}']").tap()
-            word = "Gin" if gins else "Knock"
-            btn = page.locator("#play-moves button.play-move", has_text=re.compile(f"^{word}")).first
+            word = f"{self.gin_word}:" if gins else "Knock"
+            btn = page.locator("#play-moves button.play-move", has_text=re.compile(f"^{re.escape(word)}")).first
             expect(btn).to_be_visible()
             if gins:
                 self.gins += 1

@@ -14,33 +14,22 @@ import json
 import re
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.live_server import LiveServer
-from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
 from tests.test_web import join
 from tests.test_web_play import my_turn
-from tests.web_helpers import CODE, HOST_CODE, phone_page
+from tests.web_helpers import phone_page
 
 from playwright.sync_api import Browser, Page, Route, expect  # noqa: E402
 
-pytestmark = pytest.mark.browser
-
 BOT_DELAY = "2"
+pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": BOT_DELAY})]
 HELP = {"easy": "Easy: plays for the least deadwood", "normal": "Normal: plays sound cards",
         "strong": "Strong: also reads what you took and threw"}
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = LiveServer(Path(tmp_path_factory.mktemp("hint-data")), code=CODE, host_code=HOST_CODE,
-                     env={"GINGO_BOT_DELAY": BOT_DELAY}).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture()
@@ -234,3 +223,119 @@ def test_a_hint_off_turn_is_refused_in_words(phone: Page, server: LiveServer) ->
     # the refused hint was not counted
     record = public_get(server, path)
     assert record.get("game", record)["dealt"]["hints"][0] == 0
+
+
+def _second_tab_held(phone: Page) -> tuple[Page, list[Route], list[bool], list[str]]:
+    """A second tab of the same phone on the same game at its turn, whose view requests are
+    then held (it stops catching up): the tab, the held routes, the switch, its JS errors."""
+    other = phone.context.new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda e: errors.append(str(e)))
+    other.goto(phone.url)
+    my_turn(other)
+    held: list[Route] = []
+    holding = [True]
+
+    def hold(route: Route) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    other.route(re.compile(r"/view$"), hold)
+    return other, held, holding, errors
+
+
+def test_a_move_from_a_screen_behind_is_refused_in_the_tables_words(phone: Page, server: LiveServer) -> None:
+    """The Play screen words a refused move by its code (js/api.js's table), not with the
+    server's message: a second tab that has not caught up plays a move the first tab has
+    already made, the server answers stale_version, the tab says the table's sentence."""
+    join(phone, server)
+    deal_easy(phone, server)
+    my_turn(phone)
+    other, held, holding, errors = _second_tab_held(phone)
+    moves = other.locator("#play-moves button.play-move")
+    expect(moves.first).to_be_visible()
+    offered = moves.all_inner_texts()
+    # the first tab makes its move
+    before = phone.get_attribute("#play", "data-version")
+    pick = next((i for i, t in enumerate(offered) if "stock" in t or t == "Pass"), 0)
+    phone.locator("#play-moves button.play-move").nth(pick).tap()
+    phone.wait_for_function("v => document.querySelector('#play').dataset.version !== v", arg=before)
+    # the second tab, still showing the turn before it, taps a move
+    with other.expect_response(lambda r: r.url.endswith("/actions")) as answered:
+        other.locator("#play-moves button.play-move").nth(pick).tap()
+    refusal = answered.value.json()["error"]
+    assert answered.value.status == 409 and refusal["code"] == "stale_version", refusal
+    words = other.evaluate("async () => (await import('/js/api.js')).WORDS.stale_version")
+    expect(other.locator("#play-error")).to_have_text(words)
+    assert refusal["message"] not in words
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    other.close()
+    assert not errors, f"JavaScript errors on the second tab: {errors}"
+
+
+def test_a_second_tap_on_hint_sends_no_second_request(phone: Page, server: LiveServer) -> None:
+    """Hint has a double-tap guard: while a hint is on its way, more taps (a person's double
+    tap, a tap on the busy button by force, a click sent to it) ask nothing more, and one
+    hint is counted."""
+    join(phone, server)
+    gid = deal_easy(phone, server)
+    path = f"/api/v1/games/{gid}"
+    my_turn(phone)
+    asked: list[Route] = []
+    phone.route(re.compile(r"/hint$"), lambda route: asked.append(route))  # held until released
+    hint_btn = phone.locator("#play-hint-btn")
+    hint_btn.tap()
+    phone.wait_for_function("() => document.querySelector('#play-hint-btn').getAttribute('aria-busy') === 'true'")
+    hint_btn.tap(force=True)
+    hint_btn.dispatch_event("click")
+    phone.evaluate("document.querySelector('#play-hint-btn').click()")
+    phone.wait_for_timeout(300)  # a second request would have reached the route by now
+    assert len(asked) == 1, f"{len(asked)} hint requests for one hint"
+    with phone.expect_response(lambda r: r.url.endswith(f"{path}/hint")) as answered:
+        asked[0].continue_()
+    phone.unroute(re.compile(r"/hint$"))
+    assert answered.value.status == 200, answered.value.text()
+    expect(phone.locator("#play-hint-text")).to_have_text(f"Hint: {answered.value.json()['text']}.")
+    expect(phone.locator("#play-hints-used")).to_have_text("Hints used: 1")
+    expect(phone.locator("#play-hint-btn")).not_to_have_attribute("aria-busy", "true")
+    record = public_get(server, path)
+    assert record.get("game", record)["dealt"]["hints"][0] == 1
+    # once answered, Hint asks again
+    with phone.expect_response(lambda r: r.url.endswith(f"{path}/hint")) as again:
+        phone.locator("#play-hint-btn").tap()
+    assert again.value.status == 200
+    expect(phone.locator("#play-hints-used")).to_have_text("Hints used: 2")
+
+
+def test_a_knock_that_is_gin_says_the_games_own_word(phone: Page, server: LiveServer) -> None:
+    """The move button of a knock that is gin says the game's word for gin (Ginski's
+    "Ginski", Gin Rummy's "Gin"), as each game's rules give it: the page's own labelling
+    in Chromium on the rules GET /api/v1/variants serves."""
+    phone.goto(server.url + "/")
+    out: dict[str, Any] = phone.evaluate("""async () => {
+      const pc = await import("/js/play_cards.js");
+      const { deckFrom } = await import("/js/cards.js");
+      const list = (await (await fetch("/api/v1/variants")).json()).variants.filter(v => v.gin_word);
+      const out = {};
+      for (const v of list) {
+        const deck = deckFrom(v.deck);
+        const card = deck.name(deck.columns[0].key, 5);
+        const view = { endings: { [card]: "gin" }, public: {} };
+        const knock = { endings: { [card]: "knock" }, public: {} };
+        out[v.name] = { word: v.gin_word, big: v.big_word, card, face: pc.face(card, deck),
+          gin: pc.label({ type: "knock", card }, view, deck, v), knock: pc.label({ type: "knock", card }, knock, deck, v),
+          bigGin: pc.label({ type: "big_gin" }, view, deck, v) };
+      }
+      return out;
+    }""")
+    assert set(out) == {"gin", "color_gin", "ginski"}
+    for name, got in out.items():
+        word = got["word"][0].upper() + got["word"][1:]
+        assert got["gin"] == f"{word}: discard {got['face']}", (name, got)
+        assert got["knock"] == f"Knock with {got['face']}", (name, got)
+        assert got["bigGin"] == got["big"][0].upper() + got["big"][1:], (name, got)
+    assert out["ginski"]["gin"].startswith("Ginski: discard") and out["gin"]["gin"].startswith("Gin: discard")

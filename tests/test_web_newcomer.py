@@ -7,27 +7,17 @@ says it is scored as a knock, and a pairing code typed with spaces pairs."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests import play_drive as D
 from tests.live_server import LiveServer
-from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
 from tests.test_web import gingo_type, join, new_game, pick_ender
-from tests.web_helpers import CODE, HOST_CODE, phone_page
+from tests.web_helpers import CODE, phone_page
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = LiveServer(Path(tmp_path_factory.mktemp("newcomer-data")), code=CODE, host_code=HOST_CODE,
-                     env={"GINGO_BOT_DELAY": "0"}).start()
-    yield srv
-    srv.stop()
+pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": "0"})]
 
 
 @pytest.fixture()

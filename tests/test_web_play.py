@@ -11,28 +11,17 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import join, shot
-from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
-from tests.web_helpers import CODE, HOST_CODE, phone_page, steady_box
+from tests.web_helpers import HOST_CODE, phone_page, steady_box
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = LiveServer(Path(tmp_path_factory.mktemp("play-data")), code=CODE, host_code=HOST_CODE,
-                     env={"GINGO_BOT_DELAY": "0"}).start()
-    yield srv
-    srv.stop()
+pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": "0"})]
 
 
 def _phone(browser: Browser, width: int = 390) -> Iterator[Page]:  # noqa: F811

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,23 +18,12 @@ import pytest
 from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import TIMEOUT_MS, join, shot
-from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
 from tests.test_web_play import deal, gingo_to_a_meld, hand_in_reach, tap_move, version
-from tests.web_helpers import CODE, HOST_CODE, phone_page
+from tests.web_helpers import phone_page
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    # its own service: the board follows the latest-touched Gin-Go game, and these tests
-    # move chips on the simulated board
-    srv = LiveServer(Path(tmp_path_factory.mktemp("play-board-data")), code=CODE, host_code=HOST_CODE,
-                     env={"GINGO_BOT_DELAY": "0"}).start()
-    yield srv
-    srv.stop()
+pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": "0"})]
 
 
 def _page(browser: Browser, paired: bool) -> Iterator[Page]:  # noqa: F811

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,12 +19,13 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, HOST_CODE, ROOT, TIMEOUT_MS, Server, doc_shot, phone_page
+from tests.conftest import wait_for
+from tests.web_helpers import CHROMIUM, CODE, HOST_CODE, ROOT, TIMEOUT_MS, Server, doc_shot, phone_page
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -69,13 +69,6 @@ class Table:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = Server(tmp_path_factory.mktemp("shell-data")).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
 def table(server: LiveServer) -> Table:
     t = Table(server)
     gin = t.game("gin", "gin", ["Ana", "Ben"], preset="gin_004")
@@ -96,14 +89,6 @@ def table(server: LiveServer) -> Table:
     return t
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture(params=[320, 390], ids=lambda w: f"{w}px")
 def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     with phone_page(browser, int(request.param), HEIGHT) as pg:
@@ -114,17 +99,6 @@ def join(page: Page, server: LiveServer) -> None:
     page.goto(f"{server.url}/?code={CODE}")
     expect(page.locator("#game-list")).to_be_attached()
     expect(page.locator("#conn")).to_have_attribute("data-state", "online")
-
-
-def wait_for(check: Any, timeout: float = TIMEOUT_MS / 1000) -> bool:
-    """Poll ``check`` until it holds (a page under the companion's CSP cannot run
-    Playwright's string predicates)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.1)
-    return bool(check())
 
 
 def width_of(page: Page) -> int:
@@ -367,7 +341,7 @@ def test_a_reload_while_the_companion_is_down_opens_the_page_and_says_so(phone: 
         tok = srv.pair("set-up")
         gid = srv.post("/api/v1/games", {"variant": "gin", "players": ["Ivy", "Jon"]}, tok)["id"]
         # the browser keeps the page shell (a service worker: 127.0.0.1 is a secure page)
-        assert wait_for(lambda: page.evaluate("navigator.serviceWorker.controller !== null"))
+        assert wait_for(lambda: page.evaluate("navigator.serviceWorker.controller !== null"), TIMEOUT_MS / 1000, every=0.1)
         kept = page.evaluate("caches.open('gingo-shell-v1').then(c => c.keys()).then(ks => ks.map(r => new URL(r.url).pathname))")
         for path in ("/", "/app.js", "/style.css", "/js/api.js", "/js/rummy.js", "/js/games.js", "/js/people.js"):
             assert path in kept, (path, kept)

@@ -8,26 +8,17 @@ nothing scrolls sideways."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.live_server import LiveServer
 from tests.test_web import join, shot
-from tests.test_web import browser as browser  # noqa: F401  (the shared Chromium)
-from tests.web_helpers import Server, phone_page, steady_box
+from tests.web_helpers import phone_page, steady_box
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 pytestmark = pytest.mark.browser
 WIDTHS = [390, 320]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = Server(Path(tmp_path_factory.mktemp("teams-data"))).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CHROMIUM_ARGS, CODE, ROOT, TIMEOUT_MS, Server, doc_shot, phone_page
+from tests.web_helpers import CHROMIUM, CODE, ROOT, TIMEOUT_MS, doc_shot, phone_page
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -68,23 +68,8 @@ class Ben:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    srv = Server(tmp_path_factory.mktemp("web-trust")).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
 def ben(server: LiveServer) -> Ben:
     return Ben(server)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(params=[320, 390], ids=lambda w: f"{w}px")

@@ -55,13 +55,14 @@ def phone_page(browser: Browser, width: int = PHONE["width"], height: int = PHON
     assert not errors, f"JavaScript errors on {name}: {errors}"
 
 
-def Server(data: Path, port: int | None = None) -> LiveServer:  # noqa: N802 (reads like the class it returns)
-    """The live-server launcher with the browser tests' pairing and host codes.
+def Server(data: Path, port: int | None = None, env: dict[str, str] | None = None) -> LiveServer:  # noqa: N802
+    """The live-server launcher with the browser tests' pairing and host codes (``env``:
+    more of the service's environment, e.g. GINGO_BOT_DELAY).
 
     The pairing code stays good for a day, not the service's 10 minutes: one server serves
     a whole test module, which on a loaded 2-core machine can run longer than that (the
     expiry itself is tested in tests/test_security.py)."""
-    return LiveServer(data, port, code=CODE, host_code=HOST_CODE, env={"GINGO_PAIRING_WINDOW": "86400"})
+    return LiveServer(data, port, code=CODE, host_code=HOST_CODE, env={"GINGO_PAIRING_WINDOW": "86400", **(env or {})})
 
 
 def steady_box(page: Any, selector: str, tries: int = 20) -> dict[str, float]:

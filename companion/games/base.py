@@ -149,6 +149,12 @@ class Variant(ABC):
     seat_word: ClassVar[str] = "player"
     #: played on the companion's board (the LEDs and sensors follow the active game)
     on_board: ClassVar[bool] = False
+    #: what one whole game is called on the page ("the match is over"; Gin-Go: "game")
+    match_word: ClassVar[str] = "match"
+    #: a seat may draw the discard pile's top card (Gin-Go draws only from the stock)
+    pile_draw: ClassVar[bool] = True
+    #: the page's words for a player count, where plain digits are not enough
+    seat_labels: ClassVar[Mapping[int, str]] = {}
 
     # -- options: one mechanism ---------------------------------------------------------
 
@@ -295,7 +301,28 @@ class Variant(ABC):
         each game as ``rules``): hand sizes, entries it takes, words it uses."""
         return {"label": self.label, "seat_word": self.seat_word, "play_style": self.play_style,
                 "on_board": self.on_board, "deck": self.deck.as_dict(),
-                "hand_sizes": self.hand_sizes(options, players).as_dict()}
+                "hand_sizes": self.hand_sizes(options, players).as_dict(), **self.page_flags()}
+
+    def page_flags(self) -> dict[str, Any]:
+        """What the phone page switches on, so that it never compares a game's name
+        (served by ``GET /api/v1/variants`` and in each game's ``rules``).
+
+        >>> from companion.games import find_variant
+        >>> find_variant("gingo").page_flags()["pile_draw"], find_variant("gin").page_flags()["match_word"]
+        (False, 'match')
+        """
+        return {"match_word": self.match_word, "pile_draw": self.pile_draw}
+
+    def seat_choices(self) -> list[dict[str, Any]]:
+        """The player counts a new game offers, as the page lists them: ``players``, its
+        ``label``, and the ``options`` that count sets (with the ``teams`` it makes).
+
+        >>> from companion.games import find_variant
+        >>> [c["label"] for c in find_variant("gingo").seat_choices()]
+        ['2', '4 (teams)']
+        """
+        return [{"players": n, "label": self.seat_labels.get(n, str(n)), "options": {}, "teams": None,
+                 "help": None} for n in sorted(self.seats)]
 
     @abstractmethod
     def selfplay(self, seed: int, players: int | None = None, *, check: bool = True,
@@ -322,6 +349,8 @@ class Variant(ABC):
             "presets": {name: p.values for name, p in presets.items()},
             "preset_list": [p.as_dict() for p in presets.values()],
             "options": [s.as_dict() for s in self.option_specs()],
+            "seat_choices": self.seat_choices(),
+            **self.page_flags(),
         }
 
     def _for_players(self, options: Any, players: int) -> Any:

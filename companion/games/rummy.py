@@ -65,6 +65,10 @@ class RummyVariant(Variant):
     #: the ending with every card melded, as players call it
     gin_word: ClassVar[str] = "gin"
     big_word: ClassVar[str] = "big gin"
+    #: what leaving a hand's declared melds empty does, in the game's words (the entry's help)
+    declared_help: ClassVar[str] = ("Leave empty to let the companion choose the arrangement that leaves the least "
+                                    "deadwood (and, among those, the one that leaves the other player the most "
+                                    "deadwood after lay-offs).")
     #: the rules module's preset names with their plain-word labels and help
     preset_words: ClassVar[dict[str, tuple[str, str]]] = {}
 
@@ -108,6 +112,10 @@ class RummyVariant(Variant):
         return {**super().table_rules(options, players), "entries": self.entries(options),
                 "gin_word": self.gin_word, "big_word": self.big_word, "big_bonus": self.big_bonus(options),
                 "suit_columns": self.context_scoring}
+
+    def page_flags(self) -> dict[str, Any]:
+        return {**super().page_flags(), "gin_word": self.gin_word, "big_word": self.big_word,
+                "declared_help": self.declared_help}
 
     # -- scoring -------------------------------------------------------------------------
 

@@ -36,6 +36,8 @@ class ColorGin(RummyVariant):
     rules: ClassVar[RulesModule] = color_gin
     context_scoring = True
     deadwood_entry = False
+    declared_help = ("Leave empty to let the companion choose the arrangement that leaves the most open suits "
+                     "unspoiled.")
     preset_words = {
         "sackson": ("Sid Sackson's rules", "each suit is scored on its own; three suits win"),
         "coop": ("Co-op", "both players aim for a 2-2 tie; the team score is all eight columns"),

@@ -88,6 +88,14 @@ class GinRummy(RummyVariant):
         """Whether a game with ``options`` is the pagat partnership (four players, two teams)."""
         return getattr(options, "team_mode", None) == "pagat_partnership"
 
+    def seat_choices(self) -> list[dict[str, Any]]:
+        """Two players, or four as the partnership (which the option ``team_mode`` sets)."""
+        return [*super().seat_choices(),
+                {"players": teams.PARTNERSHIP_PLAYERS, "label": f"{teams.PARTNERSHIP_PLAYERS} (partnership)",
+                 "options": {"team_mode": "pagat_partnership"}, "teams": [list(t) for t in teams.TEAMS],
+                 "help": "Partnership: players 1 and 3 are team A, players 2 and 4 team B. Each hand is two "
+                         "games at once (1 v 2 and 3 v 4), entered together."}]
+
     def check_seats(self, players: int, overrides: Mapping[str, Any] | None = None) -> None:
         if isinstance(overrides, Mapping) and overrides.get("team_mode") == "pagat_partnership":
             if players != teams.PARTNERSHIP_PLAYERS:

@@ -36,6 +36,9 @@ class GinGo(Variant):
     seat_word = "side"
     on_board = True
     setup_hand = 0  # the reveal of the suit rows is shuffled from hand 0's seed
+    match_word = "game"
+    pile_draw = False  # the stock only: the pile is dug, a card at a time
+    seat_labels = {4: "4 (teams)"}
     option_labels = {"deal": "Cards dealt", "jokers": "Jokers", "max_jokers_per_meld": "Jokers in one meld",
                      "rank_axis": "Rank order", "suit_rows": "Suit rows when nobody chooses",
                      "adjacency": "Link steps", "chip_cap": "Chips per side",

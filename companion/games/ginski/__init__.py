@@ -37,6 +37,7 @@ class Ginski(RummyVariant):
                    "undercut": ("undercut bonus", "undercut_bonus")}
     undercut_takes_others = True
     big_word = "Big Ginski"
+    declared_help = "Leave empty to let the companion choose the arrangement that leaves the least deadwood."
     preset_words = {
         "ginski": ("Three players (as written)", "ten cards each, first to 100"),
         "ginski_2p": ("Two players", "twelve cards each"),

@@ -38,8 +38,9 @@ function parseRank(t) {
 export function parseCard(raw, deck) {
   const t = String(raw).trim().toUpperCase();
   if (!t) throw new Error("empty card");
-  if (deck.kind === "gingo" && /^(JK|JK1|JOKER|🃏)$/.test(t)) return "JK1";
-  if (deck.kind === "gingo" && t === "JK2") return "JK2";
+  // a deck with jokers (Gin-Go's JK1, JK2): "JK", "joker" or 🃏 is the first of them
+  if (deck.extraLabel === "joker" && deck.extra.length && /^(JK|JOKER|🃏)$/.test(t)) return deck.extra[0];
+  if (deck.extraLabel === "joker" && deck.extra.includes(t)) return t;
   if (deck.kind === "rumski") {
     let m = /^W([1-5])?$/.exec(t);
     if (m) return "W" + (m[1] || "1");

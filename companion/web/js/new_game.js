@@ -23,6 +23,11 @@ export function normVariants(data) {
       seatWord: v.seat_word || "player", defaultPlayers: v.default_players || null, sides: v.sides || null,
       defaultPreset: v.default_preset || v.defaultPreset || presets[0] || null,
       options, players: v.players || null,
+      // what the page switches on (never the game's name): the player counts offered, with
+      // their words and the options a count sets; the board; the words the game uses
+      seatChoices: Array.isArray(v.seat_choices) ? v.seat_choices : null,
+      onBoard: !!v.on_board, pileDraw: v.pile_draw !== false, matchWord: v.match_word || "match",
+      declaredHelp: v.declared_help || null,
     };
   });
 }
@@ -37,13 +42,15 @@ export async function mountNew(main, ctx) {
   const variants = ctx.variants;
   const known = await knownPlayers();
   let lastFocus = null;
-  const draft = loadDraft("new", { variant: "gin", preset: null, options: {}, players: [], dealer: 0, count: null });
+  const draft = loadDraft("new", { variant: null, preset: null, options: {}, players: [], dealer: 0, count: null });
   const form = h("form", { class: "panel", novalidate: true, id: "new-form" });
   const err = fieldError("new-error");
   main.append(form);
 
+  // the game's player counts as the companion offers them (Gin Rummy's four: the partnership)
+  const choiceOf = (v, n) => (v.seatChoices || []).find(c => c.players === n) || null;
   function counts(v) {
-    if (v.name === "gin") return [2, 4];  // four: the partnership (two teams)
+    if (v.seatChoices && v.seatChoices.length) return v.seatChoices.map(c => c.players);
     if (v.players) {
       if (Array.isArray(v.players)) return v.players;
       if (typeof v.players === "object" && "min" in v.players) {
@@ -77,10 +84,11 @@ export async function mountNew(main, ctx) {
       kids.push(h("label", { for: "preset" }, "Rule set (preset)"), sel);
     }
     if (ns.length > 1) {
-      kids.push(h("div", { class: "label" }, "Players"), seg(ns.map(n => [n, v.name === "gin" && n === 4 ? "4 (partnership)" : v.seatWord === "side" && n === 4 ? "4 (teams)" : String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
+      kids.push(h("div", { class: "label" }, "Players"), seg(ns.map(n => [n, (choiceOf(v, n) || {}).label || String(n)]), draft.count, (n) => { draft.count = Number(n); draw(); }, "number of players"));
     }
-    const partnership = v.name === "gin" && draft.count === 4;
-    if (partnership) kids.push(h("p", { class: "help", id: "partnership-help" }, "Partnership: players 1 and 3 are team A, players 2 and 4 team B. Each hand is two games at once (1 v 2 and 3 v 4), entered together."));
+    const choice = choiceOf(v, draft.count);
+    const teams = (choice && choice.teams) || null;  // the partnership: two teams of two
+    if (choice && choice.help) kids.push(h("p", { class: "help", id: "partnership-help" }, choice.help));
     const names = [];
     for (let i = 0; i < draft.count; i++) {
       let label = `Player ${i + 1}`;
@@ -89,7 +97,8 @@ export async function mountNew(main, ctx) {
         const side = Object.keys(sides).find(k => sides[k].includes(i));
         label = sides[side].length > 1 ? `Side ${side}, player ${sides[side].indexOf(i) + 1} (seat ${i + 1})` : `Side ${side} (seat ${i + 1})`;
       }
-      if (partnership) label = `Team ${i % 2 ? "B" : "A"}, player ${i < 2 ? 1 : 2} (seat ${i + 1})`;
+      const team = teams ? teams.findIndex(t => t.includes(i)) : -1;
+      if (team >= 0) label = `Team ${"AB"[team] || team + 1}, player ${teams[team].indexOf(i) + 1} (seat ${i + 1})`;
       const inp = h("input", { id: `player-${i}`, name: `player-${i}`, value: draft.players[i] || "", placeholder: label,
         autocomplete: "off", list: known.length ? "known-players" : null });
       inp.addEventListener("input", () => { draft.players[i] = inp.value; saveDraft("new", draft); drawDealer(); drawPicks(); });
@@ -184,10 +193,13 @@ export async function mountNew(main, ctx) {
     // The player count comes from the names; the service derives the "players" option.
     const options = Object.assign({}, draft.options);
     delete options.players;
-    if (draft.variant === "gin") {  // four players are the partnership; two are never one
-      if (names.length === 4) options.team_mode = "pagat_partnership";
-      else if (options.team_mode === "pagat_partnership") delete options.team_mode;
+    // the options the player count sets (Gin Rummy's four: the partnership), and none that another count sets
+    const v = variants.find(x => x.name === draft.variant) || variants[0];
+    for (const c of v.seatChoices || []) {
+      if (c.players === names.length) continue;
+      for (const [k, val] of Object.entries(c.options || {})) if (JSON.stringify(options[k]) === JSON.stringify(val)) delete options[k];
     }
+    Object.assign(options, (choiceOf(v, names.length) || {}).options || {});
     const body = { variant: draft.variant, players: names, options, dealer: draft.dealer };
     if (draft.preset) body.preset = draft.preset;
     try {
@@ -195,7 +207,7 @@ export async function mountNew(main, ctx) {
       const g = res.game || res;
       clearDraft("new");
       ctx.navigate(`#/game/${g.id}`);
-    } catch (e) { showError(err, e.message); }
+    } catch (e) { showError(err, api.says(e)); }
   });
   draw();
 }

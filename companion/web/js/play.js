@@ -12,12 +12,15 @@ import { playBoard, sideOfSeat } from "./play_board.js";
 import { waitPanel, markWaits, fitWait } from "./play_wait.js";
 import { dragCards } from "./play_drag.js";
 import { sideNames } from "./gingo.js";
+import { variantsOf } from "./games.js";
 import { announce } from "./announce.js";
 import { plainError } from "./words.js";
 import { scoreLine, lastMoveWords, handOverPanel, handOverWords, matchEnd } from "./play_end.js";
 
 // the game this phone plays (the Play tab returns to it while it is in progress)
 const CURRENT = "gingo.play.current";
+// the hand-over panels a phone has moved on from, per game (a number of hands)
+const SEEN_PREFIX = "gingo.play.seen.";
 // a bots-only table moves on from a hand-over panel after this long (a phone with a seat waits for its player)
 const HANDOVER_MS = 8000;
 
@@ -50,7 +53,7 @@ export async function mountPlayNew(main, ctx) {
     localStorage.removeItem(CURRENT);
   }
   const variants = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
-  const draft = { variant: "gin", count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
+  const draft = { variant: null, count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
   const form = h("form", { class: "panel play-new", novalidate: true, id: "play-form" });
   const err = fieldError("play-error");
   main.append(form);
@@ -63,6 +66,7 @@ export async function mountPlayNew(main, ctx) {
   }
   function draw() {
     const v = variants.find(x => x.name === draft.variant) || variants[0];
+    draft.variant = v.name;
     const ns = counts(v).slice().sort((a, b) => a - b);
     if (!ns.includes(draft.count)) draft.count = ns[0];
     const kids = [h("h1", null, "Play without cards"),
@@ -88,7 +92,7 @@ export async function mountPlayNew(main, ctx) {
       levelSeg.id = "play-level";
       kids.push(h("div", { class: "label" }, "Bots' level"), levelSeg, help);
     }
-    if (v.name === "gingo") {
+    if (v.onBoard) {  // a game played on the companion's board may be played on phones alone
       const skip = h("input", { type: "checkbox", id: "play-skip", checked: draft.skip });
       skip.addEventListener("change", () => { draft.skip = skip.checked; });
       kids.push(h("label", { class: "play-check" }, skip, " Skip the board (phones only)"));
@@ -107,12 +111,15 @@ export async function mountPlayNew(main, ctx) {
     }
     const body = { variant: draft.variant, players: names, mode: "dealt", bots, client_id: api.newClientId() };
     if (bots.length) body.options = { bot_level: draft.level };
-    if (draft.variant === "gingo") body.skip_board = draft.skip;
+    if ((variants.find(x => x.name === draft.variant) || {}).onBoard) body.skip_board = draft.skip;
     try {
       const g = await api.post("/api/v1/games", body);
+      // the phone that deals has seen no hand yet: a hand the bots end before this phone's
+      // first look still gets its panel (without this, the first look counted it as seen)
+      localStorage.setItem(`${SEEN_PREFIX}${g.id}`, "0");
       try { await api.post(`/api/v1/games/${g.id}/seats/0`); } catch (e) { /* someone was quicker: pick another */ }
       ctx.navigate(`#/game/${g.id}`);
-    } catch (e) { showError(err, e.message); }
+    } catch (e) { showError(err, api.says(e)); }
   });
   draw();
 }
@@ -126,6 +133,11 @@ export async function mountPlay(main, game, ctx) {
   const deck = rules.deck;
   const names = game.players;
   const sides = sideNames(names, rules.sides);
+  // what this screen switches on, as GET /api/v1/variants says it (the game's rules as the fallback)
+  const kind = (await variantsOf(ctx)).find(v => v.name === game.variant) || {};
+  const onBoard = kind.onBoard ?? !!rules.on_board;         // played on the companion's board
+  const pileDraw = kind.pileDraw ?? rules.pile_draw !== false;  // a seat may take the pile's top card
+  const matchWord = kind.matchWord || rules.match_word || "match";
   const root = h("section", { class: "panel play", id: "play", "aria-label": `${labelOf(game)}, dealt` });
   main.append(root);
   let view = null;
@@ -137,7 +149,7 @@ export async function mountPlay(main, game, ctx) {
   let layout = localStorage.getItem("gingo.play.layout") || "fan";
   const err = fieldError("play-error");
   // the hand-over panels this phone has moved on from (remembered, so a reload shows an unread one again)
-  const SEEN = `gingo.play.seen.${id}`;
+  const SEEN = `${SEEN_PREFIX}${id}`;
   let seen = localStorage.getItem(SEEN) === null ? null : Number(localStorage.getItem(SEEN));
   let said = 0;        // the latest hand whose end was announced
   let full = null;     // the whole game (GET /api/v1/games/{id}), for the match end
@@ -149,7 +161,7 @@ export async function mountPlay(main, game, ctx) {
   async function load() {
     const n = ++asked;
     const [next, board] = await Promise.all([api.get(`${path}/view`),
-      game.variant === "gingo" && ctx.loadBoard ? ctx.loadBoard() : Promise.resolve(null)]);
+      onBoard && ctx.loadBoard ? ctx.loadBoard() : Promise.resolve(null)]);
     // a slower answer to an earlier fetch must not put an older table back on screen: not
     // an older version, nor (the board changes without a new version) an older board
     if (n < shown) return;
@@ -180,7 +192,7 @@ export async function mountPlay(main, game, ctx) {
   }
 
   // dealt Gin-Go on the board: what the next turn waits for (null with skip_board, or nothing to wait for)
-  const waiting = () => (view && game.variant === "gingo" && !(view.public || {}).skip_board && view.waiting_for_board) || null;
+  const waiting = () => (view && onBoard && !(view.public || {}).skip_board && view.waiting_for_board) || null;
   const WAIT_WORDS = "The board must match the game first: see the chips listed above the moves.";
 
   async function act(action) {
@@ -196,12 +208,17 @@ export async function mountPlay(main, game, ctx) {
       showError(err, "");
       draw();
     } catch (e) {
-      showError(err, e.code === "board_pending" ? WAIT_WORDS : plainError(e.message));
+      showError(err, e.code === "board_pending" ? WAIT_WORDS : plainError(api.says(e)));
       if (e.code === "stale_version" || e.code === "board_pending") await load();
     } finally { busy = false; }
   }
 
+  // one hint at a time: a second tap while one is on its way asks nothing more
+  let hinting = false;
   async function askHint() {
+    if (hinting) return;
+    hinting = true;
+    draw();
     try {
       const res = await api.get(`${path}/hint`);
       hint = `Hint: ${res.text}.`;
@@ -210,13 +227,16 @@ export async function mountPlay(main, game, ctx) {
     } catch (e) {
       // asked from a screen that had not caught up yet (another tab or phone moved): say so, show the turn
       if (e.code === "not_your_turn") { showError(err, "It is not your turn now: a hint is for your own turn."); await load().catch(() => {}); }
-      else showError(err, plainError(e.message));
+      else showError(err, plainError(api.says(e)));
+    } finally {
+      hinting = false;
+      if (view) draw();
     }
   }
 
   async function sit(n) {
     try { view = await api.post(`${path}/seats/${n}`); draw(); }
-    catch (e) { showError(err, e.message); }
+    catch (e) { showError(err, api.says(e)); }
   }
 
   async function free(n) {  // the host's phone only (the host settings unlocked)
@@ -224,7 +244,7 @@ export async function mountPlay(main, game, ctx) {
       await api.request("DELETE", `${path}/seats/${n}`, undefined, { headers: { "X-Host-Code": sessionStorage.getItem("gingo.host") || "" } });
       showError(err, "");
       await load();
-    } catch (e) { showError(err, e.message); }
+    } catch (e) { showError(err, api.says(e)); }
   }
 
   function toggle(name) {
@@ -271,7 +291,7 @@ export async function mountPlay(main, game, ctx) {
   async function loadFull() {
     if (loadingFull) return;
     loadingFull = true;
-    try { const g = await api.get(path); full = g.game || g; draw(); } catch (e) { showError(err, e.message); }
+    try { const g = await api.get(path); full = g.game || g; draw(); } catch (e) { showError(err, api.says(e)); }
     finally { loadingFull = false; }
   }
 
@@ -280,7 +300,7 @@ export async function mountPlay(main, game, ctx) {
       const res = await ctx.write("POST", `${path}/rematch`, {});
       const ng = (res && (res.game || res)) || null;
       if (ng && ng.id) ctx.navigate(`#/game/${encodeURIComponent(ng.id)}`);
-    } catch (e) { showError(rematchErr, e.message); }
+    } catch (e) { showError(rematchErr, api.says(e)); }
   }
 
   // the panel of the hand that ended, when this phone has not moved on from it yet
@@ -320,7 +340,8 @@ export async function mountPlay(main, game, ctx) {
     const mine = turn === me && !view.finished;
     return h("div", { class: "play-hint-box", id: "play-hint" },
       hasBots ? h("p", { class: "muted", id: "play-level-line" }, `Bots' level: ${LEVEL_HELP[level] || level}`) : null,
-      mine ? h("button", { type: "button", class: "btn", id: "play-hint-btn", onclick: askHint }, "Hint") : null,
+      mine ? h("button", { type: "button", class: "btn", id: "play-hint-btn", onclick: askHint,
+        "aria-busy": hinting ? "true" : null, "aria-disabled": hinting ? "true" : null }, "Hint") : null,
       h("p", { role: "status", id: "play-hint-text" }, mine && hint ? hint : ""),
       used ? h("p", { class: "muted", id: "play-hints-used" }, `Hints used: ${used}`) : null);
   }
@@ -353,7 +374,7 @@ export async function mountPlay(main, game, ctx) {
     const sizes = pub.hand_sizes || [];
     const recent = pub.recent || [];
     // (not while the board is awaited: the wait box says what to move, and the hand keeps its room)
-    const moved = (i) => (ended || view.finished || wait ? null : lastMoveWords(recent, i, deck, game.variant === "gingo"));
+    const moved = (i) => (ended || view.finished || wait ? null : lastMoveWords(recent, i, deck, pileDraw));
     kids.push(h("div", { class: `play-head${wait ? " waiting" : ""}` },
       h("h1", { class: "play-turn" }, h("span", { class: "visually-hidden" }, `${labelOf(game)}: `),
         h("span", { role: "status", "aria-live": "polite" }, status,
@@ -373,7 +394,7 @@ export async function mountPlay(main, game, ctx) {
       const botsOnly = (pub.seats || []).every(s => s.bot);
       if (botsOnly && !autoTimer) autoTimer = setTimeout(moveOn, HANDOVER_MS);
       kids.push(handOverPanel({ summary: ended, names, rules, deck, sides, onNext: moveOn,
-        nextWord: ended.finished ? (game.variant === "gingo" ? "See the game's end" : "See the final score") : "Next hand",
+        nextWord: ended.finished ? (matchWord === "game" ? "See the game's end" : "See the final score") : "Next hand",
         auto: botsOnly ? `The bots play on in ${HANDOVER_MS / 1000} seconds.` : null }));
       kids.push(err, hostSeats(pub));
       root.dataset.version = String(view.version);
@@ -383,7 +404,7 @@ export async function mountPlay(main, game, ctx) {
     if (view.finished) {  // the match end: the winner, the final score, Rematch and the score sheet
       if (!full || full.version < view.version) loadFull();
       if (full) {
-        const end = matchEnd({ game: full, names, rules, deck, sides, rematch, error: rematchErr });
+        const end = matchEnd({ game: full, names, rules, deck, sides, matchWord, rematch, error: rematchErr });
         kids.push(end.el);
       }
       kids.push(err);
@@ -406,7 +427,7 @@ export async function mountPlay(main, game, ctx) {
     kids.push(h("div", { class: "play-table" }, pileBox, layoutSeg));
     let moves = null;
     if (me !== null && !view.finished) {
-      moves = movesPanel({ view, deck, chosen, picks, act, redraw: draw,
+      moves = movesPanel({ view, deck, words: rules, chosen, picks, act, redraw: draw,
         choose: (cards) => { chosen = new Set(cards); showError(err, ""); draw(); } });
     }
     let waitBox = null;
@@ -416,7 +437,7 @@ export async function mountPlay(main, game, ctx) {
       waitBox = waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
       if (moves) holdMoves(moves);  // the moves wait too, said in one line
     }
-    if (game.variant === "gingo") {
+    if (onBoard) {  // the board as the seat sees it, with the melds its chips stand for
       const melds = (pub.table && pub.table.melds) || [];
       // the melds on the table, folded away under the board (the board shows their chips)
       const list = melds.length ? h("details", { class: "play-melds", id: "play-melds" }, h("summary", null, `Melds (${melds.length})`),
@@ -449,7 +470,7 @@ export async function mountPlay(main, game, ctx) {
   return {
     update: (msgs) => {
       if (msgs && !msgs.some(m => m.event && m.event.game_id === id)) return;
-      load().catch(e => showError(err, e.message));
+      load().catch(e => showError(err, api.says(e)));
     },
     unmount: () => { clearTimeout(autoTimer); drag.destroy(); },
   };

@@ -48,8 +48,10 @@ export function desigText(a, deck) {
   return Object.entries(designationsOf(a)).map(([j, c]) => `${j} as ${face(c, deck)}`).join(", ");
 }
 
-export function label(a, view, deck) {
+// words: the game's own words (its rules' gin_word and big_word: Ginski's "Ginski")
+export function label(a, view, deck, words = {}) {
   const f = (c) => face(c, deck);
+  const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
   const pub = view.public || {};
   const jokers = Object.keys(designationsOf(a)).length ? ` (${desigText(a, deck)})` : "";
   const meldName = (id) => {
@@ -63,8 +65,8 @@ export function label(a, view, deck) {
       if (a.source === "discard") return pub.phase === "upcard" ? `Take the upcard ${f(pub.discard_top)}` : `Take ${f(pub.discard_top)}`;
       return "Draw";
     case "discard": return a.card ? (a.jokers || a.skip ? `Go out: discard ${f(a.card)}` : `Discard ${f(a.card)}`) : "Discard";
-    case "knock": return (view.endings || {})[a.card] === "gin" ? `Gin: discard ${f(a.card)}` : `Knock with ${f(a.card)}`;
-    case "big_gin": return "Big gin";
+    case "knock": return (view.endings || {})[a.card] === "gin" ? `${cap(words.gin_word || "gin")}: discard ${f(a.card)}` : `Knock with ${f(a.card)}`;
+    case "big_gin": return cap(words.big_word || "big gin");
     case "choose_deal": return a.deal ? "Deal first" : "Let the other deal";
     case "setup": return a.format ? `Set up: ${a.format.replace(/_/g, " ")}` : "Set up the suit rows";
     case "new_hand": return "Deal the next hand";

@@ -60,12 +60,13 @@ export function scoreLine(game, view, names) {
 }
 
 // ---- each other seat's last move in words -----------------------------------------------------
+// first: "upcard" for a hand's first take, "stock" where the stock is the only draw (Gin-Go digs the pile)
 function moveWords(m, deck, first) {
   const f = (c) => face(c, deck);
   switch (m.type) {
     case "draw":
       if (m.source === "discard") return first === "upcard" ? `took the upcard ${f(m.card)}` : `took ${f(m.card)} from the discard pile`;
-      return first === "gingo" ? "drew" : "drew from the stock";  // Gin-Go draws only from the stock (the pile is dug)
+      return first === "stock" ? "drew" : "drew from the stock";
     case "pass": return "passed";
     case "discard": return `threw ${f(m.card)}`;
     case "knock": return `knocked, throwing ${f(m.card)}`;
@@ -87,7 +88,8 @@ function joinWords(parts) {
 
 // The latest turn of `seat` (its moves since another seat moved) in words, without the
 // seat's name ("drew from the stock and threw 9♣"), or null when it has not moved yet.
-export function lastMoveWords(recent, seat, deck, gingo = false) {
+// (pileDraw false: the game draws only from the stock, so a draw is just "drew").
+export function lastMoveWords(recent, seat, deck, pileDraw = true) {
   let end = recent.length - 1;
   while (end >= 0 && recent[end].seat !== seat) end--;
   if (end < 0) return null;
@@ -95,7 +97,7 @@ export function lastMoveWords(recent, seat, deck, gingo = false) {
   while (start > 0 && recent[start - 1].seat === seat && recent[start - 1].hand === recent[end].hand) start--;
   const turn = recent.slice(start, end + 1);
   const upcard = start === 0 || recent[start - 1].hand !== recent[end].hand;
-  return joinWords(turn.map((m, i) => moveWords(m, deck, gingo ? "gingo" : i === 0 && upcard ? "upcard" : "")));
+  return joinWords(turn.map((m, i) => moveWords(m, deck, !pileDraw ? "stock" : i === 0 && upcard ? "upcard" : "")));
 }
 
 // ---- the hand-over panel ------------------------------------------------------------------------
@@ -219,7 +221,7 @@ function gingoSheet(game, names, sides) {
     h("tbody", null, ...rows));
 }
 
-// env: {game (GET /api/v1/games/{id}), names, rules, deck, sides, rematch, error}
+// env: {game (GET /api/v1/games/{id}), names, rules, deck, sides, matchWord ("match"; Gin-Go: "game"), rematch, error}
 export function matchEnd(env) {
   const { game, names, rules, deck, sides } = env;
   const dealt = game.dealt || {};
@@ -256,5 +258,5 @@ export function matchEnd(env) {
     ...(s.result ? rummyKids(s, names, rules, deck) : gingoKids(s, names, sides, deck))));
   if (each.length) kids.push(h("section", { class: "handover-list", id: "match-hands" }, h("h2", null, "Each hand"), ...each));
   return { el: h("section", { class: "panel match-end", id: "match-end", "aria-labelledby": "match-end-title" },
-    h("h2", { id: "match-end-title" }, `${rules.label || game.variant}: ${gingo ? "game" : "match"} over`), ...kids), words: verdict };
+    h("h2", { id: "match-end-title" }, `${rules.label || game.variant}: ${env.matchWord || rules.match_word || (gingo ? "game" : "match")} over`), ...kids), words: verdict };
 }

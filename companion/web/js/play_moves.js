@@ -51,14 +51,14 @@ export function previewOf(sorted, picks) {
   return m ? picked(m, picks) : null;
 }
 
-// env: {view, deck, chosen (Set), picks (Map), act(action), choose(cards), redraw()}
+// env: {view, deck, words (the game's rules: its gin_word, big_word), chosen (Set), picks (Map), act(action), choose(cards), redraw()}
 // Laid out to stay short (the hand above must stay in view): the joker's choice with its
 // move, one row of moves (the first two), and one row that scrolls sideways with the rest
 // (digs, further moves, the melds and hits there are).
 export function movesPanel(env) {
   const { view, deck, chosen, picks } = env;
   const sorted = sortMoves(movesOf(view.legal_actions), chosen);
-  const btn = (a, cls = "btn play-move") => h("button", { type: "button", class: cls, onclick: () => env.act(a) }, label(a, view, deck));
+  const btn = (a, cls = "btn play-move") => h("button", { type: "button", class: cls, onclick: () => env.act(a) }, label(a, view, deck, env.words));
   const row = [];     // the moves in reach: no card, or exactly the cards chosen
   const side = [];    // the row that scrolls sideways
   let jokerRow = null;
@@ -73,7 +73,7 @@ export function movesPanel(env) {
     const box = seg(choices, now, (i) => { picks.set(m.key, Number(i)); env.redraw(); }, `${jokers} stands for`);
     box.classList.add("play-joker");
     const a = picked(m, picks);
-    const words = label(a, view, deck);
+    const words = label(a, view, deck, env.words);
     const verb = words.split(" ")[0];
     jokerRow = h("div", { class: "play-joker-row", id: "play-joker" },
       h("span", { class: "play-joker-label", "aria-hidden": "true" }, `${jokers} is`), box,

@@ -26,11 +26,11 @@ function toggleField(id, text, checked, onChange, help) {
 function bigGinBonus(game) { return Number(rulesOf(game).big_bonus) || 0; }
 
 // st: {g, names, rules, deck, draft, save, entry, preview, doPreview(), clearEntry()}.
-// What leaving the declared melds empty does, in the game's own words: Color Gin's engine
-// picks the melds that spoil the fewest open suits, the others the least deadwood.
-export function declaredHelp(variant) {
-  if (variant === "color_gin") return "Leave empty to let the companion choose the arrangement that leaves the most open suits unspoiled.";
-  if (variant === "ginski") return "Leave empty to let the companion choose the arrangement that leaves the least deadwood.";
+// What leaving the declared melds empty does, in the game's own words (its rules'
+// declared_help: Color Gin's engine picks the melds that spoil the fewest open suits, the
+// others the least deadwood).
+export function declaredHelp(rules) {
+  if (rules && rules.declared_help) return rules.declared_help;
   return "Leave empty to let the companion choose the arrangement that leaves the least deadwood (and, among those, the one that leaves the other player the most deadwood after lay-offs).";
 }
 
@@ -173,7 +173,7 @@ export function rummyEntry(st) {
             spellcheck: "false", placeholder: "e.g. 7S 7H 7D / 3C 4C 5C", "aria-describedby": "declared-error" });
           dec.addEventListener("input", () => { draft.declared = dec.value; save(); showError(declaredErr, ""); });
           block.append(h("label", { for: "declared" }, `Melds ${n} declares (optional; groups split by /)`), dec, declaredErr,
-            h("p", { class: "help", id: "declared-help" }, declaredHelp(st.g.variant)));
+            h("p", { class: "help", id: "declared-help" }, declaredHelp(st.rules)));
         }
         if (draft.active === s) {
           drawGrid(parsed.cards);

@@ -1,0 +1,136 @@
+"""The page never names a game: what it switches on comes from ``GET /api/v1/variants``.
+
+Issue 24 asks that a new game be one package and one registry line. The phone page
+(companion/web, plain ES modules) used to compare variant names ("gin", "gingo", ...) to
+decide what to show; it now reads flags, labels and player choices from the variants
+endpoint (and the same words in each game's ``rules``). The first test reads the page's
+source for any registry name written into it; the second asks the real service for the
+flags; the third runs the page's own card parser in real Chromium on the decks the
+service describes. The service and the browser are tests/conftest.py's.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from companion.games import VARIANTS
+from companion.rules.base import KINDS
+from tests.live_server import LiveServer
+from tests.web_helpers import ROOT, phone_page
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+WEB = ROOT / "companion" / "web"
+
+# a string literal in JavaScript, with its quote: "x", 'x' or `x` (no interpolation inside)
+_LITERAL = re.compile(r"""(["'`])([A-Za-z0-9_]+)\1""")
+# comparing a game's variant field with any literal, or a literal default for it
+_NAME_TEST = re.compile(r"""\bvariant\s*(===|!==|==|!=)\s*["'`]|\bvariant\s*:\s*["'`]""")
+# a hand's ending kind ("gin") may share a game's name: such a literal sits beside the kind or
+# its word, or is a words table's key and value (gin: "gin")
+_KIND_CONTEXT = re.compile(r"kind|KIND|gin_word|endings")
+
+
+def _a_kind(word: str, line: str) -> bool:
+    return word in KINDS and bool(_KIND_CONTEXT.search(line) or re.search(rf"""\b{word}:\s*["'`]{word}["'`]""", line))
+
+
+def _code_lines(text: str) -> list[tuple[int, str]]:
+    """The lines of a script without its comments (// to the end of a line, /* ... */)."""
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        out.append((n, re.sub(r"(^|\s)//.*$", "", line)))
+    return out
+
+
+def page_naming_games(web: Path = WEB) -> list[str]:
+    """Every place in the page's scripts that names a game of the registry, or compares a
+    variant's name with a literal: ``file:line: text``."""
+    names = set(VARIANTS)
+    found = []
+    for path in sorted(web.rglob("*.js")):
+        for n, line in _code_lines(path.read_text()):
+            hits = [m.group(2) for m in _LITERAL.finditer(line) if m.group(2) in names]
+            hits = [h for h in hits if not _a_kind(h, line)]
+            if hits or _NAME_TEST.search(line):
+                found.append(f"{path.relative_to(web).as_posix()}:{n}: {line.strip()}")
+    return found
+
+
+def test_the_page_names_no_game() -> None:
+    found = page_naming_games()
+    assert not found, ("the page names a game (read a flag or label from GET /api/v1/variants instead):\n"
+                       + "\n".join(found))
+
+
+def test_the_check_finds_a_game_named_in_a_script(tmp_path: Path) -> None:
+    """The scan above can fail: a script that switches on a game's name is caught, one that
+    only words a hand's ending ("gin") is not."""
+    (tmp_path / "a.js").write_text('if (game.variant === "x") go();\nconst K = { gin: "gin" }; // "gingo"\n'
+                                   'if (kind === "gin") say();\n')
+    (tmp_path / "b.js").write_text("const d = { variant: 'ginski' };\nshow(`color_gin`);\n")
+    found = page_naming_games(tmp_path)
+    assert [":".join(f.split(":")[:2]) for f in found] == ["a.js:1", "b.js:1", "b.js:2"]
+
+
+def test_the_variants_endpoint_carries_what_the_page_switches_on(server: LiveServer) -> None:
+    listed = {v["name"]: v for v in server.get("/api/v1/variants")["variants"]}
+    assert list(listed) == list(VARIANTS)
+    for name, v in listed.items():
+        variant = VARIANTS[name]
+        # the flags and words, as the Variant class declares them
+        assert v["on_board"] is variant.on_board
+        assert v["pile_draw"] is variant.pile_draw
+        assert v["match_word"] == variant.match_word
+        # every player count the new-game form offers, with its words and the options it sets
+        choices = v["seat_choices"]
+        assert [c["players"] for c in choices] == sorted({*variant.seats, *(c["players"] for c in choices)})
+        assert set(variant.seats) <= {c["players"] for c in choices}
+        assert all(isinstance(c["label"], str) and c["label"].startswith(str(c["players"])) for c in choices)
+        # the older fields are all still there (the HTTP contract v1 only grows)
+        assert {"label", "players", "default_players", "seat_word", "play_style", "deck", "hand_sizes",
+                "default_preset", "presets", "preset_list", "options"} <= set(v)
+    assert [v["name"] for v in listed.values() if v["on_board"]] == ["gingo"]
+    assert listed["gingo"]["pile_draw"] is False and listed["gingo"]["match_word"] == "game"
+    assert listed["gin"]["pile_draw"] is True and listed["gin"]["match_word"] == "match"
+    four = {c["players"]: c for c in listed["gin"]["seat_choices"]}[4]
+    assert four["options"] == {"team_mode": "pagat_partnership"} and four["teams"] == [[0, 2], [1, 3]]
+    assert {c["players"]: c["label"] for c in listed["gingo"]["seat_choices"]} == {2: "2", 4: "4 (teams)"}
+    # the rummy games' own words for their entry
+    assert listed["ginski"]["gin_word"] == "Ginski"
+    assert "open suits" in listed["color_gin"]["declared_help"]
+    assert listed["ginski"]["declared_help"] != listed["gin"]["declared_help"]
+    # and a game's rules carry the same flags (a page that has a game and not the list)
+    token = server.pair("seam")
+    g = server.post("/api/v1/games", {"variant": "gingo", "players": ["A", "B"]}, token)
+    rules = (g.get("game") or g)["rules"]
+    assert rules["pile_draw"] is False and rules["match_word"] == "game" and rules["on_board"] is True
+
+
+def test_the_page_parses_cards_from_the_decks_it_is_given(browser: Browser, server: LiveServer) -> None:
+    with phone_page(browser) as page:
+        page.goto(server.url + "/")
+        parsed: dict[str, Any] = page.evaluate("""async () => {
+          const cards = await import("/js/cards.js");
+          const list = (await (await fetch("/api/v1/variants")).json()).variants;
+          const out = {};
+          for (const v of list) {
+            const deck = cards.deckFrom(v.deck);
+            const one = (t) => { try { return cards.parseCard(t, deck); } catch (e) { return "error"; } };
+            out[v.name] = { jk: one("jk"), jk2: one("JK2"), joker: one("joker"), plain: one(deck.name(deck.columns[0].key, 1)) };
+          }
+          return out;
+        }""")
+    for name, got in parsed.items():
+        deck = VARIANTS[name].deck
+        if deck.extra_label == "joker":  # a deck with jokers: "jk" and "joker" are the first, JK2 the second
+            assert got["jk"] == got["joker"] == deck.extra[0] and got["jk2"] == deck.extra[1], (name, got)
+        else:
+            assert got["jk"] == got["jk2"] == "error", (name, got)
+        assert got["plain"] != "error", (name, got)
