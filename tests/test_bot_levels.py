@@ -306,3 +306,35 @@ def test_hints_are_counted_after_a_restart(tmp_path: Path) -> None:
         assert again.client.get(f"/api/v1/games/{gid}").json()["dealt"]["hints"] == [1, 0]
     finally:
         again.close()
+
+
+def _same_decisions(variant: str, players: int, a: str, b: str) -> bool:
+    """Whether levels ``a`` and ``b`` choose the same at every position of a few seeded games."""
+    for seed in (11, 12, 13):
+        if variant == "gingo":
+            play = GingoPlay(["a", "b"], {}, seed=seed)
+            for _ in range(120):
+                if play.phase == "game_over":
+                    break
+                mine = gingo_move(play, a, random.Random(4))
+                if mine.to_dict() != gingo_move(play, b, random.Random(4)).to_dict():
+                    return False
+                play.perform(mine)
+            continue
+        for game in positions(variant, players, seed, every=1, limit=150):
+            if seat_action(game, a) != seat_action(game, b):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("variant,players", [*RUMMY, ("gingo", 2)])
+def test_each_games_level_words_say_what_its_bots_do(variant: str, players: int) -> None:
+    """The line the page shows for Strong says "the same bot as Normal" exactly in the
+    games whose strong bot decides as the normal one does (played, not looked up)."""
+    from companion.games import find_variant
+
+    words = find_variant(variant).page_flags()["level_words"]
+    assert set(words) == set(LEVELS) and all(words[lv].startswith(lv.capitalize() + ":") for lv in LEVELS)
+    same = _same_decisions(variant, players, "normal", "strong")
+    assert ("the same bot as Normal" in words["strong"]) == same, (variant, same, words["strong"])
+    assert not _same_decisions(variant, players, "easy", "normal"), f"{variant}: easy plays as normal"

@@ -20,7 +20,8 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from companion import cards as C
 from companion.errors import InvalidInput
-from companion.games.options import OptionSpec, Preset, check_overrides, option_specs, options_dict
+from companion.games.options import (BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs,
+                                     options_dict)
 from companion.rules.base import HandResult, MatchScore
 
 PlayStyle = Literal["hands", "actions"]
@@ -153,6 +154,8 @@ class Variant(ABC):
     match_word: ClassVar[str] = "match"
     #: a seat may draw the discard pile's top card (Gin-Go draws only from the stock)
     pile_draw: ClassVar[bool] = True
+    #: the bots' levels in this game's words, one line each (the new-game and Play screens)
+    level_words: ClassVar[Mapping[str, str]] = BOT_LEVEL_WORDS
     #: the page's words for a player count, where plain digits are not enough
     seat_labels: ClassVar[Mapping[int, str]] = {}
 
@@ -311,7 +314,7 @@ class Variant(ABC):
         >>> find_variant("gingo").page_flags()["pile_draw"], find_variant("gin").page_flags()["match_word"]
         (False, 'match')
         """
-        return {"match_word": self.match_word, "pile_draw": self.pile_draw}
+        return {"match_word": self.match_word, "pile_draw": self.pile_draw, "level_words": dict(self.level_words)}
 
     def seat_choices(self) -> list[dict[str, Any]]:
         """The player counts a new game offers, as the page lists them: ``players``, its

@@ -54,6 +54,24 @@ BOT_LEVEL_HELP = ("how well the companion's bots play: easy makes a beginner's m
                   "sound cards, strong also reads what the others took and threw and weighs the unseen cards")
 
 
+#: one line per level, for the new-game and Play screens (and the docs); a game whose bots
+#: play differently says so with its own (:attr:`companion.games.base.Variant.level_words`)
+BOT_LEVEL_WORDS: dict[str, str] = {
+    "easy": "Easy: plays for the least deadwood and nothing more; a beginner can beat it.",
+    "normal": "Normal: plays sound cards, knocks in time, keeps its discards safe.",
+    "strong": "Strong: also reads what you took and threw, and weighs the unseen cards before it knocks.",
+}
+
+
+def same_as_normal(game: str) -> str:
+    """The strong level's line in a game whose strong bot is the normal one, said plainly.
+
+    >>> same_as_normal("Ginski")
+    'Strong: in Ginski the same bot as Normal, for now (no stronger one has beaten it yet).'
+    """
+    return f"Strong: in {game} the same bot as Normal, for now (no stronger one has beaten it yet)."
+
+
 def bot_level_field() -> str:
     """The ``bot_level`` option of every game (dealt play only): ``"strong"`` unless set
     (the strongest bot measured: a player who wants an easier one asks for it)."""
@@ -351,6 +369,6 @@ def options_dict(options: Any) -> dict[str, Any]:
     return {}
 
 
-__all__ = ["BOT_LEVELS", "BOT_LEVEL_HELP", "bot_level_field", "OptionKind", "OptionSpec", "Preset", "OPTION_INT_MAX", "option_field", "option_specs", "specs_of",
+__all__ = ["BOT_LEVELS", "BOT_LEVEL_HELP", "BOT_LEVEL_WORDS", "same_as_normal", "bot_level_field", "OptionKind", "OptionSpec", "Preset", "OPTION_INT_MAX", "option_field", "option_specs", "specs_of",
            "check_overrides", "check_record", "with_overrides", "preset_options", "resolve_options", "words_of",
            "options_dict"]

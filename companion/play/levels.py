@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from companion.games.options import BOT_LEVEL_HELP, BOT_LEVELS
+from companion.games.options import BOT_LEVEL_HELP, BOT_LEVEL_WORDS, BOT_LEVELS
 from companion.play.bot import BASIC, seat_policy
 from companion.play.knowledge import seat_game
 from companion.play.policy import Policy, play_turn
@@ -43,12 +43,8 @@ if TYPE_CHECKING:
 
 LEVELS = BOT_LEVELS
 DEFAULT_LEVEL = "strong"
-#: one line per level, for the new-game and Play screens (and the docs)
-LEVEL_WORDS = {
-    "easy": "Easy: plays for the least deadwood and nothing more; a beginner can beat it.",
-    "normal": "Normal: plays sound cards, knocks in time, keeps its discards safe.",
-    "strong": "Strong: also reads what you took and threw, and weighs the unseen cards before it knocks.",
-}
+#: one line per level (Gin Rummy's; each game's are its Variant's ``level_words``)
+LEVEL_WORDS = BOT_LEVEL_WORDS
 HELP = BOT_LEVEL_HELP
 
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from companion.errors import InvalidInput
 from companion.games.base import STANDARD, HandSizes
+from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import color_gin
 from companion.rules.base import HandResult, MatchScore
@@ -36,6 +37,7 @@ class ColorGin(RummyVariant):
     rules: ClassVar[RulesModule] = color_gin
     context_scoring = True
     deadwood_entry = False
+    level_words = {**BOT_LEVEL_WORDS, "strong": same_as_normal("Color Gin")}
     declared_help = ("Leave empty to let the companion choose the arrangement that leaves the most open suits "
                      "unspoiled.")
     preset_words = {

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from companion import cards as C
 from companion.errors import IllegalAction
 from companion.games.base import GINGO, HandSizes, Variant
+from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.rules import gingo as rules
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
@@ -37,6 +38,11 @@ class GinGo(Variant):
     on_board = True
     setup_hand = 0  # the reveal of the suit rows is shuffled from hand 0's seed
     match_word = "game"
+    level_words = {
+        "easy": "Easy: melds what it can and throws the card that leaves the least deadwood; a beginner can beat it.",
+        "normal": "Normal: also throws for the board, keeping the cards on its own link and off yours.",
+        "strong": same_as_normal("Gin-Go"),
+    }
     pile_draw = False  # the stock only: the pile is dug, a card at a time
     seat_labels = {4: "4 (teams)"}
     option_labels = {"deal": "Cards dealt", "jokers": "Jokers", "max_jokers_per_meld": "Jokers in one meld",

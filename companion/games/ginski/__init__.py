@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from companion.errors import InvalidInput
 from companion.games.base import RUMSKI
+from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import ginski
 
@@ -37,6 +38,7 @@ class Ginski(RummyVariant):
                    "undercut": ("undercut bonus", "undercut_bonus")}
     undercut_takes_others = True
     big_word = "Big Ginski"
+    level_words = {**BOT_LEVEL_WORDS, "strong": same_as_normal("Ginski")}
     declared_help = "Leave empty to let the companion choose the arrangement that leaves the least deadwood."
     preset_words = {
         "ginski": ("Three players (as written)", "ten cards each, first to 100"),

@@ -27,7 +27,7 @@ export function normVariants(data) {
       // their words and the options a count sets; the board; the words the game uses
       seatChoices: Array.isArray(v.seat_choices) ? v.seat_choices : null,
       onBoard: !!v.on_board, pileDraw: v.pile_draw !== false, matchWord: v.match_word || "match",
-      declaredHelp: v.declared_help || null,
+      declaredHelp: v.declared_help || null, levelWords: v.level_words || null,
     };
   });
 }

@@ -31,13 +31,9 @@ function style() {
   document.head.append(h("link", { rel: "stylesheet", href: "js/play.css" }));
 }
 
-// the bots' levels (options.bot_level), one line each (as companion/play/levels.py says them)
+// the bots' levels (options.bot_level); each game says what its levels do, one line each
+// (its Variant's level_words, in /api/v1/variants and in the game's rules)
 const LEVELS = ["easy", "normal", "strong"];
-const LEVEL_HELP = {
-  easy: "Easy: plays for the least deadwood and nothing more; a beginner can beat it.",
-  normal: "Normal: plays sound cards, knocks in time, keeps its discards safe.",
-  strong: "Strong: also reads what you took and threw, and weighs the unseen cards before it knocks.",
-};
 
 // ---- starting a dealt game ---------------------------------------------------------------------
 export async function mountPlayNew(main, ctx) {
@@ -86,7 +82,7 @@ export async function mountPlayNew(main, ctx) {
         h("label", { class: "play-check" }, bot, " bot")));
     }
     if (draft.bots.slice(1, draft.count).some(Boolean)) {
-      const help = h("p", { class: "muted play-level-help", id: "play-level-help" }, LEVEL_HELP[draft.level]);
+      const help = h("p", { class: "muted play-level-help", id: "play-level-help" }, (v.levelWords || {})[draft.level] || "");
       const levelSeg = seg(LEVELS.map(l => [l, l[0].toUpperCase() + l.slice(1)]), draft.level,
         (val) => { draft.level = val; draw(); }, "bots' level");
       levelSeg.id = "play-level";
@@ -339,7 +335,7 @@ export async function mountPlay(main, game, ctx) {
     const hasBots = (pub.seats || []).some(s => s.bot);
     const mine = turn === me && !view.finished;
     return h("div", { class: "play-hint-box", id: "play-hint" },
-      hasBots ? h("p", { class: "muted", id: "play-level-line" }, `Bots' level: ${LEVEL_HELP[level] || level}`) : null,
+      hasBots ? h("p", { class: "muted", id: "play-level-line" }, `Bots' level: ${(rules.level_words || {})[level] || level}`) : null,
       mine ? h("button", { type: "button", class: "btn", id: "play-hint-btn", onclick: askHint,
         "aria-busy": hinting ? "true" : null, "aria-disabled": hinting ? "true" : null }, "Hint") : null,
       h("p", { role: "status", id: "play-hint-text" }, mine && hint ? hint : ""),
