@@ -78,7 +78,7 @@ CEILING: dict[tuple[str, str], int] = {
     ("name", "discovery"): 1,
     ("name", "hardware"): 2,
     ("name", "melds"): 16,
-    ("name", "mqtt"): 6,
+    ("name", "mqtt"): 5,
     ("name", "paths"): 2,
     ("name", "play"): 20,
     ("name", "rules"): 30,

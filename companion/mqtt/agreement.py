@@ -16,10 +16,21 @@ import time
 from typing import Any
 
 from companion.errors import CompanionError, Conflict
+from companion.games import VARIANTS
 from companion.mqtt.wire import RemoteGame, prefix, sealed
 
 log = logging.getLogger("companion.mqtt.remote")
 
+
+
+def on_board(variant: Any) -> bool:
+    """Whether a game of ``variant`` is played on the board (its chips are compared).
+
+    >>> on_board("gingo"), on_board("gin"), on_board(None)
+    (True, False, False)
+    """
+    game = VARIANTS.get(variant) if isinstance(variant, str) else None
+    return bool(game is not None and game.on_board)
 
 class Agreement:
     """The both-boards rule of one board (see the module docstring)."""
@@ -94,7 +105,7 @@ class Agreement:
         gid = getattr(before, "id", None)
         g = play.games.get(gid) if isinstance(gid, str) else None
         if g is None or not isinstance(gid, str) or g.role != "host" or g.dealt or etype == "game_deleted" \
-                or getattr(before, "variant", "gingo") != "gingo":  # only Gin-Go has chips to compare
+                or not on_board(getattr(before, "variant", None)):  # only a game on the board has chips to compare
             return
         mine = self.host_agrees(gid, before.version)
         if mine is False:

@@ -44,9 +44,9 @@ from companion.mqtt.following import Following
 from companion.mqtt.hosting import Hosting
 from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink, cancel_all
 from companion.mqtt.settings import RemoteSettings
-from companion.mqtt.wire import (HOST_RATE_LIMIT, MAX_MESSAGE, RATE_LIMIT, RATE_WINDOW, RemoteGame, RemoteRefused,
-                                 RemoteUnreachable, Rates, genuine, make_invite, prefix, presence_topic, read_invite,
-                                 sealed, sign)
+from companion.mqtt.wire import (HOST_RATE_LIMIT, MAX_MESSAGE, RATE_LIMIT, RATE_WINDOW, TOPIC_ROOT, RemoteGame,
+                                 RemoteRefused, RemoteUnreachable, Rates, genuine, make_invite, prefix, presence_topic,
+                                 read_invite, sealed, sign)
 from companion.table.replica import copy_guard, version
 
 log = logging.getLogger(__name__)
@@ -214,13 +214,13 @@ class RemotePlay:
         topic = str(message.topic)
         payload = message.payload if isinstance(message.payload, (bytes, bytearray)) else b""
         parts = topic.split("/")
-        if len(parts) == 5 and parts[:2] == ["gingo", "v1"] and parts[2] == "b" and parts[4] == "presence":
+        if len(parts) == 5 and tuple(parts[:2]) == TOPIC_ROOT and parts[2] == "b" and parts[4] == "presence":
             await self._on_presence(parts[3], bytes(payload))
             return
         if len(payload) > MAX_MESSAGE:
             self.drop(topic, f"{len(payload)} bytes, more than {MAX_MESSAGE}")
             return
-        if len(parts) < 5 or parts[:3] != ["gingo", "v1", "g"]:
+        if len(parts) < 5 or tuple(parts[:3]) != (*TOPIC_ROOT, "g"):
             self.drop(topic, "not a remote-play topic")
             return
         g = self.games.get(parts[3])

@@ -36,6 +36,8 @@ RATE_WINDOW = 10.0
 #: seconds a guest waits for the host's verdict before answering 503
 VERDICT_TIMEOUT = 5.0
 INVITE_PREFIX = "gingo1-"
+#: the first two levels of every topic of ours (``gingo/v1/...``)
+TOPIC_ROOT = ("gingo", "v1")
 GAME_ID_LENGTH = 33  # "r" and 32 hex digits: 128 random bits
 
 
@@ -172,5 +174,5 @@ class Rates:
         return True
 
 
-__all__ = ["RemoteGame", "RemoteRefused", "RemoteUnreachable", "Rates", "error_body", "genuine", "make_invite",
+__all__ = ["TOPIC_ROOT", "RemoteGame", "RemoteRefused", "RemoteUnreachable", "Rates", "error_body", "genuine", "make_invite",
            "prefix", "presence_topic", "read_invite", "sealed", "sign"]
