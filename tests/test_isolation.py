@@ -25,6 +25,7 @@ def test_a_test_that_leaks_an_environment_variable_fails_and_the_next_one_sees_n
         "    assert 'GINGO_LEAK_PROBE' not in os.environ and 'GINGO_OTHER_PROBE' not in os.environ\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "GINGO_LEAK", "GINGO_OTHER"))}
+    env["PYTHONPATH"] = str(HERE.parent)  # the copied conftest.py imports the shared helpers (tests.*)
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                            str(tmp_path)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     out = done.stdout

@@ -165,12 +165,10 @@ export async function mountPlay(main, game, ctx) {
     shown = n;
     view = next;
     live = board;
-    if (seen === null) {
-      // the first time this phone shows the game: of the hands already over, only the latest
-      // gets its panel (the bots may have ended the first hand while the phone was dealing);
-      // a finished game opens to its score sheet
-      const over = (view.public || {}).hands_over || 0;
-      seen = view.finished ? over : Math.max(0, over - 1);
+    if (seen === null) {  // the first time this phone shows the game: no old hand to show
+      // (the phone that deals has seen none: the deal form says so, for the hands the bots
+      // may end before this first look)
+      seen = (view.public || {}).hands_over || 0;
       said = seen;
       localStorage.setItem(SEEN, String(seen));
     }
