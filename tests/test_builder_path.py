@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import shlex
 import shutil
@@ -163,6 +164,7 @@ class Shell:
         self.root = tmp / "root"       # the installer's scratch root: etc/, opt/, var/
         self.service: Service | None = None
         self.ran: list[str] = []
+        self.started: list[subprocess.Popen[str]] = []  # killed at the end if still running
 
     def path(self, text: str) -> str:
         """A doc's path as it is here."""
@@ -216,8 +218,18 @@ class Shell:
             name, value = args.pop(0).split("=", 1)
             env[name] = self.path(value)
         assert args[:1] == ["/opt/gingo/venv/bin/gingo"], f"a documented command the rehearsal does not know: {line!r}"
-        return subprocess.Popen([str(GINGO), *[self.path(a) for a in args[1:]]], cwd=ROOT, env=env, text=True,
+        proc = subprocess.Popen([str(GINGO), *[self.path(a) for a in args[1:]]], cwd=ROOT, env=env, text=True,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kw)
+        self.started.append(proc)
+        return proc
+
+    def close(self) -> None:
+        """The commands left running (a step that failed half-way) are killed, so the next
+        step finds the sensor link free."""
+        for proc in self.started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
 
 
 # ---- the chips and the LEDs ---------------------------------------------------------------
@@ -296,6 +308,7 @@ def shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shell]:
         try:
             yield sh
         finally:
+            sh.close()
             if sh.service is not None:
                 sh.service.stop()
 
@@ -405,13 +418,31 @@ def test_3_a_flash_while_the_service_runs_is_refused_clearly(shell: Shell) -> No
     wait_for(lambda: shell.service.get("/api/v1/health")["sensors"] == "serial", 30, "the sensors online")
 
 
+#: seconds ``gingo calibrate`` may be silent (a step reads for at most about 8 s)
+CALIBRATE_SILENCE = 180.0
+
+
 def drive_calibration(proc: subprocess.Popen[str], pico: EmulatedBoard) -> str:
     """Answer ``gingo calibrate``'s prompts: put the chips it asks for, press Enter."""
     assert proc.stdout is not None and proc.stdin is not None
     out: list[str] = []
     pending: list[str] = []
+    lines: queue.Queue[str] = queue.Queue()
+
+    def reader() -> None:  # the command's lines, read on their own thread so a silent one cannot hang the test
+        assert proc.stdout is not None
+        for text in proc.stdout:
+            lines.put(text)
+        lines.put("")
+
+    threading.Thread(target=reader, daemon=True).start()
     while True:
-        line = proc.stdout.readline()
+        try:
+            line = lines.get(timeout=CALIBRATE_SILENCE)
+        except queue.Empty:
+            proc.kill()
+            raise AssertionError(f"gingo calibrate said nothing for {CALIBRATE_SILENCE:.0f} s; it printed:\n"
+                                 + "".join(out[-20:])) from None
         if not line:
             break
         out.append(line)
