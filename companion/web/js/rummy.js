@@ -103,7 +103,12 @@ export function mountRummy(main, game, ctx) {
     return x ? `hand ${what.hand} (${handLine(x.result)})` : (what.hand ? `hand ${what.hand}` : "the last entry");
   }
 
-  function drawTools(confirming = false) {
+  // the version the undo question was asked at: a redraw of the same version (a live
+  // message, a reload) keeps the question open; a new version closes it (its words changed)
+  let asking = null;
+  function drawTools(confirm) {
+    if (confirm !== undefined) asking = confirm ? st.g.version : null;
+    const confirming = asking !== null && asking === st.g.version;
     const m = matchOf(st.g);
     const undoErr = fieldError("undo-error");
     const act = (path, done) => undoOrRedo({ ctx, g: st.g, path, done, drawAll, reload,
