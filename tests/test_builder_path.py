@@ -447,6 +447,9 @@ def drive_calibration(proc: subprocess.Popen[str], pico: EmulatedBoard) -> str:
             break
         out.append(line)
         pending.append(line)
+        if "Save these thresholds anyway?" in line:  # the check failed: say what it read at once
+            proc.kill()
+            raise AssertionError("gingo calibrate's check failed:\n" + "".join(out[-60:]))
         if "Press Enter when ready." not in line:
             continue
         text = "".join(pending)

@@ -149,6 +149,20 @@ def test_no_public_endpoint_shows_a_hidden_card(phones: Phones, variant: str, pl
         assert not cards_in(privates[-1]["view"]["hand"]) & others
 
 
+#: the board's public news from the sync loop; it may come between any two of a phone's
+#: messages while the simulated board settles
+BOARD_NEWS = {"board", "link", "sensors", "confirm", "button", "shutdown"}
+
+
+def next_private(ws: Any) -> dict[str, Any]:
+    """The next message that is not the board's public news."""
+    for _ in range(200):
+        m = ws.receive_json()
+        if m.get("type") not in BOARD_NEWS:
+            return dict(m)
+    raise AssertionError("200 board news messages and nothing else")
+
+
 def read_until(ws: Any, seq: int, private_after: bool = False) -> list[dict[str, Any]]:
     """Messages up to the event numbered ``seq`` (and the private view that follows it)."""
     out: list[dict[str, Any]] = []
@@ -158,7 +172,7 @@ def read_until(ws: Any, seq: int, private_after: bool = False) -> list[dict[str,
         if m.get("type") == "event" and m.get("seq") == seq:
             break
     if private_after:
-        out.append(ws.receive_json())
+        out.append(next_private(ws))
     return out
 
 
@@ -167,15 +181,6 @@ def test_auth_with_a_bad_token_is_refused_and_gets_nothing_private(phones: Phone
     gid = c.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bot"], "mode": "dealt", "bots": [1]},
                  headers=phones.ann).json()["id"]
     c.post(f"/api/v1/games/{gid}/seats/0", headers=phones.ann)
-    def next_private(ws: Any) -> dict[str, Any]:
-        """The next message meant for this phone alone (the board's public "sensors" news
-        may come in between, as the simulated board settles)."""
-        for _ in range(50):
-            m = ws.receive_json()
-            if m.get("type") != "sensors":
-                return dict(m)
-        raise AssertionError("50 sensors messages and nothing else")
-
     with c.websocket_connect("/api/v1/live") as ws:
         ws.receive_json()
         ws.send_json({"type": "auth", "token": "not-a-token"})

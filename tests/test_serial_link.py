@@ -499,3 +499,34 @@ def test_the_hello_is_checked_against_the_led_config_and_errors_are_kept(pty: Pt
         assert wait_for(lambda: s.link.problems() == [])
     finally:
         s.close()
+
+
+def test_calibration_counts_only_scans_that_arrive_after_enter(pty: Pty) -> None:
+    """The link keeps the last scans while a person reads a calibration prompt; those show
+    the board before Enter was pressed (in a full run they held the last checkerboard and
+    the check failed), so the walk takes only the scans that come after."""
+    import threading
+
+    from companion.commands.calibrate import SKIP_SCANS, Walk
+
+    s = SerialSensors(str(pty.link))
+    try:
+        pty.read_frames(want=1)
+        pty.write(encode_frame(HELLO, 0, b'{"fw": "1.0.0", "board": "t1", "spaces": 52}'))
+        before, after = [45000] * 52, [20000] * 52
+        for seq in range(1, 41):  # the board before Enter, waiting in the link's queue
+            pty.write(readings_frame(seq, before))
+        assert wait_for(lambda: s.link.stats["readings"] == 40)
+        got: list[list[tuple[int, ...]]] = []
+        walk = Walk(s, samples=5, place=None)
+        reader = threading.Thread(target=lambda: got.append(walk.collect()))
+        reader.start()
+        time.sleep(0.05)
+        for seq in range(41, 41 + SKIP_SCANS + 5):
+            pty.write(readings_frame(seq, after))
+            time.sleep(0.005)
+        reader.join(10)
+        assert got and len(got[0]) == 5
+        assert all(list(scan) == after for scan in got[0]), "a scan from before Enter was counted"
+    finally:
+        s.close()

@@ -31,6 +31,7 @@ from companion.commands.settings import from_args
 #: spread over the board: row 1 col 1, row 5 col 4, row 9 col 1, row 13 col 4
 DEFAULT_SAMPLE_SPACES = (0, 19, 32, 51)
 SKIP_SCANS = 5  # scans dropped after Enter while hands leave the board
+STALE_SCANS_MAX = 1000  # a bound on the scans waiting from before Enter (the link keeps 64)
 
 
 def space_name(space: int) -> str:
@@ -81,6 +82,12 @@ class Walk:
         return self.collect()
 
     def collect(self) -> list[tuple[int, ...]]:
+        # the link keeps the last scans while the person reads the prompt: they show the
+        # board as it was before Enter, so they are dropped here (a scan's time is its place
+        # on the Pico's scan clock, not when it came, so it cannot tell them apart)
+        for _ in range(STALE_SCANS_MAX):
+            if self.backend.read(0.0) is None:
+                break
         wanted = SKIP_SCANS + self.samples
         deadline = time.monotonic() + 2.0 + wanted * 0.05
         scans: list[tuple[int, ...]] = []
