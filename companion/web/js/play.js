@@ -163,6 +163,11 @@ export async function mountPlay(main, game, ctx) {
     if (n < shown) return;
     if (view && next.seat === view.seat && next.version < view.version) return;
     shown = n;
+    // the same game and board again (board news, this seat's own view after its own move):
+    // nothing on screen would change, so the screen is not rebuilt: a rebuild between a
+    // finger's down and up loses the tap (in a CI run a Gin-Go move tapped during one did nothing)
+    const same = view !== null && JSON.stringify(next) === JSON.stringify(view)
+      && JSON.stringify(board) === JSON.stringify(live);
     view = next;
     live = board;
     if (seen === null) {  // the first time this phone shows the game: no old hand to show
@@ -176,10 +181,12 @@ export async function mountPlay(main, game, ctx) {
     // it drew again): the panels come in order from the whole game's list, so fetch it before
     // drawing, never a screen of the hand after them in between
     const over = (view.public || {}).hands_over || 0;
+    let fetched = false;
     if (over > (seen || 0) + 1 && !(full && full.dealt && (full.dealt.hand_overs || []).length >= over)) {
-      try { const g = await api.get(path); full = g.game || g; } catch (e) { showError(err, e.message); }
+      try { const g = await api.get(path); full = g.game || g; fetched = true; } catch (e) { showError(err, e.message); }
       if (shown > n) return;  // a newer answer went on screen meanwhile
     }
+    if (same && !fetched) return;
     const held = new Set(view.hand);
     chosen = new Set([...chosen].filter(c => held.has(c)));
     draw();
