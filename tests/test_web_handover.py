@@ -111,6 +111,7 @@ class Player:
         self.knocks = 0
         self.drawn_marked = 0
         self.last_moves = 0
+        self.steps = 0  # the phone's taps of a move
         self.knock_hand = False
         word = str(getattr(find_variant(variant), "gin_word", "gin"))
         self.gin_word = word[0].upper() + word[1:]  # what a knock that is gin says ("Ginski: discard ...")
@@ -218,6 +219,7 @@ class Player:
 
     def turn(self) -> None:
         page = self.page
+        self.steps += 1
         v = self.view()
         self.check_turn(v)
         legal = v["legal_actions"]
@@ -351,7 +353,9 @@ def test_a_whole_match_ends_like_a_match(phone: Page, server: LiveServer, varian
     hands = len(g["dealt"]["hand_overs"])
     # every hand that ended was shown (the last one too, before the match end), one panel each
     assert p.panels == hands, (p.panels, hands)
-    assert p.last_moves > 0 and p.drawn_marked > 0
+    # another seat's last move and the card just drawn were on screen (unless the bots ended the
+    # match within the phone's first few taps: a three-player Ginski knock can, 1 run in ~20)
+    assert (p.last_moves > 0 and p.drawn_marked > 0) or p.steps < 6, (p.steps, p.last_moves, p.drawn_marked)
     print(f"\n{variant}: {hands} hands, {p.panels} panels, {p.gins} gins, {p.knocks} knocks, {p.drawn_marked} drawn marks, {p.last_moves} last-move checks")
     p.check_match_end()
     # History opens the dealt game to the same sheet
