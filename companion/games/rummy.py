@@ -171,7 +171,7 @@ class RummyVariant(Variant):
         from companion.play import rummy as play
 
         return play.RummyGame(self.name, players=len(names), options=options, dealer=dealer or 0,
-                              hand_rng=hand_rng)
+                              hand_rng=hand_rng, rules=self.rules)
 
     def dealt_bot_action(self, game: play.RummyGame, level: str, rng: random.Random) -> dict[str, Any]:
         from companion.play.levels import seat_action
@@ -202,7 +202,8 @@ class RummyVariant(Variant):
         if options is None:
             options = self.make_options(preset, {}, players or self.seats[0])
         from companion.play import rummy as play
-        return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer)
+        return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer,
+                              rules=self.rules)
 
     def bot_action(self, game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
         """The bot's move in ``game``."""
