@@ -173,7 +173,7 @@ def test_a_toy_game_is_listed_created_scored_and_shown_by_the_page(
     page.goto(f"{toy_server.url}/#/stats/Bob")
     block = page.locator(".variant-stats[data-variant='lowball']")
     expect(block.locator("h2")).to_have_text("Lowball")
-    expect(block.locator("[data-stat='wins'] .stat-value")).to_have_text("1")
+    expect(block.locator("[data-stat='wins'] .stat-value")).to_have_text("1")  # the imported copy counts once
     expect(block.locator("[data-stat='gins']")).to_have_count(0)
     expect(block.locator("[data-stat='undercuts']")).to_have_count(0)
 
