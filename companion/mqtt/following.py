@@ -115,7 +115,7 @@ class Following:
         if answer.get("dealt") is True:  # the host keeps the hands: no log here, its public game only
             g.dealt = True
             await asyncio.to_thread(play.save)
-            self.dealt.take_packed(gid, answer.get("gz"))
+            self.dealt.take_packed(gid, answer.get("gz"), answer.get("line"))
             return dict(self.dealt.mirror(gid))
         await asyncio.to_thread(play.save)
         game: dict[str, Any] = await asyncio.to_thread(play.table.game, gid)
