@@ -228,6 +228,6 @@ def refusal(message: str, *, field: str | None = None, seat: int | None = None) 
 __all__ = [
     "CompanionError", "TableError", "InvalidInput", "UnknownVariant", "InvalidAction", "IllegalAction",
     "ChipShortfall",
-    "NotFound", "Conflict", "StaleVersion", "Unauthorized", "RateLimited", "StorageError", "StorageFull", "StorageDamaged",
-    "StorageBusy", "BackendError", "ConfigError", "refusal",
+    "NotFound", "Conflict", "StaleVersion", "Unauthorized", "RateLimited", "StorageError", "StorageFull",
+    "StorageDamaged", "StorageBusy", "BackendError", "ConfigError", "refusal",
 ]

@@ -267,7 +267,10 @@ class DealtRemote:
                 out = dict(out.get("game") or out)
             want = out.get("version", (out.get("game") or {}).get("version"))
             if isinstance(want, int) and self.version(gid) < want:  # the snapshot is on its way: ask for it
-                await self.following.ask(client, g, {"kind": "sync"})
+                try:
+                    await self.following.ask(client, g, {"kind": "sync"})
+                except CompanionError as exc:  # the write is done: the retained snapshot brings the mirror
+                    log.info("remote: game %s's snapshot after a write not asked for (%s)", gid, exc.code)
         return status, out
 
 

@@ -46,9 +46,9 @@ from companion.mqtt.following import Following
 from companion.mqtt.hosting import Hosting
 from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink, cancel_all
 from companion.mqtt.settings import RemoteSettings
-from companion.mqtt.wire import (HOST_RATE_LIMIT, MAX_MESSAGE, RATE_LIMIT, RATE_WINDOW, REFUSALS, TOPIC_ROOT, RemoteGame,
-                                 RemoteRefused, RemoteUnreachable, Rates, genuine, make_invite, prefix, presence_topic,
-                                 read_invite, sealed, sign)
+from companion.mqtt.wire import (HOST_RATE_LIMIT, MAX_MESSAGE, RATE_LIMIT, RATE_WINDOW, REFUSALS, TOPIC_ROOT,
+                                 RemoteGame, RemoteRefused, RemoteUnreachable, Rates, genuine, make_invite, prefix,
+                                 presence_topic, read_invite, sealed, sign)
 from companion.table.replica import copy_guard, version
 
 log = logging.getLogger(__name__)

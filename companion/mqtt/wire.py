@@ -189,5 +189,5 @@ class Rates:
         return max(1, math.ceil(recent[-limit] + RATE_WINDOW - now))
 
 
-__all__ = ["REFUSALS", "TOPIC_ROOT", "RemoteGame", "RemoteRefused", "RemoteUnreachable", "Rates", "error_body", "genuine", "make_invite",
-           "prefix", "presence_topic", "read_invite", "sealed", "sign"]
+__all__ = ["REFUSALS", "TOPIC_ROOT", "RemoteGame", "RemoteRefused", "RemoteUnreachable", "Rates", "error_body",
+           "genuine", "make_invite", "prefix", "presence_topic", "read_invite", "sealed", "sign"]
