@@ -91,12 +91,11 @@ class DealtRemote:
 
     # -- the host -----------------------------------------------------------------------------
 
-    def _public(self, gid: str, game: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _public(self, gid: str) -> dict[str, Any]:
         """The public game (packed) and its summary line, as the messages carry them (and
         the game's version, which :meth:`publish` takes out)."""
         table = self.play.table
-        if game is None:
-            game = table.game(gid)
+        game = table.game(gid)
         return {"gz": pack(game), "line": table.summary(gid), "version": game["version"]}
 
     async def publish(self, client: Any, g: RemoteGame) -> int:
@@ -122,10 +121,10 @@ class DealtRemote:
         elif kind in ("view", "propose"):
             verdict = await self._verdict(g, board, body)
             out = verdict["body"]
+            line = verdict.pop("line", None)
             if isinstance(out.get("game"), dict):  # the public game after a move: packed, with its line
-                public = await asyncio.to_thread(self._public, g.id, out["game"])
-                verdict = {**verdict, "body": {k: v for k, v in out.items() if k != "game"}, "gz": public["gz"],
-                           "line": public["line"]}
+                verdict = {**verdict, "body": {k: v for k, v in out.items() if k != "game"}, "gz": pack(out["game"]),
+                           "line": line}
             answer = {"kind": "verdict", "id": rid, **verdict}
         elif kind == "report":
             return  # a dealt game has no chips of the guest's to compare
@@ -156,10 +155,17 @@ class DealtRemote:
         if problem is not None:
             return {"status": 422, "body": error_body("invalid_proposal", problem)}
         try:
-            out = await asyncio.to_thread(self._write, g.id, board, str(op), str(holder), seat, args, cid, expected)
+            out, line = await asyncio.to_thread(self._written, g.id, board, str(op), str(holder), seat, args, cid,
+                                                expected)
         except CompanionError as exc:
             return {"status": http_status(exc), "body": error_body(exc.code, exc.message, exc.details)}
-        return {"status": 200, "body": out}
+        return {"status": 200, "body": out, "line": line}
+
+    def _written(self, gid: str, board: str, op: str, holder: str, seat: int | None, args: dict[str, Any],
+                 cid: str | None, expected: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """:meth:`_write`, and after a write the game's summary line (on the same thread)."""
+        out = self._write(gid, board, op, holder, seat, args, cid, expected)
+        return out, (self.play.table.summary(gid) if isinstance(out.get("game"), dict) else None)
 
     def _write(self, gid: str, board: str, op: str, holder: str, seat: int | None, args: dict[str, Any],
                cid: str | None, expected: int | None) -> dict[str, Any]:
