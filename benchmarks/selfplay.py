@@ -12,7 +12,6 @@ installed are listed as missing.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import platform
 import statistics
 import sys
@@ -21,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.play.rummy import RULE_MODULES  # noqa: E402
+from companion.errors import IllegalAction  # noqa: E402
+from companion.play.rummy import load_rules  # noqa: E402
 from companion.play.rummy_selfplay import selfplay_match  # noqa: E402
 
 CASES = [("gin", None), ("color_gin", None), ("ginski", 3), ("ginski", 2)]
@@ -58,7 +58,9 @@ def main() -> int:
     print(head)
     print("-" * len(head))
     for variant, players in CASES:
-        if importlib.util.find_spec(RULE_MODULES[variant]) is None:
+        try:
+            load_rules(variant)
+        except IllegalAction:
             print(f"{variant:<12}{'':>8}{'':>8}{'not installed':>18}")
             continue
         for check in (True, False):

@@ -405,7 +405,7 @@ def main() -> int:
             where = box.describe()
         finally:
             box.remove()
-    events = json.loads((season / "zero-season.json").read_text())["events"] if season.exists() else "?"
+        events = json.loads((season / "zero-season.json").read_text())["events"]  # before tmp goes
 
     def row(name: str, key: str, unit: str, target: float | None) -> tuple[str, str, str, str, str]:
         vals = [r[key] for r in runs]

@@ -18,6 +18,7 @@ here knows about HTTP.
      +-- Conflict            the game moved on (stale version, finished, nothing to undo,
      |    +-- StaleVersion   a client id reused)
      +-- Unauthorized        no token, a revoked one, a wrong pairing code
+     +-- RateLimited         too many requests in a while: wait ``retry_after`` seconds
      +-- StorageError        the event log cannot do what was asked
      |    +-- StorageFull    the disk is full (nothing was written)
      |    +-- StorageDamaged the data folder is damaged
@@ -157,6 +158,21 @@ class Unauthorized(CompanionError, ValueError):
     code: str = "unauthorized"
 
 
+class RateLimited(CompanionError):
+    """Too many requests in a while (a remote board over the host's limit): nothing was
+    written; ``details["retry_after"]`` is the whole seconds to wait.
+
+    >>> e = RateLimited("wait", retry_after=3)
+    >>> e.code, e.details
+    ('rate_limited', {'retry_after': 3})
+    """
+
+    code: str = "rate_limited"
+
+    def __init__(self, message: object = "", *, retry_after: int, code: str | None = None) -> None:
+        super().__init__(message, code=code, details={"retry_after": int(retry_after)})
+
+
 class StorageError(CompanionError, ValueError):
     """The event log could not do what was asked; nothing was written."""
 
@@ -212,6 +228,6 @@ def refusal(message: str, *, field: str | None = None, seat: int | None = None) 
 __all__ = [
     "CompanionError", "TableError", "InvalidInput", "UnknownVariant", "InvalidAction", "IllegalAction",
     "ChipShortfall",
-    "NotFound", "Conflict", "StaleVersion", "Unauthorized", "StorageError", "StorageFull", "StorageDamaged",
-    "StorageBusy", "BackendError", "ConfigError", "refusal",
+    "NotFound", "Conflict", "StaleVersion", "Unauthorized", "RateLimited", "StorageError", "StorageFull",
+    "StorageDamaged", "StorageBusy", "BackendError", "ConfigError", "refusal",
 ]

@@ -141,8 +141,10 @@ def test_each_game_carries_its_rules_for_the_page(tmp_path: Path) -> None:
     rules: dict[str, Any] = g["rules"]
     assert rules["label"] == "Ginski" and rules["hand_sizes"] == {"deal": 12, "big": 13}
     assert rules["gin_word"] == "Ginski" and rules["big_word"] == "Big Ginski" and rules["entries"]["deadwood"]
+    assert {k: rules["entries"][k] for k in ("cards", "ender", "gin")} == {"cards": True, "ender": True, "gin": True}
     c = table.create_game("color_gin", players=["A", "B"])
     assert c["rules"]["suit_columns"] and not c["rules"]["entries"]["deadwood"]
+    assert "entries" not in table.create_game("gingo", players=["A", "B"])["rules"]  # played by its moves
     with pytest.raises(InvalidInput) as err:
         table.score_hand(c["id"], HandInput(0, deadwood=[0, 10]))
     assert err.value.code == "unsupported"

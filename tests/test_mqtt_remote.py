@@ -266,6 +266,63 @@ def test_malformed_and_forged_proposals_are_dropped_and_the_host_stays_healthy(
     assert b.act(gid, GINGO_ACTIONS[0]).status_code == 200
 
 
+def test_a_guest_over_the_rate_limit_is_told_to_wait(boards: tuple[Board, Board], broker: Mosquitto, ca: CA) -> None:
+    """A guest over the host's rate limit gets 429 ``rate_limited`` with Retry-After at once
+    (not the 503 of a host that does not answer), asks nothing more until the wait is over,
+    then plays; a flood of signed requests gets at most REFUSALS refusals per window."""
+    from companion.mqtt.wire import RATE_LIMIT, REFUSALS, read_invite, sealed
+
+    a, b = boards
+    gid, invite = hosted_and_joined(a, b)
+    secret = read_invite(invite)[1]
+    agreed(a, b, gid)
+    version = a.game(gid)["version"]
+    cmd, to = f"gingo/v1/g/{gid}/cmd/board-b", f"gingo/v1/g/{gid}/to/board-b"
+    over = f"dropped a message on {cmd}: more than {RATE_LIMIT} messages"
+    # board B's own account (a board gone wrong, or a phone there tapping without end) fills
+    # the host's budget for B with signed requests the host does not know
+    with Watcher(broker.tls_port, (to,), username="board-b", password=USERS["board-b"], ca=ca.cert,
+                 client_id="flood-as-board-b") as w:
+        t0 = time.monotonic()
+        for i in range(RATE_LIMIT + 1):
+            w.publish(cmd, sealed(secret, cmd, {"kind": "noise", "n": i}))
+        wait(lambda: over in a.server.output(), 10, "the host's budget for board-b used up")
+
+        def refusals() -> list[dict[str, Any]]:
+            return [m.json() for m in w.on(to) if m.json().get("kind") == "refused"]
+
+        started = time.monotonic()
+        r = b.act(gid, GINGO_ACTIONS[0], expected=version)
+        took = time.monotonic() - started
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+        wait_s = int(r.headers["Retry-After"])
+        assert 1 <= wait_s <= 10 and r.json()["error"]["details"]["retry_after"] == wait_s, r.headers
+        assert took < 3.0, took  # the host's answer, not the 5 s of a host that stays silent
+        wait(lambda: len(refusals()) == 1, 5, "the refusal on the broker")
+        # the guest asks nothing more until the wait is over: its phone hears it at once
+        again = b.act(gid, GINGO_ACTIONS[0], expected=version)
+        free_at = time.monotonic() + int(again.headers["Retry-After"])  # what the phone is told to wait
+        assert again.status_code == 429 and again.json()["error"]["code"] == "rate_limited", again.text
+        assert 1 <= int(again.headers["Retry-After"]) <= wait_s
+        # a flood of signed requests that wait for answers: at most REFUSALS refusals in the window
+        drops = a.server.output().count(over)
+        flood = 40
+        for i in range(flood):
+            w.publish(cmd, sealed(secret, cmd, {"kind": "propose", "id": f"f{i}", "op": "nothing", "body": {}}))
+        assert time.monotonic() - t0 < 9, "the machine was too slow: the host's window ran out mid-test"
+        wait(lambda: a.server.output().count(over) - drops >= flood, 10, "the host drops the flood")
+        time.sleep(0.3)  # the refusals it sent have reached the watcher
+        assert 2 <= len(refusals()) <= REFUSALS, refusals()
+        assert len(w.on(to)) == len(refusals())  # nothing else was answered: the flood wrote nothing
+        assert a.game(gid)["version"] == version == b.game(gid)["version"]
+        # once the wait is over, the guest plays
+        time.sleep(max(0.0, free_at - time.monotonic()))
+        ok = b.act(gid, GINGO_ACTIONS[0], expected=version)
+        assert ok.status_code == 200, ok.text
+        wait(lambda: same(a, b, gid), 5, "both boards after the move")
+    assert "Traceback" not in a.server.output() and "Traceback" not in b.server.output()
+
+
 def test_foreign_credentials_are_refused(boards: tuple[Board, Board], broker: Mosquitto, ca: CA) -> None:
     a, b = boards
     assert try_connect(broker.tls_port, username="board-b", password="wrong", ca=ca.cert).startswith("refused")

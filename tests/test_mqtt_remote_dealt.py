@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -134,12 +135,55 @@ def choose(view: dict[str, Any], rng: random.Random, may_knock: bool) -> dict[st
     return dict(rng.choice(knocks if knocks and (may_knock or not others) else others))
 
 
+class Live:
+    """Every message of a board's live channel (``WS /api/v1/live``, no token: what any
+    phone on that Wi-Fi sees), read on a thread of its own from connect to :meth:`close`."""
+
+    def __init__(self, board: Board) -> None:
+        from websockets.sync.client import connect
+
+        self.messages: list[dict[str, Any]] = []
+        # entered by hand: the connection outlives this call (closed in close(), or by the
+        # server's stop at the module's end when a test fails first)
+        self.ws = connect(board.server.url.replace("http", "ws") + "/api/v1/live").__enter__()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            while True:
+                self.messages.append(json.loads(self.ws.recv()))
+        except (ConnectionClosed, OSError):
+            return
+
+    def close(self) -> list[dict[str, Any]]:
+        self.ws.close()
+        self.thread.join(10)
+        return self.messages
+
+
+def listed(board: Board, gid: str) -> dict[str, Any]:
+    """``gid``'s line in the board's game list (``GET /api/v1/games``)."""
+    r = board.client.get("/api/v1/games")
+    assert r.status_code == 200, r.text
+    lines = [g for g in r.json()["games"] if g["id"] == gid]
+    assert len(lines) == 1, f"{board.name} lists {gid} {len(lines)} times"
+    return dict(lines[0])
+
+
 def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
         boards: tuple[Board, Board], broker: Mosquitto, ca: CA) -> None:
     a, b = boards
+    live = Live(b)
+    lists: list[Any] = []
     with Watcher(broker.tls_port, ("gingo/v1/g/#",), username="board-b", password=USERS["board-b"], ca=ca.cert,
                  client_id="watcher-as-board-b") as seen:
         gid = host_and_join(a, b, GIN)
+        # the guest lists the game it follows, as the host lists it (no log of it here)
+        line = listed(b, gid)
+        assert line["remote"]["role"] == "guest" and line["mode"] == "dealt" and line["players"] == ["Ann", "Bob"]
         assert claim(a, gid, 0)["hand"]  # Ann's phone at home A
         bob = claim(b, gid, 1)  # Bob's phone at home B: the claim goes to the host
         assert len(bob["hand"]) == 10 and bob["seat"] == 1
@@ -171,6 +215,7 @@ def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
                 guest_answers.append(r.json())
                 # the guest answers once its own mirror has the move
                 assert b.game(gid)["version"] == r.json()["game"]["version"]
+                lists.append(b.client.get("/api/v1/games").json())
         else:
             raise AssertionError("the game did not end")
         assert moves["a"] > 5 and moves["b"] > 5, moves
@@ -179,11 +224,24 @@ def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
         assert gb["finished"] and gb["winner"] == ga["winner"] is not None
         assert {k: v for k, v in gb.items() if k != "remote"} == {k: v for k, v in ga.items() if k != "remote"}
         assert b.remote(gid)["finished"] is True and b.remote(gid)["role"] == "guest"
+        # its line in the guest's list and the live channel's snapshot: the host's own line
+        wait(lambda: listed(b, gid)["version"] == ga["version"], 5, "the guest's line at the end")
+        own = a.client.get(f"/api/v1/games/{gid}/summary").json()
+        assert {k: v for k, v in listed(b, gid).items() if k != "remote"} == own and own["finished"]
+        snap = Live(b)
+        wait(lambda: bool(snap.messages), 5, "the live snapshot")
+        snap.close()
+        assert snap.messages[0]["type"] == "snapshot"
+        assert [g for g in snap.messages[0]["games"] if g["id"] == gid][0]["version"] == ga["version"]
+        lists.append(b.client.get("/api/v1/games?hands=true").json())
         end = b.client.get(f"/api/v1/games/{gid}/view").json()
         assert end["finished"] and end["legal_actions"] == []
         # the guest keeps no log of the game: reading it is the host's
         assert b.client.get(f"/api/v1/games/{gid}/events").json()["error"]["code"] == "remote_dealt"
         received = [opened(m.json()) for m in seen.messages]
+    pushed = live.close() + snap.messages
+    assert [m for m in pushed if m.get("type") == "remote_game" and (m.get("game") or {}).get("id") == gid]
+    assert len(lists) > 5
     key, seeds = host_secrets(a, gid)
     # 1. nothing the guest's account could read holds the key, the seed of a hand before the
     #    hand is over (a seed is published when its hand ends), or another seat's cards
@@ -198,6 +256,15 @@ def test_a_dealt_game_played_from_both_homes_leaves_the_guest_no_other_hand(
     assert len([h for h in shown if h[0].startswith("/body")]) > 5  # the scan reads the seat views it got
     for path, seat, hand in shown:
         assert seat == 1, f"a hand of seat {seat} reached the guest at {path}: {hand}"
+    # 1b. what the guest shows every phone (its game list, the live channel, without a seat):
+    #     no hand at all, no key, no seed of a hand in play
+    assert any("line" in m.json() for m in seen.messages)  # the host publishes the line too
+    for body in lists + pushed:
+        text = json.dumps(body)
+        assert key not in text
+        over = most(body, "hands_over") or most(body, "hands_played")
+        assert not [k for k, s in seeds.items() if s in text and k > over], body
+        assert not list(hands_shown(body)), body
     # 2. nothing the guest stored: no event of the game, and no key or seed in any file
     with sqlite3.connect(b.server.data / "events.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (gid,)).fetchone() == (0,)
@@ -295,5 +362,6 @@ def test_a_restarted_guest_gets_its_mirror_and_its_seat_back(boards: tuple[Board
     b.server.wait_until("/api/v1/health", lambda h: h["remote"] == "online", timeout=30)
     wait(lambda: b.client.get(f"/api/v1/games/{gid}").status_code == 200, 10, "the mirror after a restart")
     assert b.game(gid)["version"] == a.game(gid)["version"]
+    wait(lambda: listed(b, gid)["version"] == a.game(gid)["version"], 5, "the guest's line after a restart")
     view = b.client.get(f"/api/v1/games/{gid}/view").json()
     assert view["seat"] == 1 and sorted(view["hand"]) == sorted(hand)

@@ -1,4 +1,5 @@
-"""``gingo serve`` answers before its mDNS advertisement is done (issue 23, start-up).
+"""``gingo serve`` answers before its mDNS advertisement is done, and its banner comes when
+it listens (issue 23, start-up).
 
 zeroconf's ``register_service`` blocks about 1.7 s while it probes the network and
 announces the name (zeroconf/_core.py), which ``gingo serve`` used to wait for before it
@@ -12,10 +13,12 @@ name that skips mDNS).
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -53,19 +56,37 @@ def test_serve_answers_while_the_mdns_advertisement_is_still_under_way(tmp_path:
     env = {**os.environ, "GINGO_PAIRING_CODE": "424242", "GPIOZERO_PIN_FACTORY": "mock"}
     proc = subprocess.Popen([sys.executable, "-c", SCRIPT, str(tmp_path), "serve", "--host", "127.0.0.2",
                              "--port", str(port), "--data", str(tmp_path / "data"), "--no-qr"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def reader() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put("")
+
+    threading.Thread(target=reader, daemon=True).start()
     try:
-        end = time.monotonic() + 45
+        # the banner is printed once the server listens: the address it shows answers at once
+        shown = f"open   http://127.0.0.2:{port}/"
         while True:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
             try:
-                with urllib.request.urlopen(f"http://127.0.0.2:{port}/api/v1/health", timeout=5) as r:
-                    assert r.status == 200
+                line = lines.get(timeout=45)
+            except queue.Empty:
+                raise AssertionError("gingo serve printed no banner in 45 s") from None
+            assert line, f"gingo serve ended before its banner: {proc.stderr.read() if proc.stderr else ''}"
+            if shown in line:
                 break
-            except OSError:
-                assert time.monotonic() < end, "gingo serve did not answer in 45 s: does it wait for mDNS?"
-                time.sleep(0.05)
-        assert (tmp_path / "asked").read_text() == str(port)  # advertising, and not yet done
+        with urllib.request.urlopen(f"http://127.0.0.2:{port}/api/v1/health", timeout=5) as r:
+            assert r.status == 200
+        # advertising after the banner, on its own thread, and not yet done: serving meanwhile
+        end = time.monotonic() + 30
+        while not (tmp_path / "asked").exists():
+            assert time.monotonic() < end, "gingo serve did not start its mDNS advertisement"
+            time.sleep(0.02)
+        assert (tmp_path / "asked").read_text() == str(port)
+        with urllib.request.urlopen(f"http://127.0.0.2:{port}/api/v1/health", timeout=5) as r:
+            assert r.status == 200
         assert not (tmp_path / "go").exists()
         (tmp_path / "go").write_text("")
     finally:
@@ -75,7 +96,8 @@ def test_serve_answers_while_the_mdns_advertisement_is_still_under_way(tmp_path:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
     assert proc.returncode == 0
     assert (tmp_path / "closed").exists()  # the advertisement withdrawn at shutdown

@@ -34,10 +34,17 @@ def test_a_toy_game_plays_through_the_api(lowball: None, env: Env) -> None:  # n
     assert [(o["name"], o["label"], o["help"], o["default"]) for o in toy["options"]] == \
         [("target", "Target score", "points that win the match", 30)]
 
+    # what the page switches on, from the game's own class: no dealt play, its words for a hand's end
+    assert toy["dealt_play"] is False and toy["kind_words"] == {"lowest": "lowest count"}
+    assert "gin_word" not in toy
+
     r = env.post("/api/v1/games", {"variant": "lowball", "players": ["Ann", "Bob", "Cy"],
                                    "options": {"target": 20}})
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
+    # the entries a hand takes, every key said (the ones the game leaves out: the defaults)
+    assert r.json()["rules"]["entries"] == {"cards": False, "deadwood": True, "ender": False, "gin": False,
+                                            "upcard": False, "declared": False, "joker": False, "big_gin": False}
     first = env.post(f"/api/v1/games/{gid}/hands", {"ender": 0, "deadwood": [3, 9, 5]})
     assert first.status_code in (200, 201), first.text
     assert first.json()["game"]["scores"] == [8, 0, 0] and not first.json()["game"]["finished"]

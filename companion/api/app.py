@@ -70,7 +70,7 @@ def create_app(
     ``web_dir`` the phone page served at ``/`` when the folder exists; ``names`` more host
     names the companion answers to (besides localhost, gingo.local, the hostname and IP
     addresses, see :mod:`companion.api.security`)."""
-    hub = live.make_hub(table, sync, pairing)
+    hub = live.make_hub(table, sync, pairing, remote=lambda: app.state.remote)
     unsubscribe = table.subscribe(lambda ev, msg: hub.publish(msg))
     unsubscribe_outings = table.outings.subscribe(hub.publish)  # {"type": "outing", ...}, no event seq
     pairing.subscribe(hub.publish)

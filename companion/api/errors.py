@@ -35,6 +35,7 @@ STATUS: dict[type[E.CompanionError], int] = {
     E.NotFound: 404,
     E.Conflict: 409,
     E.Unauthorized: 401,
+    E.RateLimited: 429,
     E.StorageError: 503,
     E.StorageFull: 507,
     E.StorageDamaged: 503,
@@ -79,9 +80,12 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
 
 
 def companion_error_response(exc: E.CompanionError) -> JSONResponse:
-    """The JSON answer to one of the companion's own errors."""
+    """The JSON answer to one of the companion's own errors (a 429 with its ``Retry-After``)."""
     status = http_status(exc)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    wait = exc.details.get("retry_after")
+    if status == 429 and isinstance(wait, int) and not isinstance(wait, bool):
+        headers = {"Retry-After": str(max(1, wait))}
     if status >= 500:
         log.warning("%s answered %d: %s", exc.code, status, exc.message)
     return error_response(status, exc.code, exc.message, headers, exc.details)

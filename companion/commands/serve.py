@@ -13,6 +13,7 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from companion.cli import CommandError
@@ -114,9 +115,14 @@ def _server_class() -> Any:
             super().handle_exit(sig, frame)
             self._captured_signals.clear()
 
+        #: called once the server listens (the banner and mDNS: see _run)
+        on_listening: Callable[[], None] | None = None
+
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             gc.enable()  # listening: the collector's first passes come after start-up (see run)
+            if self.started and self.on_listening is not None:
+                self.on_listening()
 
     return CleanServer
 
@@ -172,27 +178,37 @@ def _run(args: argparse.Namespace) -> int:
         svc = build_service(settings, warn)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    addresses = local_addresses()
     adverts: list[Any] = []
-    mdns: threading.Thread | None = None
+    announce: list[threading.Thread] = []
     server: Any = None
-    try:
-        svc.start()
+
+    def announced() -> None:
+        addresses = local_addresses()
         banner(svc, host, port, addresses, qr=not args.no_qr, out=sys.stdout)
         if not args.no_mdns and host not in ("127.0.0.1", "localhost"):
             # zeroconf's register_service blocks while it probes the network for the name
             # and announces it (about 1.7 s: a 150-250 ms random wait, three probes 500 ms
-            # apart, three announcements 225 ms apart; zeroconf/_core.py); the server
-            # starts listening meanwhile instead of after it (start-up on a Pi, issue 23)
-            mdns = threading.Thread(target=lambda: adverts.append(advertise(port, addresses, warn=warn)),
-                                    name="gingo-mdns", daemon=True)
-            mdns.start()
+            # apart, three announcements 225 ms apart; zeroconf/_core.py)
+            adverts.append(advertise(port, addresses, warn=warn))
+
+    def on_listening() -> None:
+        # The banner (its QR code) and mDNS (importing zeroconf, registering) wait until the
+        # server listens, on their own thread: on a Pi Zero's slow core they were CPU spent
+        # before the first phone could connect, and the address shown now answers when it
+        # is shown (issue 23)
+        thread = threading.Thread(target=announced, name="gingo-announce", daemon=True)
+        announce.append(thread)
+        thread.start()
+
+    try:
+        svc.start()
         _Server = _server_class()
         # proxy_headers off: the per-address limits must count the real peer, never an
         # X-Forwarded-For a client made up
         config = uvicorn.Config(svc.app, host=host, port=port, workers=1, proxy_headers=False,
                                 log_level=settings.log_level, lifespan="on", ws="websockets-sansio")
         server = _Server(config)
+        server.on_listening = on_listening
         try:
             server.run()
         except SystemExit:
@@ -204,8 +220,8 @@ def _run(args: argparse.Namespace) -> int:
             raise CommandError(f"could not listen on {host}:{port} (port in use or address not "
                                "on this machine?); pass another --port or --host")
     finally:
-        if mdns is not None:
-            mdns.join(timeout=5.0)
+        for thread in announce:
+            thread.join(timeout=5.0)
         for advert in adverts:
             if advert is not None:
                 advert.close()

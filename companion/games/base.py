@@ -16,6 +16,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal, Protocol
 
 from companion import cards as C
@@ -65,6 +66,18 @@ class HandSizes:
 
     def as_dict(self) -> dict[str, int | None]:
         return {"deal": self.deal, "big": self.big}
+
+
+#: What a hand entry of a game scored by hands takes, where the game does not say
+#: (:meth:`HandScoring.entries` says what differs): ``cards``, each seat's cards;
+#: ``deadwood``, each seat's deadwood count instead; ``ender``, who ended the hand (a
+#: seat, or nobody: the stock ran out); ``gin``, the one-tap ending with every card melded
+#: (the game's ``gin_word``); ``upcard``, the hand's upcard (Oklahoma gin); ``declared``,
+#: the ender's own melds; ``joker``, a drawn joker (Color Gin's co-op); ``big_gin``, the
+#: ender melded every card without a discard. The phone page shows only what a game takes.
+ENTRY_DEFAULTS: Mapping[str, bool] = MappingProxyType({
+    "cards": True, "deadwood": False, "ender": True, "gin": False, "upcard": False, "declared": False,
+    "joker": False, "big_gin": False})
 
 
 class HandScoring(Protocol):
@@ -158,6 +171,11 @@ class Variant(ABC):
     level_words: ClassVar[Mapping[str, str]] = BOT_LEVEL_WORDS
     #: the page's words for a player count, where plain digits are not enough
     seat_labels: ClassVar[Mapping[int, str]] = {}
+    #: the companion can deal it (:meth:`dealt_play`): the page's Play screen offers it
+    deals: ClassVar[bool] = False
+    #: how a hand ended (a result's ``kind``) in this game's words, where the page's
+    #: rummy words (gin, knock, undercut...) do not say it
+    kind_words: ClassVar[Mapping[str, str]] = {}
 
     # -- options: one mechanism ---------------------------------------------------------
 
@@ -301,10 +319,15 @@ class Variant(ABC):
 
     def table_rules(self, options: Any, players: int) -> dict[str, Any]:
         """What the phone needs to enter a hand of a game with these options (served in
-        each game as ``rules``): hand sizes, entries it takes, words it uses."""
-        return {"label": self.label, "seat_word": self.seat_word, "play_style": self.play_style,
-                "on_board": self.on_board, "deck": self.deck.as_dict(),
-                "hand_sizes": self.hand_sizes(options, players).as_dict(), **self.page_flags()}
+        each game as ``rules``): hand sizes, entries it takes (a game scored by hands:
+        every key of :data:`ENTRY_DEFAULTS`), words it uses."""
+        out = {"label": self.label, "seat_word": self.seat_word, "play_style": self.play_style,
+               "on_board": self.on_board, "deck": self.deck.as_dict(),
+               "hand_sizes": self.hand_sizes(options, players).as_dict(), **self.page_flags()}
+        scoring = self.hand_scoring()
+        if scoring is not None:
+            out["entries"] = {**ENTRY_DEFAULTS, **scoring.entries(options)}
+        return out
 
     def page_flags(self) -> dict[str, Any]:
         """What the phone page switches on, so that it never compares a game's name
@@ -314,7 +337,8 @@ class Variant(ABC):
         >>> find_variant("gingo").page_flags()["pile_draw"], find_variant("gin").page_flags()["match_word"]
         (False, 'match')
         """
-        return {"match_word": self.match_word, "pile_draw": self.pile_draw, "level_words": dict(self.level_words)}
+        return {"match_word": self.match_word, "pile_draw": self.pile_draw, "level_words": dict(self.level_words),
+                "kind_words": dict(self.kind_words), "dealt_play": self.deals}
 
     def seat_choices(self) -> list[dict[str, Any]]:
         """The player counts a new game offers, as the page lists them: ``players``, its
@@ -375,5 +399,5 @@ def players_of(options: Any, default: int) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) else default
 
 
-__all__ = ["ActionTable", "Deck", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
+__all__ = ["ActionTable", "Deck", "ENTRY_DEFAULTS", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
            "players_of"]

@@ -58,6 +58,7 @@ class RummyVariant(Variant):
     """A game whose hands are scored at the table from the cards (or deadwood counts)."""
 
     play_style = "hands"
+    deals = True
     #: True when a hand's score depends on the hands before it (Color Gin's closed suits)
     context_scoring: ClassVar[bool] = False
     #: deadwood-only quick entry (Color Gin needs the cards: spoiled suits come from them)
@@ -105,11 +106,11 @@ class RummyVariant(Variant):
 
     def entries(self, options: Any) -> dict[str, bool]:
         """Which fields a hand entry takes beyond the cards and the ender."""
-        return {"deadwood": self.deadwood_entry, "upcard": False, "declared": True, "joker": False,
-                "big_gin": self.big_bonus(options) > 0}
+        return {"cards": True, "deadwood": self.deadwood_entry, "ender": True, "gin": True, "upcard": False,
+                "declared": True, "joker": False, "big_gin": self.big_bonus(options) > 0}
 
     def table_rules(self, options: Any, players: int) -> dict[str, Any]:
-        return {**super().table_rules(options, players), "entries": self.entries(options),
+        return {**super().table_rules(options, players),
                 "gin_word": self.gin_word, "big_word": self.big_word, "big_bonus": self.big_bonus(options),
                 "suit_columns": self.context_scoring}
 
@@ -170,7 +171,7 @@ class RummyVariant(Variant):
         from companion.play import rummy as play
 
         return play.RummyGame(self.name, players=len(names), options=options, dealer=dealer or 0,
-                              hand_rng=hand_rng)
+                              hand_rng=hand_rng, rules=self.rules)
 
     def dealt_bot_action(self, game: play.RummyGame, level: str, rng: random.Random) -> dict[str, Any]:
         from companion.play.levels import seat_action
@@ -201,7 +202,8 @@ class RummyVariant(Variant):
         if options is None:
             options = self.make_options(preset, {}, players or self.seats[0])
         from companion.play import rummy as play
-        return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer)
+        return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer,
+                              rules=self.rules)
 
     def bot_action(self, game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
         """The bot's move in ``game``."""

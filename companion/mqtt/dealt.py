@@ -6,8 +6,10 @@ remote dealt game (a log would hold the key, and so every hand). Instead:
 
 - the host publishes, after each commit, the game as every player sees it (its public
   rendering, :meth:`~companion.table.dealt.DealtGame.public`: no card of a hand in play,
-  no stock order, no key) on ``P/state``, retained; the guest keeps the latest one in
-  memory (its *mirror*), which its phones read as ``GET /api/v1/games/{id}``;
+  no stock order, no key) on ``P/state``, retained, with its summary line (``line``, what
+  ``GET /api/v1/games`` lists); the guest keeps the latest of both in memory (its *mirror*),
+  which its phones read as ``GET /api/v1/games/{id}``, and lists the line among its own
+  games (``GET /api/v1/games``, the live channel's snapshot);
 - a seat is held by a phone of one home. A guest's phone that claims a seat is known to
   the host as ``<guest board>:<token id>``. The guest asks the host for that seat's view
   (``kind: view``) each time its phone reads ``GET .../view``; the host answers on
@@ -84,20 +86,29 @@ class DealtRemote:
         self.following = following
         #: guest: each dealt game as everyone sees it, the latest the host sent (memory only)
         self.mirrors: dict[str, dict[str, Any]] = {}
+        #: guest: each dealt game's summary line, as the host lists it (memory only)
+        self.lines: dict[str, dict[str, Any]] = {}
 
     # -- the host -----------------------------------------------------------------------------
 
+    def _public(self, gid: str) -> dict[str, Any]:
+        """The public game (packed) and its summary line, as the messages carry them (and
+        the game's version, which :meth:`publish` takes out)."""
+        table = self.play.table
+        game = table.game(gid)
+        return {"gz": pack(game), "line": table.summary(gid), "version": game["version"]}
+
     async def publish(self, client: Any, g: RemoteGame) -> int:
-        """Publish the public game (retained); its version."""
-        game = await asyncio.to_thread(self.play.table.game, g.id)
+        """Publish the public game and its summary line (retained); its version."""
+        public = await asyncio.to_thread(self._public, g.id)
+        version = int(public["version"])
         topic = f"{prefix(g.id)}/state"
-        await client.publish(topic, sealed(g.secret, topic, {"version": game["version"], "gz": pack(game)}),
-                             qos=1, retain=True)
-        return int(game["version"])
+        await client.publish(topic, sealed(g.secret, topic, {"version": version, **public}), qos=1, retain=True)
+        return version
 
     async def joined(self, g: RemoteGame, rid: Any) -> dict[str, Any]:
-        game = await asyncio.to_thread(self.play.table.game, g.id)
-        return {"kind": "joined", "id": rid, "status": 201, "dealt": True, "gz": pack(game)}
+        public = await asyncio.to_thread(self._public, g.id)
+        return {"kind": "joined", "id": rid, "status": 201, "dealt": True, "gz": public["gz"], "line": public["line"]}
 
     async def request(self, client: Any, g: RemoteGame, board: str, body: dict[str, Any], topic: str) -> None:
         """The guest's request on a dealt game: ``sync`` (the public game), ``view`` or
@@ -105,13 +116,15 @@ class DealtRemote:
         kind, rid = body.get("kind"), body.get("id")
         reply = f"{prefix(g.id)}/to/{board}"
         if kind == "sync":
-            game = await asyncio.to_thread(self.play.table.game, g.id)
-            answer: dict[str, Any] = {"kind": "snapshot", "id": rid, "gz": pack(game)}
+            public = await asyncio.to_thread(self._public, g.id)
+            answer: dict[str, Any] = {"kind": "snapshot", "id": rid, "gz": public["gz"], "line": public["line"]}
         elif kind in ("view", "propose"):
             verdict = await self._verdict(g, board, body)
             out = verdict["body"]
-            if isinstance(out.get("game"), dict):  # the public game after a move: packed
-                verdict = {**verdict, "body": {k: v for k, v in out.items() if k != "game"}, "gz": pack(out["game"])}
+            line = verdict.pop("line", None)
+            if isinstance(out.get("game"), dict):  # the public game after a move: packed, with its line
+                verdict = {**verdict, "body": {k: v for k, v in out.items() if k != "game"}, "gz": pack(out["game"]),
+                           "line": line}
             answer = {"kind": "verdict", "id": rid, **verdict}
         elif kind == "report":
             return  # a dealt game has no chips of the guest's to compare
@@ -142,10 +155,17 @@ class DealtRemote:
         if problem is not None:
             return {"status": 422, "body": error_body("invalid_proposal", problem)}
         try:
-            out = await asyncio.to_thread(self._write, g.id, board, str(op), str(holder), seat, args, cid, expected)
+            out, line = await asyncio.to_thread(self._written, g.id, board, str(op), str(holder), seat, args, cid,
+                                                expected)
         except CompanionError as exc:
             return {"status": http_status(exc), "body": error_body(exc.code, exc.message, exc.details)}
-        return {"status": 200, "body": out}
+        return {"status": 200, "body": out, "line": line}
+
+    def _written(self, gid: str, board: str, op: str, holder: str, seat: int | None, args: dict[str, Any],
+                 cid: str | None, expected: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """:meth:`_write`, and after a write the game's summary line (on the same thread)."""
+        out = self._write(gid, board, op, holder, seat, args, cid, expected)
+        return out, (self.play.table.summary(gid) if isinstance(out.get("game"), dict) else None)
 
     def _write(self, gid: str, board: str, op: str, holder: str, seat: int | None, args: dict[str, Any],
                cid: str | None, expected: int | None) -> dict[str, Any]:
@@ -178,19 +198,36 @@ class DealtRemote:
 
     # -- the guest ------------------------------------------------------------------------------
 
-    def take(self, gid: str, game: Any) -> None:
-        """Keep ``game`` (the host's public game) as the mirror, unless an older one."""
+    def take(self, gid: str, game: Any, line: Any = None) -> None:
+        """Keep ``game`` (the host's public game) as the mirror, unless an older one, and
+        ``line``, its summary line, when it is of the same game and not older."""
         if not isinstance(game, dict) or game.get("id") != gid or not isinstance(game.get("version"), int):
             return
         if game.get("mode") != "dealt":
             return  # a dealt game's mirror is its public rendering only
+        if isinstance(line, dict) and line.get("id") == gid and line.get("mode") == "dealt" \
+                and isinstance(line.get("version"), int) and line["version"] <= game["version"] \
+                and line["version"] >= self.lines.get(gid, {}).get("version", 0):
+            self.lines[gid] = line
         current = self.mirrors.get(gid)
         if current is None or game["version"] > current["version"]:
             self.mirrors[gid] = game
-            self.play.announce({"type": "remote_game", "game_id": gid, "version": game["version"]})
+            self.play.announce({"type": "remote_game", "game_id": gid, "version": game["version"],
+                                "game": self.line(gid)})
 
-    def take_packed(self, gid: str, text: Any) -> None:
-        self.take(gid, unpack(text))
+    def take_packed(self, gid: str, text: Any, line: Any = None) -> None:
+        self.take(gid, unpack(text), line)
+
+    def line(self, gid: str) -> dict[str, Any] | None:
+        """The game's summary line as the host lists it, with its ``remote`` part (None:
+        none heard yet). Its ``seq`` is the host's log's."""
+        line = self.lines.get(gid)
+        return None if line is None else {**line, "remote": self.play.describe(gid)}
+
+    def listed(self) -> list[dict[str, Any]]:
+        """The summary lines of the dealt games this board follows, oldest first."""
+        lines = [line for gid in list(self.lines) if self.play.is_mirror(gid) and (line := self.line(gid))]
+        return sorted(lines, key=lambda line: (float(line.get("created") or 0), str(line["id"])))
 
     def version(self, gid: str) -> int:
         m = self.mirrors.get(gid)
@@ -209,9 +246,9 @@ class DealtRemote:
         """A message from the host about a dealt game this board follows."""
         game = unpack(body.get("gz")) if "gz" in body else None
         if kind == "state":
-            self.take(g.id, game)
+            self.take(g.id, game, body.get("line"))
         elif kind == "to":
-            self.take(g.id, game)
+            self.take(g.id, game, body.get("line"))
             out = body.get("body")
             if isinstance(out, dict) and game is not None and body.get("kind") == "verdict":
                 out["game"] = game  # the answer to the phone, as the host's API gives it
@@ -236,7 +273,10 @@ class DealtRemote:
                 out = dict(out.get("game") or out)
             want = out.get("version", (out.get("game") or {}).get("version"))
             if isinstance(want, int) and self.version(gid) < want:  # the snapshot is on its way: ask for it
-                await self.following.ask(client, g, {"kind": "sync"})
+                try:
+                    await self.following.ask(client, g, {"kind": "sync"})
+                except CompanionError as exc:  # the write is done: the retained snapshot brings the mirror
+                    log.info("remote: game %s's snapshot after a write not asked for (%s)", gid, exc.code)
         return status, out
 
 

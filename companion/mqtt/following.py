@@ -11,11 +11,12 @@ then). :class:`Following` is a part of :class:`~companion.mqtt.remote.RemotePlay
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 import time
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, RateLimited
 from companion.mqtt.wire import VERDICT_TIMEOUT, RemoteGame, RemoteRefused, RemoteUnreachable, read_invite
 from companion.table.replica import append_copy
 
@@ -29,6 +30,8 @@ class Following:
         self.dealt: Any = None  # remote dealt games (:mod:`.dealt`), set by the adapter
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}  # request id -> its answer
         self._appended: dict[str, asyncio.Event] = {}  # set after each append to a copy
+        #: (game id, the host's bucket) -> when the host's rate_limited refusal ends (monotonic)
+        self.held_until: dict[tuple[str, str], float] = {}
 
     async def message(self, g: RemoteGame, kind: str, body: dict[str, Any], topic: str) -> None:
         """A message from the host: an event, its snapshot, or an answer to this board."""
@@ -112,7 +115,7 @@ class Following:
         if answer.get("dealt") is True:  # the host keeps the hands: no log here, its public game only
             g.dealt = True
             await asyncio.to_thread(play.save)
-            self.dealt.take_packed(gid, answer.get("gz"))
+            self.dealt.take_packed(gid, answer.get("gz"), answer.get("line"))
             return dict(self.dealt.mirror(gid))
         await asyncio.to_thread(play.save)
         game: dict[str, Any] = await asyncio.to_thread(play.table.game, gid)
@@ -121,7 +124,25 @@ class Following:
         return {**game, "remote": play.describe(gid)}
 
     async def ask(self, client: Any, g: RemoteGame, body: dict[str, Any]) -> dict[str, Any]:
-        """Send a request to the host and wait for its answer (503 when none comes)."""
+        """Send a request to the host and wait for its answer (503 when none comes; 429
+        :class:`~companion.errors.RateLimited` when the host said this board is over its
+        rate limit, and, without asking again, until the wait it named is over)."""
+        bucket = (g.id, "view" if body.get("kind") == "view" else "request")  # the host's buckets
+        left = self.held_until.get(bucket, 0.0) - time.monotonic()
+        if left > 0:
+            raise RateLimited(f"the host board ({g.host}) asked this board to slow down: nothing was written; "
+                              f"try again in {math.ceil(left)} s", retry_after=math.ceil(left))
+        answer = await self._ask(client, g, body)
+        if answer.get("kind") == "refused":
+            wait = answer.get("retry_after")
+            wait = wait if isinstance(wait, int) and not isinstance(wait, bool) and 1 <= wait <= 3600 else 10
+            self.held_until[bucket] = time.monotonic() + wait
+            err = (answer.get("body") or {}).get("error") or {}
+            raise RateLimited(str(err.get("message") or f"the host board ({g.host}) asked this board to slow "
+                                  f"down: nothing was written; try again in {wait} s"), retry_after=wait)
+        return answer
+
+    async def _ask(self, client: Any, g: RemoteGame, body: dict[str, Any]) -> dict[str, Any]:
         rid = secrets.token_hex(8)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[rid] = fut

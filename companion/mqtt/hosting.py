@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.mqtt.settings import ID_PATTERN
-from companion.mqtt.wire import RemoteGame, error_body, prefix, presence_topic, sealed
+from companion.mqtt.wire import RATE_WINDOW, RemoteGame, error_body, prefix, presence_topic, sealed
 from companion.table.replica import wire_events
 
 log = logging.getLogger("companion.mqtt.remote")
@@ -138,6 +138,18 @@ class Hosting:
             await client.publish(reply, sealed(g.secret, reply, {"kind": "verdict", "id": rid, **verdict}), qos=1)
         else:
             play.drop(topic, f"unknown request {kind!r}")
+
+    async def refuse(self, g: RemoteGame, board: str, body: dict[str, Any], wait: int, limit: int) -> None:
+        """Answer a request over the rate limit: 429 ``rate_limited``, with the seconds to wait."""
+        rid, client = body.get("id"), self.play.link.client
+        if client is None or not ID_PATTERN.match(board) or not isinstance(rid, str) or len(rid) > 64:
+            return
+        reply = f"{prefix(g.id)}/to/{board}"
+        message = (f"the host board ({self.play.board_id}) takes at most {limit} requests about a game in "
+                   f"{RATE_WINDOW:.0f} s from one board: nothing was written; try again in {wait} s")
+        answer = {"kind": "refused", "id": rid, "status": 429, "retry_after": wait,
+                  "body": error_body("rate_limited", message, {"retry_after": wait})}
+        await client.publish(reply, sealed(g.secret, reply, answer), qos=1)
 
     async def _join(self, client: Any, g: RemoteGame, board: str, rid: Any) -> dict[str, Any]:
         if g.guest not in (None, board):

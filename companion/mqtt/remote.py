@@ -21,7 +21,9 @@ the guest answers its phone with the host's verdict (200, 409 stale, 4xx refused
 written then). Nobody is ever forfeited or timed out by a disconnect: the game waits.
 
 Remote input is untrusted: a message over :data:`~.wire.MAX_MESSAGE` bytes, not JSON, of
-the wrong shape, without the right ``sig`` or over the rate limit is dropped and logged.
+the wrong shape, without the right ``sig`` or over the rate limit is dropped and logged
+(a signed request over the limit is answered ``rate_limited`` first, at most
+:data:`~.wire.REFUSALS` times per window).
 Nothing from ``homeassistant/#`` or the local API is forwarded: only the messages above.
 """
 
@@ -44,9 +46,9 @@ from companion.mqtt.following import Following
 from companion.mqtt.hosting import Hosting
 from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink, cancel_all
 from companion.mqtt.settings import RemoteSettings
-from companion.mqtt.wire import (HOST_RATE_LIMIT, MAX_MESSAGE, RATE_LIMIT, RATE_WINDOW, TOPIC_ROOT, RemoteGame,
-                                 RemoteRefused, RemoteUnreachable, Rates, genuine, make_invite, prefix, presence_topic,
-                                 read_invite, sealed, sign)
+from companion.mqtt.wire import (HOST_RATE_LIMIT, MAX_MESSAGE, RATE_LIMIT, RATE_WINDOW, REFUSALS, TOPIC_ROOT,
+                                 RemoteGame, RemoteRefused, RemoteUnreachable, Rates, genuine, make_invite, prefix,
+                                 presence_topic, read_invite, sealed, sign)
 from companion.table.replica import copy_guard, version
 
 log = logging.getLogger(__name__)
@@ -240,6 +242,13 @@ class RemotePlay:
         limit = RATE_LIMIT if sender != "host" and parts[4] == "cmd" and bucket == "request" else HOST_RATE_LIMIT
         if not self._rates.ok(f"{g.id}/{sender}/{bucket}", limit):
             self.drop(topic, f"more than {limit} messages in {RATE_WINDOW:.0f} s from {sender}")
+            # a request somebody waits for (it has an id) is told so, a few times per window
+            # (REFUSALS): the phone there hears "rate_limited", not a silence taken for a host away
+            if g.role == "host" and parts[4] == "cmd" and len(parts) == 6 and isinstance(body, dict) \
+                    and body.get("id") is not None and kind != "report" \
+                    and self._rates.ok(f"{g.id}/{sender}/refused", REFUSALS) and genuine(g.secret, topic, body):
+                await self.hosting.refuse(g, sender, body, self._rates.wait(f"{g.id}/{sender}/{bucket}", limit),
+                                          limit)
             return
         if not isinstance(body, dict):
             self.drop(topic, "not a JSON object" if body is not None else "not JSON")

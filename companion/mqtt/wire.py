@@ -19,6 +19,7 @@ import binascii
 import hashlib
 import hmac
 import json
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,10 @@ RATE_LIMIT = 100
 #: messages from the host about one game per :data:`RATE_WINDOW` seconds, on the guest
 HOST_RATE_LIMIT = 1000
 RATE_WINDOW = 10.0
+#: refusals the host sends one board about one game per :data:`RATE_WINDOW` seconds: a
+#: request over the limit is answered ``rate_limited`` (429) at most this many times, then
+#: dropped unanswered, so a flood cannot make the host publish without bound
+REFUSALS = 5
 #: seconds a guest waits for the host's verdict before answering 503
 VERDICT_TIMEOUT = 5.0
 INVITE_PREFIX = "gingo1-"
@@ -159,6 +164,8 @@ class Rates:
     >>> r = Rates()
     >>> [r.ok("g/b/request", 2) for _ in range(3)]
     [True, True, False]
+    >>> 9 <= r.wait("g/b/request", 2) <= 10, r.wait("g/b/other", 2)
+    (True, 0)
     """
 
     def __init__(self) -> None:
@@ -173,6 +180,14 @@ class Rates:
         recent.append(now)
         return True
 
+    def wait(self, who: str, limit: int = RATE_LIMIT) -> int:
+        """Whole seconds until ``who`` may send again (0: now)."""
+        now = time.monotonic()
+        recent = [t for t in self._seen.get(who, []) if now - t < RATE_WINDOW]
+        if len(recent) < limit:
+            return 0
+        return max(1, math.ceil(recent[-limit] + RATE_WINDOW - now))
 
-__all__ = ["TOPIC_ROOT", "RemoteGame", "RemoteRefused", "RemoteUnreachable", "Rates", "error_body", "genuine", "make_invite",
-           "prefix", "presence_topic", "read_invite", "sealed", "sign"]
+
+__all__ = ["REFUSALS", "TOPIC_ROOT", "RemoteGame", "RemoteRefused", "RemoteUnreachable", "Rates", "error_body",
+           "genuine", "make_invite", "prefix", "presence_topic", "read_invite", "sealed", "sign"]

@@ -93,21 +93,42 @@ from companion.play.rummy_moves import apply_action
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, draw_flips
 
 
-RULE_MODULES: Final[dict[str, str]] = {
-    "gin": "companion.rules.gin",
-    "color_gin": "companion.rules.color_gin",
-    "ginski": "companion.rules.ginski",
-}
+#: where a rummy game's rules module is found by its name (``companion.rules.<name>``)
+RULES_PACKAGE: Final = "companion.rules"
+#: what a rummy game's rules module offers (a module of the package without them all,
+#: an option or helper module, is no game)
+RULES_API: Final = ("PRESETS", "PLAYERS", "make_options", "deal_size", "score_hand", "start_match", "add_hand",
+                    "next_dealer")
 
 
 def load_rules(variant: str) -> ModuleType:
-    """The rule module of ``variant``; ``ValueError`` if unknown or not installed."""
-    if variant not in RULE_MODULES:
-        raise IllegalAction(f"unknown rummy variant {variant!r} (one of {', '.join(RULE_MODULES)})")
+    """The rules module of the rummy game called ``variant`` (the game's Variant hands
+    :class:`RummyGame` its module itself; a name is looked up for the bots' matches and
+    the tests): ``companion.rules.<variant>``. ``ValueError`` (:class:`IllegalAction`)
+    when there is none, it is not a rummy game's, or it does not import.
+
+    >>> load_rules("ginski").__name__
+    'companion.rules.ginski'
+    >>> load_rules("gin_options")
+    Traceback (most recent call last):
+    ...
+    companion.errors.IllegalAction: unknown rummy variant 'gin_options' (companion.rules.gin_options is not a rummy game's rules)
+    """
+    if not isinstance(variant, str) or not variant.isidentifier():
+        raise IllegalAction(f"unknown rummy variant {variant!r}")
+    path = f"{RULES_PACKAGE}.{variant}"
     try:
-        return importlib.import_module(RULE_MODULES[variant])
+        module = importlib.import_module(path)
+    except ModuleNotFoundError as exc:
+        if exc.name == path:
+            raise IllegalAction(f"unknown rummy variant {variant!r} (no module {path})") from None
+        raise IllegalAction(f"the {variant} rules are not installed ({exc})") from None
     except ImportError as exc:
         raise IllegalAction(f"the {variant} rules are not installed ({exc})") from None
+    missing = [name for name in RULES_API if not hasattr(module, name)]
+    if missing:
+        raise IllegalAction(f"unknown rummy variant {variant!r} ({path} is not a rummy game's rules)")
+    return module
 
 
 def _deck_of(rules: ModuleType, options: Any) -> int:
@@ -128,10 +149,12 @@ class RummyGame:
 
     def __init__(self, variant: str = "gin", players: int | None = None, seed: int = 0,
                  preset: str | None = None, options: Any = None, dealer: int | None = None,
-                 hand_rng: Callable[[int], random.Random] | None = None, **overrides: Any) -> None:
+                 hand_rng: Callable[[int], random.Random] | None = None, rules: Any = None,
+                 **overrides: Any) -> None:
         self.variant = variant
         self._hand_rng = hand_rng
-        self.rules = load_rules(variant)
+        # the rules module, as the game's Variant gives it (else found by the name)
+        self.rules: ModuleType = rules if rules is not None else load_rules(variant)
         if options is None:
             options = self.rules.make_options(preset, **overrides)
         elif overrides or preset is not None:
@@ -397,5 +420,5 @@ class RummyGame:
 __all__ = [
     "Pass", "Draw", "Discard", "Knock", "BigGin", "ChooseDeal", "Action", "RummyGame", "load_rules",
     "action_to_dict", "action_from_dict",
-    "RULE_MODULES", "STOCK_END_AT", "MAX_HANDS",
+    "RULES_PACKAGE", "STOCK_END_AT", "MAX_HANDS",
 ]

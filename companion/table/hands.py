@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.errors import CompanionError, IllegalAction, InvalidInput
 from companion.games import find_variant
+from companion.games.base import ENTRY_DEFAULTS
 from companion.table.errors import engine_failure
 from companion.table.fold import hand_result, rescore
 from companion.table.state import GameState
@@ -83,7 +84,7 @@ def hand_payload(g: GameState, entry: HandInput, upto: int | None = None) -> dic
         raise InvalidInput("\"tables\" are for a partnership (Gin Rummy with team_mode pagat_partnership): "
                            "this game takes one hand's cards or deadwood", code="invalid_team_entry",
                            details={"field": "tables"})
-    takes = v.entries(g.options)
+    takes = {**ENTRY_DEFAULTS, **v.entries(g.options)}
     n = len(g.players)
     ender = entry.ender
     if ender is not None and (not isinstance(ender, int) or isinstance(ender, bool) or not 0 <= ender < n):

@@ -40,6 +40,7 @@ class Lowball(Variant):
     options_class = Options
     option_labels = {"target": "Target score"}
     context_scoring = False
+    kind_words = {"lowest": "lowest count"}
 
     def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Options:
         return Options(**overrides)
@@ -51,7 +52,8 @@ class Lowball(Variant):
         return self
 
     def entries(self, options: Any) -> dict[str, bool]:
-        return {"deadwood": True, "upcard": False, "declared": False, "joker": False, "big_gin": False}
+        # each player's deadwood count, and nothing else: no cards, nobody ends the hand
+        return {"cards": False, "deadwood": True, "ender": False}
 
     def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
                    prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
@@ -65,7 +67,7 @@ class Lowball(Variant):
         winner = list(deadwood).index(low)
         points = [0] * len(deadwood)
         points[winner] = sum(d - low for d in deadwood)
-        return HandResult(self.name, "knock", ender, winner, points, list(deadwood)).as_dict()
+        return HandResult(self.name, "lowest", ender, winner, points, list(deadwood)).as_dict()
 
     def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore:
         m = MatchScore(self.name, players, [0] * players, [0] * players, False, None, [0] * players)

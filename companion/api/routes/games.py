@@ -14,7 +14,7 @@ from companion.api.deps import TableDep
 from companion.api.limits import MAX_SEQ
 from companion.api.responses import JsonResponse
 from companion.api.routes import ERRORS, HOST_ERRORS, JSON_ERRORS, json_response
-from companion.api.routes.remote import remote_of
+from companion.api.routes.remote import remote_of, with_followed
 from companion.api.sheets import score_sheet_csv
 from companion.errors import InvalidInput
 from companion.store import TokenRecord
@@ -34,7 +34,7 @@ def hand_input(body: M.HandRequest) -> HandInput:
 
 
 @router.get("/api/v1/games", response_model=M.GameList)
-def list_games(table: TableDep,
+def list_games(table: TableDep, request: Request,
                limit: Optional[int] = Query(None, ge=1, le=1000, description="only the newest this many"),
                before: Optional[str] = Query(None, max_length=40, description="games created before this one"),
                hands: bool = Query(False, description="also each game's `hands` (every scored hand, as "
@@ -42,12 +42,23 @@ def list_games(table: TableDep,
                                    "listed game is read in full, so page with `limit`")) -> JSONResponse:
     """Every game's summary line (scores, finished, winner...), oldest first; ``limit``
     and ``before`` page back from the newest. ``GET /api/v1/games/{id}`` has the whole game;
-    ``hands=true`` adds each game's ``hands`` to its line."""
+    ``hands=true`` adds each game's ``hands`` to its line. The newest page also lists the
+    remote dealt games this board follows as the guest (their lines as the host lists them,
+    with their ``remote`` part; :func:`~companion.api.routes.remote.with_followed`)."""
+    remote = getattr(request.app.state, "remote", None)
     page = table.games_page(limit=limit, before=before)
+    if before is None:
+        page = with_followed(page, remote, limit)
     games = page["games"]
     if hands:
-        games = [{**g, "hands": table.hands_of(g["id"])} for g in games]
+        games = [{**g, "hands": _hands(table, remote, g["id"])} for g in games]
     return json_response({"games": games, "total": page["total"], "next_before": page["next_before"]})
+
+
+def _hands(table: Any, remote: Any, gid: str) -> list[Any]:
+    if remote is not None and remote.is_mirror(gid):  # the host's public game has them
+        return list((remote.dealt.mirrors.get(gid) or {}).get("hands") or [])
+    return list(table.hands_of(gid))
 
 
 @router.get("/api/v1/games/{game_id}/summary", response_model=M.Game, responses=ERRORS)

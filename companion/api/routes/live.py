@@ -3,12 +3,14 @@ sends on connect (the snapshot) and on resume (the events missed, in pages)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
 from companion.api.limits import MAX_SEQ
 from companion.api.live import MAX_REPLAY, LiveHub
+from companion.api.routes.remote import with_followed
 from companion.pairing import Pairing
 from companion.table import Table
 
@@ -18,11 +20,12 @@ router = APIRouter(tags=["live"])
 SNAPSHOT_GAMES = 50  # game summaries in the connect snapshot
 
 
-def snapshot(table: Table, sync: Any) -> dict[str, Any]:
-    """The first message of every connection: the games and the board as they stand."""
+def snapshot(table: Table, sync: Any, remote: Callable[[], Any] = lambda: None) -> dict[str, Any]:
+    """The first message of every connection: the games and the board as they stand
+    (``remote``: the remote-play adapter, whose followed dealt games are listed too)."""
     # the newest games' summary lines only: older ones page in with GET /api/v1/games?before=
     seq = table.last_seq()
-    page = table.games_page(limit=SNAPSHOT_GAMES)
+    page = with_followed(table.games_page(limit=SNAPSHOT_GAMES), remote(), SNAPSHOT_GAMES)
     return {"type": "snapshot", "seq": seq, "games": page["games"], "games_total": page["total"],
             "games_before": page["next_before"], "board": sync.state() if sync is not None else None}
 
@@ -47,13 +50,15 @@ def private_views(table: Table, holder: str, game_id: str | None) -> list[dict[s
     return out
 
 
-def make_hub(table: Table, sync: Any, pairing: Pairing | None = None) -> LiveHub:
-    """The live hub of one app, reading snapshots and missed events from ``table``."""
+def make_hub(table: Table, sync: Any, pairing: Pairing | None = None,
+             remote: Callable[[], Any] = lambda: None) -> LiveHub:
+    """The live hub of one app, reading snapshots and missed events from ``table``
+    (``remote``: the app's remote-play adapter, None without one)."""
     def authenticate(token: str) -> str | None:
         rec = pairing.check(token) if pairing is not None else None
         return rec.id if rec is not None else None
 
-    return LiveHub(lambda: snapshot(table, sync), lambda after, upto: missed(table, after, upto),
+    return LiveHub(lambda: snapshot(table, sync, remote), lambda after, upto: missed(table, after, upto),
                    authenticate, lambda holder, gid: private_views(table, holder, gid))
 
 

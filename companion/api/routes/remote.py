@@ -66,6 +66,34 @@ def remote_games(request: Request) -> dict[str, Any]:
     return {"status": remote.status, "board": remote.board_id, "games": games}
 
 
+def with_followed(page: dict[str, Any], remote: Any, limit: int | None = None) -> dict[str, Any]:
+    """A page of :meth:`~companion.table.Table.games_page` (the newest one) with the summary
+    lines of the remote dealt games this board follows as the guest (it keeps no log of
+    them: :mod:`companion.mqtt.dealt`) after its own, counted in ``total``. With ``limit``,
+    the oldest of its own lines make room for them (never all of them: ``next_before``
+    must name one of this board's games), so the page may pass ``limit`` by that many.
+
+    >>> class Dealt:
+    ...     def listed(self): return [{"id": "r1"}]
+    >>> class Remote:
+    ...     dealt = Dealt()
+    >>> page = {"games": [{"id": "a"}, {"id": "b"}], "total": 2, "next_before": None}
+    >>> with_followed(page, Remote(), 2)
+    {'games': [{'id': 'b'}, {'id': 'r1'}], 'total': 3, 'next_before': 'b'}
+    >>> with_followed(page, None, 2) is page
+    True
+    """
+    lines = remote.dealt.listed() if remote is not None else []
+    if not lines:
+        return page
+    own = list(page["games"])
+    games, before = own + lines, page["next_before"]
+    cut = 0 if limit is None else min(len(games) - limit, len(own) - 1)
+    if cut > 0:
+        games, before = games[cut:], own[cut]["id"]
+    return {"games": games, "total": page["total"] + len(lines), "next_before": before}
+
+
 class GuestWrites:
     """ASGI middleware (innermost, after the host-name and body-size checks): a write to a
     game this board holds as a guest goes to the host as a proposal, and the host's
@@ -191,4 +219,4 @@ class DealtMirror:
         return json_response(out, status)
 
 
-__all__ = ["router", "GuestWrites", "DealtMirror"]
+__all__ = ["router", "GuestWrites", "DealtMirror", "with_followed"]

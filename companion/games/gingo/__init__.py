@@ -43,6 +43,7 @@ class GinGo(Variant):
         "normal": "Normal: also throws for the board, keeping the cards on its own link and off yours.",
         "strong": same_as_normal("Gin-Go"),
     }
+    deals = True
     pile_draw = False  # the stock only: the pile is dug, a card at a time
     seat_labels = {4: "4 (teams)"}
     option_labels = {"deal": "Cards dealt", "jokers": "Jokers", "max_jokers_per_meld": "Jokers in one meld",

@@ -28,6 +28,8 @@ export function normVariants(data) {
       seatChoices: Array.isArray(v.seat_choices) ? v.seat_choices : null,
       onBoard: !!v.on_board, pileDraw: v.pile_draw !== false, matchWord: v.match_word || "match",
       declaredHelp: v.declared_help || null, levelWords: v.level_words || null,
+      dealtPlay: v.dealt_play !== false,  // the companion can deal it (the Play screen)
+      ginWord: v.gin_word || null,  // a game with a gin ending (and knocks and undercuts) says its word
     };
   });
 }

@@ -66,9 +66,13 @@ function variantBlock(v, variants) {
     stat("win streak now", v.current_streak, "current_streak"), stat("best streak", v.best_streak, "best_streak"),
     stat("hands", v.hands, "hands"), stat("hands won", v.hands_won, "hands_won")];
   if (v.average_hand !== null && v.average_hand !== undefined) {
-    numbers.push(stat("points a hand", v.average_hand, "average_hand"), stat("gins", v.gins, "gins"),
-      stat("undercuts", v.undercuts, "undercuts"));
-    if (v.big_gins) numbers.push(stat("big gins", v.big_gins, "big_gins"));
+    numbers.push(stat("points a hand", v.average_hand, "average_hand"));
+    // gins and undercuts where the game has them (its variant says its gin word)
+    const kind = (variants || []).find(x => x.name === v.variant);
+    if (!kind || kind.ginWord) {
+      numbers.push(stat("gins", v.gins, "gins"), stat("undercuts", v.undercuts, "undercuts"));
+      if (v.big_gins) numbers.push(stat("big gins", v.big_gins, "big_gins"));
+    }
   }
   const h2h = v.head_to_head.length ? h("ul", { class: "h2h" }, ...v.head_to_head.map(x =>
     h("li", { dataset: { opponent: x.opponent } }, `against ${x.opponent}: `, h("strong", null, `${x.wins}–${x.losses}`),

@@ -48,7 +48,8 @@ export async function mountPlayNew(main, ctx) {
     } catch (e) { /* gone: deal a new one */ }
     localStorage.removeItem(CURRENT);
   }
-  const variants = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
+  const all = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
+  const variants = all.filter(v => v.dealtPlay);  // only the games the companion can deal
   const draft = { variant: null, count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
   const form = h("form", { class: "panel play-new", novalidate: true, id: "play-form" });
   const err = fieldError("play-error");

@@ -56,10 +56,13 @@ export function mountRummy(main, game, ctx) {
   }
 
   const bigWord = rules.big_word;
-  function kindLabel(k) { return k === "big_gin" ? bigWord : k === "gin" ? rules.gin_word : (KIND_LABEL[k] || k || ""); }
-  function handLine(result) { return handWords(result, names, kindLabel); }
+  // how a hand ended, in the game's own words where it has them (rules.kind_words)
+  const ownWords = rules.kind_words || {};
+  function kindLabel(k) { return ownWords[k] || (k === "big_gin" ? bigWord : k === "gin" ? rules.gin_word : (KIND_LABEL[k] || k || "")); }
+  const noEnder = (rules.entries || {}).ender === false;  // nobody ends a hand of this game
+  function handLine(result) { return handWords(result, names, kindLabel, noEnder); }
 
-  Object.assign(st, { names, rules, deck, key, draft, save, entry, preview, kindLabel, handLine });
+  Object.assign(st, { names, rules, deck, key, draft, save, entry, preview, kindLabel, handLine, noEnder });
   rummyEntry(st);   // the hand entry: st.drawEntry, st.drawStale, st.buildBody...
   rummySubmit(st);  // its preview and confirmation: st.doPreview, st.clearEntry
   const { drawEntry, drawStale } = st;

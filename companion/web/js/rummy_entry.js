@@ -42,7 +42,13 @@ export function rummyEntry(st) {
   const enderErr = fieldError("ender-error");
   const declaredErr = fieldError("declared-error");
   const upcardErr = fieldError("upcard-error");
+  // what a hand of this game takes, as the companion says (rules.entries): each seat's
+  // cards and/or deadwood, who ended it, the one-tap gin...; the page never asks the game's name
   const takes = rules.entries || {};
+  const byCards = takes.cards !== false;
+  const byDeadwood = takes.deadwood !== false;
+  const askEnder = takes.ender !== false;
+  const ginTaps = askEnder && takes.gin !== false;
   const oklahoma = !!takes.upcard;
   const coopJokers = !!takes.joker;
   const bigWord = rules.big_word;
@@ -105,14 +111,14 @@ export function rummyEntry(st) {
     const kids = [reviewBox, h("h2", null, draft.editing !== null ? `Correct hand ${draft.editing}` : `Score hand ${handNumber()}`),
       draft.editing === null && dealer ? h("p", { class: "dealer-line", id: "dealer-line" }, `${dealer} deals this hand`) : null,
       staleNote];
-    if (draft.editing === null) {
+    if (draft.editing === null && ginTaps) {
       kids.push(h("div", { class: "gin-taps", role: "group", "aria-label": `one tap: who went ${rules.gin_word}` },
         ...names.map((n, s) => h("button", { type: "button", class: "btn gin-tap", id: `gin-tap-${s}`,
           "aria-pressed": draft.ender === s && String(draft.deadwood[s] ?? "") === "0" ? "true" : "false",
           onclick: () => ginTap(s) }, `${n}: ${rules.gin_word}`))));
     }
     const enderWord = rules.gin_word === "gin" ? "Who knocked or went gin?" : `Who ended the hand (knocked or went ${rules.gin_word})?`;
-    kids.push(h("div", { class: "label", id: "ender-label" }, enderWord),
+    if (askEnder) kids.push(h("div", { class: "label", id: "ender-label" }, enderWord),
       seg(names.map((n, s) => [s, n]).concat([["void", "Nobody: the stock ran out"]]), draft.ender,
         (s) => { draft.ender = s === "void" ? "void" : Number(s); if (s === "void") draft.bigGin = false; if (draft.ginClaim !== draft.ender) draft.ginClaim = null; save(); showError(enderErr, ""); drawEntry(); }, "who ended the hand"),
       enderErr);
@@ -127,11 +133,12 @@ export function rummyEntry(st) {
       kids.push(toggleField("joker", `${names[draft.ender]} drew a joker`, draft.joker, (v) => { draft.joker = v; save(); },
         "A drawn joker forces gin or a knock, even above the knock limit."));
     }
-    // Color Gin needs the cards: its spoiled suits come from them.
-    if (takes.deadwood === false) draft.mode = "cards";
+    // Color Gin needs the cards (its spoiled suits come from them); a game may take counts only.
+    if (!byDeadwood) draft.mode = "cards";
+    else if (!byCards) draft.mode = "deadwood";
     else kids.push(h("div", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
     if (draft.mode === "deadwood") {
-      if (draft.ender === "void") {
+      if (askEnder && draft.ender === "void") {
         kids.push(h("p", { class: "help", id: "void-help" }, (st.g.options || {}).stock_end === "showdown_at_2"
           ? "The stock ran out: in this rule set the lower deadwood wins the difference (a showdown)."
           : "The stock ran out: in this rule set the hand is void and nobody scores."));
@@ -210,7 +217,7 @@ export function rummyEntry(st) {
       if (short !== undefined) {
         const next = entry.querySelector(`.seat-block[data-seat='${short}']`);
         if (next) next.scrollIntoView({ block: "start" });
-      } else if (draft.ender !== null && draft.ender !== undefined) st.doPreview();
+      } else if (!askEnder || (draft.ender !== null && draft.ender !== undefined)) st.doPreview();
       return;
     }
     save();
@@ -222,9 +229,9 @@ export function rummyEntry(st) {
     let ok = true;
     names.forEach((_, s) => showError(errs[s], ""));
     showError(formErr, "");
-    if (draft.ender === null || draft.ender === undefined) { showError(enderErr, "Choose who ended the hand."); ok = false; }
+    if (askEnder && (draft.ender === null || draft.ender === undefined)) { showError(enderErr, "Choose who ended the hand."); ok = false; }
     const isVoid = draft.ender === "void";
-    const body = { ender: isVoid ? null : draft.ender };
+    const body = { ender: isVoid || !askEnder ? null : draft.ender };
     if (oklahoma) {
       const t = (draft.upcard || "").trim();
       if (!t) { showError(upcardErr, "Type this hand's upcard (Oklahoma gin: it sets the knock limit), e.g. 7D."); ok = false; }

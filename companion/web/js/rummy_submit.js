@@ -92,7 +92,7 @@ export function rummySubmit(st) {
 
   function showPreview(r, body, res) {
     const kids = [h("h2", { id: "preview-title", tabindex: -1 }, draft.editing !== null ? `Preview: hand ${draft.editing} corrected` : "Preview"),
-      ...resultKids(r, res, { names, kindLabel, editing: draft.editing, before: st.g })];
+      ...resultKids(r, res, { names, kindLabel, editing: draft.editing, before: st.g, noEnder: st.noEnder })];
     // "Ann: gin" was tapped, but what was entered leaves deadwood: said, not scored quietly as a knock
     const claim = draft.ginClaim;
     if (typeof claim === "number" && claim === r.ender && r.kind !== "gin" && r.kind !== "big_gin") {

@@ -6,8 +6,9 @@ import { cardChip } from "./cards.js";
 import { SUIT_SYMBOL, matchOf } from "./rummy_sheet.js";
 import { breakdownText } from "./review.js";
 
-// "Ben: knock · Ben +8" (Color Gin: "+38 per open suit").
-export function handWords(result, names, kindLabel) {
+// "Ben: knock · Ben +8" (Color Gin: "+38 per open suit"); a game where nobody ends the
+// hand (noEnder: its rules' entries.ender is false) says only how it ended: "lowest · Ben +8".
+export function handWords(result, names, kindLabel, noEnder = false) {
   const ender = result.ender !== null && result.ender !== undefined ? names[result.ender] : "nobody";
   const winner = result.winner !== null && result.winner !== undefined ? names[result.winner] : null;
   let pts = "";
@@ -15,7 +16,8 @@ export function handWords(result, names, kindLabel) {
     const p = result.points[result.winner];
     pts = typeof p === "object" ? ` +${Object.values(p).reduce((a, b) => Math.max(a, b), 0)} per open suit` : ` +${p}`;
   }
-  return `${ender}: ${kindLabel(result.kind)}${winner ? ` · ${winner}${pts}` : ""}`;
+  const how = noEnder && ender === "nobody" ? kindLabel(result.kind) : `${ender}: ${kindLabel(result.kind)}`;
+  return `${how}${winner ? ` · ${winner}${pts}` : ""}`;
 }
 
 // The match after a correction, said plainly (it may be over no more, or over now).
@@ -30,11 +32,13 @@ function matchAfter(before, after, names) {
 }
 
 // `r`: the result; `res`: the whole preview answer; `before`: the game as the page shows it.
-export function resultKids(r, res, { names, kindLabel, editing, before }) {
+export function resultKids(r, res, { names, kindLabel, editing, before, noEnder = false }) {
   const kids = [];
   const kind = kindLabel(r.kind);
   const winner = r.winner !== null && r.winner !== undefined ? names[r.winner] : null;
-  kids.push(h("p", { class: "verdict", id: "preview-verdict" }, `${r.ender === null || r.ender === undefined ? "Nobody" : names[r.ender]}: ${kind}.`, winner ? ` ${winner} scores.` : " No score."));
+  const nobody = r.ender === null || r.ender === undefined;
+  const how = nobody && noEnder ? kind.charAt(0).toUpperCase() + kind.slice(1) : `${nobody ? "Nobody" : names[r.ender]}: ${kind}`;
+  kids.push(h("p", { class: "verdict", id: "preview-verdict" }, `${how}.`, winner ? ` ${winner} scores.` : " No score."));
   const why = breakdownText(res.breakdown, names);
   if (why) kids.push(h("p", { class: "breakdown", id: "preview-breakdown" }, why));
   if (r.extra && r.extra.spoiled) kids.push(h("p", { id: "preview-spoiled" }, "Spoiled suits: ", r.extra.spoiled.length ? r.extra.spoiled.map(s => SUIT_SYMBOL[s] || s).join(" ") : "none"));
