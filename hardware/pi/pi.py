@@ -16,12 +16,15 @@ with the unit, the udev and polkit rules and the maintainer scripts in hardware/
 
 ``check`` then boots that root filesystem with systemd in ``qemu-system-aarch64 -M virt``
 (QEMU's user network, restricted: the guest reaches nothing; two ports are forwarded to
-127.0.0.1 only), installs the .deb with apt, checks the service from the host, upgrades,
-reboots, removes and purges it; then installs a second fresh root with install.sh and
-boots that too. Each step prints its time.
+127.0.0.1 only), installs the .deb with apt, checks the service from the host, upgrades
+(from the package the last passing run kept, when there is one), reboots, removes and
+purges it; meanwhile it installs a second fresh root with install.sh and boots that too.
+Each step prints its time.
 
 The cache folder ($GINGO_PI_CACHE, default ~/.cache/gingo-pi) keeps the root filesystem
-tarball, pip's wheel cache (rpi-ws281x and spidev are compiled once) and an SSH key.
+tarball, the last built venv (keyed by pyproject.toml and constraints.txt), pip's wheel
+cache (rpi-ws281x and spidev are compiled once), the last passing run's package
+(previous/) and an SSH key.
 Without root, binfmt_misc or the tools the check says why in one line and skips (exit 0);
 with GINGO_PI_REQUIRED=1 (CI) it fails instead.
 """
@@ -643,6 +646,31 @@ def install_sh_root(tar: Path, work: Path, clock: Clock) -> Path:
     return root
 
 
+def previous_dir() -> Path:
+    return cache_dir() / "previous"
+
+
+def previous_package(newer: Path) -> Path | None:
+    """The package the last passing pi-check kept, if its version is older than ``newer``'s."""
+    found = sorted(previous_dir().glob("gingo-companion_*_arm64.deb"))
+    if not found:
+        return None
+    old, new = found[-1].name.split("_")[1], newer.name.split("_")[1]
+    if subprocess.run(["dpkg", "--compare-versions", old, "lt", new], check=False).returncode != 0:
+        print(f"pi-check: not upgrading from {found[-1]} (its version {old} is not older than {new})")
+        return None
+    return found[-1]
+
+
+def keep_previous(deb: Path) -> None:
+    """Keep this passing run's package for the next run's upgrade check."""
+    d = previous_dir()
+    d.mkdir(exist_ok=True)
+    for old in d.glob("*.deb"):
+        old.unlink()
+    shutil.copy2(deb, d / deb.name)
+
+
 def check_install_sh(tar: Path, work: Path, clock: Clock) -> None:
     root = install_sh_root(tar, work, clock)
     with booted("install-sh-guest", root, work, clock) as guest:
@@ -665,13 +693,21 @@ def check(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix="pi-check-", dir=cache_dir()))
     try:
         version = project_version()
+        built: list[Path] = []
         if args.debs:  # packages from an earlier run (while working on the check itself)
             debs = [Path(d).resolve() for d in args.debs]
         else:
-            debs = build_deb(work / "out", clock, work, versions=[version, f"{version}+picheck1"], fast=True)
+            built = build_deb(work / "out", clock, work, versions=[version, f"{version}+picheck1"], fast=True)
+            debs = list(built)
             if args.keep_debs:
                 Path(args.keep_debs).mkdir(parents=True, exist_ok=True)
                 debs = [Path(shutil.copy2(d, args.keep_debs)) for d in debs]
+            # the upgrade starts from the package of the last run that passed (an older build of
+            # the code, with its own maintainer scripts) when there is one, else from this build
+            earlier = previous_package(debs[1])
+            if earlier:
+                print(f"pi-check: the upgrade starts from the last passing run's {earlier.name}")
+                debs[0] = earlier
         tar = rootfs_tarball(clock)
         with clock.step("deb guest: unpack a fresh root for the package"):
             root = work / "packaged"
@@ -695,6 +731,8 @@ def check(args: argparse.Namespace) -> int:
                 failures.append(f"install.sh: {e}")
         if failures:
             raise Failed("\n".join(failures))
+        if built:
+            keep_previous(built[0])
     except (Failed, subprocess.TimeoutExpired) as e:
         clock.table()
         print(f"pi-check: FAILED: {e}", file=sys.stderr)
