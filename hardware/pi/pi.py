@@ -584,7 +584,11 @@ def check_package(guest: Guest, debs: Sequence[Path], clock: Clock) -> None:
         game_id = (game.get("game") or game)["id"]
         guest.ssh("printf '\\n# pi-check: the owner changed this file\\n' >> /etc/gingo/gingo.toml")
     with clock.step(f"deb: upgrade to {newer.name} keeps the data and the settings; gingo doctor"):
-        guest.ssh(f"apt-get install -y -q /root/{newer.name}")
+        # the owner changed gingo.toml: when the shipped one changed too (an earlier build's
+        # example differs), dpkg asks; unattended, keep the owner's (--force-confold), as
+        # 'apt upgrade' run by hand defaults to; dpkg puts the shipped one in .dpkg-dist
+        guest.ssh("apt-get install -y -q -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "
+                  f"/root/{newer.name}")
         want = newer.name.split("_")[1]
         got = guest.ssh("dpkg-query -W -f '${Version}' gingo-companion").stdout.strip()
         if got != want:
