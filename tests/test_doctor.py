@@ -102,6 +102,7 @@ def test_missing_or_locked_devices(tmp_path: Path) -> None:
     got = by_name(run_checks(FULL, env_for(root)))
     spi = got["device /dev/spidev0.0"]
     assert spi.status == FAIL and "needed: leds.backend = 'spi'" in spi.detail and "dtparam=spi=on" in spi.fix
+    assert spi.fix.startswith("on Raspberry Pi OS add 'dtparam=spi=on'") and "Debian's own kernel ignores" in spi.fix
     serial = got["serial ports"]
     assert serial.status == FAIL and "does not exist" in serial.detail
     root2 = make_root(tmp_path / "b", devices=("/dev/gpiomem", "/dev/spidev0.0", BY_ID))

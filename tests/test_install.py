@@ -175,3 +175,12 @@ def test_the_unit_is_the_packages_template_hardened(tmp_path):
     assert "@" not in unit.replace("@system-service", "")
     rule = (tmp_path / "etc/polkit-1/rules.d/50-gingo-poweroff.rules").read_text()
     assert 'subject.user == "board"' in rule
+
+
+def test_gingo_is_on_the_path(tmp_path):
+    """pi-check's install.sh guest found no 'gingo' for 'gingo doctor' (the .deb has
+    /usr/bin/gingo): the script links /usr/local/bin/gingo to the venv's script."""
+    assert _run(tmp_path).returncode == 0
+    link = tmp_path / "usr/local/bin/gingo"
+    assert link.is_symlink() and os.readlink(link) == "/opt/gingo/venv/bin/gingo"
+    assert _run(tmp_path).returncode == 0 and os.readlink(link) == "/opt/gingo/venv/bin/gingo"  # again: no error

@@ -503,8 +503,11 @@ def test_spi_missing_device(monkeypatch: pytest.MonkeyPatch) -> None:
 
     fake.SpiDev = SpiDev  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "spidev", fake)
-    with pytest.raises(LedBackendError, match=r"/dev/spidev0\.1 does not exist: add 'dtparam=spi=on'"):
+    with pytest.raises(LedBackendError, match=r"/dev/spidev0\.1 does not exist: add 'dtparam=spi=on'") as err:
         SpiLeds(count=2, device=1)
+    # the switch is Raspberry Pi OS's: on Debian's own kernel the advice says it does nothing
+    assert "Raspberry Pi OS" in str(err.value) and "Debian's own kernel ignores dtparam=spi=on" in str(err.value)
+    assert "docs/install.md, SPI on Debian's kernel" in str(err.value)
 
 
 # ---- pico ------------------------------------------------------------------------

@@ -68,6 +68,11 @@ if [ -z "${SKIP_PIP:-}" ]; then
     "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade "$SRC"
 fi
 
+# 'gingo doctor', 'gingo calibrate' and the rest on the PATH, as the .deb has /usr/bin/gingo
+# (a link: the venv's own script, found after an upgrade too)
+mkdir -p "$ROOT/usr/local/bin"
+ln -sfn /opt/gingo/venv/bin/gingo "$ROOT/usr/local/bin/gingo"
+
 if [ ! -f "$ETC/gingo.toml" ]; then
     if [ -f "$SRC/hardware/gingo.example.toml" ]; then
         cp "$SRC/hardware/gingo.example.toml" "$ETC/gingo.toml"
