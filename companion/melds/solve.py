@@ -77,11 +77,32 @@ def _generic_min(cards: object, variant: str | MeldRules) -> int:
 
 
 # The Gin Rummy solver's parts that min_deadwood reads inline, as module globals (a
-# closure's cells are copied into every call's frame; a global is read only where used)
-_GIN = four_suit(GIN)
-_T = _GIN.T  # a list: 3.11 specialises a list[int] subscript, not a bytes one
-_sets = _GIN.sets
-_solve = _GIN.min
+# closure's cells are copied into every call's frame; a global is read only where used).
+# They are filled on the first Gin Rummy call, not at import: building the tables is
+# some 20 ms of CPU (over 0.15 s of a Pi Zero's), which the service's start-up does not
+# need (issue 23). Until then ``_T`` is empty, so the inline look-up raises IndexError,
+# whose branch loads them, and ``_sets``/``_solve`` load them on their first call.
+
+
+def _load_gin() -> None:
+    global _T, _sets, _solve
+    gin = four_suit(GIN)
+    _T, _sets, _solve = gin.T, gin.sets, gin.min  # _T: a list, which 3.11 specialises
+
+
+def _sets_first(a: int, b: int, c: int, d: int, trip: int) -> int:
+    _load_gin()
+    return _sets(a, b, c, d, trip)
+
+
+def _solve_first(mask: int) -> int:
+    _load_gin()
+    return _solve(mask)
+
+
+_T: list[int] = []
+_sets: Callable[[int, int, int, int, int], int] = _sets_first
+_solve: Solver = _solve_first
 _BIT = {card: 1 << card for card in range(52)}  # a Gin Rummy card int -> its bit
 _gather = itemgetter
 
@@ -132,7 +153,9 @@ def min_deadwood(cards: int | str | Iterable[str | int],
                     try:
                         return T[lo & 8191] + T[b] + T[hi & 8191] + T[d]
                     except IndexError:  # a mask beyond the deck: past the table
-                        pass
+                        if not T:  # (or the tables not loaded yet: see _load_gin)
+                            _load_gin()
+                            return min_deadwood(cards, variant)
             elif not hi >> 26:  # neither beyond the deck nor negative
                 return _sets(lo & 8191, b, hi & 8191, d,
                              (lo & b | hi & d) & (lo | b) & (hi | d))  # the set ranks
@@ -160,6 +183,8 @@ def _gin_list_min(cards: list[str | int] | tuple[str | int, ...]) -> int:
     b = lo >> 13
     d = hi >> 13
     if not (lo & b & (hi | d) or hi & d & (lo | b)):
+        if not _T:
+            _load_gin()
         return _T[lo & 8191] + _T[b] + _T[hi & 8191] + _T[d]
     return _sets(lo & 8191, b, hi & 8191, d, (lo & b | hi & d) & (lo | b) & (hi | d))
 
