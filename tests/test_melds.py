@@ -398,3 +398,26 @@ def test_the_wild_memo_stays_bounded_and_gives_the_same_answers(monkeypatch: pyt
     restarts = sum(search.restarts for search in searches) - restarts
     assert got == unbounded
     assert restarts and peak <= limit, (restarts, peak)
+
+
+@pytest.mark.parametrize("first_call, expected", [
+    ("min_deadwood(C.to_mask('AS 2S 3S KD'))", 10),            # the mask path's inline look-up
+    ("min_deadwood(C.to_mask('AS AH AD 5C 9H'))", 14),         # the mask path's sets branch
+    ("min_deadwood([0, 1, 2, 38])", 10),                       # the list path
+    ("deadwood_of_mask(C.to_mask('AS AH AD 5C 9H'))", 14),     # the fast entry point
+    ("min_deadwood(C.to_mask('AS 2S 3S KD'), 'gin')", 10),
+])
+def test_gin_tables_load_on_whichever_call_comes_first(first_call: str, expected: int) -> None:
+    # The Gin Rummy tables are built on the first call, not at import (start-up time,
+    # issue 23); each entry point must load them when it is the first, in a fresh process
+    import subprocess
+    import sys
+
+    code = ("import companion.melds.solve as s\nfrom companion import cards as C\n"
+            "from companion.melds.solve import min_deadwood, deadwood_of_mask\n"
+            "assert s._T == [], 'the tables were built at import'\n"
+            f"print({first_call})\nprint(len(s._T))\n"
+            "print(min_deadwood(C.to_mask('5H 6H 7H 8H 2C 2D 2S KC QC')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(expected), "8192", "20"]
