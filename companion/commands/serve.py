@@ -8,13 +8,14 @@ SIGTERM or Ctrl-C (uvicorn handles both signals).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from companion.cli import CommandError
@@ -147,9 +148,11 @@ def _check_can_listen(host: str, port: int) -> None:
                                "pass another --port or --host (or stop what is using it)") from None
 
 
-def skip_unused_imports() -> None:
+@contextlib.contextmanager
+def skip_unused_imports() -> Iterator[None]:
     """Keep two imports the service never uses out of its start-up (issue 23: together
-    some 30-45 ms of CPU here, a quarter to a third of a second of a Pi Zero's start).
+    some 30-45 ms of CPU here, a quarter to a third of a second of a Pi Zero's start),
+    and put things back when the service stops (the command may run inside a test).
 
     * FastAPI asks of every route's models whether they are pydantic v1 models, and to
       ask it imports ``pydantic.v1`` (fastapi/_compat/shared.py,
@@ -162,8 +165,19 @@ def skip_unused_imports() -> None:
       (pydantic/plugin/_loader.py); the service uses none. An operator's own setting of
       the variable wins.
     """
-    sys.modules.setdefault("pydantic.v1", None)  # type: ignore[arg-type]
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    blocked = "pydantic.v1" not in sys.modules
+    unset = "PYDANTIC_DISABLE_PLUGINS" not in os.environ
+    if blocked:
+        sys.modules["pydantic.v1"] = None  # type: ignore[assignment]
+    if unset:
+        os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+    try:
+        yield
+    finally:
+        if blocked and sys.modules.get("pydantic.v1", 0) is None:
+            del sys.modules["pydantic.v1"]
+        if unset:
+            os.environ.pop("PYDANTIC_DISABLE_PLUGINS", None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -173,9 +187,9 @@ def run(args: argparse.Namespace) -> int:
     # start here (over a second of a Pi Zero's). It runs again once the server listens
     # (CleanServer.startup), or when start-up fails.
     gc.disable()
-    skip_unused_imports()
     try:
-        return _run(args)
+        with skip_unused_imports():
+            return _run(args)
     finally:
         gc.enable()
 
