@@ -15,6 +15,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ from companion.hardware.layout import default_layout
 from tests.dealt_twin import led_kind
 from tests.test_mqtt_remote import GINGO_ACTIONS
 from tests.mqtt_broker import CA
-from tests.test_mqtt_remote import Board, start_board, wait
+from tests.test_mqtt_remote import USERS, Board, start_board, wait
 from tests.test_mqtt_remote_dealt import (Live, Mosquitto, broker, ca, claim, hands_shown,  # noqa: F401
                                           host_and_join, host_secrets, most)
 
@@ -207,3 +208,116 @@ def test_the_guests_board_follows_a_remote_tracked_game(boards: tuple[Board, Boa
     kinds_a, kinds_b = space_kinds(a, b)
     assert kinds_b == kinds_a
     lit(a.game(gid)["board"], kinds_b)
+
+
+class Guest:
+    """Board C, a guest built in this process as ``gingo serve`` builds it (its [remote]
+    section, the simulated board, the real remote-play adapter started by the app), so a
+    test can press its board buttons (:meth:`BoardSync.button`, what the GPIO buttons call;
+    the button wiring itself is tests/test_buttons.py's) and read what it publishes."""
+
+    def __init__(self, data: Path, broker: Mosquitto, ca: CA) -> None:
+        from fastapi.testclient import TestClient
+
+        from companion.commands.assemble import build_service
+        from companion.commands.settings import Settings
+        from companion.hardware.config import parse_config
+
+        cfg = parse_config({"remote": {"host": "127.0.0.1", "port": broker.tls_port, "tls": True, "ca": str(ca.cert),
+                                       "username": "board-c", "password": USERS["board-c"]}})
+        self.svc = build_service(Settings(data=str(data), hardware=cfg))
+        self.svc.start()
+        self.published: list[dict[str, Any]] = []
+        self.http = TestClient(self.svc.app, base_url="http://localhost")
+        self.http.__enter__()  # the app's start: the remote-play adapter connects
+        sync = self.svc.sync
+        before = sync.publish  # what the phones' live channel gets, recorded on the way
+
+        def record(msg: dict[str, Any]) -> None:
+            self.published.append(msg)
+            before(msg)
+
+        sync.publish = record
+        token = self.http.post("/api/v1/pair", json={"code": self.svc.pairing.code, "name": "Cy"}).json()["token"]
+        self.http.headers["Authorization"] = f"Bearer {token}"
+        wait(lambda: self.http.get("/api/v1/health").json()["remote"] == "online", 30, "board C online")
+        self.board = Board(None, self.http, "board-c")  # type: ignore[arg-type]
+
+    def refusals(self, name: str) -> list[str]:
+        return [str(m["error"]) for m in self.published if m.get("type") == "button" and m.get("name") == name]
+
+    def close(self) -> None:
+        try:
+            self.http.__exit__(None, None, None)
+        finally:
+            self.svc.stop()
+
+
+@pytest.fixture(scope="module")
+def guest(tmp_path_factory: pytest.TempPathFactory, broker: Mosquitto, ca: CA) -> Iterator[Guest]:
+    g = Guest(tmp_path_factory.mktemp("board-c"), broker, ca)
+    try:
+        yield g
+    finally:
+        g.close()
+
+
+def test_the_guests_buttons_ask_the_host(boards: tuple[Board, Board], guest: Guest) -> None:
+    """Undo on the guest's board undoes the host's game (a proposal, as a phone there would
+    send), or is refused by the host's rules; next hand in a dealt game is refused; each
+    refusal is said on the guest's live channel."""
+    a, c = boards[0], guest.board
+    for board in (a, c):
+        set_chips(board, EMPTY)
+    # a tracked game: two moves, both boards' chips placed, then undo pressed on the guest
+    r = a.client.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Cy"], "remote": True})
+    gid = r.json()["id"]
+    assert c.client.post("/api/v1/remote/join", json={"invite": r.json()["remote"]["invite"]}).status_code == 201
+    boards_seen = []
+    for action in GINGO_ACTIONS[:2]:
+        for board in (a, c):
+            set_chips(board, board_of(board)["expected"])
+        wait(lambda: a.remote(gid)["peer_agrees"] is True and a.remote(gid)["peer_version"] == a.game(gid)["version"],
+             10, "the guest's report")
+        boards_seen.append(a.game(gid)["board"])
+        assert a.act(gid, action, expected=a.game(gid)["version"]).status_code == 200
+    for board in (a, c):
+        set_chips(board, board_of(board)["expected"])
+    version = a.game(gid)["version"]
+    wait(lambda: a.remote(gid)["peer_agrees"] is True and a.remote(gid)["peer_version"] == version, 10,
+         "the guest's report")
+    assert board_of(c)["game"] == gid
+    guest.svc.sync.button("undo")
+    wait(lambda: a.game(gid)["version"] == version + 1, 10, "the host's undo")
+    assert a.game(gid)["board"] == boards_seen[-1]  # the meld is undone on the host
+    wait(lambda: board_of(c)["expected"] == boards_seen[-1], 5, "the guest's board after the undo")
+    assert guest.refusals("undo") == []
+    # the host refuses a second undo while the guest's chips still show the meld: said on the guest
+    guest.svc.sync.button("undo")
+    wait(lambda: bool(guest.refusals("undo")), 10, "the host's refusal on the guest")
+    assert a.game(gid)["version"] == version + 1
+    # a dealt Gin-Go game: a move, then undo and next hand pressed on the guest's board
+    for board in (a, c):
+        set_chips(board, EMPTY)
+    gid = host_and_join(a, c, {"variant": "gingo", "players": ["Ann", "Cy"], "mode": "dealt", "remote": True,
+                               "skip_board": True})
+    claim(a, gid, 0)
+    claim(c, gid, 1)
+    wait(lambda: board_of(c)["game"] == gid, 5, "the guest's board on the dealt game")
+    game = a.game(gid)
+    mover = a if game["dealt"]["to_move"] == 0 else c
+    view = mover.client.get(f"/api/v1/games/{gid}/view").json()
+    assert mover.client.post(f"/api/v1/games/{gid}/actions", json={"action": view["legal_actions"][0],
+                                                                    "expected_version": view["version"]}).status_code == 200
+    version = a.game(gid)["version"]
+    wait(lambda: c.game(gid)["version"] == version, 5, "the guest's mirror")
+    guest.svc.sync.button("next_hand")
+    wait(lambda: len(guest.refusals("next_hand")) == 1, 10, "next hand refused on the guest")
+    assert "seat" in guest.refusals("next_hand")[0] and a.game(gid)["version"] == version
+    refused = len(guest.refusals("undo"))
+    guest.svc.sync.button("undo")  # the host's rule, as for its own phones: a dealt game cannot undo
+    wait(lambda: len(guest.refusals("undo")) > refused, 10, "the host's answer to the undo")
+    assert "dealt game cannot undo" in guest.refusals("undo")[-1]
+    assert a.game(gid)["version"] == c.game(gid)["version"] == version
+    # nothing the guest's buttons published holds a card of a hand
+    assert not list(hands_shown(guest.published)), guest.published
