@@ -133,3 +133,21 @@ def test_a_phone_joins_a_remote_tracked_game(boards: tuple[Board, Board], phone:
         host.goto(f"{a.server.url}/?code={CODE}")
         line = host.locator(f"#game-list li[data-game='{gid}']")
         expect(line).to_contain_text("remote: with board-b")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_join_panel_passes_axe(boards: tuple[Board, Board], phone: Page, scheme: str) -> None:
+    """The games screen with the panel open, a refused code said and remote games listed:
+    no axe-core violation (the rules tests/test_a11y.py runs), in both colour schemes."""
+    from tests.test_a11y import axe_violations, report  # skips when axe-core is not installed
+
+    phone.evaluate("t => localStorage.setItem('gingo.theme', t)", scheme)
+    phone.reload()
+    join_on_page(phone, "gingo1-not-a-code")
+    expect(phone.locator("#remote-invite-error")).to_be_visible()
+    if not [g for g in boards[1].client.get("/api/v1/games").json()["games"] if g.get("remote")]:
+        r = boards[0].client.post("/api/v1/games", json=GIN)
+        assert boards[1].client.post("/api/v1/remote/join", json={"invite": r.json()["remote"]["invite"]}).status_code == 201
+    expect(phone.locator("#game-list .game-remote").first).to_be_visible()
+    violations = axe_violations(phone)
+    assert not violations, report(f"games screen with the remote join panel ({scheme})", violations)
