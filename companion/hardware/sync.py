@@ -1,8 +1,10 @@
 """Board sync, the running part: the threads and adapters around the pure board view.
 
 :class:`BoardSync` feeds sensed snapshots from the sensing pipeline (classified with the
-calibration it is given), reads the expected board from the table (or mirrors the sensed
-board when no Gin-Go game is running), announces a link formed or broken through
+calibration it is given), reads the expected board from the game it shows, one source
+(:meth:`BoardSync.shown`): the table's Gin-Go game or a game another board owns that this
+board follows (:class:`Followed`, a remote game's public state), or mirrors the sensed
+board when no Gin-Go game is running; it announces a link formed or broken through
 ``publish``, drives the LEDs and turns button presses into table commands. Everything it
 computes comes from :mod:`companion.boardview` (pure, no threads, no I/O).
 
