@@ -96,8 +96,9 @@ password = "{USERS[user]}"
     return path
 
 
-def start_board(tmp: Path, broker: Mosquitto, ca: CA, user: str, data: str | None = None) -> Board:
-    srv = LiveServer(tmp / (data or user), args=("--config", str(config(tmp, broker, ca, user))))
+def start_board(tmp: Path, broker: Mosquitto, ca: CA, user: str, data: str | None = None,
+                env: dict[str, str] | None = None) -> Board:
+    srv = LiveServer(tmp / (data or user), args=("--config", str(config(tmp, broker, ca, user))), env=env)
     srv.start()
     srv.wait_until("/api/v1/health", lambda h: h["remote"] == "online", timeout=30)
     client = httpx.Client(base_url=srv.url, headers={"Authorization": "Bearer " + srv.pair(user)}, timeout=15)

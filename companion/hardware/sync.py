@@ -1,8 +1,10 @@
 """Board sync, the running part: the threads and adapters around the pure board view.
 
 :class:`BoardSync` feeds sensed snapshots from the sensing pipeline (classified with the
-calibration it is given), reads the expected board from the table (or mirrors the sensed
-board when no Gin-Go game is running), announces a link formed or broken through
+calibration it is given), reads the expected board from the game it shows, one source
+(:meth:`BoardSync.shown`): the table's Gin-Go game or a game another board owns that this
+board follows (:class:`Followed`, a remote game's public state), or mirrors the sensed
+board when no Gin-Go game is running; it announces a link formed or broken through
 ``publish``, drives the LEDs and turns button presses into table commands. Everything it
 computes comes from :mod:`companion.boardview` (pure, no threads, no I/O).
 
@@ -28,7 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 from companion.errors import Conflict, InvalidInput
 from companion.boardview import SPACES, board_view, check_board, compare, link_news, plain_frame, scene_fields
@@ -41,7 +43,34 @@ from companion.table import Table, TableError
 log = logging.getLogger(__name__)
 
 Publish = Callable[[dict[str, Any]], None]
-__all__ = ["BoardSync", "compare", "scene_fields"]
+__all__ = ["BoardSync", "Followed", "compare", "scene_fields"]
+
+
+class Followed(Protocol):
+    """The games this board shows but another board owns: the remote games it follows as
+    the guest (:mod:`companion.mqtt.remote` is one; this module never imports it).
+
+    ``board_games`` are the Gin-Go games followed with no log here (their owner's public
+    games, as everyone sees them: no card of a hand in play); a game followed with a copy
+    in the local log is the table's (:meth:`companion.table.Table.active_gingo` finds it).
+    ``owner_of`` names the board that owns a game (None: this board owns it);
+    ``button`` sends a board button's press on such a game to its owner, and publishes
+    the owner's refusal itself (it never raises into the button thread).
+    """
+
+    def board_games(self) -> list[dict[str, Any]]: ...
+
+    def owner_of(self, game_id: str) -> str | None: ...
+
+    def button(self, game_id: str, name: str) -> None: ...
+
+
+class Shown(NamedTuple):
+    """The game the board shows (None: mirror mode), and whether another board owns it
+    with no log here (a followed game: its ``seq`` is its owner's log's)."""
+
+    game: dict[str, Any] | None
+    followed: bool = False
 
 
 class BoardSync:
@@ -104,6 +133,14 @@ class BoardSync:
         self._sensed: str | None = None
         #: the table's last seq when the sensed board last went from chips to empty
         self._emptied: int | None = None
+        #: and then each followed game's seq (its owner's log's): a finished one shows until then
+        self._emptied_followed: dict[str, int] = {}
+        #: the games another board owns that this board follows (see :meth:`follow`)
+        self.followed: Followed | None = None
+        #: which was touched last, in the order of touches: the local table's board game
+        #: (a commit) or a followed game (a change its owner sent); the board shows it
+        self._touches = 0
+        self._touched: dict[str | None, int] = {}
         self._online = False
         self._links: dict[str, list[int] | None] = {"1": None, "2": None}
         self._pipeline: Any = None
@@ -146,12 +183,43 @@ class BoardSync:
 
     def state(self) -> dict[str, Any]:
         """The board view (``GET /api/v1/board``)."""
-        return self._view(self.table.active_gingo())
+        return self._view(self.shown())
 
-    def _view(self, active: dict[str, Any] | None) -> dict[str, Any]:
+    def follow(self, followed: Followed) -> None:
+        """Show the games ``followed`` holds too (a guest board: its remote games)."""
+        self.followed = followed
+
+    def followed_changed(self, game_id: str) -> None:
+        """A followed game changed (its owner sent it): the board shows it now, as it shows
+        the local game of the last commit; from any thread."""
+        with self._lock:
+            self._touches += 1
+            self._touched[game_id] = self._touches
+        self.picture_changed()  # the LED thread draws it: never on the caller's (the MQTT loop's) thread
+        if self._news_thread is not None:
+            self._dirty.set()  # the board view on the live channel
+
+    def shown(self) -> Shown:
+        """The game the board shows: the table's Gin-Go game
+        (:meth:`~companion.table.Table.active_gingo`) or a followed one, whichever was
+        touched last (a followed game never touched since start loses to the table's)."""
+        local = self.table.active_gingo()
+        followed = self.followed.board_games() if self.followed is not None else []
+        if not followed:
+            return Shown(local)
+        with self._lock:
+            touched = dict(self._touched)
+        best = max(followed, key=lambda g: touched.get(str(g.get("id")), 0))
+        if local is None or touched.get(str(best.get("id")), 0) > touched.get(None, 0):
+            return Shown(best, True)
+        return Shown(local)
+
+    def _view(self, shown: Shown) -> dict[str, Any]:
+        active = shown.game
         with self._lock:
             sensed = self._sensed if self._online else None
-            emptied = self._emptied
+            emptied = self._emptied_followed.get(str(active.get("id"))) if active is not None and shown.followed \
+                else self._emptied
         # a finished game shows until its chips are cleared off: the board went empty
         # after the game's last event (never merely because no chip was ever placed)
         cleared = active is not None and emptied is not None and emptied >= int(active.get("seq") or 0)
@@ -168,7 +236,7 @@ class BoardSync:
             sensed = self._sensed if self._online else None
         if sensed is None:
             return None
-        active = self.table.active_gingo()
+        active = self.shown().game
         if active is None or active.get("id") != game.id:
             return None
         view = board_view(active, sensed)
@@ -178,12 +246,14 @@ class BoardSync:
         """A new stable sensed board (None: the sensors went offline)."""
         if board is not None:
             check_board(board, "sensed board")
+        followed = self.followed.board_games() if self.followed is not None else []
         with self._lock:
             before = self._sensed if self._online else None
             self._sensed = board
             self._online = board is not None
             if board is not None and before is not None and set(board) == {"."} and set(before) != {"."}:
                 self._emptied = self.table.last_seq()  # the chips were cleared off
+                self._emptied_followed = {str(g.get("id")): int(g.get("seq") or 0) for g in followed}
         with self._sensed_cond:
             self._sensed_cond.notify_all()
         self._after_change()
@@ -334,6 +404,9 @@ class BoardSync:
         (the live channel carries the event itself; the board news follow the sensors)."""
         game = msg.get("game")
         if isinstance(game, dict) and _on_board(game):
+            with self._lock:
+                self._touches += 1
+                self._touched[None] = self._touches
             self.picture_changed()
 
     def picture_changed(self) -> None:
@@ -348,7 +421,9 @@ class BoardSync:
         ``next_hand`` deals the next hand, ``confirm`` tells the phones the board is
         set; ``shutdown`` (a long hold) tells the phones and powers the Pi off through
         the ``shutdown`` callback, which returns an error text or None. Errors are
-        published, never raised into the button thread."""
+        published, never raised into the button thread. On a game another board owns
+        (:class:`Followed`), ``undo`` and ``next_hand`` go to that board, as the same
+        request from a phone here would (docs/remote.md)."""
         if name == "shutdown":
             self.publish({"type": "shutdown", "board": None})
             failed = self.shutdown() if self.shutdown is not None else (
@@ -356,10 +431,14 @@ class BoardSync:
             if failed:
                 self.publish({"type": "button", "name": name, "error": failed})
             return
-        active = self.table.active_gingo()
+        shown = self.shown()
+        active = shown.game
         try:
             if name == "confirm":
-                self.publish({"type": "confirm", "board": self.state()})
+                self.publish({"type": "confirm", "board": self._view(shown)})
+            elif active is not None and name in ("undo", "next_hand") and self.followed is not None \
+                    and self.followed.owner_of(str(active["id"])) is not None:
+                self.followed.button(str(active["id"]), name)
             elif active is None:
                 self.publish({"type": "button", "name": name, "error": "no Gin-Go game is running"})
             elif name == "undo":
@@ -381,8 +460,9 @@ class BoardSync:
         """The picture the LEDs show now: the board view and the game read once, the
         scene built from them, whether it animates and until when it holds."""
         self.pictures += 1
-        active = self.table.active_gingo()
-        view = self._view(active)
+        shown = self.shown()
+        active = shown.game
+        view = self._view(shown)
         count = getattr(self.leds, "count", 60)
         until = None
         if self._gin_since is not None:

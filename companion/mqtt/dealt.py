@@ -214,6 +214,9 @@ class DealtRemote:
             self.mirrors[gid] = game
             self.play.announce({"type": "remote_game", "game_id": gid, "version": game["version"],
                                 "game": self.line(gid)})
+            board = getattr(self.play, "board", None)
+            if board is not None:
+                board.changed(gid)  # the guest's own LEDs show it
 
     def take_packed(self, gid: str, text: Any, line: Any = None) -> None:
         self.take(gid, unpack(text), line)

@@ -3,8 +3,8 @@
 The board that creates a remote game is its **host** and the only writer: every move of
 the game, from either home, goes through the host's own table as a local write. The other
 board, the **guest**, keeps a copy in its own event log (:mod:`companion.table.replica`),
-so its phones, LEDs and sensors see a game like a local one (a dealt game excepted: see
-:mod:`.dealt`). Each board's SQLite log stays
+so its phones, LEDs and sensors see a game like a local one (a dealt game has no copy
+but the host's public game: see :mod:`.dealt` and :mod:`.guestboard`). Each board's SQLite log stays
 the truth; the broker only carries messages, and a guest can always catch up from the
 host's log.
 
@@ -12,8 +12,9 @@ host's log.
 its broker link, presence, and the checks every message passes. Its parts, one concept
 each: :mod:`.wire` (topics, signatures, invites), :mod:`.hosting` (the host's side),
 :mod:`.following` (the guest's side), :mod:`.agreement` (both boards' chips agree
-before the next move) and :mod:`.dealt` (dealt games: the host alone holds the hands, and
-the guest keeps no log of them, only the public game).
+before the next move), :mod:`.dealt` (dealt games: the host alone holds the hands, and
+the guest keeps no log of them, only the public game) and :mod:`.guestboard` (the guest's
+own board shows the host's game; its buttons ask the host).
 
 A guest's write is a proposal with the phone's ``client_id`` and ``expected_version``;
 the guest answers its phone with the host's verdict (200, 409 stale, 4xx refused), or
@@ -43,6 +44,7 @@ from companion.errors import CompanionError
 from companion.mqtt.agreement import Agreement
 from companion.mqtt.dealt import DealtRemote
 from companion.mqtt.following import Following
+from companion.mqtt.guestboard import GuestBoard
 from companion.mqtt.hosting import Hosting
 from companion.mqtt.link import REMOTE_BACKOFF, BrokerLink, cancel_all
 from companion.mqtt.settings import RemoteSettings
@@ -78,6 +80,9 @@ class RemotePlay:
         self.dealt = DealtRemote(self, self.following)
         self.following.dealt = self.dealt
         self.hosting = Hosting(self, self.agreement, self.dealt)
+        self.board = GuestBoard(self)
+        if sync is not None and hasattr(sync, "follow"):  # the guest's LEDs show a remote dealt game too
+            sync.follow(self.board)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._rates = Rates()
         self._tasks: list[asyncio.Task[Any]] = []

@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { h, rulesOf } from "./ui.js";
+import { remoteText } from "./remote.js";
 
 export function gamesOf(data) { return Array.isArray(data) ? data : (data && data.games) || []; }
 
@@ -106,5 +107,6 @@ export function gameItem(g, variants) {
     h("span", { class: "game-players" }, names.join(" · ")),
     score ? h("span", { class: "game-score" }, score) : null,
     h("span", { class: "muted game-when" }, h("time", { datetime: isoDate(g.created) }, dateText(g.created)),
-      ` · ${resultText(g, names, variants)}`)));
+      ` · ${resultText(g, names, variants)}`),
+    remoteText(g) ? h("span", { class: "muted game-remote" }, remoteText(g)) : null));
 }
