@@ -230,3 +230,47 @@ def test_doctor_reports_what_the_running_service_costs(tmp_path: Path) -> None:
                    for line in out.splitlines()), out
     finally:
         srv.stop()
+
+
+@pytest.mark.parametrize("change", ["subscribe", "put", "online"])
+def test_a_late_simulator_thread_still_scans_the_change(monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    """The simulator's pushing thread may wake after a change's stir window has passed
+    (a loaded machine; a service starting up). It must still scan the change, and keep
+    scanning until the pipeline has settled it: sensors that never came online stopped a
+    restarted server in a loaded CI run. Here the pushing thread reads a clock one second
+    ahead of everybody else's, so every window it sees has passed."""
+    import companion.hardware.sensors.sim as sim_module
+
+    real = time.monotonic
+
+    class LateClock:
+        @staticmethod
+        def monotonic() -> float:
+            late = threading.current_thread().name == "gingo-sim-sensors"
+            return real() + (1.0 if late else 0.0)
+
+    monkeypatch.setattr(sim_module, "time", LateClock)
+    sim = SimSensors(rate=500, noise=300, seed=4)
+    pipe = SensingPipeline(sim, on_change=lambda ch: None)
+    if change != "subscribe":
+        sim.subscribe(pipe._push)
+    try:
+        if change == "subscribe":
+            sim.subscribe(pipe._push)
+            assert wait_for(lambda: pipe.online, timeout=5), "sensors never came online"
+        elif change == "put":
+            assert wait_for(lambda: pipe.online, timeout=5)
+            sim.put(7, 2)
+            assert wait_for(lambda: pipe.snapshot() == EMPTY[:7] + "2" + EMPTY[8:], timeout=5), pipe.snapshot()
+        else:
+            assert wait_for(lambda: pipe.online, timeout=5)
+            sim.set_online(False)
+            assert wait_for(lambda: not pipe.online, timeout=5)
+            sim.set_online(True)
+            assert wait_for(lambda: pipe.online, timeout=5), "sensors never came back"
+        n = sim.pushed
+        time.sleep(0.3)
+        assert sim.pushed == n  # settled: the simulator sleeps again
+    finally:
+        sim.subscribe(None)
+        sim.close()

@@ -108,8 +108,14 @@ class SimSensors(SensorBackend):
             self._stir(seconds)
 
     def _stir(self, seconds: float) -> None:
-        """(holding the lock) scans until ``seconds`` from now at least."""
+        """(holding the lock) scans until ``seconds`` from now at least, and until the
+        subscriber has answered a scan taken since: a pushing thread that wakes after
+        the window has passed (a loaded machine; a service starting up, whose main
+        thread holds the interpreter) still takes the scan that shows the change, which
+        the subscriber then keeps going until it settles. Without it such a late wake
+        found the window gone and slept on: a chip never seen, or sensors never online."""
         self._stir_until = max(self._stir_until, time.monotonic() + seconds)
+        self._busy = True
         self._cond.notify_all()
 
     def subscribe(self, consumer: Callable[[Readings | None], bool | None] | None) -> bool:
