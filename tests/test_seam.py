@@ -80,7 +80,7 @@ CEILING: dict[tuple[str, str], int] = {
     ("name", "melds"): 16,
     ("name", "mqtt"): 5,
     ("name", "paths"): 2,
-    ("name", "play"): 16,
+    ("name", "play"): 8,
     ("name", "rules"): 30,
     ("name", "stats"): 1,
     ("name", "table"): 4,

@@ -11,6 +11,8 @@ import pytest
 from companion import cards as C
 from companion.play import bot, strong
 from companion.play.rummy import Discard, Draw, Knock, RummyGame
+from companion.games import find_variant
+from tests.bot_matches import seat_bot
 from tests.test_rummy_play import place, set_upcard
 
 
@@ -77,9 +79,9 @@ def test_live_outs_and_feed_risk() -> None:
 
 def test_the_gin_seat_bot_is_the_strong_one() -> None:
     g = _behind_with_four_deadwood()
-    assert bot.choose_action(g) == strong.choose_action(g) != bot.basic_action(g)
-    assert bot.seat_policy("gin") is strong.STRONG
-    assert bot.seat_policy("color_gin") is not strong.STRONG  # Color Gin has its own bot
+    assert seat_bot(g) == strong.choose_action(g) != bot.basic_action(g)
+    assert find_variant("gin").seat_policy() is strong.STRONG
+    assert find_variant("color_gin").seat_policy() is not strong.STRONG  # Color Gin has its own bot
 
 
 @pytest.mark.parametrize("variant", ["gin", "color_gin"])
@@ -90,9 +92,8 @@ def test_strong_bots_take_a_discard_only_when_it_lowers_their_least_deadwood(var
     many live outs it adds: that rule lost in the duplicate matches (docs/play.md)."""
     from companion import melds as M
     from companion.play.policy import best_after, play_turn
-    from companion.play.bot import seat_policy
 
-    policy = seat_policy(variant)
+    policy = find_variant(variant).seat_policy()
     offers = level = 0
     for seed in (2, 5, 9):
         g = RummyGame(variant, seed=seed)

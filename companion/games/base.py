@@ -7,6 +7,16 @@ the end of a hand (:meth:`Variant.hand_sizes`), its options and presets (one
 mechanism, :mod:`companion.games.options`), how a game of it is tracked at the table
 (``play_style``: ``"hands"`` for scored hands, ``"actions"`` for Gin-Go's moves), and
 how it is played in full by the companion and its bot.
+
+**The bots.** A game gives its own bot per level (:meth:`Variant.bot`; a rummy game's
+policies are :meth:`companion.games.rummy.RummyVariant.bot_policy`), and the table asks
+only the Variant (:meth:`Variant.dealt_bot_action`, :meth:`Variant.dealt_hint`,
+:meth:`Variant.bot_action`). The bots themselves, and the machinery they share, live in
+:mod:`companion.play`, which sits in the same layer as the games and never imports a
+game's package (``tests/test_layers.py`` refuses the cycle): the imports point from a
+game's package to its bots, each inside the method that first needs them, so the
+registry loads without full play and nothing in play/ or table/ picks a bot by a
+game's name.
 """
 
 from __future__ import annotations
@@ -285,6 +295,14 @@ class Variant(ABC):
         shuffled by ``hand_rng(hand)``; ``dealer`` None when the game's own rule picks the
         first one. A game the companion cannot deal refuses with :class:`InvalidInput`."""
         raise InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
+
+    def bot(self, level: str) -> Callable[[Any, random.Random | None], Any]:
+        """The companion's bot at ``level`` (``easy``, ``normal``, ``strong``): a function of
+        an engine from :meth:`dealt_play` or :meth:`new_play` and a generator (where the bot
+        may choose at random) to the typed action for whoever is to move, chosen on what
+        that seat knows. The game picks its bots; the table and play/ never pick one by a
+        game's name."""
+        raise InvalidInput(f"{self.label} has no bot", code="invalid_bots")
 
     def dealt_bot_action(self, game: Any, level: str, rng: random.Random) -> dict[str, Any]:
         """The companion's bot's next move in ``game`` (an engine from :meth:`dealt_play`)

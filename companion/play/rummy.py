@@ -65,8 +65,9 @@ rule and leaves the state unchanged.
 Traceback (most recent call last):
 ...
 companion.errors.IllegalAction: the upcard phase: take the upcard (Draw('discard')) or pass (Pass()); the stock is not open yet
+>>> from companion.play.bot import BASIC
 >>> from companion.play.rummy_selfplay import selfplay_match  # bots play it out (above the engine)
->>> r = selfplay_match(3)
+>>> r = selfplay_match(3, "gin", policy=BASIC)
 >>> r["finished"], r["hands"] >= 1
 (True, True)
 """

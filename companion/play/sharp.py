@@ -26,7 +26,7 @@ by :data:`SAMPLES` and by ``budget_ms`` (a setting: :func:`set_budget`).
 >>> from companion.play.rummy import RummyGame
 >>> from companion.play.policy import play_turn
 >>> g = RummyGame("gin", seed=11)
->>> play_turn(g, sharp_policy("gin")) in g.legal_actions()
+>>> play_turn(g, SHARP_GIN) in g.legal_actions()
 True
 """
 
@@ -284,13 +284,6 @@ SHARP_GIN = SharpGin()
 SHARP_COLOR_GIN = SharpColorGin()
 
 
-def sharp_policy(variant: str) -> Policy:
-    """The strong level's policy for ``variant`` (``gin`` or ``color_gin``)."""
-    if variant == "color_gin":
-        return SHARP_COLOR_GIN
-    return SHARP_GIN
-
-
-__all__ = ["SharpMixin", "SharpGin", "SharpColorGin", "SHARP_GIN", "SHARP_COLOR_GIN", "sharp_policy", "feed_risk",
+__all__ = ["SharpMixin", "SharpGin", "SharpColorGin", "SHARP_GIN", "SHARP_COLOR_GIN", "feed_risk",
            "opponent_hands", "set_budget", "budget", "SAMPLES", "UNDERCUT_RISK", "BUDGET_MS", "draws_so_far",
            "unseen_cards"]

@@ -93,10 +93,26 @@ class GinGo(Variant):
 
         return play.GingoPlay(list(names), options, dealer=dealer, hand_rng=hand_rng)
 
-    def dealt_bot_action(self, game: play.GingoPlay, level: str, rng: random.Random) -> dict[str, Any]:
-        from companion.play.levels import gingo_action
+    def bot(self, level: str) -> Callable[[play.GingoPlay, random.Random | None], Any]:
+        """Gin-Go's bot at ``level``: the first bot when easy, else the strong one (no
+        stronger one has been measured yet).
 
-        return gingo_action(game, level, rng)
+        >>> GinGo().bot("easy").__name__, GinGo().bot("strong").__name__
+        ('bot_move', 'strong_move')
+        """
+        from companion.play.levels import check_level
+
+        if check_level(level) == "easy":
+            from companion.play.gingo.bot import bot_move
+
+            return bot_move
+        from companion.play.gingo.strong import strong_move
+
+        return strong_move
+
+    def dealt_bot_action(self, game: play.GingoPlay, level: str, rng: random.Random) -> dict[str, Any]:
+        out: dict[str, Any] = self.bot(level)(game, rng).to_dict()
+        return out
 
     def dealt_legal_actions(self, game: play.GingoPlay) -> list[dict[str, Any]]:
         from companion.play.gingo import legal_actions
@@ -104,9 +120,9 @@ class GinGo(Variant):
         return legal_actions(game)
 
     def dealt_hint(self, game: play.GingoPlay, seat: int, names: list[str]) -> dict[str, Any]:
-        from companion.play.hints import gingo_hint
+        from companion.play.hints import HINT_LEVEL, gingo_hint
 
-        return gingo_hint(game, seat)
+        return gingo_hint(game, seat, self.bot(HINT_LEVEL)(game, random.Random(0)))
 
     def selfplay_players(self, players: int | None, preset: str | None) -> int:
         if preset is not None:
