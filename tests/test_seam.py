@@ -83,7 +83,6 @@ CEILING: dict[tuple[str, str], int] = {
     ("name", "play"): 8,
     ("name", "rules"): 30,
     ("name", "stats"): 1,
-    ("name", "table"): 4,
 }
 
 

@@ -67,6 +67,18 @@ RUMSKI = Deck("rumski", 70, tuple(zip(C.COLOURS, C.COLOUR_NAMES)), tuple(str(r) 
 
 
 @dataclass(frozen=True)
+class DealtMove:
+    """One move of a dealt game as the table records it: the JSON action as played, what
+    it did in public (``effects``), the top of the discard pile before it (a draw from
+    the pile names it) and the hand it was played in."""
+
+    played: dict[str, Any]
+    effects: list[dict[str, Any]]
+    top: str | None
+    hand: int
+
+
+@dataclass(frozen=True)
 class HandSizes:
     """Cards a seat holds when a hand ends: ``deal`` after the discard, and ``big`` for
     the ender who melds one card more without discarding (None: no such ending)."""
@@ -320,6 +332,61 @@ class Variant(ABC):
         words, from what that seat knows only."""
         raise InvalidInput(f"{self.label} has no hints", code="invalid_mode")
 
+    # What a dealt game's table reads of its engine (``game``: an engine from
+    # :meth:`dealt_play`; ``table/dealt.py`` asks these and never which game it is).
+    # A game the companion cannot deal never gets here: :meth:`dealt_play` refuses it.
+
+    def _not_dealt(self) -> InvalidInput:
+        return InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
+
+    def dealt_finished(self, game: Any) -> bool:
+        """The game is over."""
+        raise self._not_dealt()
+
+    def dealt_to_move(self, game: Any, players: int) -> int:
+        """The seat that must act now in a game that is not over."""
+        raise self._not_dealt()
+
+    def dealt_hands_over(self, game: Any) -> int:
+        """How many hands have ended."""
+        raise self._not_dealt()
+
+    def dealt_dealer(self, game: Any) -> int:
+        """The seat that deals (or dealt) the hand in play."""
+        raise self._not_dealt()
+
+    def dealt_set_up(self, game: Any) -> bool:
+        """The game's set-up before its first hand (Gin-Go's reveal of the suits, hand 0)
+        is done; False for a game without one."""
+        return False
+
+    def dealt_hand(self, game: Any, seat: int) -> list[int]:
+        """The cards ``seat`` holds now (none between hands or once the game is over)."""
+        raise self._not_dealt()
+
+    def dealt_endings(self, game: Any, seat: int) -> dict[str, str]:
+        """How each hand-ending discard the seat to move may make ends the hand, by card
+        name, in the words the Play screen shows (``"gin"`` or ``"knock"``); empty for a
+        game whose page needs none."""
+        return {}
+
+    def dealt_apply(self, before: Any, game: Any, seat: int, action: dict[str, Any]) -> DealtMove:
+        """Play ``seat``'s JSON ``action`` on ``game`` (a clone of ``before``, changed in
+        place): the move as played, its public effects, the top of the discard pile and
+        the hand before it. ``ValueError`` naming the rule when it is not legal."""
+        raise self._not_dealt()
+
+    def dealt_summary(self, before: Any, game: Any, effects: list[dict[str, Any]], names: list[str],
+                      explain: Callable[[dict[str, Any], Any], dict[str, Any] | None]) -> dict[str, Any]:
+        """The hand-over summary of the hand the move from ``before`` to ``game`` ended
+        (every hand face up, the points; ``explain(result, options)``: the winner's
+        points in parts, as the table words them)."""
+        raise self._not_dealt()
+
+    def dealt_public(self, game: Any) -> dict[str, Any]:
+        """What of the engine every seat may see (no card of a hand in play)."""
+        raise self._not_dealt()
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         """Check the settings of bots playing whole games (``gingo selfplay``) before the
         first one, raising :class:`InvalidInput` or ``ValueError`` for bad ones; the player
@@ -417,5 +484,5 @@ def players_of(options: Any, default: int) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) else default
 
 
-__all__ = ["ActionTable", "Deck", "ENTRY_DEFAULTS", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
+__all__ = ["ActionTable", "DealtMove", "Deck", "ENTRY_DEFAULTS", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
            "players_of"]

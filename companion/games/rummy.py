@@ -23,7 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import InvalidInput
-from companion.games.base import HandSizes, Variant, players_of, preset_from
+from companion import cards as C
+from companion.games.base import DealtMove, HandSizes, Variant, players_of, preset_from
 from companion.games.options import Preset
 from companion.rules.base import HandResult, MatchScore
 
@@ -189,6 +190,58 @@ class RummyVariant(Variant):
         from companion.play.hints import HINT_LEVEL, rummy_hint
 
         return rummy_hint(game, list(names), self.bot_policy(HINT_LEVEL), self.knock_reader())
+
+    def dealt_finished(self, game: play.RummyGame) -> bool:
+        return bool(game.over)
+
+    def dealt_to_move(self, game: play.RummyGame, players: int) -> int:
+        return int(game.turn)
+
+    def dealt_hands_over(self, game: play.RummyGame) -> int:
+        return len(game.results)
+
+    def dealt_dealer(self, game: play.RummyGame) -> int:
+        return int(game.dealer)
+
+    def dealt_hand(self, game: play.RummyGame, seat: int) -> list[int]:
+        return C.mask_cards(game.hands[seat]) if not game.over else []
+
+    def dealt_endings(self, game: play.RummyGame, seat: int) -> dict[str, str]:
+        """Each knock's card and whether it goes gin (big gin included) or knocks: the
+        Play screen says Gin, not "Knock", for a gin."""
+        from companion.play.rummy import Knock
+
+        out: dict[str, str] = {}
+        for a in game.legal_actions():
+            if isinstance(a, Knock):
+                kind = game.end_kind(game.hands[seat] & ~(1 << a.card), seat)
+                out[C.card_name(a.card)] = "gin" if kind in ("gin", "big_gin") else "knock"
+        return out
+
+    def dealt_apply(self, before: play.RummyGame, game: play.RummyGame, seat: int,
+                    action: dict[str, Any]) -> DealtMove:
+        from companion.play.rummy import action_from_dict, action_to_dict
+
+        typed = action_from_dict(action)
+        game.apply(typed)
+        played = action_to_dict(typed)
+        top = C.card_name(before.discard[-1]) if before.discard else None
+        return DealtMove(played, [{"type": "played", "seat": seat, "action": played}], top, int(before.hand_number))
+
+    def dealt_summary(self, before: play.RummyGame, game: play.RummyGame, effects: list[dict[str, Any]],
+                      names: list[str], explain: Callable[[dict[str, Any], Any], dict[str, Any] | None]
+                      ) -> dict[str, Any]:
+        """The hand that just ended: the result with every seat's melds, lay-offs and
+        deadwood, the winner's points in parts, and the match after it."""
+        result = game.results[-1].as_dict()
+        return {"hand": len(game.results), "result": result, "breakdown": explain(result, game.hand_options),
+                "match": game.match.as_dict(), "finished": bool(game.over)}
+
+    def dealt_public(self, game: play.RummyGame) -> dict[str, Any]:
+        v: dict[str, Any] = game.view(None)
+        v.pop("variant", None)
+        v.pop("players", None)
+        return v
 
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         self.new_play(players, seed=0, preset=preset)  # bad settings fail here
