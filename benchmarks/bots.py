@@ -137,7 +137,7 @@ def rlcard_state(game: RummyGame) -> tuple[dict[str, Any], dict[int, Action]]:
         elif isinstance(a, Discard):
             legal[DISCARD + a.card] = a
         elif isinstance(a, Knock):
-            if M.deadwood_of_mask(hand & ~(1 << a.card), game.meld_variant) == 0:
+            if M.deadwood_of_mask(hand & ~(1 << a.card), game.meld_rules) == 0:
                 legal[GIN] = a  # RLCard's gin names no card: any discard that goes gin
             else:
                 legal[KNOCK + a.card] = a

@@ -75,7 +75,7 @@ def test_deadwood_discard_flag_and_variants(capsys: pytest.CaptureFixture[str]) 
 @pytest.mark.parametrize(("cards", "words"), [
     (["5H", "ZZ", "7H"], "not a card: 'ZZ'"),
     (["5H", "5h"], "duplicate card: '5h'"),
-    (["5H", "JK"], "not a card of gin: JK1"),
+    (["5H", "JK"], "not a card of the standard deck: JK1"),
 ])
 def test_deadwood_bad_card_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
                                                   cards: list[str], words: str) -> None:

@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from companion import cards as C
 from companion.errors import InvalidInput
+from companion.melds import MeldRules
 from companion.games.options import (BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs,
                                      options_dict)
 from companion.rules.base import HandResult, MatchScore
@@ -198,6 +199,9 @@ class Variant(ABC):
     #: how a hand ended (a result's ``kind``) in this game's words, where the page's
     #: rummy words (gin, knock, undercut...) do not say it
     kind_words: ClassVar[Mapping[str, str]] = {}
+    #: how its cards meld (:mod:`companion.melds`' rule set; None: the companion does
+    #: not meld its cards), the one place a game's meld rules are named
+    meld_rules: ClassVar[MeldRules | None] = None
 
     # -- options: one mechanism ---------------------------------------------------------
 

@@ -26,6 +26,7 @@ from companion.errors import InvalidInput
 from companion import cards as C
 from companion.games.base import DealtMove, HandSizes, Variant, players_of, preset_from
 from companion.games.options import Preset
+from companion.melds import MeldRules
 from companion.rules.base import HandResult, MatchScore
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
@@ -40,6 +41,9 @@ class RulesModule(Protocol):
 
     @property
     def PRESETS(self) -> Mapping[str, Any]: ...
+
+    @property
+    def MELD_RULES(self) -> MeldRules: ...
 
     def make_options(self, preset: str | None = None, **overrides: Any) -> Any: ...
 
@@ -77,6 +81,7 @@ class RummyVariant(Variant):
     preset_words: ClassVar[dict[str, tuple[str, str]]] = {}
 
     rules: ClassVar[RulesModule]
+    meld_rules: ClassVar[MeldRules]
 
     def _make_presets(self) -> dict[str, Preset]:
         out: dict[str, Preset] = {}
@@ -174,7 +179,7 @@ class RummyVariant(Variant):
         from companion.play import rummy as play
 
         return play.RummyGame(self.name, players=len(names), options=options, dealer=dealer or 0,
-                              hand_rng=hand_rng, rules=self.rules)
+                              hand_rng=hand_rng, rules=self.rules, meld_rules=self.meld_rules)
 
     def dealt_bot_action(self, game: play.RummyGame, level: str, rng: random.Random) -> dict[str, Any]:
         from companion.play.rummy import action_to_dict
@@ -307,7 +312,7 @@ class RummyVariant(Variant):
             options = self.make_options(preset, {}, players or self.seats[0])
         from companion.play import rummy as play
         return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer,
-                              rules=self.rules)
+                              rules=self.rules, meld_rules=self.meld_rules)
 
     def bot_action(self, game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
         """The seat bot's (:meth:`seat_policy`'s) move in ``game``, on the whole game."""
@@ -324,7 +329,7 @@ class RummyVariant(Variant):
         from companion.play.rummy_selfplay import selfplay_match
 
         return selfplay_match(seed, self.name, players=players, check=check, options=options,
-                              policy=self.seat_policy(), rules=self.rules)
+                              policy=self.seat_policy(), rules=self.rules, meld_rules=self.meld_rules)
 
 
 __all__ = ["RulesModule", "RummyVariant"]

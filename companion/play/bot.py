@@ -78,7 +78,7 @@ def choose_discard(game: RummyGame, candidates: int) -> int:
     seat = game.turn
     nxt = (seat + 1) % game.players
     picked = [c for c in (game.last_taken[nxt],) if c is not None]
-    rules = M.get_rules(game.meld_variant)
+    rules = M.get_rules(game.meld_rules)
     return min(C.iter_cards(candidates),
                key=lambda c: (_danger(c, picked), -rules.card_value(c), c))
 

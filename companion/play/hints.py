@@ -97,7 +97,7 @@ def rummy_hint(game: RummyGame, names: list[str], policy: Policy,
     seat = game.turn
     view = seat_game(game, seat)
     action = play_turn(view, policy)
-    variant = game.meld_variant
+    variant = game.meld_rules
     hand = game.hands[seat]
     dw = M.deadwood_of_mask(hand, variant) if game.phase != "first_dealer" else 0
     text: str

@@ -10,7 +10,8 @@ from companion.play.rummy import MAX_HANDS, RummyGame
 
 def selfplay_match(seed: int, variant: str, players: int | None = None,
                    check: bool = True, preset: str | None = None,
-                   options: Any = None, *, policy: Policy, rules: Any = None) -> dict[str, Any]:
+                   options: Any = None, *, policy: Policy, rules: Any = None,
+                   meld_rules: Any = None) -> dict[str, Any]:
     """``policy`` plays every seat of one whole match from ``seed`` (the game's Variant
     gives its seat bot: :meth:`companion.games.rummy.RummyVariant.selfplay`); with
     ``check`` every invariant is checked after every action (``AssertionError`` on a
@@ -21,7 +22,8 @@ def selfplay_match(seed: int, variant: str, players: int | None = None,
     >>> r["finished"], r["winner"] in (0, 1), r["hands"] == sum(r["kinds"].values())
     (True, True, True)
     """
-    game = RummyGame(variant, players=players, seed=seed, preset=preset, options=options, rules=rules)
+    game = RummyGame(variant, players=players, seed=seed, preset=preset, options=options, rules=rules,
+                      meld_rules=meld_rules)
     if check:
         game.check()
     limit = MAX_HANDS * 400

@@ -39,6 +39,7 @@ class ColorGin(RummyVariant):
                                       "flip_low_deals": "flip: lowest deals"},}
     default_preset = color_gin.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = color_gin
+    meld_rules = color_gin.MELD_RULES
     context_scoring = True
     deadwood_entry = False
     level_words = {**BOT_LEVEL_WORDS, "strong": same_as_normal("Color Gin")}

@@ -31,6 +31,7 @@ class GinRummy(RummyVariant):
     options_class = gin.Options
     default_preset = gin.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = gin
+    meld_rules = gin.MELD_RULES
     preset_words = {
         "gin_002": ("Short rules (seed 002)", "under the knock limit to knock, a showdown at the end of the "
                     "stock, no game or box bonus"),

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion import cards as C
+from companion import melds as M
 from companion.errors import IllegalAction
 from companion.games.base import GINGO, DealtMove, HandSizes, Variant
 from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
@@ -38,6 +39,9 @@ class GinGo(Variant):
     on_board = True
     setup_hand = 0  # the reveal of the suit rows is shuffled from hand 0's seed
     match_word = "game"
+    #: one joker to a meld (the option max_jokers_per_meld = fewer_than_naturals plays
+    #: M.JOKERS_FEWER instead: its options' ``meld_rules``)
+    meld_rules = M.JOKERS
     level_words = {
         "easy": "Easy: melds what it can and throws the card that leaves the least deadwood; a beginner can beat it.",
         "normal": "Normal: also throws for the board, keeping the cards on its own link and off yours.",

@@ -36,6 +36,7 @@ class Ginski(RummyVariant):
                                       "flip_low_deals": "flip: lowest deals"},}
     default_preset = ginski.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = ginski
+    meld_rules = ginski.MELD_RULES
     gin_word = "Ginski"
     bonus_words = {"gin": ("Ginski bonus", "ginski_bonus"), "big_gin": ("Big Ginski bonus", "big_ginski_bonus"),
                    "undercut": ("undercut bonus", "undercut_bonus")}
