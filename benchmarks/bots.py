@@ -10,11 +10,12 @@ deals and the same seats and only their play differs. (A first version gave each
 one match with A's seat alternating with the seed; its bot:bot control came out 0.37 in
 Color Gin, deal luck that the duplicate format cancels.) Policies:
 
-* ``bot``: the companion's seat bot, the one that sits in an empty seat
-  (``companion.play.bot.choose_action`` for the rummy games: the strong bot for gin,
-  the Color Gin bot for Color Gin, the Ginski bot for Ginski;
-  ``companion.play.gingo.bot_move`` for Gin-Go, which is
-  ``companion.play.gingo.strong.strong_move``);
+* ``bot``: the companion's seat bot, the one the game's Variant gives (``bot_action``:
+  for the rummy games its ``seat_policy``, the strong bot for gin, the Color Gin bot for
+  Color Gin, the Ginski bot for Ginski; ``companion.play.gingo.bot_move`` for Gin-Go,
+  which is ``companion.play.gingo.strong.strong_move``);
+* ``easy``, ``normal``, ``sharp``: the levels of ``options.bot_level`` as dealt games play
+  them (the Variant's ``bot(level)``; ``sharp`` is the strong level);
 * ``basic``: ``companion.play.bot.basic_action``, the first rummy bot (the baseline the
   new rummy bots are measured against);
 * ``strong``: :mod:`companion.play.strong` (knock timing, live outs, safe discards);
@@ -62,8 +63,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import cards as C  # noqa: E402
 from companion import melds as M  # noqa: E402
-from companion.play.bot import basic_action, choose_action  # noqa: E402
-from companion.play.levels import gingo_move, seat_action  # noqa: E402
+from companion.games import find_variant  # noqa: E402
+from companion.play.bot import basic_action  # noqa: E402
 from companion.play.color_gin_bot import choose_action as suits_action  # noqa: E402
 from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E402
 from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
@@ -93,7 +94,7 @@ PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"gi
 
 def _rummy_policy(name: str) -> Policy:
     if name == "bot":
-        return lambda game, rng: choose_action(game)
+        return lambda game, rng: find_variant(game.variant).bot_action(game)
     if name == "basic":
         return lambda game, rng: basic_action(game)
     if name == "strong":
@@ -106,7 +107,7 @@ def _rummy_policy(name: str) -> Policy:
         return lambda game, rng: rng.choice(game.legal_actions())
     if name in LEVEL_NAMES:
         level = LEVEL_NAMES[name]
-        return lambda game, rng: seat_action(game, level)
+        return lambda game, rng: find_variant(game.variant).bot(level)(game, rng)
     if name == "rlcard":
         return rlcard_policy()
     raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski, random, "
@@ -136,7 +137,7 @@ def rlcard_state(game: RummyGame) -> tuple[dict[str, Any], dict[int, Action]]:
         elif isinstance(a, Discard):
             legal[DISCARD + a.card] = a
         elif isinstance(a, Knock):
-            if M.deadwood_of_mask(hand & ~(1 << a.card), game.meld_variant) == 0:
+            if M.deadwood_of_mask(hand & ~(1 << a.card), game.meld_rules) == 0:
                 legal[GIN] = a  # RLCard's gin names no card: any discard that goes gin
             else:
                 legal[KNOCK + a.card] = a
@@ -182,8 +183,8 @@ def _gingo_policy(name: str) -> Policy:
     if name == "gostrong":
         return lambda play, rng: strong_move(play, rng)
     if name in LEVEL_NAMES:
-        level = LEVEL_NAMES[name]
-        return lambda play, rng: gingo_move(play, level, rng)
+        bot = find_variant("gingo").bot(LEVEL_NAMES[name])
+        return lambda play, rng: bot(play, rng)
     if name == "random":
         def pick(play: GingoPlay, rng: random.Random) -> Any:
             moves = legal_moves(play)

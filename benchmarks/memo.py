@@ -55,7 +55,7 @@ def main() -> None:
         ap.error("--matches and --every must be at least 1")
     if args.unbounded:
         wild.MEMO_LIMIT = 1 << 62
-    search = wild._run_wild(M.get_rules("ginski"))
+    search = wild._run_wild(M.RUMSKI)
     policy = bots._rummy_policy("bot")
     print(f"# {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}; "
           f"MEMO_LIMIT {'none' if args.unbounded else wild.MEMO_LIMIT}")

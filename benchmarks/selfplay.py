@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.errors import IllegalAction  # noqa: E402
 from companion.play.rummy import load_rules  # noqa: E402
+from companion.games import find_variant  # noqa: E402
 from companion.play.rummy_selfplay import selfplay_match  # noqa: E402
 
 CASES = [("gin", None), ("color_gin", None), ("ginski", 3), ("ginski", 2)]
@@ -33,12 +34,13 @@ def bench(variant: str, players: int | None, games: int, rounds: int, seed: int,
     rates = []
     per_match: list[float] = []
     hands = 0
+    policy = find_variant(variant).seat_policy()  # the seat bot, as the game gives it
     for _ in range(rounds):
         start = time.perf_counter()
         hands = 0
         for s in range(seed, seed + games):
             t0 = time.perf_counter()
-            r = selfplay_match(s, variant, players=players, check=check)
+            r = selfplay_match(s, variant, players=players, check=check, policy=policy)
             per_match.append((time.perf_counter() - t0) * 1000)
             hands += r["hands"]
         rates.append(games / (time.perf_counter() - start))

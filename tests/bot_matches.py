@@ -8,9 +8,24 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from companion.games import find_variant
+from companion.play import rummy_selfplay
 from companion.play.rummy import Action, RummyGame
 
 RummyPolicy = Callable[[RummyGame], Action]
+
+
+def seat_bot(game: RummyGame) -> Action:
+    """The seat bot's action in ``game``, as its Variant gives it (``bot_action``: the
+    game's ``seat_policy`` on the whole game)."""
+    action: Action = find_variant(game.variant).bot_action(game)
+    return action
+
+
+def selfplay_match(seed: int, variant: str = "gin", **kwargs: Any) -> dict[str, Any]:
+    """:func:`companion.play.rummy_selfplay.selfplay_match` with the game's seat bot."""
+    policy = find_variant(variant).seat_policy()  # type: ignore[attr-defined]
+    return rummy_selfplay.selfplay_match(seed, variant, policy=policy, **kwargs)
 
 
 def random_player(seed: int) -> RummyPolicy:

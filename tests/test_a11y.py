@@ -30,7 +30,7 @@ import pytest
 
 from tests import play_drive as D
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CODE, HOST_CODE, TIMEOUT_MS, phone_page
+from tests.web_helpers import CHROMIUM, CODE, HOST_CODE, SAID, TIMEOUT_MS, phone_page
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -672,16 +672,6 @@ def test_nothing_is_lost_or_overlaps_at_200_percent_text(browser: Browser, serve
 
 # ---- beyond axe: what a screen-reader, keyboard or large-text player gets ------------------------
 # (these run after the axe tests: the Gin-Go games they make become the one the board follows)
-
-SAID = """
-window.__said = [];
-document.addEventListener("DOMContentLoaded", () => {
-  const el = document.getElementById("announcer");
-  if (el) new MutationObserver(() => { if (el.textContent) window.__said.push(el.textContent); })
-    .observe(el, { childList: true, characterData: true, subtree: true });
-});
-"""
-
 
 @pytest.fixture()
 def phone(browser: Browser, table: Table) -> Iterator[Page]:

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from companion.play.gingo.play import GingoPlay
-from companion.play.hints import gingo_hint, rummy_hint
+from companion.games import find_variant
 from companion.play.knowledge import knowledge
-from companion.play.levels import LEVELS, gingo_move, seat_action
+from companion.play.levels import LEVELS
 from companion.play.rummy import RummyGame
 from companion.play.sharp import budget, set_budget
 from companion.rules.gingo.state import side_of
@@ -32,6 +32,23 @@ def unhurried() -> Any:
     set_budget(60_000)
     yield
     set_budget(before)
+
+
+def seat_action(game: RummyGame, level: str) -> Any:
+    """The ``level`` bot's action, as a dealt game asks the game's Variant for it."""
+    return find_variant(game.variant).bot(level)(game, None)
+
+
+def gingo_move(play: GingoPlay, level: str, rng: random.Random) -> Any:
+    return find_variant("gingo").bot(level)(play, rng)
+
+
+def rummy_hint(game: RummyGame, names: list[str]) -> dict[str, Any]:
+    return find_variant(game.variant).dealt_hint(game, game.turn, names)
+
+
+def gingo_hint(play: GingoPlay, seat: int) -> dict[str, Any]:
+    return find_variant("gingo").dealt_hint(play, seat, [])
 
 
 def positions(variant: str, players: int, seed: int, every: int = 3, limit: int = 60) -> list[RummyGame]:

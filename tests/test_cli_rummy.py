@@ -10,7 +10,8 @@ import pytest
 from companion import melds as M
 from companion.cli import main
 from companion.commands import deadwood
-from companion.play import rummy, rummy_selfplay
+from companion.play import rummy
+from tests.bot_matches import selfplay_match
 
 
 
@@ -74,7 +75,7 @@ def test_deadwood_discard_flag_and_variants(capsys: pytest.CaptureFixture[str]) 
 @pytest.mark.parametrize(("cards", "words"), [
     (["5H", "ZZ", "7H"], "not a card: 'ZZ'"),
     (["5H", "5h"], "duplicate card: '5h'"),
-    (["5H", "JK"], "not a card of gin: JK1"),
+    (["5H", "JK"], "not a card of the standard deck: JK1"),
 ])
 def test_deadwood_bad_card_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
                                                   cards: list[str], words: str) -> None:
@@ -103,7 +104,7 @@ def test_selfplay_json_summary_is_the_sum_of_the_games(capsys: pytest.CaptureFix
                        "--json")
     assert rc == 0 and err == ""
     data = json.loads(out)
-    games = [rummy_selfplay.selfplay_match(s, "gin", check=False) for s in range(3, 9)]
+    games = [selfplay_match(s, "gin", check=False) for s in range(3, 9)]
     assert data["games"] == 6 and data["first_seed"] == 3
     assert data["hands"] == sum(g["hands"] for g in games)
     wins: dict[str, int] = {}

@@ -105,9 +105,9 @@ def test_layoffs_reduce_defender_deadwood_but_not_spoiling():
 
 
 def test_run_spoils_suit_set_of_three_missing_suit_four_set_nothing():
-    run = M.check_meld(C.parse_cards("4H 5H 6H"), M.COLOR_GIN)
-    trio = M.check_meld(C.parse_cards("9S 9H 9C"), M.COLOR_GIN)
-    quad = M.check_meld(C.parse_cards("KS KH KD KC"), M.COLOR_GIN)
+    run = M.check_meld(C.parse_cards("4H 5H 6H"), M.STANDARD)
+    trio = M.check_meld(C.parse_cards("9S 9H 9C"), M.STANDARD)
+    quad = M.check_meld(C.parse_cards("KS KH KD KC"), M.STANDARD)
     assert G.suit_letters(G.spoiled_suits([run], [])) == ["H"]
     assert G.suit_letters(G.spoiled_suits([trio], [])) == ["D"]
     assert G.spoiled_suits([quad], []) == 0
@@ -463,20 +463,20 @@ def test_hand_properties(hands, tie, closed, auto):
         assert seat == r.winner
         assert {s for s, v in r.points[seat].items() if v} == set("SHDC") - set(r.extra["spoiled"])
     # spoiling is the ender's declared melds and deadwood, lay-offs notwithstanding
-    melds = [M.check_meld(C.parse_cards(m), M.COLOR_GIN) for m in r.melds[0]]
+    melds = [M.check_meld(C.parse_cards(m), M.STANDARD) for m in r.melds[0]]
     dead = C.parse_cards(r.deadwood_cards[0])
     assert G.suit_letters(G.spoiled_suits(melds, dead)) == r.extra["spoiled"]
     assert sum(C.gin_value(c) for c in dead) == r.deadwood[0] <= opts.knock_limit
     assert set(r.extra["scoring_suits"]) & set(closed) == set()
     assert r.extra["scoring_suits"]
     # the defender's deadwood never exceeds its own least deadwood (lay-offs only help)
-    assert r.deadwood[1] <= M.min_deadwood(hands[1], "color_gin")
-    least = M.min_deadwood(hands[0], "color_gin")
+    assert r.deadwood[1] <= M.min_deadwood(hands[1], "standard")
+    least = M.min_deadwood(hands[0], "standard")
     assert r.deadwood[0] >= least
     if not closed and auto == "least_deadwood" and r.deadwood[0] > least:
         # only when every least-deadwood arrangement spoils all four suits
         assert all(G.spoiled_suits(a.melds, a.deadwood) == 0xF
-                   for a in M.arrangements(hands[0], "color_gin"))
+                   for a in M.arrangements(hands[0], "standard"))
 
 
 results_st = st.lists(

@@ -8,7 +8,8 @@ import doctest
 from companion import cards as C
 from companion.play import bot, color_gin_bot, strong
 from companion.play.rummy import Discard, Draw, Knock, Pass, RummyGame
-from tests.bot_matches import random_player, rummy_match, tally
+from companion.games import find_variant
+from tests.bot_matches import random_player, rummy_match, seat_bot, tally
 from tests.test_rummy_play import place, set_next_stock
 
 
@@ -30,9 +31,9 @@ def test_plays_legal_whole_matches_and_beats_the_random_player() -> None:
 
 
 def test_the_color_gin_seat_bot_is_this_one() -> None:
-    assert bot.seat_policy("color_gin") is color_gin_bot.COLOR_GIN
+    assert find_variant("color_gin").seat_policy() is color_gin_bot.COLOR_GIN
     g = RummyGame("color_gin", seed=5)
-    assert bot.choose_action(g) == color_gin_bot.choose_action(g)
+    assert seat_bot(g) == color_gin_bot.choose_action(g)
 
 
 def _mid_hand(kept: str) -> RummyGame:

@@ -130,7 +130,7 @@ def check_endings(view: dict[str, Any], d: Any) -> None:
         kept = hand & ~(1 << C.parse_card(card))
         if d.engine.joker_drawn is not None:
             continue  # a co-op joker ends the hand whatever the deadwood
-        zero = M.deadwood_of_mask(kept, d.engine.meld_variant) == 0
+        zero = M.deadwood_of_mask(kept, d.engine.meld_rules) == 0
         assert (kind == "gin") == zero, (card, kind, view["hand"])
 
 

@@ -8,7 +8,7 @@ import pytest
 from companion import cards as C
 from companion.play import bot
 from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, RummyGame, action_from_dict, action_to_dict
-from companion.play.rummy_selfplay import selfplay_match
+from tests.bot_matches import seat_bot, selfplay_match
 from companion.rules import color_gin, gin, ginski
 from companion.rules.first_dealer import draw_flips, first_dealer_from_flips
 
@@ -98,7 +98,7 @@ def test_bot_declares_its_best_melds() -> None:
     for seed in range(5):
         g = RummyGame("gin", seed=seed, dealer=0)
         while not g.over:
-            a = bot.choose_action(g)
+            a = seat_bot(g)
             if isinstance(a, Knock):
                 assert a.declared is not None
                 assert g.apply(a) is not None

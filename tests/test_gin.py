@@ -257,7 +257,7 @@ def test_end_kind() -> None:
     ([GIN_HAND, "5C 6C 8D"], 0, "seat 1: 3 cards; a defender holds 10"),
     ([GIN_HAND.replace(" JH", ""), OPP_45], 0, "seat 0: 9 cards"),
     ([GIN_HAND, OPP_45.replace("5C", "ZZ")], 0, "seat 1: not a card: 'ZZ'"),
-    ([GIN_HAND, OPP_45.replace("5C", "JK")], 0, "seat 1: not a card of gin: JK1"),
+    ([GIN_HAND, OPP_45.replace("5C", "JK")], 0, "seat 1: not a card of the standard deck: JK1"),
     ([GIN_HAND], 0, "2 hands"),
     ([GIN_HAND, OPP_45], 2, "ender must be seat 0 or 1"),
 ])

@@ -79,8 +79,8 @@ def test_every_option_has_help_and_choices_and_defaults_follow_rules() -> None:
     o = make_options(2)
     assert (o.deal, o.max_jokers_per_meld, o.adjacency, o.chip_cap, o.rank_axis) == (9, 1, "king8", 50, "opposed")
     assert make_options(4).deal == 7
-    assert o.meld_rules.name == "gingo"
-    assert make_options(2, {"max_jokers_per_meld": "fewer_than_naturals"}).meld_rules.name == "gingo_fewer"
+    assert o.meld_rules.name == "jokers"
+    assert make_options(2, {"max_jokers_per_meld": "fewer_than_naturals"}).meld_rules.name == "jokers_fewer"
 
 
 @pytest.mark.parametrize("players, opts, kind, words", [

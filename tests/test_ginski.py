@@ -57,7 +57,7 @@ def test_big_ginski_scores_31_plus_and_keeps_eleven_cards():
 
 def test_ginski_is_never_undercut():
     other_gin = "Y9 Y10 Y11 Y12 P6 P7 P8 R10 B10 P10"  # all melded as well
-    assert M.min_deadwood(other_gin, "ginski") == 0
+    assert M.min_deadwood(other_gin, "rumski") == 0
     for tie in (False, True):
         r = G.score_hand([GINSKI, other_gin, OPP_20], 0, undercut_on_tie=tie)
         assert (r.kind, r.winner, r.points) == ("gin", 0, [45, 0, 0])
@@ -134,7 +134,7 @@ def test_wild_cards_count_20_and_meld_once():
     loose = OPP_20.replace("B1", "W2")  # the wild joins the yellow run: P13 R6 left
     assert G.score_hand([ENDER_8, OPP_15, loose], 0).deadwood[2] == 13 + 6
     # a wild with no two naturals to meld with counts 20
-    assert M.min_deadwood("R1 R5 R9 R13 B3 B7 B11 G2 G6 W2", "ginski") == 57 + 20
+    assert M.min_deadwood("R1 R5 R9 R13 B3 B7 B11 G2 G6 W2", "rumski") == 57 + 20
 
 
 def test_two_and_four_players():
@@ -333,7 +333,7 @@ def test_round_properties(hands, on_tie, layoffs):
         assert r.kind == "knock" and r.points[0] == dw[1] + dw[2] - dw[0]
         assert min(dw[1], dw[2]) > dw[0] or (not on_tie and min(dw[1], dw[2]) == dw[0])
     if layoffs == "none":
-        assert dw == [M.min_deadwood(h, "ginski") for h in hands]
+        assert dw == [M.min_deadwood(h, "rumski") for h in hands]
     quick = G.score_from_deadwood(dw, 0, options=opts, big_gin=r.kind == "big_gin")
     assert (quick.kind, quick.winner, quick.points) == (r.kind, r.winner, r.points)
     m = G.score_match([r], 3, opts)

@@ -14,14 +14,15 @@ from companion import melds as M
 from companion.play import bot, ginski_bot
 from companion.play.policy import unseen_cards
 from companion.play.rummy import Discard, Draw, Knock, Pass, RummyGame
-from tests.bot_matches import random_player, rummy_match, tally
+from companion.games import find_variant
+from tests.bot_matches import random_player, rummy_match, seat_bot, tally
 from tests.test_rummy_play import place, set_next_stock, set_upcard
 
 
 def test_the_ginski_seat_bot_is_this_one() -> None:
-    assert bot.seat_policy("ginski") is ginski_bot.GINSKI
+    assert find_variant("ginski").seat_policy() is ginski_bot.GINSKI
     g = RummyGame("ginski", seed=5)
-    assert bot.choose_action(g) == ginski_bot.choose_action(g)
+    assert seat_bot(g) == ginski_bot.choose_action(g)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -9,7 +9,7 @@ from bruteforce import brute_best_discard, brute_min
 from companion import cards as C
 from companion import melds as M
 
-RULES = M.VARIANTS
+RULES = M.RULE_SETS
 
 
 def _dense_pool(rules: M.MeldRules, lo: int, span: int) -> list[int]:
@@ -32,7 +32,7 @@ def hands(draw, variant: str, max_size: int = 11):
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.mark.parametrize("variant", ["gin", "ginski", "gingo", "gingo_fewer"])
+@pytest.mark.parametrize("variant", ["standard", "rumski", "jokers", "jokers_fewer"])
 def test_min_deadwood_matches_brute_force(variant):
     @SETTINGS
     @given(hands(variant))
@@ -42,7 +42,7 @@ def test_min_deadwood_matches_brute_force(variant):
     check()
 
 
-@pytest.mark.parametrize("variant", ["gin", "ginski", "gingo"])
+@pytest.mark.parametrize("variant", ["standard", "rumski", "jokers"])
 def test_best_discard_matches_brute_force(variant):
     @settings(max_examples=80, deadline=None)
     @given(hands(variant, 11).filter(lambda h: len(h) >= 2))
@@ -55,7 +55,7 @@ def test_best_discard_matches_brute_force(variant):
     check()
 
 
-@pytest.mark.parametrize("variant", ["gin", "ginski", "gingo", "gingo_fewer"])
+@pytest.mark.parametrize("variant", ["standard", "rumski", "jokers", "jokers_fewer"])
 def test_every_arrangement_is_legal_and_optimal(variant):
     rules = RULES[variant]
 
@@ -90,8 +90,8 @@ def test_all_optimal_arrangements_listed():
 
 def test_ace_rules():
     assert M.min_deadwood("QS KS AS") == 21  # gin: ace low only
-    assert M.min_deadwood("QS KS AS", "gingo") == 0
-    assert M.min_deadwood("KS AS 2S", "gingo") == 13  # never round the corner
+    assert M.min_deadwood("QS KS AS", "jokers") == 0
+    assert M.min_deadwood("KS AS 2S", "jokers") == 13  # never round the corner
     assert M.min_deadwood("AS 2S 3S") == 0
 
 
@@ -103,62 +103,62 @@ def test_sets_and_runs_compete():
 
 def test_ginski_wild_rules():
     # one wild per meld, and no all-wild meld
-    assert M.min_deadwood("R5 R6 W1", "ginski") == 0
-    assert M.min_deadwood("R5 W1 W2", "ginski") == 45
-    assert M.min_deadwood("W1 W2 W3", "ginski") == 60
+    assert M.min_deadwood("R5 R6 W1", "rumski") == 0
+    assert M.min_deadwood("R5 W1 W2", "rumski") == 45
+    assert M.min_deadwood("W1 W2 W3", "rumski") == 60
     # two sets of one rank in a five-colour deck
-    assert M.min_deadwood("R5 B5 W1 Y5 P5 W2", "ginski") == 0
+    assert M.min_deadwood("R5 B5 W1 Y5 P5 W2", "rumski") == 0
     # wild counts 20 and cards count their number
-    assert M.min_deadwood("R13 W1", "ginski") == 33
+    assert M.min_deadwood("R13 W1", "rumski") == 33
 
 
 def test_gingo_joker_cannot_stand_for_a_card_in_hand():
     # 8S is the only free 8; one joker can take it, not two
-    assert M.min_deadwood("7S 9S 8H 7D 8D 8C JK1 JK2", "gingo") == 9
+    assert M.min_deadwood("7S 9S 8H 7D 8D 8C JK1 JK2", "jokers") == 9
 
 
 def test_big_hand_is_exact_against_brute_force():
     rng = random.Random(5)
     for _ in range(5):
         hand = rng.sample(range(52), 14) + [52]
-        assert M.min_deadwood(hand, "gingo") == brute_min(hand, RULES["gingo"])
+        assert M.min_deadwood(hand, "jokers") == brute_min(hand, RULES["jokers"])
 
 
 def test_bad_input_names_the_card():
-    with pytest.raises(ValueError, match="not a card of gin: JK1"):
-        M.min_deadwood("5H JK", "gin")
+    with pytest.raises(ValueError, match="not a card of the standard deck: JK1"):
+        M.min_deadwood("5H JK", "standard")
     with pytest.raises(ValueError, match="duplicate"):
         M.min_deadwood("5H 5H")
-    with pytest.raises(ValueError, match="unknown variant"):
+    with pytest.raises(ValueError, match="unknown meld rules .canasta."):
         M.min_deadwood("5H", "canasta")
-    with pytest.raises(ValueError, match="not a card of ginski"):
-        M.min_deadwood("5H", "ginski")
+    with pytest.raises(ValueError, match="not a card of the Rumski deck"):
+        M.min_deadwood("5H", "rumski")
 
 
 def test_check_meld_messages():
     p = C.parse_cards
     with pytest.raises(ValueError, match="at least 3"):
-        M.check_meld(p("5H 6H"), M.GIN)
+        M.check_meld(p("5H 6H"), M.STANDARD)
     with pytest.raises(ValueError, match="not in sequence"):
-        M.check_meld(p("5H 6H 8H"), M.GIN)
+        M.check_meld(p("5H 6H 8H"), M.STANDARD)
     with pytest.raises(ValueError, match="round the corner"):
-        M.check_meld(p("KH AH 2H"), M.GINGO)
+        M.check_meld(p("KH AH 2H"), M.JOKERS)
     with pytest.raises(ValueError, match="say which card"):
-        M.check_meld(p("5H 6H JK"), M.GINGO)
-    meld = M.check_meld(p("5H JK 7H"), M.GINGO, {52: C.parse_card("6H")})
+        M.check_meld(p("5H 6H JK"), M.JOKERS)
+    meld = M.check_meld(p("5H JK 7H"), M.JOKERS, {52: C.parse_card("6H")})
     assert meld.stands_for() == tuple(p("5H 6H 7H"))
-    assert M.check_meld(p("QH KH AH"), M.GINGO).kind == "run"
+    assert M.check_meld(p("QH KH AH"), M.JOKERS).kind == "run"
 
 
 def test_layoffs_chain_and_compete_with_own_melds():
-    k = [M.check_meld(C.parse_cards("5H 6H 7H"), M.GIN)]
+    k = [M.check_meld(C.parse_cards("5H 6H 7H"), M.STANDARD)]
     r = M.best_layoffs("8H 9H KS QS", k)
     assert r.deadwood == 20 and sorted(C.card_name(c) for c in r.cards) == ["8H", "9H"]
     # 8H is better kept in the defender's own set than laid off
     r = M.best_layoffs("8H 8S 8D 4C", k)
     assert r.deadwood == 4 and r.cards == ()
     # a fourth card onto the knocker's set
-    k2 = [M.check_meld(C.parse_cards("JS JH JD"), M.GIN)]
+    k2 = [M.check_meld(C.parse_cards("JS JH JD"), M.STANDARD)]
     assert M.best_layoffs("JC 2C", k2).deadwood == 2
 
 
@@ -168,32 +168,32 @@ def test_large_hands_rank_programme_matches_enumeration(monkeypatch):
     (itself checked against brute force above), pruning forced on."""
     monkeypatch.setattr("companion.melds.block._PRUNE_AT", 0)
     rng = random.Random(11)
-    tb = M._tables(M.GINGO)
+    tb = M._tables(M.JOKERS)
     ace_heavy = [13 * s + r for s in range(4) for r in list(range(0, 4)) + list(range(8, 13))]
     for i in range(60):
         pool = ace_heavy if i % 2 else list(range(52))
         hand = C.cards_mask(rng.sample(pool, rng.randint(14, 17)))
         hand |= (1 << 52) | ((1 << 53) if i % 3 else 0)
-        assert M._block_min(hand, M.GINGO) == M._wild_min(hand, M.GINGO)
+        assert M._block_min(hand, M.JOKERS) == M._wild_min(hand, M.JOKERS)
     for _ in range(100):
         hand = C.cards_mask(rng.sample(range(52), rng.randint(18, 40)))
-        assert M._block_min(hand, M.GINGO) == M._natural_min(hand, M.GINGO, tb)
-        assert M._block_min(hand, M.GIN) == M._natural_min(hand, M.GIN, M._tables(M.GIN))
+        assert M._block_min(hand, M.JOKERS) == M._natural_min(hand, M.JOKERS, tb)
+        assert M._block_min(hand, M.STANDARD) == M._natural_min(hand, M.STANDARD, M._tables(M.STANDARD))
 
 
 def test_whole_deck():
     assert M.min_deadwood(C.STANDARD_DECK) == 0
     # holding every natural card, a joker has no card left to stand for: both are dead
-    assert M.min_deadwood(C.GINGO_DECK, "gingo") == 30
+    assert M.min_deadwood(C.GINGO_DECK, "jokers") == 30
     assert M.best_discard(C.STANDARD_DECK)[0] == 0
 
 
 def test_ginski_wild_may_stand_for_a_held_card_in_another_run():
     # G1 G2 W=G3 and G3 G4 W=G5: the first wild stands for the G3 the other run holds
     hand = "R6 G1 G2 G3 G4 W1 W5"
-    assert M.min_deadwood(hand, "ginski") == 6
-    assert M.best_discard(hand, "ginski") == (0, ["R6"])
-    assert M.min_deadwood(hand, "ginski") == brute_min(C.parse_cards(hand), M.GINSKI)
+    assert M.min_deadwood(hand, "rumski") == 6
+    assert M.best_discard(hand, "rumski") == (0, ["R6"])
+    assert M.min_deadwood(hand, "rumski") == brute_min(C.parse_cards(hand), M.RUMSKI)
 
 
 def test_best_discard_on_a_whole_deck_is_quick_and_exact():
@@ -201,7 +201,7 @@ def test_best_discard_on_a_whole_deck_is_quick_and_exact():
     assert M.best_discard(C.STANDARD_DECK) == (0, C.mask_names(C.STANDARD_DECK))
 
 
-@pytest.mark.parametrize("variant", ["gin", "color_gin", "gingo"])
+@pytest.mark.parametrize("variant", ["standard", "jokers"])
 def test_four_suit_fast_path_matches_brute_force_on_dense_hands(variant):
     """Hands of neighbouring ranks hold ranks three and four times whose cards also
     fit runs: the closed form for the last rank and the whole-set shortcut must agree
@@ -231,13 +231,13 @@ def test_min_deadwood_reads_lists_of_card_ints_like_masks():
         assert M.deadwood_of_mask(C.cards_mask(hand)) == want
     for bad, words in (([True, 5, 9], "not a card: True"), ([False, 5, 9], "not a card: False"),
                        ([3, 3, 9], "duplicate card"), ([1, 2, -1], "not a card number: -1"),
-                       ([1, 2, 200], "not a card number: 200"), ([1, 2, 52], "not a card of gin: JK1"),
+                       ([1, 2, 200], "not a card number: 200"), ([1, 2, 52], "not a card of the standard deck: JK1"),
                        ([1, 2.5], "not a card"), (-3, "cannot be negative")):
         with pytest.raises(ValueError, match=words):
             M.min_deadwood(bad)
 
 
-@pytest.mark.parametrize("variant", ["gin", "gingo"])
+@pytest.mark.parametrize("variant", ["standard", "jokers"])
 def test_four_suit_solver_agrees_with_the_set_enumeration_on_set_heavy_hands(variant):
     """The four-suit solver (closed form for one rank, triples enumerated before quads,
     whole sets of cards no run can use, the rank-by-rank programme past five set
@@ -292,21 +292,21 @@ def test_gin_solver_matches_brute_force_on_thousands_of_hands():
     3000 hands of 10 and 11 cards, and the best discard on every tenth 11-card hand."""
     from companion.melds.fast import four_suit
 
-    fs = four_suit(M.GIN)
+    fs = four_suit(M.STANDARD)
     rng = random.Random("solver-brute")
     for i, hand in enumerate(_solver_hands(rng, 3000)):
         mask = C.cards_mask(hand)
-        want = brute_min(hand, M.GIN)
+        want = brute_min(hand, M.STANDARD)
         got = (M.min_deadwood(mask), M.min_deadwood(hand), M.min_deadwood(tuple(hand)),
                M.deadwood_of_mask(mask), fs.min(mask))
         assert got == (want,) * 5, (C.mask_names(mask), got, want)
         if len(hand) == 11 and i % 10 == 1:
             v, which = M.best_discard_mask(mask)
-            bv, bcards = brute_best_discard(hand, M.GIN)
+            bv, bcards = brute_best_discard(hand, M.STANDARD)
             assert (v, C.mask_names(which)) == (bv, bcards), C.mask_names(mask)
 
 
-@pytest.mark.parametrize("variant", ["gin", "color_gin", "gingo"])
+@pytest.mark.parametrize("variant", ["standard", "jokers"])
 def test_four_suit_solver_agrees_with_the_set_enumeration_on_many_hands(variant):
     """The four-suit solver against the plain set enumeration (written separately, in
     companion.melds.natural) on 12,000 hands of 0 to 16 cards, random and meld-dense."""
@@ -327,7 +327,7 @@ def test_four_suit_solver_agrees_with_the_set_enumeration_on_many_hands(variant)
     for hand in hands:
         mask = C.cards_mask(hand)
         assert fs.min(mask) == _natural_min(mask, rules, tb), C.mask_names(mask)
-        if variant == "gin":
+        if variant == "standard":
             assert M.min_deadwood(mask) == M.min_deadwood(hand) == fs.min(mask)
 
 
@@ -356,17 +356,17 @@ def test_least_after_discard_in_one_search_is_the_best_single_discard() -> None:
     """Ginski's one-pass search (a wild may stand for a card the hand holds) against
     one search per discard, on hands where it matters."""
     for mask in _crowded_ginski_hands(240, 3):
-        brute = min(M.deadwood_of_mask(mask & ~(1 << c), "ginski") for c in C.iter_cards(mask))
-        assert M.least_after_discard_mask(mask, "ginski") == brute == M.best_discard_mask(mask, "ginski")[0], \
+        brute = min(M.deadwood_of_mask(mask & ~(1 << c), "rumski") for c in C.iter_cards(mask))
+        assert M.least_after_discard_mask(mask, "rumski") == brute == M.best_discard_mask(mask, "rumski")[0], \
             C.mask_names(mask)
 
 
-@pytest.mark.parametrize("variant", ["gin", "gingo", "gingo_fewer"])
+@pytest.mark.parametrize("variant", ["standard", "jokers", "jokers_fewer"])
 def test_least_after_discard_in_the_other_games(variant: str) -> None:
     """Gin (no wilds) and Gin-Go (a joker may not stand for a card the hand holds, so a
     discard frees a designation): the same answer as one search per discard."""
     rng = random.Random(5)
-    deck = list(range(52)) + ([C.JOKER1, C.JOKER2] if variant != "gin" else [])
+    deck = list(range(52)) + ([C.JOKER1, C.JOKER2] if variant != "standard" else [])
     for _ in range(150):
         mask = C.cards_mask(rng.sample(deck, 11))
         brute = min(M.deadwood_of_mask(mask & ~(1 << c), variant) for c in C.iter_cards(mask))
@@ -381,12 +381,12 @@ def test_the_wild_memo_stays_bounded_and_gives_the_same_answers(monkeypatch: pyt
     from companion.melds import wild
     rng = random.Random(17)
     gingo_deck = list(range(52)) + [C.JOKER1, C.JOKER2]
-    games = [("ginski", h) for h in _crowded_ginski_hands(120, 11)]
-    games += [("gingo", C.cards_mask(rng.sample(gingo_deck, 11))) for _ in range(60)]
+    games = [("rumski", h) for h in _crowded_ginski_hands(120, 11)]
+    games += [("jokers", C.cards_mask(rng.sample(gingo_deck, 11))) for _ in range(60)]
     unbounded = [(M.deadwood_of_mask(h, v), M.least_after_discard_mask(h, v)) for v, h in games]
     limit = 300
     monkeypatch.setattr(wild, "MEMO_LIMIT", limit)
-    searches = [wild._run_wild(M.get_rules(v)) for v in ("ginski", "gingo")]
+    searches = [wild._run_wild(M.get_rules(v)) for v in ("rumski", "jokers")]
     for search in searches:
         search.memo.clear()
     restarts = sum(search.restarts for search in searches)
@@ -405,7 +405,7 @@ def test_the_wild_memo_stays_bounded_and_gives_the_same_answers(monkeypatch: pyt
     ("min_deadwood(C.to_mask('AS AH AD 5C 9H'))", 14),         # the mask path's sets branch
     ("min_deadwood([0, 1, 2, 38])", 10),                       # the list path
     ("deadwood_of_mask(C.to_mask('AS AH AD 5C 9H'))", 14),     # the fast entry point
-    ("min_deadwood(C.to_mask('AS 2S 3S KD'), 'gin')", 10),
+    ("min_deadwood(C.to_mask('AS 2S 3S KD'), 'standard')", 10),
 ])
 def test_gin_tables_load_on_whichever_call_comes_first(first_call: str, expected: int) -> None:
     # The Gin Rummy tables are built on the first call, not at import (start-up time,

@@ -26,10 +26,10 @@ CASES: list[tuple[object, object]] = [
     ([-104, 3], "not a card number: -104"), ([-105, 3], "not a card number: -105"),
     ([3, -200], "not a card number: -200"),
     # ints past the Gin Rummy deck: jokers, Rumski cards, no card at all
-    ([52], "not a card of gin: JK1"), ([1, 52], "not a card of gin: JK1"),
-    ([1, 53], "not a card of gin: JK2"), ([1, 54], "not a card number: 54"),
-    ([1, 64], "not a card of gin: R1"), ([1, 103], "not a card of gin: Y1"),
-    ([1, 104], "not a card of gin: Y2"), ([1, 200], "not a card number: 200"),
+    ([52], "not a card of the standard deck: JK1"), ([1, 52], "not a card of the standard deck: JK1"),
+    ([1, 53], "not a card of the standard deck: JK2"), ([1, 54], "not a card number: 54"),
+    ([1, 64], "not a card of the standard deck: R1"), ([1, 103], "not a card of the standard deck: Y1"),
+    ([1, 104], "not a card of the standard deck: Y2"), ([1, 200], "not a card number: 200"),
     ([1, 1 << 70], f"not a card number: {1 << 70}"),
     # True and False are not the cards 1 and 0
     ([True, 5], "not a card: True"), ([False, 5], "not a card: False"),
@@ -61,9 +61,9 @@ CASES: list[tuple[object, object]] = [
     # wrapped round from the end of the table)
     (-(1 << 53), "cannot be negative"), (-(1 << 53) + 5, "cannot be negative"),
     (-(1 << 52) - 1, "cannot be negative"), (-(1 << 60), "cannot be negative"),
-    (1 << 52, "not a card of gin: JK1"), ((1 << 52) | 7, "not a card of gin: JK1"),
-    ((1 << 52) | 1 | 1 << 13 | 1 << 26, "not a card of gin: JK1"),
-    (1 << 60, "not a card number: 60"), (1 | 1 << 13 | 1 << 26 | 1 << 80, "not a card of gin: B4"),
+    (1 << 52, "not a card of the standard deck: JK1"), ((1 << 52) | 7, "not a card of the standard deck: JK1"),
+    ((1 << 52) | 1 | 1 << 13 | 1 << 26, "not a card of the standard deck: JK1"),
+    (1 << 60, "not a card number: 60"), (1 | 1 << 13 | 1 << 26 | 1 << 80, "not a card of the standard deck: B4"),
     (True, "not a card set: True"), (False, "not a card set: False"),
     (I64(7), "expected a list of cards"), (5.0, "expected a list of cards"),
     (None, "expected a list of cards"), (b"\x01\x02", "expected a list of cards"),
@@ -71,7 +71,7 @@ CASES: list[tuple[object, object]] = [
 
 
 @pytest.mark.parametrize(("cards", "want"), CASES, ids=[repr(c) for c, _ in CASES])
-@pytest.mark.parametrize("variant", [(), ("gin",)], ids=["default", "gin"])
+@pytest.mark.parametrize("variant", [(), ("standard",)], ids=["default", "standard"])
 def test_min_deadwood_reads_every_input_as_before(cards, want, variant):
     if isinstance(want, int):
         assert M.min_deadwood(cards, *variant) == want
@@ -91,7 +91,7 @@ def test_lists_in_any_order_read_like_the_checked_path():
             hand[rng.randrange(len(hand))] = rng.choice(bad + hand)  # may repeat a card
         for cards in (hand, tuple(hand)):
             try:
-                want: object = _generic_min(cards, "gin")
+                want: object = _generic_min(cards, "standard")
             except ValueError as e:
                 want = str(e)
             try:

@@ -10,7 +10,7 @@ from companion import cards as C
 from companion import melds as M
 from companion.play import bot, rummy
 from companion.play.rummy import BigGin, Discard, Draw, Knock, Pass, RummyGame
-from companion.play.rummy_selfplay import selfplay_match
+from tests.bot_matches import seat_bot, selfplay_match
 
 
 def snapshot(g: RummyGame) -> tuple:
@@ -312,12 +312,12 @@ def test_oklahoma_sets_the_knock_limit_from_each_upcard() -> None:
 def test_apply_after_the_match_is_over() -> None:
     g = RummyGame(seed=0, game_target=1, first_dealer="random")
     while not g.over:
-        g.apply(bot.choose_action(g))
+        g.apply(seat_bot(g))
     assert g.legal_actions() == []
     with pytest.raises(ValueError, match="the match is over"):
         g.apply(Pass())
     with pytest.raises(ValueError, match="nothing to choose"):
-        bot.choose_action(g)
+        seat_bot(g)
 
 
 # ---------------------------------------------------------------- invariant checks
@@ -341,7 +341,7 @@ def test_check_catches_a_lost_or_doubled_card() -> None:
 def test_check_catches_a_wrong_score() -> None:
     g = RummyGame(seed=8, first_dealer="random")
     while not g.results:
-        g.apply(bot.choose_action(g))
+        g.apply(seat_bot(g))
     g.check()
     import dataclasses
     g.match = dataclasses.replace(g.match, totals=[999, 0])
@@ -356,11 +356,11 @@ def test_bot_takes_a_useful_upcard_and_passes_a_useless_one() -> None:
     g = RummyGame(seed=4, dealer=0)
     place(g, 1, "AS 2S 9D 9H KC QH JH 5C 8D 4H")
     set_upcard(g, "3S")
-    assert bot.choose_action(g) == Draw("discard")
+    assert seat_bot(g) == Draw("discard")
     g2 = RummyGame(seed=4, dealer=0)
     place(g2, 1, "AS 2S 3S 9D 9H 9C KH QH JH 8D")
     set_upcard(g2, "KS")
-    assert bot.choose_action(g2) == Pass()
+    assert seat_bot(g2) == Pass()
 
 
 def test_bot_goes_gin_and_discards_deadwood() -> None:
@@ -368,14 +368,14 @@ def test_bot_goes_gin_and_discards_deadwood() -> None:
     place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH KD")
     set_upcard(g, "10H")
     g.apply(Draw("discard"))
-    assert bot.choose_action(g) == Knock(C.parse_card("KD"))
+    assert seat_bot(g) == Knock(C.parse_card("KD"))
     g2 = RummyGame(seed=4, dealer=0)
     place(g2, 1, "AS 2S 3S 9D 9H 4C KH QH JH KD")
     set_next_stock(g2, "7D")
     g2.apply(Pass())
     g2.apply(Pass())
     g2.apply(Draw("stock"))
-    assert bot.choose_action(g2) == Discard(C.parse_card("KD"))
+    assert seat_bot(g2) == Discard(C.parse_card("KD"))
 
 
 def _tie_position(picked: str | None) -> RummyGame:
@@ -393,9 +393,9 @@ def _tie_position(picked: str | None) -> RummyGame:
 def test_bot_breaks_discard_ties_away_from_the_next_players_pickups() -> None:
     # KH and QD both leave 27 deadwood; with no information the bot drops KH (equal
     # value, lower card), but not after the next player picked up the JH
-    assert bot.choose_action(_tie_position(None)) == Discard(C.parse_card("KH"))
-    assert bot.choose_action(_tie_position("JH")) == Discard(C.parse_card("QD"))
-    assert bot.choose_action(_tie_position("QS")) == Discard(C.parse_card("KH"))
+    assert seat_bot(_tie_position(None)) == Discard(C.parse_card("KH"))
+    assert seat_bot(_tie_position("JH")) == Discard(C.parse_card("QD"))
+    assert seat_bot(_tie_position("QS")) == Discard(C.parse_card("KH"))
 
 
 def test_bot_knocks_when_level_but_waits_when_behind() -> None:
@@ -412,7 +412,7 @@ def test_bot_knocks_when_level_but_waits_when_behind() -> None:
     g.match = dataclasses.replace(g.match, totals=[50, 0])
     g._end_cache.clear()
     assert bot.basic_action(g) == Discard(C.parse_card("8D"))  # behind: play on
-    assert bot.choose_action(g) == Knock(C.parse_card("8D"))  # the strong bot: early
+    assert seat_bot(g) == Knock(C.parse_card("8D"))  # the strong bot: early
 
 
 # ---------------------------------------------------------------- self-play
@@ -464,7 +464,7 @@ def test_bot_action_is_always_among_the_legal_actions(variant: str) -> None:
         for _ in range(600):
             if g.over:
                 break
-            act = bot.choose_action(g)
+            act = seat_bot(g)
             assert act in g.legal_actions(), (seed, g.phase, act)
             seen_knock |= isinstance(act, (Knock, BigGin))
             g.apply(act)
@@ -565,7 +565,7 @@ def test_action_dicts_round_trip_and_reject_bad_input() -> None:
     while not g.over and g.actions < 80:
         for act in g.legal_actions():
             assert rummy.action_from_dict(rummy.action_to_dict(act)) == act
-        g.apply(bot.choose_action(g))
+        g.apply(seat_bot(g))
     for bad, words in (([], "an action is an object"), ({"type": "fly"}, "unknown action type"),
                        ({"type": "draw"}, "a draw's source"),
                        ({"type": "knock"}, "a knock names its card"),
@@ -645,7 +645,7 @@ def test_drawn_joker_forces_the_end_and_everything_else_is_refused() -> None:
         g.apply(Knock(C.parse_card("JK2")))
     assert snapshot(g) == before
     g.check()
-    assert bot.choose_action(g) == Knock(jk)
+    assert seat_bot(g) == Knock(jk)
     r = g.apply(Knock(jk))
     assert r is not None and r.ender == 1 and r.extra["joker"] is True
     assert r.deadwood[1] == 13 and r.kind in ("knock", "undercut")
@@ -718,7 +718,7 @@ def test_selfplay_30_coop_joker_matches_with_invariants_checked() -> None:
     # jokers do end hands in play, and each end goes through score_hand(joker=True)
     g = coop_jokers_game(seed=3)
     while not g.over:
-        act = bot.choose_action(g)
+        act = seat_bot(g)
         assert act in g.legal_actions()
         if g.joker_drawn is not None:
             assert g.legal_actions() == [act]

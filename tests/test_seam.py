@@ -77,13 +77,11 @@ CEILING: dict[tuple[str, str], int] = {
     ("name", "commands"): 3,
     ("name", "discovery"): 1,
     ("name", "hardware"): 2,
-    ("name", "melds"): 16,
     ("name", "mqtt"): 5,
     ("name", "paths"): 2,
-    ("name", "play"): 16,
-    ("name", "rules"): 30,
+    ("name", "play"): 5,
+    ("name", "rules"): 15,
     ("name", "stats"): 1,
-    ("name", "table"): 4,
 }
 
 

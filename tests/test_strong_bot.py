@@ -9,8 +9,11 @@ import doctest
 import pytest
 
 from companion import cards as C
+from companion import melds as M
 from companion.play import bot, strong
 from companion.play.rummy import Discard, Draw, Knock, RummyGame
+from companion.games import find_variant
+from tests.bot_matches import seat_bot
 from tests.test_rummy_play import place, set_upcard
 
 
@@ -69,7 +72,7 @@ def test_live_outs_and_feed_risk() -> None:
     kept = C.to_mask("5H 6H 9C 9D KS")
     unseen = C.to_mask("4H 7H 9S 2C QD")
     # 4H and 7H extend 5H 6H, 9S makes a set; 2C and QD help nothing
-    assert strong.live_outs(kept, unseen, "gin") == 3
+    assert strong.live_outs(kept, unseen, M.STANDARD) == 3
     picked = C.to_mask("8D")
     assert strong.feed_risk(C.parse_card("9D"), 0, picked) > strong.feed_risk(C.parse_card("9D"), 0, 0)
     assert strong.feed_risk(C.parse_card("KS"), 0, 0) == 0.0
@@ -77,9 +80,9 @@ def test_live_outs_and_feed_risk() -> None:
 
 def test_the_gin_seat_bot_is_the_strong_one() -> None:
     g = _behind_with_four_deadwood()
-    assert bot.choose_action(g) == strong.choose_action(g) != bot.basic_action(g)
-    assert bot.seat_policy("gin") is strong.STRONG
-    assert bot.seat_policy("color_gin") is not strong.STRONG  # Color Gin has its own bot
+    assert seat_bot(g) == strong.choose_action(g) != bot.basic_action(g)
+    assert find_variant("gin").seat_policy() is strong.STRONG
+    assert find_variant("color_gin").seat_policy() is not strong.STRONG  # Color Gin has its own bot
 
 
 @pytest.mark.parametrize("variant", ["gin", "color_gin"])
@@ -90,9 +93,8 @@ def test_strong_bots_take_a_discard_only_when_it_lowers_their_least_deadwood(var
     many live outs it adds: that rule lost in the duplicate matches (docs/play.md)."""
     from companion import melds as M
     from companion.play.policy import best_after, play_turn
-    from companion.play.bot import seat_policy
 
-    policy = seat_policy(variant)
+    policy = find_variant(variant).seat_policy()
     offers = level = 0
     for seed in (2, 5, 9):
         g = RummyGame(variant, seed=seed)
@@ -101,8 +103,8 @@ def test_strong_bots_take_a_discard_only_when_it_lowers_their_least_deadwood(var
             action = play_turn(g, policy)
             if g.phase in ("upcard", "draw") and Draw("discard") in g.legal_actions():
                 hand, top = g.hand(g.turn), g.discard[-1]
-                after, _ = best_after(hand | 1 << top, g.meld_variant, top)
-                now = M.deadwood_of_mask(hand, g.meld_variant)
+                after, _ = best_after(hand | 1 << top, g.meld_rules, top)
+                now = M.deadwood_of_mask(hand, g.meld_rules)
                 assert (action == Draw("discard")) == (after < now), (g.phase, C.mask_names(hand), top)
                 offers += 1
                 level += after == now

@@ -104,7 +104,7 @@ class Player:
     def __init__(self, page: Page, server: LiveServer, variant: str, players: int) -> None:
         self.page, self.server, self.variant, self.players = page, server, variant, players
         self.rng = random.Random(variant)
-        self.meld_variant = "" if variant == "gingo" else str(getattr(load_rules(variant), "MELD_VARIANT", variant))
+        self.meld_rules = None if variant == "gingo" else load_rules(variant).MELD_RULES
         self.gid = ""
         self.panels = 0
         self.gins = 0
@@ -214,7 +214,7 @@ class Player:
     def best_discard(self, hand: list[str], allowed: list[str]) -> str:
         def dw(card: str) -> int:
             rest = C.cards_mask([C.parse_card(x) for x in hand if x != card])
-            return int(M.deadwood_of_mask(rest, self.meld_variant))
+            return int(M.deadwood_of_mask(rest, self.meld_rules))
         return min(allowed, key=lambda c: (dw(c), hand.index(c)))
 
     def turn(self) -> None:

@@ -21,7 +21,7 @@ import pytest
 from companion.api.routes import service
 from companion.games import VARIANTS
 from tests.live_server import LiveServer
-from tests.web_helpers import CHROMIUM, CODE, HOST_CODE, TIMEOUT_MS, phone_page
+from tests.web_helpers import CHROMIUM, CODE, HOST_CODE, SAID, TIMEOUT_MS, phone_page
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
@@ -117,11 +117,12 @@ def test_a_toy_game_is_listed_created_scored_and_shown_by_the_page(
     history = page.locator("#history li[data-hand]")
 
     # a second phone watches the same sheet: the hands reach it over the live channel
-    with phone_page(browser, name="the watching phone") as other:
+    with phone_page(browser, name="the watching phone", init=[SAID]) as other:
         join(other, toy_server)
         other.goto(f"{toy_server.url}/#/game/{gid}")
         expect(other.locator("#view h1").first).to_have_text("Lowball")
         expect(other.locator("#history")).to_contain_text("No hands yet.")
+        other.wait_for_function("() => window.gingo.variants")  # loaded when the live channel connects
 
         score(page, [3, 9, 5], "Lowest count. Ann scores.")
         expect(history).to_have_count(1)
@@ -129,6 +130,9 @@ def test_a_toy_game_is_listed_created_scored_and_shown_by_the_page(
         expect(page.locator("#sheet")).to_contain_text("lowest count")
         assert totals(page) == ["8", "0", "0"]
         expect(other.locator("#history li[data-hand='1']")).to_contain_text("lowest count · Ann +8")
+        # and its live region says the hand in the game's words (its kind_words), not "lowest"
+        said = "Hand 1 entered on another phone: lowest count; Ann scores 8"
+        other.wait_for_function("t => window.__said.some(s => s === t)", arg=said)
 
         # a correction, as the history offers it: the counts come back into the form
         page.click("#history li[data-hand='1'] button")

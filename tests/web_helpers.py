@@ -32,6 +32,17 @@ HOST_CODE = "host-5678"
 TIMEOUT_MS = 20000  # what a page and expect() wait for, at most (a loaded 2-core machine)
 
 
+#: an init script that records everything the page's live region says (``window.__said``)
+SAID = """
+window.__said = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const el = document.getElementById("announcer");
+  if (el) new MutationObserver(() => { if (el.textContent) window.__said.push(el.textContent); })
+    .observe(el, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
 @contextmanager
 def phone_page(browser: Browser, width: int = PHONE["width"], height: int = PHONE["height"], *,
                name: str = "the page", init: Sequence[str] = (), **context: Any) -> Iterator[Page]:

@@ -16,17 +16,28 @@ import json
 
 from companion import cards as C
 from companion import melds as M
+from companion.games import VARIANTS
 
 SHOW_MAX = 12  # arrangements printed (JSON carries up to this many too)
 MAX_CARDS = 20  # one hand (Ginski's 13 at most); 34 Rumski cards took minutes, 54 Gin-Go ones too
+
+
+def meld_rules() -> dict[str, M.MeldRules]:
+    """The meld rules ``--variant`` names: each game's that melds its cards (its Variant
+    carries them), then the rule sets by their own names (``jokers_fewer``: Gin-Go with
+    the option ``max_jokers_per_meld = fewer_than_naturals``)."""
+    out = {name: v.meld_rules for name, v in VARIANTS.items() if v.meld_rules is not None}
+    for name, rules in M.RULE_SETS.items():
+        out.setdefault(name, rules)
+    return out
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cards", nargs="+", metavar="CARD",
                         help="cards such as 5H 10D QS AS (or 10♦, ♦10); JK for a joker, "
                              "R5/W for Rumski cards")
-    parser.add_argument("--variant", default="gin", choices=sorted(M.VARIANTS),
-                        help="meld rules to use (default gin)")
+    parser.add_argument("--variant", default="gin", choices=list(meld_rules()),
+                        help="the game whose meld rules to use, or a rule set (default gin)")
     parser.add_argument("--discard", action="store_true",
                         help="also show the best discards (automatic for 11 cards)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -39,7 +50,10 @@ def analyse(cards: list[str], variant: str = "gin", discard: bool | None = None)
     >>> r["deadwood"], r["best_discards"], r["deadwood_after_discard"]
     (26, ['QS', 'KS'], 16)
     """
-    rules = M.get_rules(variant)
+    found = meld_rules()
+    if variant not in found:
+        raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(found)}")
+    rules = found[variant]
     text = " ".join(cards)
     parsed = C.parse_cards(text)
     if not parsed:
@@ -50,7 +64,7 @@ def analyse(cards: list[str], variant: str = "gin", discard: bool | None = None)
     mask = M._hand_mask(C.cards_mask(parsed), rules)
     arrs = M.arrangements(mask, rules, limit=SHOW_MAX + 1)
     out: dict[str, object] = {
-        "variant": rules.name,
+        "variant": variant,
         "cards": C.mask_names(mask),
         "count": mask.bit_count(),
         "deadwood": arrs[0].value,

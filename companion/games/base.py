@@ -7,6 +7,16 @@ the end of a hand (:meth:`Variant.hand_sizes`), its options and presets (one
 mechanism, :mod:`companion.games.options`), how a game of it is tracked at the table
 (``play_style``: ``"hands"`` for scored hands, ``"actions"`` for Gin-Go's moves), and
 how it is played in full by the companion and its bot.
+
+**The bots.** A game gives its own bot per level (:meth:`Variant.bot`; a rummy game's
+policies are :meth:`companion.games.rummy.RummyVariant.bot_policy`), and the table asks
+only the Variant (:meth:`Variant.dealt_bot_action`, :meth:`Variant.dealt_hint`,
+:meth:`Variant.bot_action`). The bots themselves, and the machinery they share, live in
+:mod:`companion.play`, which sits in the same layer as the games and never imports a
+game's package (``tests/test_layers.py`` refuses the cycle): the imports point from a
+game's package to its bots, each inside the method that first needs them, so the
+registry loads without full play and nothing in play/ or table/ picks a bot by a
+game's name.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from companion import cards as C
 from companion.errors import InvalidInput
+from companion.melds import MeldRules
 from companion.games.options import (BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs,
                                      options_dict)
 from companion.rules.base import HandResult, MatchScore
@@ -54,6 +65,18 @@ STANDARD = Deck("standard", 52, tuple(zip(C.SUITS, C.SUIT_SYMBOLS)), C.RANK_NAME
 GINGO = dataclasses.replace(STANDARD, name="gingo", size=54, extra=("JK1", "JK2"), extra_label="joker")
 RUMSKI = Deck("rumski", 70, tuple(zip(C.COLOURS, C.COLOUR_NAMES)), tuple(str(r) for r in range(1, 14)),
               tuple(C.card_name(w) for w in C.WILDS), "wild", "colour_rank")
+
+
+@dataclass(frozen=True)
+class DealtMove:
+    """One move of a dealt game as the table records it: the JSON action as played, what
+    it did in public (``effects``), the top of the discard pile before it (a draw from
+    the pile names it) and the hand it was played in."""
+
+    played: dict[str, Any]
+    effects: list[dict[str, Any]]
+    top: str | None
+    hand: int
 
 
 @dataclass(frozen=True)
@@ -176,6 +199,9 @@ class Variant(ABC):
     #: how a hand ended (a result's ``kind``) in this game's words, where the page's
     #: rummy words (gin, knock, undercut...) do not say it
     kind_words: ClassVar[Mapping[str, str]] = {}
+    #: how its cards meld (:mod:`companion.melds`' rule set; None: the companion does
+    #: not meld its cards), the one place a game's meld rules are named
+    meld_rules: ClassVar[MeldRules | None] = None
 
     # -- options: one mechanism ---------------------------------------------------------
 
@@ -286,6 +312,14 @@ class Variant(ABC):
         first one. A game the companion cannot deal refuses with :class:`InvalidInput`."""
         raise InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
 
+    def bot(self, level: str) -> Callable[[Any, random.Random | None], Any]:
+        """The companion's bot at ``level`` (``easy``, ``normal``, ``strong``): a function of
+        an engine from :meth:`dealt_play` or :meth:`new_play` and a generator (where the bot
+        may choose at random) to the typed action for whoever is to move, chosen on what
+        that seat knows. The game picks its bots; the table and play/ never pick one by a
+        game's name."""
+        raise InvalidInput(f"{self.label} has no bot", code="invalid_bots")
+
     def dealt_bot_action(self, game: Any, level: str, rng: random.Random) -> dict[str, Any]:
         """The companion's bot's next move in ``game`` (an engine from :meth:`dealt_play`)
         at ``level`` (``easy``, ``normal``, ``strong``), as the JSON action the table applies;
@@ -301,6 +335,61 @@ class Variant(ABC):
         """The strong bot's choice for ``seat`` in ``game`` (its turn) and its reason in
         words, from what that seat knows only."""
         raise InvalidInput(f"{self.label} has no hints", code="invalid_mode")
+
+    # What a dealt game's table reads of its engine (``game``: an engine from
+    # :meth:`dealt_play`; ``table/dealt.py`` asks these and never which game it is).
+    # A game the companion cannot deal never gets here: :meth:`dealt_play` refuses it.
+
+    def _not_dealt(self) -> InvalidInput:
+        return InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
+
+    def dealt_finished(self, game: Any) -> bool:
+        """The game is over."""
+        raise self._not_dealt()
+
+    def dealt_to_move(self, game: Any, players: int) -> int:
+        """The seat that must act now in a game that is not over."""
+        raise self._not_dealt()
+
+    def dealt_hands_over(self, game: Any) -> int:
+        """How many hands have ended."""
+        raise self._not_dealt()
+
+    def dealt_dealer(self, game: Any) -> int:
+        """The seat that deals (or dealt) the hand in play."""
+        raise self._not_dealt()
+
+    def dealt_set_up(self, game: Any) -> bool:
+        """The game's set-up before its first hand (Gin-Go's reveal of the suits, hand 0)
+        is done; False for a game without one."""
+        return False
+
+    def dealt_hand(self, game: Any, seat: int) -> list[int]:
+        """The cards ``seat`` holds now (none between hands or once the game is over)."""
+        raise self._not_dealt()
+
+    def dealt_endings(self, game: Any, seat: int) -> dict[str, str]:
+        """How each hand-ending discard the seat to move may make ends the hand, by card
+        name, in the words the Play screen shows (``"gin"`` or ``"knock"``); empty for a
+        game whose page needs none."""
+        return {}
+
+    def dealt_apply(self, before: Any, game: Any, seat: int, action: dict[str, Any]) -> DealtMove:
+        """Play ``seat``'s JSON ``action`` on ``game`` (a clone of ``before``, changed in
+        place): the move as played, its public effects, the top of the discard pile and
+        the hand before it. ``ValueError`` naming the rule when it is not legal."""
+        raise self._not_dealt()
+
+    def dealt_summary(self, before: Any, game: Any, effects: list[dict[str, Any]], names: list[str],
+                      explain: Callable[[dict[str, Any], Any], dict[str, Any] | None]) -> dict[str, Any]:
+        """The hand-over summary of the hand the move from ``before`` to ``game`` ended
+        (every hand face up, the points; ``explain(result, options)``: the winner's
+        points in parts, as the table words them)."""
+        raise self._not_dealt()
+
+    def dealt_public(self, game: Any) -> dict[str, Any]:
+        """What of the engine every seat may see (no card of a hand in play)."""
+        raise self._not_dealt()
 
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         """Check the settings of bots playing whole games (``gingo selfplay``) before the
@@ -399,5 +488,5 @@ def players_of(options: Any, default: int) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) else default
 
 
-__all__ = ["ActionTable", "Deck", "ENTRY_DEFAULTS", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
+__all__ = ["ActionTable", "DealtMove", "Deck", "ENTRY_DEFAULTS", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
            "players_of"]

@@ -23,12 +23,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import InvalidInput
-from companion.games.base import HandSizes, Variant, players_of, preset_from
+from companion import cards as C
+from companion.games.base import DealtMove, HandSizes, Variant, players_of, preset_from
 from companion.games.options import Preset
+from companion.melds import MeldRules
 from companion.rules.base import HandResult, MatchScore
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
     from companion.play import rummy as play
+    from companion.play.policy import Policy
+    from companion.play.sharp import SharpMixin
 
 
 class RulesModule(Protocol):
@@ -37,6 +41,9 @@ class RulesModule(Protocol):
 
     @property
     def PRESETS(self) -> Mapping[str, Any]: ...
+
+    @property
+    def MELD_RULES(self) -> MeldRules: ...
 
     def make_options(self, preset: str | None = None, **overrides: Any) -> Any: ...
 
@@ -74,6 +81,7 @@ class RummyVariant(Variant):
     preset_words: ClassVar[dict[str, tuple[str, str]]] = {}
 
     rules: ClassVar[RulesModule]
+    meld_rules: ClassVar[MeldRules]
 
     def _make_presets(self) -> dict[str, Preset]:
         out: dict[str, Preset] = {}
@@ -171,13 +179,12 @@ class RummyVariant(Variant):
         from companion.play import rummy as play
 
         return play.RummyGame(self.name, players=len(names), options=options, dealer=dealer or 0,
-                              hand_rng=hand_rng, rules=self.rules)
+                              hand_rng=hand_rng, rules=self.rules, meld_rules=self.meld_rules)
 
     def dealt_bot_action(self, game: play.RummyGame, level: str, rng: random.Random) -> dict[str, Any]:
-        from companion.play.levels import seat_action
         from companion.play.rummy import action_to_dict
 
-        return action_to_dict(seat_action(game, level))
+        return action_to_dict(self.bot(level)(game, rng))
 
     def dealt_legal_actions(self, game: play.RummyGame) -> list[dict[str, Any]]:
         from companion.play.rummy import action_to_dict
@@ -185,13 +192,115 @@ class RummyVariant(Variant):
         return [action_to_dict(a) for a in game.legal_actions()]
 
     def dealt_hint(self, game: play.RummyGame, seat: int, names: list[str]) -> dict[str, Any]:
-        from companion.play.hints import rummy_hint
+        from companion.play.hints import HINT_LEVEL, rummy_hint
 
-        return rummy_hint(game, list(names))
+        return rummy_hint(game, list(names), self.bot_policy(HINT_LEVEL), self.knock_reader())
+
+    def dealt_finished(self, game: play.RummyGame) -> bool:
+        return bool(game.over)
+
+    def dealt_to_move(self, game: play.RummyGame, players: int) -> int:
+        return int(game.turn)
+
+    def dealt_hands_over(self, game: play.RummyGame) -> int:
+        return len(game.results)
+
+    def dealt_dealer(self, game: play.RummyGame) -> int:
+        return int(game.dealer)
+
+    def dealt_hand(self, game: play.RummyGame, seat: int) -> list[int]:
+        return C.mask_cards(game.hands[seat]) if not game.over else []
+
+    def dealt_endings(self, game: play.RummyGame, seat: int) -> dict[str, str]:
+        """Each knock's card and whether it goes gin (big gin included) or knocks: the
+        Play screen says Gin, not "Knock", for a gin."""
+        from companion.play.rummy import Knock
+
+        out: dict[str, str] = {}
+        for a in game.legal_actions():
+            if isinstance(a, Knock):
+                kind = game.end_kind(game.hands[seat] & ~(1 << a.card), seat)
+                out[C.card_name(a.card)] = "gin" if kind in ("gin", "big_gin") else "knock"
+        return out
+
+    def dealt_apply(self, before: play.RummyGame, game: play.RummyGame, seat: int,
+                    action: dict[str, Any]) -> DealtMove:
+        from companion.play.rummy import action_from_dict, action_to_dict
+
+        typed = action_from_dict(action)
+        game.apply(typed)
+        played = action_to_dict(typed)
+        top = C.card_name(before.discard[-1]) if before.discard else None
+        return DealtMove(played, [{"type": "played", "seat": seat, "action": played}], top, int(before.hand_number))
+
+    def dealt_summary(self, before: play.RummyGame, game: play.RummyGame, effects: list[dict[str, Any]],
+                      names: list[str], explain: Callable[[dict[str, Any], Any], dict[str, Any] | None]
+                      ) -> dict[str, Any]:
+        """The hand that just ended: the result with every seat's melds, lay-offs and
+        deadwood, the winner's points in parts, and the match after it."""
+        result = game.results[-1].as_dict()
+        return {"hand": len(game.results), "result": result, "breakdown": explain(result, game.hand_options),
+                "match": game.match.as_dict(), "finished": bool(game.over)}
+
+    def dealt_public(self, game: play.RummyGame) -> dict[str, Any]:
+        v: dict[str, Any] = game.view(None)
+        v.pop("variant", None)
+        v.pop("players", None)
+        return v
 
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         self.new_play(players, seed=0, preset=preset)  # bad settings fail here
         return players
+
+    # -- the bots ---------------------------------------------------------------------------
+    # The game says which bot plays at which level; play/ holds the bots and never picks
+    # one by a game's name. The registry must load without play/, so each game's methods
+    # import its bots when first asked (the imports point from games/ down to play/'s
+    # machinery, which never imports a game's package: no cycle).
+
+    def seat_policy(self) -> Policy:
+        """The normal level's bot, which also plays :meth:`bot_action` and self-play (the
+        strongest measured for the game; a game without its own plays the basic bot)."""
+        from companion.play.bot import BASIC
+
+        return BASIC
+
+    def strong_policy(self) -> Policy:
+        """The strong level's bot (the normal one unless the game has a stronger one)."""
+        return self.seat_policy()
+
+    def knock_reader(self) -> SharpMixin | None:
+        """The policy a hint asks how likely a knock is to be undercut (two players; None:
+        the hint gives no such reason)."""
+        return None
+
+    def bot_policy(self, level: str) -> Policy:
+        """The bot that plays a seat at ``level`` (``easy``: the basic bot, ``normal``:
+        :meth:`seat_policy`, ``strong``: :meth:`strong_policy`); ``ValueError`` naming
+        the levels for any other.
+
+        >>> from companion.games import find_variant
+        >>> [type(find_variant("gin").bot_policy(level)).__name__ for level in ("easy", "normal", "strong")]
+        ['BasicPolicy', 'StrongPolicy', 'SharpGin']
+        """
+        from companion.play.bot import BASIC
+        from companion.play.levels import check_level
+
+        check_level(level)
+        if level == "easy":
+            return BASIC
+        if level == "strong":
+            return self.strong_policy()
+        return self.seat_policy()
+
+    def bot(self, level: str) -> Callable[[play.RummyGame, random.Random | None], play.Action]:
+        policy = self.bot_policy(level)
+        from companion.play.levels import seat_action
+
+        def act(game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
+            return seat_action(game, policy)
+
+        return act
 
     # -- full play and its bot -----------------------------------------------------------
 
@@ -203,21 +312,24 @@ class RummyVariant(Variant):
             options = self.make_options(preset, {}, players or self.seats[0])
         from companion.play import rummy as play
         return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer,
-                              rules=self.rules)
+                              rules=self.rules, meld_rules=self.meld_rules)
 
     def bot_action(self, game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
-        """The bot's move in ``game``."""
-        from companion.play.bot import choose_action
+        """The seat bot's (:meth:`seat_policy`'s) move in ``game``, on the whole game."""
+        from companion.play.policy import play_turn
 
-        return choose_action(game)
+        return play_turn(game, self.seat_policy())
 
     def selfplay(self, seed: int, players: int | None = None, *, check: bool = True,
-                 preset: str | None = None) -> dict[str, Any]:
-        """Bots play one whole match from ``seed`` (invariants checked with ``check``)."""
-        options = self.make_options(preset, {}, players or self.seats[0])
+                 preset: str | None = None, options: Any = None) -> dict[str, Any]:
+        """The seat bot plays every seat of one whole match from ``seed`` (invariants
+        checked with ``check``); ``options`` (a record) instead of ``preset``."""
+        if options is None:
+            options = self.make_options(preset, {}, players or self.seats[0])
         from companion.play.rummy_selfplay import selfplay_match
 
-        return selfplay_match(seed, self.name, players=players, check=check, options=options)
+        return selfplay_match(seed, self.name, players=players, check=check, options=options,
+                              policy=self.seat_policy(), rules=self.rules, meld_rules=self.meld_rules)
 
 
 __all__ = ["RulesModule", "RummyVariant"]

@@ -10,9 +10,10 @@ Most hands hold no rank three times, so the answer is four table look-ups. Wild 
 (Ginski wilds, Gin-Go jokers) go through an exact search that spends wilds on sets and,
 suit by suit, on runs (memoised per suit pattern), then charges unused wilds as deadwood.
 
-Meld rules per game live in :class:`MeldRules`; ``variant`` may be ``"gin"``,
-``"color_gin"``, ``"ginski"``, ``"gingo"`` (one joker per meld) or ``"gingo_fewer"``
-(jokers fewer than naturals in a meld), or a :class:`MeldRules`.
+How cards meld is a rule set, :class:`MeldRules`: ``variant`` is one (a game's Variant
+carries its own, ``Variant.meld_rules``) or the name of one: ``"standard"`` (the
+default), ``"rumski"`` (Rumski cards and wilds), ``"jokers"`` (one joker per meld) or
+``"jokers_fewer"`` (jokers fewer than naturals in a meld). Nothing here names a game.
 
 Wild cards stand for a card (their *designation*): a run wild for the missing rank of
 the run's suit, a set wild for the rank in a suit not in the set. Two wilds never stand
@@ -28,7 +29,7 @@ The package holds one module per part (imports point down only: ``cards`` <- ``r
 <- ``tables`` <- ``natural`` <- ``wild``, ``block`` <- ``fast`` <- ``solve`` <-
 ``arrange`` <- ``check``, ``layoffs``):
 
-* :mod:`~companion.melds.rules`: :class:`MeldRules`, the games' rules, ``get_rules``;
+* :mod:`~companion.melds.rules`: :class:`MeldRules`, the rule sets, ``get_rules``;
 * :mod:`~companion.melds.tables`: the per-suit run tables;
 * :mod:`~companion.melds.natural`: hands without wilds, set enumeration;
 * :mod:`~companion.melds.wild`: the wild-card search;
@@ -52,7 +53,8 @@ from companion.melds.check import check_meld
 from companion.melds.layoffs import LayoffResult, best_layoffs
 from companion.melds.natural import _natural_min as _natural_min
 from companion.melds.rules import (
-    COLOR_GIN, GIN, GINGO, GINGO_FEWER, GINSKI, VARIANTS, MeldRules, get_rules,
+    FACE_VALUES, GIN_VALUES, JOKERS, JOKERS_FEWER, RULE_SETS, RUMSKI, STANDARD, MeldRules, RuleSetName, RulesArg,
+    get_rules,
 )
 from companion.melds.rules import _hand_mask as _hand_mask
 from companion.melds.solve import (
@@ -62,7 +64,8 @@ from companion.melds.tables import _tables as _tables
 from companion.melds.wild import _wild_min as _wild_min
 
 __all__ = [
-    "MeldRules", "GIN", "COLOR_GIN", "GINSKI", "GINGO", "GINGO_FEWER", "VARIANTS",
+    "MeldRules", "RuleSetName", "RulesArg", "STANDARD", "RUMSKI", "JOKERS", "JOKERS_FEWER", "RULE_SETS",
+    "GIN_VALUES", "FACE_VALUES",
     "get_rules", "min_deadwood", "deadwood_of_mask", "best_discard", "best_discard_mask",
     "least_after_discard_mask",
     "Meld", "Arrangement", "arrangements", "best_arrangement", "check_meld",

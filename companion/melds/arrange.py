@@ -10,7 +10,7 @@ from itertools import combinations
 from companion import cards as C
 from companion.melds.block import _block_min, _block_ok
 from companion.melds.natural import _bits
-from companion.melds.rules import MeldRules, _hand_mask, get_rules
+from companion.melds.rules import STANDARD, MeldRules, RulesArg, _hand_mask, get_rules
 from companion.melds.solve import _solver
 from companion.melds.wild import _wild_min
 
@@ -176,7 +176,7 @@ def _build_meld(cand: _Cand, rules: MeldRules) -> Meld:
 
 def arrangements(
     cards: int | str | Iterable[str | int],
-    variant: str | MeldRules = "gin",
+    variant: RulesArg = STANDARD,
     limit: int = 1000,
 ) -> list[Arrangement]:
     """Every arrangement that reaches the least deadwood (at most ``limit`` of them).
@@ -249,7 +249,7 @@ def _dw_held(mask: int, held: int, rules: MeldRules, taken: int = 0) -> int:
 
 
 def best_arrangement(
-    cards: int | str | Iterable[str | int], variant: str | MeldRules = "gin"
+    cards: int | str | Iterable[str | int], variant: RulesArg = STANDARD
 ) -> Arrangement:
     """One arrangement with the least deadwood."""
     rules = get_rules(variant)

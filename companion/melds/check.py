@@ -25,7 +25,7 @@ def check_meld(
     for c in nats:
         rules.card_value(c)  # raises for foreign cards
     if wilds and rules.max_wilds_per_meld == 0:
-        raise IllegalAction(f"wild cards do not meld in {rules.name}")
+        raise IllegalAction(f"wild cards do not meld under the {rules.name} rules")
     if len(wilds) > rules.run_wild_limit(len(nats)):
         if rules.wilds_fewer_than_naturals:
             raise IllegalAction("a meld must hold fewer jokers than natural cards")

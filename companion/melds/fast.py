@@ -76,7 +76,7 @@ def four_suit(rules: MeldRules) -> FourSuit:
     """The solver for a four-suit game whose cards start at bit 0 (no wild cards in
     the masks it is given)."""
     if rules.base != 0 or rules.nsuits != 4:
-        raise IllegalAction(f"{rules.name} is not a four-suit game")
+        raise IllegalAction(f"the {rules.name} rules are not a four-suit game's")
     tb = _tables(rules)
     T = tb.T
     TB = byte_table(T)

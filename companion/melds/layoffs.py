@@ -10,7 +10,7 @@ from itertools import combinations
 from companion import cards as C
 from companion.melds.arrange import Arrangement, Meld, _arrangements_mask
 from companion.melds.natural import _bits
-from companion.melds.rules import MeldRules, _hand_mask, get_rules
+from companion.melds.rules import STANDARD, MeldRules, RulesArg, _hand_mask, get_rules
 from companion.melds.solve import _solver
 
 
@@ -99,14 +99,14 @@ def _layoff_options(meld: Meld, hand: int, rules: MeldRules, allow_wild: bool) -
 def best_layoffs(
     defender: int | str | Iterable[str | int],
     knocker_melds: Sequence[Meld],
-    variant: str | MeldRules = "gin",
+    variant: RulesArg = STANDARD,
     allow_wild: bool = False,
 ) -> LayoffResult:
     """Choose the defender's lay-offs onto ``knocker_melds`` together with their own
     melds so that the defender's deadwood is least.
 
-    >>> from companion.melds import GIN, check_meld
-    >>> k = [check_meld([C.parse_card(x) for x in "5H 6H 7H".split()], GIN)]
+    >>> from companion.melds import STANDARD, check_meld
+    >>> k = [check_meld([C.parse_card(x) for x in "5H 6H 7H".split()], STANDARD)]
     >>> r = best_layoffs("8H 9H KS QS", k)
     >>> r.deadwood, [C.card_name(c) for c in r.cards]
     (20, ['8H', '9H'])

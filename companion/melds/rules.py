@@ -1,11 +1,23 @@
-"""Meld rules per game (:class:`MeldRules`), the games' rule constants, and checking
-that a hand holds only cards of the game."""
+"""How cards meld (:class:`MeldRules`), the rule sets the games use, and checking that a
+hand holds only cards of its deck.
+
+A rule set is named for what it is, not for a game: :data:`STANDARD` (a 52-card deck,
+no wild cards), :data:`RUMSKI` (five colours and wild cards that may stand for a card
+the hand holds), :data:`JOKERS` (two jokers, one to a meld, ace high or low) and
+:data:`JOKERS_FEWER` (jokers fewer than the natural cards of a meld). Which one a game
+plays is the game's to say: its Variant carries it (``Variant.meld_rules``), and
+nothing here knows a game. :func:`get_rules` reads a rule set's name (the command line,
+the tests).
+
+>>> get_rules("rumski").nsuits, STANDARD.card_value(C.parse_card("KH"))
+(5, 10)
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from companion.errors import IllegalAction
 from companion import cards as C
@@ -13,9 +25,13 @@ from companion import cards as C
 _FULL: Final = 0x1FFF  # one suit's 13 rank bits
 
 
-@dataclass(frozen=True)
+#: the rule sets' names, as :func:`get_rules` reads them
+RuleSetName = Literal["standard", "rumski", "jokers", "jokers_fewer"]
+
+
+@dataclass(frozen=True, eq=False)  # one object per rule set: hashed and compared by identity (fast)
 class MeldRules:
-    """How cards meld in one game."""
+    """How cards meld under one rule set."""
 
     name: str
     base: int  # bit of suit 0, rank 1 (0 for the standard deck, 64 for Rumski)
@@ -28,6 +44,7 @@ class MeldRules:
     max_wilds_per_meld: int = 0  # 0 = wilds never meld
     wilds_fewer_than_naturals: bool = False  # Gin-Go option instead of one per meld
     wild_may_duplicate_hand: bool = False  # Ginski: a wild may stand for a card you hold
+    deck: str = "the standard deck"  # the deck in words, for messages
 
     @property
     def natural_mask(self) -> int:
@@ -41,7 +58,7 @@ class MeldRules:
             return self.wild_value
         off = card - self.base
         if not 0 <= off < 13 * self.nsuits:
-            raise IllegalAction(f"{C.card_name(card)} is not a card of {self.name}")
+            raise IllegalAction(f"{C.card_name(card)} is not a card of {self.deck}")
         return self.values[off % 13]
 
     def run_wild_limit(self, naturals: int) -> int:
@@ -53,36 +70,39 @@ class MeldRules:
         return self.max_wilds_per_meld
 
 
-_GIN_VALUES: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-_FACE_VALUES: Final = tuple(range(1, 14))
+GIN_VALUES: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # ace 1, faces 10
+FACE_VALUES: Final = tuple(range(1, 14))  # each card its rank
 
-GIN: Final = MeldRules("gin", 0, 4, _GIN_VALUES)
-COLOR_GIN: Final = MeldRules("color_gin", 0, 4, _GIN_VALUES)
-GINSKI: Final = MeldRules(
-    "ginski", C.RUMSKI_BASE, 5, _FACE_VALUES, wild_mask=C.WILD_MASK, wild_value=20,
-    set_max=5, max_wilds_per_meld=1, wild_may_duplicate_hand=True,
+STANDARD: Final = MeldRules("standard", 0, 4, GIN_VALUES)
+RUMSKI: Final = MeldRules(
+    "rumski", C.RUMSKI_BASE, 5, FACE_VALUES, wild_mask=C.WILD_MASK, wild_value=20,
+    set_max=5, max_wilds_per_meld=1, wild_may_duplicate_hand=True, deck="the Rumski deck",
 )
-GINGO: Final = MeldRules(
-    "gingo", 0, 4, _GIN_VALUES, wild_mask=C.JOKER_MASK, wild_value=15, ace_high=True,
-    set_max=4, max_wilds_per_meld=1,
+JOKERS: Final = MeldRules(
+    "jokers", 0, 4, GIN_VALUES, wild_mask=C.JOKER_MASK, wild_value=15, ace_high=True,
+    set_max=4, max_wilds_per_meld=1, deck="the deck with two jokers",
 )
-GINGO_FEWER: Final = MeldRules(
-    "gingo_fewer", 0, 4, _GIN_VALUES, wild_mask=C.JOKER_MASK, wild_value=15, ace_high=True,
-    set_max=4, max_wilds_per_meld=2, wilds_fewer_than_naturals=True,
+JOKERS_FEWER: Final = MeldRules(
+    "jokers_fewer", 0, 4, GIN_VALUES, wild_mask=C.JOKER_MASK, wild_value=15, ace_high=True,
+    set_max=4, max_wilds_per_meld=2, wilds_fewer_than_naturals=True, deck="the deck with two jokers",
 )
-VARIANTS: Final[dict[str, MeldRules]] = {
-    r.name: r for r in (GIN, COLOR_GIN, GINSKI, GINGO, GINGO_FEWER)
-}
+#: what the meld functions take as their rules: a rule set, or its name
+RulesArg = MeldRules | RuleSetName
+
+#: every rule set, by its name
+RULE_SETS: Final[dict[str, MeldRules]] = {r.name: r for r in (STANDARD, RUMSKI, JOKERS, JOKERS_FEWER)}
 
 
-def get_rules(variant: str | MeldRules) -> MeldRules:
+def get_rules(variant: RulesArg | str) -> MeldRules:
+    """``variant`` itself, or the rule set of that name; ``IllegalAction`` naming the
+    rule sets for any other name."""
     if isinstance(variant, MeldRules):
         return variant
     try:
-        return VARIANTS[variant]
-    except KeyError:
+        return RULE_SETS[variant]
+    except (KeyError, TypeError):
         raise IllegalAction(
-            f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})"
+            f"unknown meld rules {variant!r} (one of {', '.join(RULE_SETS)})"
         ) from None
 
 
@@ -91,5 +111,5 @@ def _hand_mask(cards: int | str | Iterable[str | int], rules: MeldRules) -> int:
     extra = mask & ~(rules.natural_mask | rules.wild_mask)
     if extra:
         names = ", ".join(C.mask_names(extra))
-        raise IllegalAction(f"not a card of {rules.name}: {names}")
+        raise IllegalAction(f"not a card of {rules.deck}: {names}")
     return mask

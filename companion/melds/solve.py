@@ -16,7 +16,7 @@ from companion import cards as C
 from companion.melds.block import _block_min, _block_ok
 from companion.melds.fast import four_suit
 from companion.melds.natural import _bits, _natural_discard, _natural_min
-from companion.melds.rules import GIN, MeldRules, _hand_mask, get_rules
+from companion.melds.rules import STANDARD, MeldRules, RulesArg, _hand_mask, get_rules
 from companion.melds.tables import _BIG, _tables
 from companion.melds.wild import _wild_min
 
@@ -52,11 +52,11 @@ def _build_solver(rules: MeldRules) -> Solver:
     return solve
 
 
-# variant name -> (solver, allowed card bits); filled on first use of each variant
+# rule set (or its name) -> (solver, allowed card bits); filled on first use of each
 _FAST: dict[object, tuple[Solver, int]] = {}
 
 
-def _fast_entry(variant: str | MeldRules) -> tuple[Solver, int]:
+def _fast_entry(variant: RulesArg) -> tuple[Solver, int]:
     rules = get_rules(variant)
     entry = (_build_solver(rules), rules.natural_mask | rules.wild_mask)
     _FAST[variant] = entry
@@ -67,7 +67,7 @@ def _solver(rules: MeldRules) -> Solver:
     return _build_solver(rules)
 
 
-def _generic_min(cards: object, variant: str | MeldRules) -> int:
+def _generic_min(cards: object, variant: RulesArg) -> int:
     entry = _FAST.get(variant) or _fast_entry(variant)
     if type(cards) is int:
         if cards & ~entry[1] or cards < 0:
@@ -86,7 +86,7 @@ def _generic_min(cards: object, variant: str | MeldRules) -> int:
 
 def _load_gin() -> None:
     global _T, _sets, _solve
-    gin = four_suit(GIN)
+    gin = four_suit(STANDARD)
     _T, _sets, _solve = gin.T, gin.sets, gin.min  # _T: a list, which 3.11 specialises
 
 
@@ -107,16 +107,16 @@ _BIT = {card: 1 << card for card in range(52)}  # a Gin Rummy card int -> its bi
 _gather = itemgetter
 
 
-def deadwood_of_mask(mask: int, variant: str | MeldRules = "gin") -> int:
+def deadwood_of_mask(mask: int, variant: RulesArg = STANDARD) -> int:
     """Minimum deadwood of a card bitmask (no validation; the fast entry point)."""
-    if variant == "gin":
+    if variant is STANDARD or variant == "standard":
         return _solve(mask)
     entry = _FAST.get(variant) or _fast_entry(variant)
     return entry[0](mask)
 
 
 def min_deadwood(cards: int | str | Iterable[str | int],
-                 variant: str | MeldRules = "gin") -> int:
+                 variant: RulesArg = STANDARD) -> int:
     """Least deadwood value over every arrangement of ``cards`` into melds.
 
     ``cards`` is a bitmask, a string (``"5H 6H 7H"``) or a list of names or ints.
@@ -125,7 +125,7 @@ def min_deadwood(cards: int | str | Iterable[str | int],
     10
     >>> min_deadwood([0, 1, 2, 38])
     10
-    >>> min_deadwood("QS KS AS", "gingo"), min_deadwood("QS KS AS", "gin")
+    >>> min_deadwood("QS KS AS", "jokers"), min_deadwood("QS KS AS", "standard")
     (0, 21)
     """
     # The common call, a Gin Rummy hand as a mask, is answered here: fast.FourSuit.min
@@ -137,7 +137,7 @@ def min_deadwood(cards: int | str | Iterable[str | int],
     # mask path's common case lives here: written out here too, the one-set-rank
     # closed form made the mask path about 4% slower beside OpenSpiel
     # (benchmarks/solver.py, 10-card random), and the list reading about 1%.
-    if variant == "gin":
+    if variant is STANDARD or variant == "standard":
         if type(cards) is int:
             lo = cards & 0x3FFFFFF
             hi = cards >> 26
@@ -172,11 +172,11 @@ def _gin_list_min(cards: list[str | int] | tuple[str | int, ...]) -> int:
     try:
         mask: int = sum(_gather(*cards)(_BIT))
     except (KeyError, TypeError):
-        return _generic_min(cards, "gin")
+        return _generic_min(cards, STANDARD)
     if mask.bit_count() != len(cards) or mask & 3 and (
             mask & 1 and cards[cards.index(0)] is False
             or mask & 2 and cards[cards.index(1)] is True):
-        return _generic_min(cards, "gin")
+        return _generic_min(cards, STANDARD)
     # min_deadwood's mask path, for a mask known to be a hand of the deck
     lo = mask & 0x3FFFFFF
     hi = mask >> 26
@@ -210,18 +210,18 @@ def _best_discard_mask(mask: int, rules: MeldRules) -> tuple[int, int]:
     return best, which
 
 
-def best_discard_mask(mask: int, variant: str | MeldRules = "gin") -> tuple[int, int]:
+def best_discard_mask(mask: int, variant: RulesArg = STANDARD) -> tuple[int, int]:
     """Fast entry point: ``(deadwood, discards mask)`` for a card bitmask."""
     return _best_discard_mask(mask, get_rules(variant))
 
 
-def least_after_discard_mask(mask: int, variant: str | MeldRules = "gin") -> int:
+def least_after_discard_mask(mask: int, variant: RulesArg = STANDARD) -> int:
     """The least deadwood of the hand ``mask`` after one discard: the first half of
     :func:`best_discard_mask`, without the discards that reach it. A hand with wilds in
     a game where a wild may stand for a card the hand holds (Ginski) is solved in one
     search instead of one per discard (four to five times faster).
 
-    >>> least_after_discard_mask(C.to_mask("R1 R2 W1 B5 B6 B7 G9 G10 G11 Y8 P13"), "ginski")
+    >>> least_after_discard_mask(C.to_mask("R1 R2 W1 B5 B6 B7 G9 G10 G11 Y8 P13"), "rumski")
     8
     """
     rules = get_rules(variant)
@@ -233,7 +233,7 @@ def least_after_discard_mask(mask: int, variant: str | MeldRules = "gin") -> int
 
 
 def best_discard(
-    cards: int | str | Iterable[str | int], variant: str | MeldRules = "gin"
+    cards: int | str | Iterable[str | int], variant: RulesArg = STANDARD
 ) -> tuple[int, list[str]]:
     """The least deadwood after discarding one card, and every discard that reaches it.
 

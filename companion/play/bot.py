@@ -1,11 +1,11 @@
-"""A rummy bot: legal, sensible and fast, for self-play and for an empty seat.
+"""The basic rummy bot: legal, sensible and fast; the easy level's, and the baseline
+``benchmarks/bots.py`` measures the others against.
 
-:func:`choose_action` is the seat bot: it plays :func:`seat_policy`'s policy for the
-game, the strongest measured for it (gin: :mod:`companion.play.strong`; Color Gin:
-:mod:`companion.play.color_gin_bot`; Ginski: :mod:`companion.play.ginski_bot`). The
-basic policy below is :func:`basic_action`'s, the baseline ``benchmarks/bots.py``
-measures the others against; the turn's skeleton every bot shares is
-:mod:`companion.play.policy`'s.
+Which bot plays an empty seat of a game is the game's Variant's choice
+(:meth:`companion.games.rummy.RummyVariant.bot_policy`, by level), not this module's:
+the strongest measured for each game is in its own module (:mod:`companion.play.strong`,
+:mod:`companion.play.color_gin_bot`, :mod:`companion.play.ginski_bot`). The turn's
+skeleton every bot shares is :mod:`companion.play.policy`'s.
 
 It looks only at what its player may see: its own cards, the discard pile's top, the
 cards each opponent has picked up from the discard pile, the stock's size and the
@@ -29,7 +29,7 @@ match score. Its policy:
 
 >>> from companion.play.rummy import RummyGame
 >>> g = RummyGame("gin", seed=11)
->>> choose_action(g) in g.legal_actions()
+>>> basic_action(g) in g.legal_actions()
 True
 """
 
@@ -78,7 +78,7 @@ def choose_discard(game: RummyGame, candidates: int) -> int:
     seat = game.turn
     nxt = (seat + 1) % game.players
     picked = [c for c in (game.last_taken[nxt],) if c is not None]
-    rules = M.get_rules(game.meld_variant)
+    rules = M.get_rules(game.meld_rules)
     return min(C.iter_cards(candidates),
                key=lambda c: (_danger(c, picked), -rules.card_value(c), c))
 
@@ -103,26 +103,5 @@ def basic_action(game: RummyGame) -> Action:
     return play_turn(game, BASIC)
 
 
-def seat_policy(variant: str) -> Policy:
-    """The policy that plays an empty seat of ``variant`` (``"gin"``, ``"color_gin"`` or
-    ``"ginski"``): the strongest measured for it (``benchmarks/bots.py``, docs/play.md)."""
-    if variant == "gin":
-        from companion.play.strong import STRONG
-        return STRONG
-    if variant == "color_gin":
-        from companion.play.color_gin_bot import COLOR_GIN
-        return COLOR_GIN
-    if variant == "ginski":
-        from companion.play.ginski_bot import GINSKI
-        return GINSKI
-    return BASIC
-
-
-def choose_action(game: RummyGame) -> Action:
-    """The seat bot's action for the player to move in ``game`` (always a legal one):
-    :func:`seat_policy`'s for the game's rule set."""
-    return play_turn(game, seat_policy(game.variant))
-
-
-__all__ = ["choose_action", "basic_action", "seat_policy", "BasicPolicy", "BASIC", "choose_discard",
+__all__ = ["basic_action", "BasicPolicy", "BASIC", "choose_discard",
            "LOW_DEADWOOD", "SHORT_STOCK"]

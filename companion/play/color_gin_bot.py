@@ -60,7 +60,7 @@ def open_suits(game: RummyGame, melds: tuple[M.Meld, ...], deadwood: tuple[int, 
 
 def least_deadwood_suits(game: RummyGame, kept: int) -> int:
     """The most open suits a least-deadwood arrangement of ``kept`` leaves unspoiled."""
-    least = M.deadwood_of_mask(kept, "color_gin")
+    least = M.deadwood_of_mask(kept, game.meld_rules)
     return max((open_suits(game, arr.melds, arr.deadwood).bit_count()
                 for arr in game.rules.all_arrangements(kept, least)), default=0)
 

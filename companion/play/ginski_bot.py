@@ -54,7 +54,7 @@ from companion.play.strong import reach
 if TYPE_CHECKING:
     from companion.play.rummy import RummyGame
 
-RULES = M.get_rules("ginski")
+RULES = M.RUMSKI  # how Ginski's cards meld
 SLACK = 4  # discards this many points above the least deadwood are still weighed
 ENDING_WEIGHT = 40.0  # points of deadwood a sure end of the round on the next draw is worth
 CAP = 30  # the expected deadwood counts each draw's outcome up to this many points
@@ -137,7 +137,7 @@ class GinskiPolicy(Policy):
     def take(self, game: RummyGame, hand: int, top: int) -> bool:
         limit = game.hand_options.end_limit
         after = hand | 1 << top
-        least, which = best_after(after, game.meld_variant, top)
+        least, which = best_after(after, game.meld_rules, top)
         if least <= limit:
             return True  # taking it ends the round at once
         now = deadwood(hand)

@@ -1,29 +1,29 @@
 """A hint on request: the strong bot's choice for the seat to move, with a short reason
 in words (``GET /api/v1/games/{id}/hint``).
 
-The choice is the strong level's (:mod:`companion.play.levels`), made on what the seat
-knows only (:func:`companion.play.knowledge.seat_game` in the rummy games; the Gin-Go bots
+The choice is the strong level's bot's, which the game's Variant gives
+(:meth:`companion.games.base.Variant.dealt_hint` passes it here, with the policy that
+weighs a knock's undercut risk when the game has one), made on what the seat knows only (:func:`companion.play.knowledge.seat_game` in the rummy games; the Gin-Go bots
 read the seat's own hand, the pile and the table), and so is the reason: its own
 deadwood, and what the next player did in the open (took, threw, let go by).
 
 >>> from companion.play.rummy import RummyGame
+>>> from companion.play.sharp import SHARP_GIN
 >>> g = RummyGame("gin", seed=11, dealer=0)
->>> h = rummy_hint(g, ["Ann", "Bot 1"])
+>>> h = rummy_hint(g, ["Ann", "Bot 1"], SHARP_GIN, SHARP_GIN)
 >>> sorted(h), h["action"]["type"] in ("draw", "pass")
 (['action', 'text'], True)
 """
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
 from companion import cards as C
 from companion import melds as M
 from companion.play.knowledge import knowledge, seat_game
-from companion.play.levels import gingo_move, rummy_policy
-from companion.play.policy import play_turn
-from companion.play.sharp import SharpMixin, sharp_policy
+from companion.play.policy import Policy, play_turn
+from companion.play.sharp import SharpMixin
 from companion.play.rummy_actions import BigGin, ChooseDeal, Discard, Draw, Knock, Pass, action_to_dict
 
 if TYPE_CHECKING:
@@ -89,13 +89,15 @@ def _reading(game: RummyGame, seat: int, card: int, names: list[str]) -> str:
     return ""
 
 
-def rummy_hint(game: RummyGame, names: list[str]) -> dict[str, Any]:
-    """The strong bot's action for the player to move in ``game`` and why, in words
-    (``{"action": ..., "text": ...}``); chosen on what that seat knows only."""
+def rummy_hint(game: RummyGame, names: list[str], policy: Policy,
+               reader: SharpMixin | None = None) -> dict[str, Any]:
+    """``policy``'s action for the player to move in ``game`` and why, in words
+    (``{"action": ..., "text": ...}``); chosen on what that seat knows only. A knock's
+    reason weighs the undercut risk with ``reader`` when the game has one (two players)."""
     seat = game.turn
     view = seat_game(game, seat)
-    action = play_turn(view, rummy_policy(game.variant, HINT_LEVEL))
-    variant = game.meld_variant
+    action = play_turn(view, policy)
+    variant = game.meld_rules
     hand = game.hands[seat]
     dw = M.deadwood_of_mask(hand, variant) if game.phase != "first_dealer" else 0
     text: str
@@ -127,7 +129,7 @@ def rummy_hint(game: RummyGame, names: list[str]) -> dict[str, Any]:
             text = f"go gin with {say(action.card)}: every card you keep melds"
         else:
             text = f"knock with {say(action.card)}: you keep {left} deadwood"
-            reason = _knock_reason(view, action.card)
+            reason = _knock_reason(view, action.card, reader)
             if reason:
                 text += reason
     elif isinstance(action, Discard):
@@ -139,12 +141,10 @@ def rummy_hint(game: RummyGame, names: list[str]) -> dict[str, Any]:
     return {"action": action_to_dict(action), "text": text}
 
 
-def _knock_reason(view: RummyGame, card: int) -> str:
-    if view.players != 2 or view.variant not in ("gin", "color_gin"):
+def _knock_reason(view: RummyGame, card: int, reader: SharpMixin | None) -> str:
+    if view.players != 2 or reader is None:
         return ""
-    policy = sharp_policy(view.variant)
-    assert isinstance(policy, SharpMixin)
-    risk, _mean = policy.knock_odds(view, card)
+    risk, _mean = reader.knock_odds(view, card)
     if risk <= 0.1:
         return ", and an undercut is unlikely"
     return f", and an undercut is a risk worth taking (about {round(risk * 100)}% of the hands the other may hold)"
@@ -153,9 +153,8 @@ def _knock_reason(view: RummyGame, card: int) -> str:
 _GINGO_VERBS = {"draw": "draw from the stock", "new_hand": "deal the next hand", "setup": "set up the board"}
 
 
-def gingo_hint(play: GingoPlay, seat: int) -> dict[str, Any]:
-    """The strong Gin-Go bot's action for ``seat`` (the seat to move) and why, in words."""
-    move = gingo_move(play, HINT_LEVEL, random.Random(0))
+def gingo_hint(play: GingoPlay, seat: int, move: Any) -> dict[str, Any]:
+    """``move``, the strong Gin-Go bot's action for ``seat`` (the seat to move), and why, in words."""
     action: dict[str, Any] = move.to_dict()
     kind = str(action.get("type"))
     def names(cards: list[str]) -> str:

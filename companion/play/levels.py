@@ -1,14 +1,20 @@
 """The bots' levels: ``options.bot_level`` = ``easy``, ``normal`` or ``strong``, for every
-game's bots, and the one entry the dealt games call (:func:`seat_action`).
+game's bots, and the one way a rummy bot plays a dealt seat (:func:`seat_action`).
+
+Which bot plays at which level is the game's to say, not this module's: each Variant
+gives its bot per level (:meth:`companion.games.base.Variant.bot`; a rummy game's policy
+is :meth:`companion.games.rummy.RummyVariant.bot_policy`), so nothing here names a game.
+What they give today:
 
 =========  ================================================================================
 level      the bot that plays
 =========  ================================================================================
-easy       the first bots: :func:`companion.play.bot.basic_action` in the rummy games (the
-           least deadwood after each discard, nothing more), the first Gin-Go bot
+easy       the first bots: :data:`companion.play.bot.BASIC` in the rummy games (the least
+           deadwood after each discard, nothing more), the first Gin-Go bot
            (:func:`companion.play.gingo.bot.bot_move`)
-normal     the bots that played every seat before levels (:func:`companion.play.bot.seat_policy`,
-           :func:`companion.play.gingo.strong.strong_move`)
+normal     the bots that played every seat before levels (gin: :mod:`companion.play.strong`;
+           Color Gin: :mod:`companion.play.color_gin_bot`; Ginski:
+           :mod:`companion.play.ginski_bot`; Gin-Go: :func:`companion.play.gingo.strong.strong_move`)
 strong     gin: :mod:`companion.play.sharp` (reads what the opponent took, threw and let go
            by; samples the unseen cards before it knocks); Color Gin, Ginski and Gin-Go: the
            normal bots (no stronger one has been measured yet; the sharp Color Gin bot lost
@@ -20,25 +26,23 @@ which every card its seat cannot see is dealt again from what the seat knows, so
 choice depends on nothing else; every bot is deterministic for what its seat knows (a
 Gin-Go bot for the generator it is given).
 
+>>> from companion.play.bot import BASIC
 >>> from companion.play.rummy import RummyGame
 >>> g = RummyGame("gin", seed=11)
->>> all(seat_action(g, level) in g.legal_actions() for level in LEVELS)
+>>> seat_action(g, BASIC) in g.legal_actions()
 True
 """
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
 from companion.games.options import BOT_LEVEL_HELP, BOT_LEVEL_WORDS, BOT_LEVELS
-from companion.play.bot import BASIC, seat_policy
 from companion.play.knowledge import seat_game
 from companion.play.policy import Policy, play_turn
 from companion.play.rummy_actions import Action
 
 if TYPE_CHECKING:
-    from companion.play.gingo.play import GingoPlay
     from companion.play.rummy import RummyGame
 
 LEVELS = BOT_LEVELS
@@ -63,43 +67,12 @@ def check_level(level: str) -> str:
     return level
 
 
-def rummy_policy(variant: str, level: str) -> Policy:
-    """The policy of a ``variant`` bot (``gin``, ``color_gin``, ``ginski``) at ``level``."""
-    check_level(level)
-    if level == "easy":
-        return BASIC
-    if level == "strong" and variant == "gin":
-        from companion.play.sharp import sharp_policy
-
-        return sharp_policy(variant)
-    return seat_policy(variant)
-
-
-def seat_action(game: RummyGame, level: str = DEFAULT_LEVEL) -> Action:
-    """The ``level`` bot's action for the player to move in ``game``, chosen on what that
-    seat knows only (:func:`companion.play.knowledge.seat_game`); always a legal one."""
-    policy = rummy_policy(game.variant, level)
+def seat_action(game: RummyGame, policy: Policy) -> Action:
+    """``policy``'s action for the player to move in ``game`` (the game's Variant gives the
+    policy of each level), chosen on what that seat knows only
+    (:func:`companion.play.knowledge.seat_game`); always a legal one."""
     view = seat_game(game, game.turn)
     return play_turn(view, policy)
 
 
-def gingo_move(play: GingoPlay, level: str = DEFAULT_LEVEL, rng: random.Random | None = None) -> Any:
-    """The ``level`` Gin-Go bot's next action (typed) for whoever is to move."""
-    check_level(level)
-    if level == "easy":
-        from companion.play.gingo.bot import bot_move
-
-        return bot_move(play, rng)
-    from companion.play.gingo.strong import strong_move
-
-    return strong_move(play, rng)
-
-
-def gingo_action(play: GingoPlay, level: str = DEFAULT_LEVEL, rng: random.Random | None = None) -> dict[str, Any]:
-    """:func:`gingo_move` as JSON."""
-    out: dict[str, Any] = gingo_move(play, level, rng).to_dict()
-    return out
-
-
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "LEVEL_WORDS", "HELP", "level_of", "check_level", "rummy_policy",
-           "seat_action", "gingo_move", "gingo_action"]
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "LEVEL_WORDS", "HELP", "level_of", "check_level", "seat_action"]

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from companion.play.rummy import RummyGame
 
 
-def best_after(hand: int, variant: str, forbid: int | None) -> tuple[int, int]:
+def best_after(hand: int, variant: M.MeldRules, forbid: int | None) -> tuple[int, int]:
     """(least deadwood after one discard, mask of discards reaching it), never
     discarding ``forbid``."""
     dw, which = M.best_discard_mask(hand, variant)
@@ -104,7 +104,7 @@ class Policy:
 
     def take(self, game: RummyGame, hand: int, top: int) -> bool:
         """Take ``top`` (the upcard or the top discard) into ``hand``?"""
-        variant = game.meld_variant
+        variant = game.meld_rules
         after, _ = best_after(hand | 1 << top, variant, top)
         return after < M.deadwood_of_mask(hand, variant)
 
@@ -124,7 +124,7 @@ class Policy:
     def pick(self, game: RummyGame, allowed: int, which: int, best: int, ending: bool) -> int:
         """The card to let go among ``allowed`` (``which``: the discards leaving the
         least deadwood ``best``; ``ending``: the card ends the hand)."""
-        rules = M.get_rules(game.meld_variant)
+        rules = M.get_rules(game.meld_rules)
         pool = which & allowed or allowed
         return max(C.iter_cards(pool), key=lambda c: (rules.card_value(c), -c))
 
@@ -139,7 +139,7 @@ def play_turn(game: RummyGame, policy: Policy) -> Action:
     if phase == "first_dealer":
         return ChooseDeal(False)  # let the other deal: the non-dealer plays first
     seat = game.turn
-    variant = game.meld_variant
+    variant = game.meld_rules
     hand = game.hand(seat)
     if phase in ("upcard", "draw", "rescue"):
         legal = game.legal_actions()

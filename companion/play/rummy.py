@@ -65,8 +65,9 @@ rule and leaves the state unchanged.
 Traceback (most recent call last):
 ...
 companion.errors.IllegalAction: the upcard phase: take the upcard (Draw('discard')) or pass (Pass()); the stock is not open yet
+>>> from companion.play.bot import BASIC
 >>> from companion.play.rummy_selfplay import selfplay_match  # bots play it out (above the engine)
->>> r = selfplay_match(3)
+>>> r = selfplay_match(3, "gin", policy=BASIC)
 >>> r["finished"], r["hands"] >= 1
 (True, True)
 """
@@ -97,7 +98,7 @@ from companion.rules.first_dealer import FLIP_RULES, FirstDeal, draw_flips
 RULES_PACKAGE: Final = "companion.rules"
 #: what a rummy game's rules module offers (a module of the package without them all,
 #: an option or helper module, is no game)
-RULES_API: Final = ("PRESETS", "PLAYERS", "make_options", "deal_size", "score_hand", "start_match", "add_hand",
+RULES_API: Final = ("PRESETS", "PLAYERS", "MELD_RULES", "make_options", "deal_size", "score_hand", "start_match", "add_hand",
                     "next_dealer")
 
 
@@ -144,13 +145,15 @@ class RummyGame:
     the rule module's ``make_options``; ``dealer``: the first dealer (drawn from the
     seed when None). All randomness comes from ``random.Random(seed)``, except that with
     ``hand_rng`` each hand is shuffled by ``hand_rng(hand_number)`` (a dealt game's
-    secret per-hand seeds, :mod:`companion.play.deal`).
+    secret per-hand seeds, :mod:`companion.play.deal`). ``rules`` (the rules module) and
+    ``meld_rules`` (how the cards meld) are the game Variant's; without them the module
+    is found by the name, and the meld rules are its ``MELD_RULES``.
     """
 
     def __init__(self, variant: str = "gin", players: int | None = None, seed: int = 0,
                  preset: str | None = None, options: Any = None, dealer: int | None = None,
                  hand_rng: Callable[[int], random.Random] | None = None, rules: Any = None,
-                 **overrides: Any) -> None:
+                 meld_rules: M.MeldRules | None = None, **overrides: Any) -> None:
         self.variant = variant
         self._hand_rng = hand_rng
         # the rules module, as the game's Variant gives it (else found by the name)
@@ -172,7 +175,8 @@ class RummyGame:
             options = dataclasses.replace(options, players=n)
             self.options = options
         self.players: int = n
-        self.meld_variant: str = getattr(self.rules, "MELD_VARIANT", variant)
+        # how the cards meld, as the game's Variant gives it (else its rules module's)
+        self.meld_rules: M.MeldRules = meld_rules if meld_rules is not None else self.rules.MELD_RULES
         self.deck: int = _deck_of(self.rules, options)
         self.deal_size: int = self.rules.deal_size(n, options)
         if n * self.deal_size + 1 + STOCK_END_AT >= self.deck.bit_count():
@@ -397,7 +401,7 @@ class RummyGame:
         or any gin arrangement when none can score. None when gin is impossible (the
         engine then declares a knock, whatever the deadwood)."""
         kept = self.hands[ender]
-        if M.deadwood_of_mask(kept, self.meld_variant) != 0:
+        if M.deadwood_of_mask(kept, self.meld_rules) != 0:
             return None
         rules = self.rules
         closed = rules.closed_mask(self.match)

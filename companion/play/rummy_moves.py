@@ -154,7 +154,7 @@ def apply_action(game: RummyMatch, action: Action) -> HandResult | None:
     raise IllegalAction(f"not a rummy action: {action!r}")
 
 def _why_no_end(game: RummyMatch, kept: int) -> str:
-    dw = M.deadwood_of_mask(kept, game.meld_variant)
+    dw = M.deadwood_of_mask(kept, game.meld_rules)
     return (f"you may not knock keeping these cards ({dw} deadwood): the rules in play "
             "do not allow ending the hand with them")
 

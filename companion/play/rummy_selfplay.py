@@ -4,28 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.play.policy import Policy, play_turn
 from companion.play.rummy import MAX_HANDS, RummyGame
 
 
-def selfplay_match(seed: int, variant: str = "gin", players: int | None = None,
+def selfplay_match(seed: int, variant: str, players: int | None = None,
                    check: bool = True, preset: str | None = None,
-                   options: Any = None) -> dict[str, Any]:
-    """Bots play one whole match from ``seed``; with ``check`` every invariant is
-    checked after every action (``AssertionError`` on a violation). Returns a summary.
+                   options: Any = None, *, policy: Policy, rules: Any = None,
+                   meld_rules: Any = None) -> dict[str, Any]:
+    """``policy`` plays every seat of one whole match from ``seed`` (the game's Variant
+    gives its seat bot: :meth:`companion.games.rummy.RummyVariant.selfplay`); with
+    ``check`` every invariant is checked after every action (``AssertionError`` on a
+    violation). Returns a summary.
 
-    >>> r = selfplay_match(1, "gin")
+    >>> from companion.play.bot import BASIC
+    >>> r = selfplay_match(1, "gin", policy=BASIC)
     >>> r["finished"], r["winner"] in (0, 1), r["hands"] == sum(r["kinds"].values())
     (True, True, True)
     """
-    from companion.play.bot import choose_action
-
-    game = RummyGame(variant, players=players, seed=seed, preset=preset, options=options)
+    game = RummyGame(variant, players=players, seed=seed, preset=preset, options=options, rules=rules,
+                      meld_rules=meld_rules)
     if check:
         game.check()
     limit = MAX_HANDS * 400
     steps = 0
     while not game.over:
-        action = choose_action(game)
+        action = play_turn(game, policy)
         game.apply(action)
         steps += 1
         if check:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, Protocol
 
+from companion.melds.rules import MeldRules
 from companion.play.rummy_actions import Action
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.first_dealer import FirstDeal
@@ -32,7 +33,7 @@ class RummyMatch(Protocol):
     rules: ModuleType
     options: Any
     players: int
-    meld_variant: str
+    meld_rules: MeldRules
     deck: int
     deal_size: int
     jokers: int

@@ -26,7 +26,7 @@ by :data:`SAMPLES` and by ``budget_ms`` (a setting: :func:`set_budget`).
 >>> from companion.play.rummy import RummyGame
 >>> from companion.play.policy import play_turn
 >>> g = RummyGame("gin", seed=11)
->>> play_turn(g, sharp_policy("gin")) in g.legal_actions()
+>>> play_turn(g, SHARP_GIN) in g.legal_actions()
 True
 """
 
@@ -70,16 +70,16 @@ def budget() -> float:
 
 
 @lru_cache(maxsize=CACHE)
-def _deadwood(mask: int, variant: str) -> int:
+def _deadwood(mask: int, variant: M.MeldRules) -> int:
     return M.deadwood_of_mask(mask, variant)
 
 
 @lru_cache(maxsize=CACHE)
-def _after(mask: int, variant: str) -> int:
+def _after(mask: int, variant: M.MeldRules) -> int:
     return M.least_after_discard_mask(mask, variant)
 
 
-def outlook(kept: int, unseen: int, limit: int, variant: str, cap: int = CAP) -> tuple[float, float]:
+def outlook(kept: int, unseen: int, limit: int, variant: M.MeldRules, cap: int = CAP) -> tuple[float, float]:
     """For the hand ``kept`` and its next draw, one of ``unseen`` cards equally likely:
     the chance that it can then knock (least deadwood after a discard at most
     ``limit``) and the expected least deadwood after that discard, each case counted up
@@ -139,7 +139,7 @@ def opponent_hands(game: RummyGame, k: SeatKnowledge, opp: int, n: int, rng: ran
                    deadline: float) -> list[int]:
     """Up to ``n`` hands ``opp`` could hold (see the module notes), until ``deadline``
     (a ``time.perf_counter`` value)."""
-    variant = game.meld_variant
+    variant = game.meld_rules
     size = k.sizes[opp]
     known = k.held[opp]
     pool = k.unseen
@@ -211,7 +211,7 @@ class SharpMixin(Policy):
         base = super().knock_now(game, dw, knockers)
         if game.players != 2:
             return base
-        card = max(C.iter_cards(knockers), key=lambda c: (M.get_rules(game.meld_variant).card_value(c), c))
+        card = max(C.iter_cards(knockers), key=lambda c: (M.get_rules(game.meld_rules).card_value(c), c))
         risk, mean = self.knock_odds(game, card)
         if risk <= self.undercut_risk and mean > 0:
             return True
@@ -224,7 +224,7 @@ class SharpMixin(Policy):
     def take(self, game: RummyGame, hand: int, top: int) -> bool:
         if not self.careful_take or game.players != 2:
             return super().take(game, hand, top)
-        variant = game.meld_variant
+        variant = game.meld_rules
         limit = int(getattr(game.hand_options, "knock_limit", 10))
         after = hand | 1 << top
         least, which = best_after(after, variant, top)
@@ -247,7 +247,7 @@ class SharpMixin(Policy):
     cap = CAP
 
     def value(self, game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
-        variant = game.meld_variant
+        variant = game.meld_rules
         kept = hand & ~(1 << card)
         k = knowledge(game, game.turn)
         nxt = (game.turn + 1) % game.players
@@ -284,13 +284,6 @@ SHARP_GIN = SharpGin()
 SHARP_COLOR_GIN = SharpColorGin()
 
 
-def sharp_policy(variant: str) -> Policy:
-    """The strong level's policy for ``variant`` (``gin`` or ``color_gin``)."""
-    if variant == "color_gin":
-        return SHARP_COLOR_GIN
-    return SHARP_GIN
-
-
-__all__ = ["SharpMixin", "SharpGin", "SharpColorGin", "SHARP_GIN", "SHARP_COLOR_GIN", "sharp_policy", "feed_risk",
+__all__ = ["SharpMixin", "SharpGin", "SharpColorGin", "SHARP_GIN", "SHARP_COLOR_GIN", "feed_risk",
            "opponent_hands", "set_budget", "budget", "SAMPLES", "UNDERCUT_RISK", "BUDGET_MS", "draws_so_far",
            "unseen_cards"]

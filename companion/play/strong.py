@@ -55,7 +55,7 @@ def opponent_estimate(game: RummyGame) -> int:
     return max(2, 50 - 7 * d)
 
 
-def live_outs(kept: int, unseen: int, variant: str) -> int:
+def live_outs(kept: int, unseen: int, variant: M.MeldRules) -> int:
     """How many ``unseen`` cards would lower the least deadwood of ``kept`` if drawn
     (a card that melds with something kept)."""
     rules = M.get_rules(variant)
@@ -146,7 +146,7 @@ class StrongPolicy(Policy):
     def value(self, game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
         """What keeping ``hand`` less ``card`` is worth (lower is better): the kept
         deadwood, less the live outs, plus the feed risk of the discard."""
-        variant = game.meld_variant
+        variant = game.meld_rules
         kept = hand & ~(1 << card)
         dw = M.deadwood_of_mask(kept, variant)
         return dw - self.out_weight * live_outs(kept, unseen, variant) \
@@ -155,7 +155,7 @@ class StrongPolicy(Policy):
     def pick(self, game: RummyGame, allowed: int, which: int, best: int, ending: bool) -> int:
         seat = game.turn
         hand = game.hands[seat]
-        variant = game.meld_variant
+        variant = game.meld_rules
         unseen = unseen_cards(game, seat)
         picked = picked_by_next(game, seat)
         limit = best + self.slack if which else 1 << 30

@@ -37,7 +37,7 @@ from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.common import check_result, read_seat_hands
 from companion.rules.color_gin_options import (  # the options live there; offered here too
-    DECK, DEFAULT_PRESET, HAND_SIZE, PLAYERS, PRESETS, SUIT_LETTERS, VARIANT, AutoDeclare, Options, StockEnd,
+    DECK, DEFAULT_PRESET, HAND_SIZE, MELD_RULES, PLAYERS, PRESETS, SUIT_LETTERS, VARIANT, AutoDeclare, Options, StockEnd,
     Tiebreak, TieRule, _check_players, _resolve, deal_size, deck, make_options, next_dealer,
 )
 from companion.rules.color_gin_declare import (  # the declarations live there; offered here too
@@ -123,7 +123,7 @@ def score_hand(
     else:
         chosen = choose_arrangement(own, opts, closed_m, forced=joker, defender=masks[1 - ender])
         if chosen is None:
-            least = M.deadwood_of_mask(own, "color_gin")
+            least = M.deadwood_of_mask(own, MELD_RULES)
             if least > opts.knock_limit:
                 raise refusal(
                     f"seat {ender} may not knock: least deadwood {least} is above the knock "
@@ -140,10 +140,10 @@ def score_hand(
         notes.append("co-op joker: the ender had to end the hand")
     layoffs: list[list[str]] = [[], []]
     if gin:
-        opp_arr = M.best_arrangement(masks[other], "color_gin")
+        opp_arr = M.best_arrangement(masks[other], MELD_RULES)
         opp_dw = opp_arr.value
     else:
-        lay = M.best_layoffs(masks[other], arr.melds, "color_gin")
+        lay = M.best_layoffs(masks[other], arr.melds, MELD_RULES)
         opp_arr = lay.arrangement
         opp_dw = lay.deadwood
         layoffs[other] = [C.card_name(c) for c in sorted(lay.cards)]
@@ -192,7 +192,7 @@ def score_hand(
 
 def _void(hands: Sequence[object]) -> HandResult:
     masks = _read_hands(hands, allow_empty=True)
-    arrs = [M.best_arrangement(m, "color_gin") if m else None for m in masks]
+    arrs = [M.best_arrangement(m, MELD_RULES) if m else None for m in masks]
     return HandResult(
         variant=VARIANT,
         kind="void",
@@ -327,7 +327,7 @@ def _scored(players: int, totals: list[dict[str, int]], suit_winner: dict[str, i
 
 
 __all__ = [
-    "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "PLAYERS", "make_options", "deck",
+    "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "MELD_RULES", "PLAYERS", "make_options", "deck",
     "deal_size", "next_dealer", "score_hand", "score_match", "start_match", "add_hand", "end_kind",
     "choose_arrangement", "all_arrangements", "spoiled_suits", "suit_letters",
     "closed_mask", "Declaration",

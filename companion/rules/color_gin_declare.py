@@ -18,14 +18,14 @@ from companion.errors import IllegalAction, refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import MatchScore
-from companion.rules.color_gin_options import DECK, HAND_SIZE, SUIT_LETTERS, VARIANT, Options
+from companion.rules.color_gin_options import DECK, HAND_SIZE, MELD_RULES, SUIT_LETTERS, VARIANT, Options
 
 
 def spoiled_suits(melds: Iterable[M.Meld], deadwood: Iterable[int]) -> int:
     """The suits (a 4-bit mask, bit 0 spades ... bit 3 clubs) an arrangement spoils.
 
-    >>> run = M.check_meld(C.parse_cards("5H 6H 7H"), M.COLOR_GIN)
-    >>> trio = M.check_meld(C.parse_cards("9S 9H 9C"), M.COLOR_GIN)
+    >>> run = M.check_meld(C.parse_cards("5H 6H 7H"), MELD_RULES)
+    >>> trio = M.check_meld(C.parse_cards("9S 9H 9C"), MELD_RULES)
     >>> suit_letters(spoiled_suits([run, trio], C.parse_cards("KC")))
     ['H', 'D', 'C']
     """
@@ -186,7 +186,7 @@ def choose_arrangement(
     if defender is None or len(tied) == 1 or tied[0].arrangement.value == 0:
         return tied[0]
     return max(
-        tied, key=lambda d: M.best_layoffs(defender, d.arrangement.melds, "color_gin").deadwood
+        tied, key=lambda d: M.best_layoffs(defender, d.arrangement.melds, MELD_RULES).deadwood
     )
 
 
@@ -196,8 +196,8 @@ def _net_score(d: Declaration, defender: int, options: Options) -> int:
     arr = d.arrangement
     suits = d.open_unspoiled.bit_count()
     if arr.value == 0:
-        return (options.gin_bonus + M.deadwood_of_mask(defender, "color_gin")) * suits
-    opp = M.best_layoffs(defender, arr.melds, "color_gin").deadwood
+        return (options.gin_bonus + M.deadwood_of_mask(defender, MELD_RULES)) * suits
+    opp = M.best_layoffs(defender, arr.melds, MELD_RULES).deadwood
     if arr.value < opp:
         return (opp - arr.value) * suits
     if arr.value > opp:
@@ -217,7 +217,7 @@ def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat:
     closed = closed_mask(match)
     if kept < 0 or kept & ~DECK or kept.bit_count() != HAND_SIZE:
         return None
-    if M.deadwood_of_mask(kept, "color_gin") > options.knock_limit:
+    if M.deadwood_of_mask(kept, MELD_RULES) > options.knock_limit:
         return None
     kind = None
     for arr in all_arrangements(kept, options.knock_limit):
@@ -247,7 +247,7 @@ def _read_declared(declared: Sequence[Iterable[str | int]], hand: int) -> M.Arra
             raise refusal(f"declared meld {i + 1}: {', '.join(C.mask_names(mask & used))} is in two melds",
                           field="declared")
         try:
-            meld = M.check_meld(cards, M.COLOR_GIN)
+            meld = M.check_meld(cards, MELD_RULES)
         except ValueError as exc:
             raise refusal(f"declared meld {i + 1}: {exc}", field="declared") from None
         used |= mask

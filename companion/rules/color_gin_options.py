@@ -14,11 +14,13 @@ from typing import Final, Literal
 
 from companion.errors import IllegalAction
 from companion import cards as C
+from companion import melds as M
 from companion.rules.base import HandResult
 from companion.games.options import bot_level_field, check_record, option_field, preset_options, resolve_options, with_overrides
 
 VARIANT: Final = "color_gin"
 SUIT_LETTERS: Final = C.SUITS  # "SHDC"
+MELD_RULES: Final = M.STANDARD  # how its cards meld (the Variant carries it)
 DECK: Final = C.STANDARD_DECK
 PLAYERS: Final = range(2, 3)
 HAND_SIZE: Final = 10
@@ -132,6 +134,6 @@ def _check_players(players: int) -> None:
 
 
 __all__ = [
-    "VARIANT", "SUIT_LETTERS", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS", "DEFAULT_PRESET",
+    "VARIANT", "MELD_RULES", "SUIT_LETTERS", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS", "DEFAULT_PRESET",
     "make_options", "deck", "deal_size", "next_dealer",
 ]

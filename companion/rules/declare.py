@@ -11,10 +11,10 @@ writes melds: ``W1=R5`` (Ginski). Every refusal is a ``ValueError`` naming the m
 and the rule.
 
 >>> a = read_declared([["3H", "4H", "5H"], ["KS", "KD", "KC"]],
-...                   C.to_mask("2H 3H 4H 5H KS KD KC AS AD 2C"), M.GIN)
+...                   C.to_mask("2H 3H 4H 5H KS KD KC AS AD 2C"), M.STANDARD)
 >>> a.value, a.deadwood_names
 (6, ['AS', '2H', 'AD', '2C'])
->>> read_declared([["3H", "4H", "6H"]], C.to_mask("2H 3H 4H 6H"), M.GIN)
+>>> read_declared([["3H", "4H", "6H"]], C.to_mask("2H 3H 4H 6H"), M.STANDARD)
 Traceback (most recent call last):
 ...
 companion.errors.IllegalAction: declared meld 1 (3H 4H 6H): not a run: the cards are not in sequence (the ace is low only)

@@ -35,7 +35,7 @@ from companion import melds as M
 from companion.rules.base import HandKind, HandResult
 from companion.rules.declare import Declared, read_declared
 from companion.rules.gin_options import (  # the options live there; offered here too
-    _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_VARIANT, PLAYERS, PRESETS,
+    _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_RULES, PLAYERS, PRESETS,
     VARIANT, Options, _resolve, deal_size, end_kind, knock_limit, make_options,
 )
 from companion.rules.gin_match import add_hand, next_dealer, score_match, start_match  # the match; offered here too
@@ -338,7 +338,7 @@ def score_from_deadwood(deadwood: Sequence[int], ender: int | None,
 
 
 __all__ = [
-    "VARIANT", "MELD_VARIANT", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS",
+    "VARIANT", "MELD_RULES", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS",
     "ALIASES", "DEFAULT_PRESET", "make_options", "knock_limit", "end_kind", "deal_size",
     "score_hand", "score_from_deadwood", "score_match", "start_match", "add_hand", "next_dealer", "best_declaration",
 ]

@@ -20,12 +20,12 @@ from companion.rules.base import MatchScore
 from companion.games.options import bot_level_field, check_record, preset_options, resolve_options, with_overrides
 
 VARIANT: Final = "gin"
-MELD_VARIANT: Final = "gin"
+MELD_RULES: Final = M.STANDARD  # how its cards meld (the Variant carries it)
 DECK: Final = C.STANDARD_DECK
 PLAYERS: Final = range(2, 3)
 HAND_SIZE: Final = 10
 
-_RULES: Final = M.GIN
+_RULES: Final = M.STANDARD
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ def end_kind(kept: int, options: Options, match: MatchScore | None = None,
     n = kept.bit_count()
     if kept < 0 or kept & ~DECK or n not in (HAND_SIZE, HAND_SIZE + 1):
         return None
-    dw = M.deadwood_of_mask(kept, MELD_VARIANT)
+    dw = M.deadwood_of_mask(kept, MELD_RULES)
     if n == HAND_SIZE + 1:
         return "big_gin" if options.big_gin_bonus > 0 and dw == 0 else None
     if dw == 0:
@@ -205,5 +205,5 @@ def deal_size(players: int, options: Options) -> int:
     return HAND_SIZE
 
 
-__all__ = ["VARIANT", "MELD_VARIANT", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS", "ALIASES",
+__all__ = ["VARIANT", "MELD_RULES", "DECK", "PLAYERS", "HAND_SIZE", "Options", "PRESETS", "ALIASES",
            "DEFAULT_PRESET", "make_options", "knock_limit", "end_kind", "deal_size"]

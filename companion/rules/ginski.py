@@ -34,7 +34,7 @@ from companion.rules.base import HandResult, MatchScore
 from companion.rules.declare import Declared, read_declared
 from companion.rules.common import check_result, read_seat_hands
 from companion.rules.ginski_options import (  # the options live there; offered here too
-    DECK, DEFAULT_PRESET, PLAYERS, PRESETS, VARIANT, AfterAllPass, Layoffs, Options, StockEnd, UndercutTie,
+    DECK, DEFAULT_PRESET, MELD_RULES, PLAYERS, PRESETS, VARIANT, AfterAllPass, Layoffs, Options, StockEnd, UndercutTie,
     _resolve, best_declaration, deal_size, end_kind, make_options, next_dealer,
 )
 
@@ -71,7 +71,7 @@ def _read_hands(hands: Sequence[object], options: Options, ender: int | None) ->
 
 
 def _extend(meld: M.Meld, cards: Sequence[int]) -> M.Meld:
-    return M.check_meld(list(meld.cards) + list(cards), M.GINSKI, dict(meld.wilds))
+    return M.check_meld(list(meld.cards) + list(cards), MELD_RULES, dict(meld.wilds))
 
 
 def _layoffs(
@@ -86,7 +86,7 @@ def _layoffs(
     arrs: list[M.Arrangement] = [arr] * n
     for k in range(1, n):
         seat = (ender + k) % n
-        res = M.best_layoffs(masks[seat], melds, M.GINSKI)
+        res = M.best_layoffs(masks[seat], melds, MELD_RULES)
         for i, cards in res.laid:
             melds[i] = _extend(melds[i], cards)
         dws[seat] = res.deadwood
@@ -177,7 +177,7 @@ def score_hand(
     if ender is None and declared is not None:
         raise IllegalAction("declared: a void hand (the stock ran out) has no ender to declare")
     if ender is None:
-        arrs = [M.best_arrangement(m, "ginski") for m in masks]
+        arrs = [M.best_arrangement(m, MELD_RULES) for m in masks]
         return HandResult(
             variant=VARIANT, kind="void", ender=None, winner=None, points=[0] * n,
             deadwood=[a.value if m else 0 for a, m in zip(arrs, masks)],
@@ -192,12 +192,12 @@ def score_hand(
     own_arr: M.Arrangement | None = None
     if declared is not None:
         try:
-            own_arr = read_declared(declared, own, M.GINSKI)
+            own_arr = read_declared(declared, own, MELD_RULES)
         except ValueError as exc:
             raise IllegalAction(f"seat {ender}: {exc}") from None
         own_dw = own_arr.value
     else:
-        own_dw = M.deadwood_of_mask(own, "ginski")
+        own_dw = M.deadwood_of_mask(own, MELD_RULES)
     big = own.bit_count() == deal + 1
     if big and own_dw:
         raise refusal(
@@ -214,7 +214,7 @@ def score_hand(
         notes.append(f"seat {ender} declared its melds")
     if own_dw and opts.layoffs == "onto_ender_melds":
         best: tuple[int, tuple[list[int], list[list[int]], list[M.Arrangement]]] | None = None
-        for arr in ([own_arr] if own_arr is not None else M.arrangements(own, "ginski", limit=64)):
+        for arr in ([own_arr] if own_arr is not None else M.arrangements(own, MELD_RULES, limit=64)):
             out = _layoffs(masks, ender, arr)
             total = sum(out[0]) - own_dw
             if best is None or total > best[0]:
@@ -222,7 +222,7 @@ def score_hand(
         assert best is not None
         dws, laid, arrs = best[1]
     else:
-        arrs = [M.best_arrangement(m, "ginski") for m in masks]
+        arrs = [M.best_arrangement(m, MELD_RULES) for m in masks]
         if own_arr is not None:
             arrs[ender] = own_arr
         dws = [a.value for a in arrs]
@@ -360,6 +360,6 @@ def add_hand(match: MatchScore, res: HandResult, options: Options) -> MatchScore
 
 
 __all__ = [
-    "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "PLAYERS", "make_options", "deal_size",
+    "Options", "PRESETS", "DEFAULT_PRESET", "DECK", "MELD_RULES", "PLAYERS", "make_options", "deal_size",
     "next_dealer", "end_kind", "best_declaration", "score_hand", "score_from_deadwood", "score_match", "start_match", "add_hand",
 ]

@@ -20,6 +20,7 @@ from companion.rules.base import HandResult, MatchScore
 from companion.games.options import bot_level_field, check_record, option_field, preset_options, resolve_options, with_overrides
 
 VARIANT: Final = "ginski"
+MELD_RULES: Final = M.RUMSKI  # how its cards meld (the Variant carries it)
 DECK: Final = C.RUMSKI_DECK
 PLAYERS: Final = range(2, 5)
 
@@ -137,7 +138,7 @@ def end_kind(kept: int, options: Options, match: MatchScore | None = None, seat:
     n = kept.bit_count()
     if kept & ~DECK or n not in (deal, deal + 1):
         return None
-    dw = M.deadwood_of_mask(kept, "ginski")
+    dw = M.deadwood_of_mask(kept, MELD_RULES)
     if n == deal + 1:
         return "big_gin" if dw == 0 else None
     if dw == 0:
@@ -152,10 +153,10 @@ def best_declaration(kept: int, options: Options | None = None) -> list[list[str
     >>> best_declaration(C.to_mask("R1 R2 W1 B5 B6 B7 G9 G10 G11 Y8"))
     [['R1', 'R2', 'W1=R3'], ['B5', 'B6', 'B7'], ['G9', 'G10', 'G11']]
     """
-    return [m.names() for m in M.best_arrangement(kept, "ginski").melds]
+    return [m.names() for m in M.best_arrangement(kept, MELD_RULES).melds]
 
 
 __all__ = [
-    "VARIANT", "DECK", "PLAYERS", "Options", "PRESETS", "DEFAULT_PRESET", "make_options", "deal_size",
+    "VARIANT", "MELD_RULES", "DECK", "PLAYERS", "Options", "PRESETS", "DEFAULT_PRESET", "make_options", "deal_size",
     "next_dealer", "end_kind", "best_declaration",
 ]

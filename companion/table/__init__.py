@@ -15,7 +15,7 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
 * :mod:`~companion.table.history`: which events stand after undos and redos, what each did
 * :mod:`~companion.table.explain`: a rummy hand's points in players' words (bonus, deadwood)
 * :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
-* :mod:`~companion.table.handover`: a dealt hand's end in public form (every hand face up, the points in parts), the latest moves in words
+* :mod:`~companion.table.handover`: a dealt game's latest moves in public form (a hand's end is its Variant's ``dealt_summary``)
 * :mod:`~companion.table.dealt`: :class:`DealtGame`, a dealt game's seats, cards and play
 * :mod:`~companion.table.boardwait`: what a dealt Gin-Go turn waits for on the board, each space by name
 * :mod:`~companion.table.fold`: :func:`fold_game`, a game's state from its events; a new hand moves the match on by itself

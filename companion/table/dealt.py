@@ -1,8 +1,7 @@
 """A dealt game: the companion holds the deck, every seat's cards and the stock.
 
-:class:`DealtGame` wraps a full-play engine (:class:`~companion.play.rummy.RummyGame` for
-Gin Rummy, Color Gin and Ginski; :class:`~companion.play.gingo.GingoPlay` for Gin-Go)
-with the seats (which are bots, which phone token holds which seat) and the match key
+:class:`DealtGame` wraps a full-play engine (the one the game's Variant makes:
+:meth:`~companion.games.base.Variant.dealt_play`) with the seats (which are bots, which phone token holds which seat) and the match key
 the hands are shuffled from (:mod:`companion.play.deal`). It is folded from events like
 every game: ``game_created`` (with ``"mode": "dealt"``, the bots and the secret key),
 ``seat`` (a seat claimed or freed) and ``play`` (one seat's action). It never changes in
@@ -11,6 +10,10 @@ place: :meth:`DealtGame.after` returns the game after one more event.
 What anyone may see is :meth:`public`; a seat's own cards and legal actions are
 :meth:`view`. The key lives only in the ``secret`` part of the first event's payload,
 which no public rendering of an event shows (:func:`public_payload`).
+
+Nothing here knows which game it deals: whose turn it is, the cards a seat holds, how a
+move is played and what a hand's end shows are the Variant's to say (its ``dealt_*``
+methods), so a new game that can be dealt touches no line of this module.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from companion.games import Variant
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
 from companion.play.levels import level_of
 from companion.store.records import SECRET, public_payload
-from companion.table.handover import RECENT, gingo_summary, public_move, rummy_summary
+from companion.table.explain import breakdown
+from companion.table.handover import RECENT, public_move
 
 def check_bots(bots: Any, players: int) -> list[int]:
     """The bot seats, sorted; ``ValueError`` naming what is wrong."""
@@ -48,7 +52,7 @@ class DealtGame:
     names: list[str]
     key: bytes | None  # None: a game imported once it was over, replayed from its published seeds
     bots: frozenset[int]
-    engine: Any  # RummyGame | GingoPlay
+    engine: Any  # the Variant's dealt_play engine (RummyGame, GingoPlay ...)
     #: the seeds published in the log, by hand (what an imported game is replayed from)
     published: dict[int, bytes] = field(default_factory=dict)
     skip_board: bool = False
@@ -114,43 +118,26 @@ class DealtGame:
 
     @property
     def finished(self) -> bool:
-        if self.by_moves:
-            return bool(self.engine.phase == "game_over")
-        return bool(self.engine.over)
+        return self.variant.dealt_finished(self.engine)
 
     def to_move(self) -> int | None:
         """The seat that must act now (None once the game is over)."""
         if self.finished:
             return None
-        e = self.engine
-        if not self.by_moves:
-            return int(e.turn)
-        if e.phase in ("play", "first_dealer"):  # first_dealer: the flip's winner chooses
-            return int(e.turn)
-        n = len(self.names)
-        if e.phase == "setup":  # the dealer calls the set-up when the reveal says so, else the opponent
-            first = int(e._first_dealer)
-            return first if e.reveal.chooser == "dealer" else (first + 1) % n
-        return (int(e.table.dealer) + 1) % n  # the next deal, after a hand with no winner
+        return self.variant.dealt_to_move(self.engine, len(self.names))
 
     def hands_over(self) -> int:
         """How many hands have ended."""
-        if self.by_moves:
-            return len(self.engine.table.as_dict().get("hands", []))
-        return len(self.engine.results)
+        return self.variant.dealt_hands_over(self.engine)
 
     @property
     def dealer(self) -> int:
-        if self.by_moves and not self.set_up():  # the table names its dealer at the set-up
-            return int(self.engine._first_dealer)
-        return int(self.engine.table.dealer if self.by_moves else self.engine.dealer)
+        return self.variant.dealt_dealer(self.engine)
 
     # -- what a seat may do ------------------------------------------------------------------
 
     def hand_cards(self, seat: int) -> list[int]:
-        if self.by_moves:
-            return list(self.engine.hands[seat]) if self.engine.phase == "play" else []
-        return C.mask_cards(self.engine.hands[seat]) if not self.engine.over else []
+        return self.variant.dealt_hand(self.engine, seat)
 
     def legal_actions(self, seat: int | None) -> list[dict[str, Any]]:
         """The actions ``seat`` may take now, as JSON (empty when it is not its turn)."""
@@ -161,17 +148,9 @@ class DealtGame:
     def endings(self, seat: int | None) -> dict[str, str]:
         """How each knock ``seat`` may make now ends the hand, by the card it discards:
         ``"gin"`` or ``"knock"`` (the Play screen says Gin, not "Knock", for a gin)."""
-        if self.by_moves or seat is None or seat != self.to_move():
+        if seat is None or seat != self.to_move():
             return {}
-        from companion.play.rummy import Knock
-
-        e = self.engine
-        out: dict[str, str] = {}
-        for a in e.legal_actions():
-            if isinstance(a, Knock):
-                kind = e.end_kind(e.hands[seat] & ~(1 << a.card), seat)
-                out[C.card_name(a.card)] = "gin" if kind in ("gin", "big_gin") else "knock"
-        return out
+        return self.variant.dealt_endings(self.engine, seat)
 
     def after(self, seat: int, action: Any) -> tuple[DealtGame, list[dict[str, Any]]]:
         """The game after ``seat`` plays ``action`` (a JSON action) and what it did, as public
@@ -185,28 +164,10 @@ class DealtGame:
         if not isinstance(action, dict):
             raise IllegalAction("an action is an object from legal_actions, like {\"type\": \"draw\", ...}")
         new = self.clone()
-        if self.by_moves:
-            act = dict(action)
-            if act.get("type") not in ("setup", "new_hand"):
-                if "seat" in act and act["seat"] != seat:
-                    raise IllegalAction(f"the action names seat {act['seat']!r}, but you hold seat {seat}")
-                act["seat"] = seat
-            effects = list(new.engine.apply(act))
-            played = act
-            top = C.card_name(self.engine.pile[-1]) if self.engine.pile else None
-            hand = self.engine.table.as_dict().get("hand") or 0
-        else:
-            from companion.play.rummy import action_from_dict, action_to_dict
-
-            typed = action_from_dict(action)
-            new.engine.apply(typed)
-            played = action_to_dict(typed)
-            effects = [{"type": "played", "seat": seat, "action": played}]
-            top = C.card_name(self.engine.discard[-1]) if self.engine.discard else None
-            hand = self.engine.hand_number
-        new.effects = effects
-        new._noted(self, seat, played, effects, top, int(hand))
-        return new, effects
+        move = self.variant.dealt_apply(self.engine, new.engine, seat, action)
+        new.effects = move.effects
+        new._noted(self, seat, move.played, move.effects, move.top, move.hand)
+        return new, move.effects
 
     def _noted(self, before: DealtGame, seat: int, played: dict[str, Any], effects: list[dict[str, Any]],
                top: str | None, hand: int) -> None:
@@ -223,9 +184,12 @@ class DealtGame:
             self.drawn.pop(seat, None)
         if self.hands_over() > before.hands_over():
             self.drawn.clear()
-            summary = (gingo_summary(before.engine, self.engine, effects) if self.by_moves
-                       else rummy_summary(self.engine, self.names))
-            self.hand_overs.append(summary)
+            names = list(self.names)
+
+            def explain(result: dict[str, Any], options: Any) -> dict[str, Any] | None:
+                return breakdown(self.variant.name, result, options, names)
+
+            self.hand_overs.append(self.variant.dealt_summary(before.engine, self.engine, effects, names, explain))
 
     # -- what anyone may see ----------------------------------------------------------------
 
@@ -235,8 +199,9 @@ class DealtGame:
         return hand_seed(self.key, hand) if self.key is not None else self.published.get(hand)
 
     def set_up(self) -> bool:
-        """Gin-Go: the set-up (the reveal of the suits, and the flip) is done."""
-        return self.by_moves and self.engine.phase not in ("setup", "first_dealer")
+        """The game's set-up before its first hand (Gin-Go: the reveal of the suits, and the
+        flip) is done; never, in a game without one."""
+        return self.variant.dealt_set_up(self.engine)
 
     def revealed(self) -> list[int]:
         """The hands whose seed is public now: every hand that is over, and Gin-Go's set-up
@@ -269,19 +234,7 @@ class DealtGame:
                                "last_hand": self.hand_overs[-1] if self.hand_overs else None,
                                "bot_level": level_of(e.options),
                                "hints": [self.hints.get(s, 0) for s in range(len(self.names))]}
-        if self.by_moves:
-            st = e.table.as_dict()
-            out.update(phase=e.phase, turn=e.turn, stage=e.stage, dealer=st.get("dealer"), hand_number=st.get("hand"),
-                       stock=len(e.stock), pile=[C.card_name(c) for c in e.pile],
-                       discard_top=C.card_name(e.pile[-1]) if e.pile else None,
-                       keep=None if e.keep is None else C.card_name(e.keep),
-                       hand_sizes=[len(h) for h in e.hands] if e.phase == "play" else [0] * len(self.names),
-                       table=st, frames=self.variant.frames(e.table))
-        else:
-            v = e.view(None)
-            v.pop("variant", None)
-            v.pop("players", None)
-            out.update(v)
+        out.update(self.variant.dealt_public(e))
         return out
 
     def hint(self, seat: int) -> dict[str, Any]:

@@ -118,7 +118,10 @@ def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> 
     if not _whole(ender) or not isinstance(hands, list) or not 0 <= ender < len(hands):
         return None
     try:
-        found = arrangements(hands[ender], variant, limit=limit)
+        rules = find_variant(variant).meld_rules  # how the game's cards meld (its Variant says)
+        if rules is None:
+            return None
+        found = arrangements(hands[ender], rules, limit=limit)
     except CompanionError:  # not a variant with melds, or cards the engine refused already
         return None
     if len(found) < 2:

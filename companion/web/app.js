@@ -15,6 +15,7 @@ import { mountHistory, mountStats } from "./js/people.js";
 import { keepAwake } from "./js/awake.js";
 import { announce, noteOwnWrite } from "./js/announce.js";
 import { liveNews } from "./js/news.js";
+import { variantsOf } from "./js/games.js";
 import { fetchPairCode } from "./js/pairing.js";
 import { mountJoin } from "./js/join.js";
 import { mountGames } from "./js/game_list.js";
@@ -110,7 +111,9 @@ function gameOnScreen() {
   return route === "game" && arg ? decodeURIComponent(arg) : null;
 }
 function onLive(msg) {
-  for (const text of liveNews(msg, gameOnScreen())) announce(text);
+  // the news is worded by the game's own words (its entry in /api/v1/variants), loaded once
+  if (msg && msg.type === "snapshot" && !ctx.variants) variantsOf(ctx);
+  for (const text of liveNews(msg, gameOnScreen(), ctx.variants)) announce(text);
   if (msg && msg.type === "token_revoked" && (!api.tokenId() || msg.id === api.tokenId())) checkToken();
   if (msg && msg.type === "pairing_code") fetchPairCode();  // the live channel never carries the code itself
   if (msg && msg.type === "remote") refreshRemote();

@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import InvalidInput
 from companion.games.base import STANDARD, HandSizes
@@ -16,6 +16,10 @@ from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import color_gin
 from companion.rules.base import HandResult, MatchScore
+
+if TYPE_CHECKING:  # the bots load when first asked for, not with the registry
+    from companion.play.policy import Policy
+    from companion.play.sharp import SharpMixin
 
 
 class ColorGin(RummyVariant):
@@ -35,9 +39,23 @@ class ColorGin(RummyVariant):
                                       "flip_low_deals": "flip: lowest deals"},}
     default_preset = color_gin.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = color_gin
+    meld_rules = color_gin.MELD_RULES
     context_scoring = True
     deadwood_entry = False
     level_words = {**BOT_LEVEL_WORDS, "strong": same_as_normal("Color Gin")}
+
+    def seat_policy(self) -> Policy:
+        """The normal bot, at the strong level too (the sharp Color Gin bot lost to it):
+        :mod:`companion.play.color_gin_bot` (knocks and discards weighed by the suits they score in)."""
+        from companion.play.color_gin_bot import COLOR_GIN
+
+        return COLOR_GIN
+
+    def knock_reader(self) -> SharpMixin:
+        """A hint weighs the undercut risk with the sharp Color Gin bot's sampling."""
+        from companion.play.sharp import SHARP_COLOR_GIN
+
+        return SHARP_COLOR_GIN
     declared_help = ("Leave empty to let the companion choose the arrangement that leaves the most open suits "
                      "unspoiled.")
     preset_words = {

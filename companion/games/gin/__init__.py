@@ -9,7 +9,7 @@ teams, each hand two pair games entered together; its teams are :meth:`GinRummy.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import InvalidInput
 from companion.games.base import STANDARD, HandSizes, TeamPlay
@@ -17,6 +17,10 @@ from companion.games.gin import partnership as team_play
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import gin, teams
 from companion.rules.base import HandResult, MatchScore
+
+if TYPE_CHECKING:  # the bots load when first asked for, not with the registry
+    from companion.play.policy import Policy
+    from companion.play.sharp import SharpMixin
 
 
 class GinRummy(RummyVariant):
@@ -27,6 +31,7 @@ class GinRummy(RummyVariant):
     options_class = gin.Options
     default_preset = gin.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = gin
+    meld_rules = gin.MELD_RULES
     preset_words = {
         "gin_002": ("Short rules (seed 002)", "under the knock limit to knock, a showdown at the end of the "
                     "stock, no game or box bonus"),
@@ -55,6 +60,23 @@ class GinRummy(RummyVariant):
     hosts_outings = True
     bonus_words = {"gin": ("gin bonus", "gin_bonus"), "big_gin": ("big gin bonus", "big_gin_bonus"),
                    "undercut": ("undercut bonus", "undercut_bonus")}
+
+    def seat_policy(self) -> Policy:
+        """The normal bot: :mod:`companion.play.strong` (knock timing, live outs, safe discards)."""
+        from companion.play.strong import STRONG
+
+        return STRONG
+
+    def strong_policy(self) -> Policy:
+        """The strong bot: :mod:`companion.play.sharp`'s gin bot (reads the opponent, samples before a knock)."""
+        from companion.play.sharp import SHARP_GIN
+
+        return SHARP_GIN
+
+    def knock_reader(self) -> SharpMixin:
+        from companion.play.sharp import SHARP_GIN
+
+        return SHARP_GIN
 
     def _build_options(self, preset: str | None, overrides: dict[str, Any], players: int) -> Any:
         options = super()._build_options(preset, overrides, players)

@@ -17,8 +17,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion import cards as C
+from companion import melds as M
 from companion.errors import IllegalAction
-from companion.games.base import GINGO, HandSizes, Variant
+from companion.games.base import GINGO, DealtMove, HandSizes, Variant
 from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.rules import gingo as rules
 
@@ -38,6 +39,9 @@ class GinGo(Variant):
     on_board = True
     setup_hand = 0  # the reveal of the suit rows is shuffled from hand 0's seed
     match_word = "game"
+    #: one joker to a meld (the option max_jokers_per_meld = fewer_than_naturals plays
+    #: M.JOKERS_FEWER instead: its options' ``meld_rules``)
+    meld_rules = M.JOKERS
     level_words = {
         "easy": "Easy: melds what it can and throws the card that leaves the least deadwood; a beginner can beat it.",
         "normal": "Normal: also throws for the board, keeping the cards on its own link and off yours.",
@@ -93,10 +97,26 @@ class GinGo(Variant):
 
         return play.GingoPlay(list(names), options, dealer=dealer, hand_rng=hand_rng)
 
-    def dealt_bot_action(self, game: play.GingoPlay, level: str, rng: random.Random) -> dict[str, Any]:
-        from companion.play.levels import gingo_action
+    def bot(self, level: str) -> Callable[[play.GingoPlay, random.Random | None], Any]:
+        """Gin-Go's bot at ``level``: the first bot when easy, else the strong one (no
+        stronger one has been measured yet).
 
-        return gingo_action(game, level, rng)
+        >>> GinGo().bot("easy").__name__, GinGo().bot("strong").__name__
+        ('bot_move', 'strong_move')
+        """
+        from companion.play.levels import check_level
+
+        if check_level(level) == "easy":
+            from companion.play.gingo.bot import bot_move
+
+            return bot_move
+        from companion.play.gingo.strong import strong_move
+
+        return strong_move
+
+    def dealt_bot_action(self, game: play.GingoPlay, level: str, rng: random.Random) -> dict[str, Any]:
+        out: dict[str, Any] = self.bot(level)(game, rng).to_dict()
+        return out
 
     def dealt_legal_actions(self, game: play.GingoPlay) -> list[dict[str, Any]]:
         from companion.play.gingo import legal_actions
@@ -104,9 +124,84 @@ class GinGo(Variant):
         return legal_actions(game)
 
     def dealt_hint(self, game: play.GingoPlay, seat: int, names: list[str]) -> dict[str, Any]:
-        from companion.play.hints import gingo_hint
+        from companion.play.hints import HINT_LEVEL, gingo_hint
 
-        return gingo_hint(game, seat)
+        return gingo_hint(game, seat, self.bot(HINT_LEVEL)(game, random.Random(0)))
+
+    def dealt_finished(self, game: play.GingoPlay) -> bool:
+        return bool(game.phase == "game_over")
+
+    def dealt_to_move(self, game: play.GingoPlay, players: int) -> int:
+        if game.phase in ("play", "first_dealer"):  # first_dealer: the flip's winner chooses
+            return int(game.turn)
+        if game.phase == "setup":  # the dealer calls the set-up when the reveal says so, else the opponent
+            first = int(game._first_dealer)
+            return first if game.reveal.chooser == "dealer" else (first + 1) % players
+        return (int(game.table.dealer) + 1) % players  # the next deal, after a hand with no winner
+
+    def dealt_hands_over(self, game: play.GingoPlay) -> int:
+        return len(game.table.as_dict().get("hands", []))
+
+    def dealt_set_up(self, game: play.GingoPlay) -> bool:
+        return game.phase not in ("setup", "first_dealer")
+
+    def dealt_dealer(self, game: play.GingoPlay) -> int:
+        if not self.dealt_set_up(game):  # the table names its dealer at the set-up
+            return int(game._first_dealer)
+        return int(game.table.dealer)
+
+    def dealt_hand(self, game: play.GingoPlay, seat: int) -> list[int]:
+        return list(game.hands[seat]) if game.phase == "play" else []
+
+    def dealt_apply(self, before: play.GingoPlay, game: play.GingoPlay, seat: int,
+                    action: dict[str, Any]) -> DealtMove:
+        act = dict(action)
+        if act.get("type") not in ("setup", "new_hand"):
+            if "seat" in act and act["seat"] != seat:
+                raise IllegalAction(f"the action names seat {act['seat']!r}, but you hold seat {seat}")
+            act["seat"] = seat
+        effects = list(game.apply(act))
+        top = C.card_name(before.pile[-1]) if before.pile else None
+        return DealtMove(act, effects, top, int(before.table.as_dict().get("hand") or 0))
+
+    def dealt_summary(self, before: play.GingoPlay, game: play.GingoPlay, effects: list[dict[str, Any]],
+                      names: list[str], explain: Callable[[dict[str, Any], Any], dict[str, Any] | None]
+                      ) -> dict[str, Any]:
+        """The hand that just ended: who went out, the cards captured from each hand and
+        the chips they placed, the jokers laid or dead, the links, and who won the game if
+        anyone did. The hands not captured (a hand that ends at the stock) are shown as
+        they were held."""
+        end = next((e for e in effects if e.get("type") == "hand_end"), {})
+        capture = next((e for e in effects if e.get("type") == "capture"), None)
+        chips = [e for e in effects if e.get("type") == "chips"]
+        held = {str(s): [C.card_name(c) for c in cs] for s, cs in enumerate(before.hands) if cs}
+        captured = dict(capture.get("cards", {})) if capture else {}
+        st = game.table.as_dict()
+        return {
+            "hand": end.get("hand"),
+            "went_out": end.get("went_out"),
+            "winner": end.get("winner"),
+            "reason": end.get("reason"),
+            "captured": captured,
+            "held": {s: cs for s, cs in held.items() if s not in captured and s != str(end.get("went_out"))},
+            "jokers_laid": list(capture.get("jokers_laid", [])) if capture else [],
+            "jokers_dead": list(capture.get("jokers_dead", [])) if capture else [],
+            "placed": sum(len(e.get("placed", [])) for e in chips),
+            "bumped": sum(len(e.get("bumped", [])) for e in chips),
+            "links": st.get("links"),
+            "link_distance": st.get("link_distance"),
+            "gin": st.get("gin"),
+            "finished": game.phase == "game_over",
+        }
+
+    def dealt_public(self, game: play.GingoPlay) -> dict[str, Any]:
+        st = game.table.as_dict()
+        return {"phase": game.phase, "turn": game.turn, "stage": game.stage, "dealer": st.get("dealer"),
+                "hand_number": st.get("hand"), "stock": len(game.stock), "pile": [C.card_name(c) for c in game.pile],
+                "discard_top": C.card_name(game.pile[-1]) if game.pile else None,
+                "keep": None if game.keep is None else C.card_name(game.keep),
+                "hand_sizes": [len(h) for h in game.hands] if game.phase == "play" else [0] * len(game.players),
+                "table": st, "frames": self.frames(game.table)}
 
     def selfplay_players(self, players: int | None, preset: str | None) -> int:
         if preset is not None:

@@ -8,13 +8,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import InvalidInput
 from companion.games.base import RUMSKI
 from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import ginski
+
+if TYPE_CHECKING:  # the bots load when first asked for, not with the registry
+    from companion.play.policy import Policy
 
 
 class Ginski(RummyVariant):
@@ -33,6 +36,7 @@ class Ginski(RummyVariant):
                                       "flip_low_deals": "flip: lowest deals"},}
     default_preset = ginski.DEFAULT_PRESET
     rules: ClassVar[RulesModule] = ginski
+    meld_rules = ginski.MELD_RULES
     gin_word = "Ginski"
     bonus_words = {"gin": ("Ginski bonus", "ginski_bonus"), "big_gin": ("Big Ginski bonus", "big_ginski_bonus"),
                    "undercut": ("undercut bonus", "undercut_bonus")}
@@ -45,6 +49,13 @@ class Ginski(RummyVariant):
         "ginski_2p": ("Two players", "twelve cards each"),
         "ginski_4p": ("Four players", "ten cards each"),
     }
+
+    def seat_policy(self) -> Policy:
+        """The normal bot, at the strong level too: :mod:`companion.play.ginski_bot` (ends the
+        round whenever allowed; draws and discards for the chance to end it next turn)."""
+        from companion.play.ginski_bot import GINSKI
+
+        return GINSKI
 
     def big_bonus(self, options: Any) -> int:
         return int(getattr(options, "big_ginski_bonus", 0) or 0)

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion import board as B
 from companion import cards as C
-from companion.melds import deadwood_of_mask
+from companion.melds import JOKERS, deadwood_of_mask
 from companion.play.gingo.candidates import candidate_hits, candidate_melds
 from companion.play.gingo.play import GingoPlay
 from companion.rules.gingo import actions as A
@@ -50,7 +50,7 @@ def _best_discard(hand: list[int], keep: int | None) -> int:
     best: tuple[int, int] | None = None
     for c in naturals:
         rest = C.cards_mask([x for x in hand if x != c and x < 52])
-        v = deadwood_of_mask(rest, "gingo") * 100 - C.gin_value(c) if c < 52 else 10**6
+        v = deadwood_of_mask(rest, JOKERS) * 100 - C.gin_value(c) if c < 52 else 10**6
         if best is None or v < best[0]:
             best = (v, c)
     assert best is not None

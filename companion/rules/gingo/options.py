@@ -60,7 +60,7 @@ class Options:
 
     @property
     def meld_rules(self) -> M.MeldRules:
-        return M.GINGO_FEWER if self.max_jokers_per_meld == "fewer_than_naturals" else M.GINGO
+        return M.JOKERS_FEWER if self.max_jokers_per_meld == "fewer_than_naturals" else M.JOKERS
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -30,6 +30,8 @@ export function normVariants(data) {
       declaredHelp: v.declared_help || null, levelWords: v.level_words || null,
       dealtPlay: v.dealt_play !== false,  // the companion can deal it (the Play screen)
       ginWord: v.gin_word || null,  // a game with a gin ending (and knocks and undercuts) says its word
+      bigWord: v.big_word || null,  // and its word for the ending with every card melded, no discard
+      kindWords: v.kind_words || {},  // how a hand ended, in the game's words where the rummy ones do not fit
     };
   });
 }

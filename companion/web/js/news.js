@@ -1,7 +1,9 @@
 // Live events in words, for the live region: a hand or a play entered on another phone
 // (for the game on screen), and the end of a match (any game). Each event comes once
 // over the live channel, so each is said once; replayed events (a reconnect catching up)
-// and this phone's own writes are not news.
+// and this phone's own writes are not news. How a hand ended is said in the game's own
+// words, as GET /api/v1/variants gives them (its kind_words, gin_word and big_word; the
+// rummy words below only where the game has none), never by comparing game names.
 
 import { cardWords } from "./board.js";
 import { isOwnWrite } from "./announce.js";
@@ -10,6 +12,18 @@ const KIND_WORDS = {
   gin: "went gin", big_gin: "went big gin", knock: "knocked", undercut: "knocked and was undercut",
   void: "the stock ran out", showdown: "showdown",
 };
+
+// How a hand of `variant` (an entry of the page's variants, or null) ended: `own` is the
+// game's own word for it (said after the ender's name and a colon, as the sheet does),
+// `verb` the rummy phrase said after the name.
+function kindWords(kind, variant) {
+  const v = variant || {};
+  const own = (v.kindWords || {})[kind];
+  if (own) return { own };
+  if (kind === "gin" && v.ginWord) return { verb: `went ${v.ginWord}` };
+  if (kind === "big_gin" && v.bigWord) return { verb: `went ${v.bigWord}` };
+  return { verb: KIND_WORDS[kind] || null };
+}
 
 const finished = new Map();   // game id -> finished as last seen
 
@@ -37,7 +51,7 @@ function teamWords(names, t) { return [[0, 2], [1, 3]][Number(t)].map(s => names
 
 function cardList(cards) { return (cards || []).map(cardWords).join(", "); }
 
-function eventWords(ev, game) {
+function eventWords(ev, game, variant) {
   const names = namesOf(game);
   const p = ev.payload || {};
   const name = (seat) => names[seat] ?? `Player ${Number(seat) + 1}`;
@@ -49,8 +63,10 @@ function eventWords(ev, game) {
       const pts = t !== null && t !== undefined && Array.isArray(r.points) ? `: ${teamWords(names, t)} score ${r.points[t]}` : ": no team scores";
       return `${n} entered on another phone${pts}`;
     }
-    const what = r.ender === null || r.ender === undefined ? (KIND_WORDS[r.kind] || r.kind || "scored")
-      : `${name(r.ender)} ${KIND_WORDS[r.kind] || r.kind || "ended it"}`;
+    const k = kindWords(r.kind, variant);
+    const said = k.own || k.verb;
+    const what = r.ender === null || r.ender === undefined ? (said || r.kind || "scored")
+      : k.own ? `${name(r.ender)}: ${k.own}` : `${name(r.ender)} ${said || r.kind || "ended it"}`;
     const pts = Array.isArray(r.points) && r.winner !== null && r.winner !== undefined && typeof r.points[r.winner] === "number"
       ? `; ${name(r.winner)} scores ${r.points[r.winner]}` : "";
     return `${n} entered on another phone: ${what}${pts}`;
@@ -74,8 +90,9 @@ function eventWords(ev, game) {
   return null;
 }
 
-// The words for one live message, or [] (`shownGame`: the id of the game on screen).
-export function liveNews(msg, shownGame) {
+// The words for one live message, or [] (`shownGame`: the id of the game on screen;
+// `variants`: the page's variants, normVariants' list, or null while they are loading).
+export function liveNews(msg, shownGame, variants = null) {
   if (!msg) return [];
   if (msg.type === "snapshot") {
     for (const g of msg.games || []) finished.set(g.id, !!g.finished);
@@ -86,7 +103,8 @@ export function liveNews(msg, shownGame) {
   const game = msg.game;
   const out = [];
   if (ev.game_id === shownGame && !isOwnWrite(ev.client_id)) {
-    const words = eventWords(ev, game);
+    const variant = (variants || []).find(v => v.name === game.variant) || null;
+    const words = eventWords(ev, game, variant);
     if (words) out.push(words);
   }
   const was = finished.get(game.id);
