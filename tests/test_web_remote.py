@@ -2,7 +2,9 @@
 Chromium: two real service processes on 127.0.0.1 and a real TLS mosquitto with the access
 list of docs/remote.md. A phone joined to board B pastes the invite board A made, opens the
 game, sits and plays its seat through B's API; the game list says which games are remote;
-a wrong invite is refused in words."""
+a wrong invite is refused in words. Hosting from the page: a phone joined to board A starts a
+remote game on the New game screen, reads the invite code off its screen, and a phone on board
+B joins with that code; both see the game."""
 
 from __future__ import annotations
 
@@ -45,6 +47,28 @@ def phone(browser: Browser, boards: tuple[Board, Board]) -> Iterator[Page]:
         expect(page.locator("#game-list")).to_be_attached()
         expect(page.locator("#conn")).to_have_attribute("data-state", "online")
         yield page
+
+
+@pytest.fixture()
+def host_phone(browser: Browser, boards: tuple[Board, Board]) -> Iterator[Page]:
+    """A phone joined to board A (the host), on its games screen."""
+    with phone_page(browser, name="board A's page") as page:
+        page.goto(f"{boards[0].server.url}/?code={CODE}")
+        expect(page.locator("#game-list")).to_be_attached()
+        expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+        yield page
+
+
+def host_on_page(page: Page, variant: str, players: list[str]) -> str:
+    """Start a game hosted for a friend on the New game screen; its id (the game opens)."""
+    page.click("#nav a[data-nav='new']")
+    page.click(f"#new-form .seg[aria-label='variant'] button[data-value='{variant}']")
+    for i, name in enumerate(players):
+        page.fill(f"#player-{i}", name)
+    page.check("#new-remote")
+    page.click("#start-game")
+    expect(page).to_have_url(re.compile(r"#/game/r[0-9a-f]{32}$"))
+    return page.url.rsplit("/", 1)[-1]
 
 
 def join_on_page(page: Page, invite: str) -> None:
@@ -151,3 +175,73 @@ def test_the_join_panel_passes_axe(boards: tuple[Board, Board], phone: Page, sch
     expect(phone.locator("#game-list .game-remote").first).to_be_visible()
     violations = axe_violations(phone)
     assert not violations, report(f"games screen with the remote join panel ({scheme})", violations)
+
+
+def test_a_phone_hosts_a_remote_game_and_a_friend_joins_with_the_code_on_screen(
+        boards: tuple[Board, Board], host_phone: Page, phone: Page) -> None:
+    a, b = boards
+    gid = host_on_page(host_phone, "gingo", ["Ann", "Cy"])
+    # the game opened with its invite code, plainly, and the friend's instruction
+    panel = host_phone.locator("#remote-invite-panel")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("Join a friend's remote game")
+    expect(host_phone.locator("h1").first).to_be_visible()
+    invite = host_phone.locator("#invite-code").inner_text().strip()
+    assert re.fullmatch(r"gingo1-\S+", invite), invite
+    assert a.remote(gid)["role"] == "host" and a.game(gid)["players"] == ["Ann", "Cy"]
+    # the code is a secret: the phone keeps it in memory only
+    stored = host_phone.evaluate("() => JSON.stringify(Object.assign({}, localStorage, sessionStorage))")
+    assert invite not in stored
+    # the copy button copies it (or, without a clipboard, selects it) and says so
+    host_phone.click("#invite-copy")
+    expect(host_phone.locator("#invite-copied")).not_to_be_empty()
+    # the friend types the code read off the screen on board B's page: the same game opens there
+    join_on_page(phone, invite)
+    expect(phone).to_have_url(re.compile(f"#/game/{gid}$"))
+    expect(phone.locator("h1").first).to_be_visible()
+    wait(lambda: b.game(gid)["version"] == a.game(gid)["version"], 10, "the guest's copy catches up")
+    assert b.remote(gid)["role"] == "guest" and b.remote(gid)["peer"] == "board-a"
+    wait(lambda: a.remote(gid)["peer"] == "board-b", 10, "the host hears the guest")
+    # both games screens list it as remote
+    phone.click("#nav a[data-nav='games']")
+    expect(phone.locator(f"#game-list li[data-game='{gid}']")).to_contain_text("remote: hosted by board-a")
+    host_phone.click("#nav a[data-nav='games']")
+    expect(host_phone.locator(f"#game-list li[data-game='{gid}']")).to_contain_text("remote: with board-b")
+
+
+def test_a_hosting_form_with_a_mistake_starts_nothing_and_keeps_the_form(
+        boards: tuple[Board, Board], host_phone: Page) -> None:
+    """Hosting with two players of one name: the page says so next to the form, starts
+    nothing, and keeps everything typed (the host option too) across a reload."""
+    a, _ = boards
+    before = {g["id"] for g in a.client.get("/api/v1/remote").json()["games"]}
+    host_phone.click("#nav a[data-nav='new']")
+    host_phone.click("#new-form .seg[aria-label='variant'] button[data-value='gingo']")
+    host_phone.fill("#player-0", "Ann")
+    host_phone.fill("#player-1", "Ann")
+    host_phone.check("#new-remote")
+    host_phone.click("#start-game")
+    expect(host_phone.locator("#new-error")).to_be_visible()
+    expect(host_phone).to_have_url(re.compile("#/new$"))
+    assert {g["id"] for g in a.client.get("/api/v1/remote").json()["games"]} == before
+    host_phone.reload()
+    expect(host_phone.locator("#new-remote")).to_be_checked()
+    expect(host_phone.locator("#player-0")).to_have_value("Ann")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_host_option_and_the_invite_pass_axe(boards: tuple[Board, Board], host_phone: Page, scheme: str) -> None:
+    """The New game screen with the host option, and the game with its invite code: no
+    axe-core violation, in both colour schemes."""
+    from tests.test_a11y import axe_violations, report  # skips when axe-core is not installed
+
+    host_phone.evaluate("t => localStorage.setItem('gingo.theme', t)", scheme)
+    host_phone.reload()
+    host_phone.click("#nav a[data-nav='new']")
+    expect(host_phone.locator("#new-remote")).to_be_visible()
+    violations = axe_violations(host_phone)
+    assert not violations, report(f"new game screen with the host option ({scheme})", violations)
+    host_on_page(host_phone, "gingo", ["Ann", "Cy"])
+    expect(host_phone.locator("#invite-code")).to_be_visible()
+    violations = axe_violations(host_phone)
+    assert not violations, report(f"a hosted game with its invite code ({scheme})", violations)

@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import { h, fieldError, showError, loadDraft, saveDraft, clearDraft, seg } from "./ui.js";
 import { knownPlayers } from "./people.js";
+import { remoteInfo, remoteOn, hostOption, hostError, noteInvite } from "./remote.js";
 
 // The variants as the companion lists them, in one shape whatever the service's version.
 export function normVariants(data) {
@@ -45,8 +46,9 @@ export async function mountNew(main, ctx) {
   if (!ctx.variants) ctx.variants = normVariants(await api.get("/api/v1/variants"));
   const variants = ctx.variants;
   const known = await knownPlayers();
+  const remote = remoteOn(await remoteInfo());  // this board has a [remote] section: it can host a friend
   let lastFocus = null;
-  const draft = loadDraft("new", { variant: null, preset: null, options: {}, players: [], dealer: 0, count: null });
+  const draft = loadDraft("new", { variant: null, preset: null, options: {}, players: [], dealer: 0, count: null, remote: false });
   const form = h("form", { class: "panel", novalidate: true, id: "new-form" });
   const err = fieldError("new-error");
   main.append(form);
@@ -153,6 +155,7 @@ export async function mountNew(main, ctx) {
       }
       kids.push(det);
     }
+    if (remote) kids.push(hostOption(draft.remote, (on) => { draft.remote = on; saveDraft("new", draft); }));
     kids.push(err, h("button", { type: "submit", class: "btn primary", id: "start-game" }, "Start the game"));
     form.replaceChildren(...kids);
     drawDealer();
@@ -206,12 +209,15 @@ export async function mountNew(main, ctx) {
     Object.assign(options, (choiceOf(v, names.length) || {}).options || {});
     const body = { variant: draft.variant, players: names, options, dealer: draft.dealer };
     if (draft.preset) body.preset = draft.preset;
+    const hosting = remote && draft.remote;
+    if (hosting) body.remote = true;
     try {
       const res = await ctx.write("POST", "/api/v1/games", body);
       const g = res.game || res;
       clearDraft("new");
+      if (hosting) noteInvite(g);
       ctx.navigate(`#/game/${g.id}`);
-    } catch (e) { showError(err, api.says(e)); }
+    } catch (e) { showError(err, hosting ? hostError(e) : api.says(e)); }
   });
   draw();
 }

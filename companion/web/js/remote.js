@@ -15,6 +15,7 @@ export async function refreshRemote() {
   } catch (e) {
     return;  // the companion itself is offline: the connection mark says so
   }
+  joinedInvites(info.games || []);
   const games = (info.games || []).filter(g => !g.finished);  // a finished game waits for nobody
   const down = games.filter(g => g.peer && !g.peer_online);
   const waiting = games.filter(g => !g.peer);
@@ -79,4 +80,85 @@ export function remoteText(g) {
   if (!r || !r.role) return null;
   const peer = r.peer || "no board yet";
   return r.role === "guest" ? `remote: hosted by ${peer}` : `remote: with ${peer}`;
+}
+
+// Hosting a game for a friend at another board: the New game screen offers it when this
+// board has a [remote] section (GET /api/v1/remote says "off" if not, as for the join panel).
+// POST /api/v1/games with "remote": true answers the game with remote.invite; the page keeps
+// that code in memory only (it is a secret: never in localStorage) and shows it above the
+// game until it is hidden or the friend's board has joined.
+const invites = new Map();  // game id -> the remote part of the hosting answer (with its invite)
+
+export async function remoteInfo() {
+  try { return await api.get("/api/v1/remote"); } catch { return null; }
+}
+
+export function remoteOn(info) { return !!info && info.status !== "off"; }
+
+// The option on the New game form: a checkbox, on when `on`, that calls `change(checked)`.
+export function hostOption(on, change) {
+  const box = h("input", { id: "new-remote", type: "checkbox", checked: !!on, "aria-describedby": "new-remote-help" });
+  box.addEventListener("change", () => change(box.checked));
+  return h("div", { class: "option check host-remote" },
+    h("label", { for: "new-remote" }, "Host it for a friend at another board"), box,
+    h("p", { class: "help", id: "new-remote-help" }, "Your friend plays from their own board, in their own home. ",
+      "Once the game starts, this page shows an invite code to send them."));
+}
+
+// What the page says when hosting failed (the form keeps everything typed).
+export function hostError(e) {
+  if (e instanceof api.NetError) return "No connection to the companion: nothing was started. Try again when the status shows online.";
+  if (e instanceof api.ApiError && e.code === "remote_not_configured")
+    return "This board is not set up to play other boards: whoever looks after it adds the broker to its settings (see Two boards, one game). Nothing was started; untick the box to play here.";
+  if (e instanceof api.ApiError && e.code === "remote_unreachable")
+    return "This board cannot reach the remote broker just now: nothing was started. Check the internet connection and try again.";
+  return api.says(e);
+}
+
+export function noteInvite(game) {
+  if (game && game.id !== undefined && game.remote && game.remote.invite) invites.set(String(game.id), game.remote);
+}
+
+// The invite of a game just hosted from this phone, above its screen (null: none held).
+export function invitePanel(gid) {
+  const r = invites.get(String(gid));
+  if (!r) return null;
+  const status = h("p", { class: "muted", id: "invite-copied", role: "status" });
+  const code = h("p", { class: "invite-code", id: "invite-code", translate: "no" }, r.invite);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(r.invite);
+      status.textContent = "Copied: paste it into a message to your friend.";
+    } catch {  // a page over plain http has no clipboard API: select the code for a long-press
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      status.textContent = "The code is selected: copy it, then paste it into a message to your friend.";
+    }
+  }
+  const panel = h("section", { class: "panel remote-invite no-print", id: "remote-invite-panel", dataset: { game: String(gid) },
+    "aria-labelledby": "remote-invite-title" },
+    h("h2", { id: "remote-invite-title" }, "Invite your friend"),
+    h("p", null, "Send your friend this code. Tell them: on your board's Games screen, open “Join a friend's remote game”, and type this code."),
+    code,
+    h("div", { class: "invite-tools" },
+      h("button", { type: "button", class: "btn primary", id: "invite-copy", onclick: copy }, "Copy the code"),
+      h("button", { type: "button", class: "btn", id: "invite-hide", onclick: () => { invites.delete(String(gid)); panel.remove(); } }, "Hide the code")),
+    status,
+    r.broker && r.broker !== "online" ? h("p", { class: "field-error", id: "invite-offline" },
+      "This board cannot reach the remote broker just now. The game is kept here; your friend can join as soon as the broker is back.") : null,
+    h("p", { class: "muted" }, "Anyone with this code can take the other seat: send it only to your friend."));
+  return panel;
+}
+
+// The friend's board joined a game whose invite this phone shows: the code gives way to who joined.
+function joinedInvites(games) {
+  for (const g of games) {
+    if (!g.peer || !invites.has(String(g.id))) continue;
+    invites.delete(String(g.id));
+    const panel = document.querySelector(`#remote-invite-panel[data-game="${CSS.escape(String(g.id))}"]`);
+    if (panel) panel.replaceChildren(h("p", { id: "invite-joined", role: "status" }, `${g.peer} has joined: the game is on both boards.`));
+  }
 }
