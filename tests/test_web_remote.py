@@ -180,6 +180,11 @@ def test_the_join_panel_passes_axe(boards: tuple[Board, Board], phone: Page, sch
 def test_a_phone_hosts_a_remote_game_and_a_friend_joins_with_the_code_on_screen(
         boards: tuple[Board, Board], host_phone: Page, phone: Page) -> None:
     a, b = boards
+    # board B has joined a game of A's before, so A already hears that B is online: the join
+    # below must tell A's phone by itself
+    r = a.client.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Bob"], "remote": True})
+    assert b.client.post("/api/v1/remote/join", json={"invite": r.json()["remote"]["invite"]}).status_code == 201
+    wait(lambda: a.remote(r.json()["id"])["peer_online"], 10, "the host hears that the guest is online")
     gid = host_on_page(host_phone, "gingo", ["Ann", "Cy"])
     # the game opened with its invite code, plainly, and the friend's instruction
     panel = host_phone.locator("#remote-invite-panel")
@@ -202,6 +207,9 @@ def test_a_phone_hosts_a_remote_game_and_a_friend_joins_with_the_code_on_screen(
     wait(lambda: b.game(gid)["version"] == a.game(gid)["version"], 10, "the guest's copy catches up")
     assert b.remote(gid)["role"] == "guest" and b.remote(gid)["peer"] == "board-a"
     wait(lambda: a.remote(gid)["peer"] == "board-b", 10, "the host hears the guest")
+    # the host's phone hears it: the code gives way to who joined, and no bar asks for a friend
+    expect(host_phone.locator("#invite-joined")).to_contain_text("board-b has joined")
+    expect(host_phone.locator("#remote-bar")).to_be_hidden()
     # both games screens list it as remote
     phone.click("#nav a[data-nav='games']")
     expect(phone.locator(f"#game-list li[data-game='{gid}']")).to_contain_text("remote: hosted by board-a")

@@ -159,6 +159,7 @@ class Hosting:
             g.guest = board
             await asyncio.to_thread(self.play.save)
             await client.subscribe(presence_topic(board), qos=1)
+            self.play.announce({"type": "remote", "game": g.id, "joined": board})  # the host's phones hear it
         if g.dealt:
             return dict(await self.dealt.joined(g, rid))
         events = await asyncio.to_thread(wire_events, self.play.table, g.id, 0)
