@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from tests.live_server import CODE
+from tests.live_server import CODE, LiveServer, free_port
 from tests.mqtt_broker import CA
-from tests.test_mqtt_remote import Board, start_board, wait
+from tests.test_mqtt_remote import Board, USERS, start_board, wait
 from tests.test_mqtt_remote_dealt import GIN, Mosquitto, broker, ca, claim  # noqa: F401
 from tests.web_helpers import phone_page
 
@@ -253,3 +253,36 @@ def test_the_host_option_and_the_invite_pass_axe(boards: tuple[Board, Board], ho
     expect(host_phone.locator("#invite-code")).to_be_visible()
     violations = axe_violations(host_phone)
     assert not violations, report(f"a hosted game with its invite code ({scheme})", violations)
+
+
+def test_hosting_while_the_broker_is_unreachable_keeps_the_game_and_says_so(
+        tmp_path_factory: pytest.TempPathFactory, browser: Browser, ca: CA) -> None:
+    """A board set up for remote play whose broker does not answer (nothing listens on its
+    port): the page still offers hosting; the game is made and kept, its code shown, and the
+    page says in words that the friend can join once the broker is back."""
+    tmp = tmp_path_factory.mktemp("lonely")
+    cfg = tmp / "board-a.toml"
+    cfg.write_text(f"""[remote]
+host = "127.0.0.1"
+port = {free_port()}
+tls = true
+ca = "{ca.cert}"
+username = "board-a"
+password = "{USERS['board-a']}"
+""")
+    srv = LiveServer(tmp / "data", args=("--config", str(cfg)))
+    try:
+        srv.start()
+        srv.wait_until("/api/v1/health", lambda h: h["remote"] != "online", timeout=30)
+        with phone_page(browser, name="the lonely board's page") as page:
+            page.goto(f"{srv.url}/?code={CODE}")
+            expect(page.locator("#game-list")).to_be_attached()
+            gid = host_on_page(page, "gingo", ["Ann", "Cy"])
+            expect(page.locator("#invite-code")).to_contain_text("gingo1-")
+            expect(page.locator("#invite-offline")).to_contain_text("cannot reach the remote broker")
+            expect(page.locator("#remote-bar")).to_contain_text("broker cannot be reached")
+            # the game is kept on this board
+            page.click("#nav a[data-nav='games']")
+            expect(page.locator(f"#game-list li[data-game='{gid}']")).to_be_visible()
+    finally:
+        srv.stop()

@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { h, fieldError, showError, loadDraft, saveDraft, clearDraft, seg } from "./ui.js";
 import { knownPlayers } from "./people.js";
-import { remoteInfo, remoteOn, hostOption, hostError, noteInvite } from "./remote.js";
+import { remoteInfo, remoteOn, hostOption, hostError, noteInvite, refreshRemote } from "./remote.js";
 
 // The variants as the companion lists them, in one shape whatever the service's version.
 export function normVariants(data) {
@@ -215,7 +215,7 @@ export async function mountNew(main, ctx) {
       const res = await ctx.write("POST", "/api/v1/games", body);
       const g = res.game || res;
       clearDraft("new");
-      if (hosting) noteInvite(g);
+      if (hosting) { noteInvite(g); refreshRemote(); }  // the bar: waiting for the friend, or the broker away
       ctx.navigate(`#/game/${g.id}`);
     } catch (e) { showError(err, hosting ? hostError(e) : api.says(e)); }
   });
