@@ -208,8 +208,8 @@ def test_a_phone_hosts_a_remote_game_and_a_friend_joins_with_the_code_on_screen(
     assert b.remote(gid)["role"] == "guest" and b.remote(gid)["peer"] == "board-a"
     wait(lambda: a.remote(gid)["peer"] == "board-b", 10, "the host hears the guest")
     # the host's phone hears it: the code gives way to who joined, and no bar asks for a friend
-    expect(host_phone.locator("#invite-joined")).to_contain_text("board-b has joined")
-    expect(host_phone.locator("#remote-bar")).to_be_hidden()
+    expect(host_phone.locator("#invite-joined")).to_contain_text("board-b has joined", timeout=15000)
+    expect(host_phone.locator("#remote-bar")).to_be_hidden(timeout=15000)
     # both games screens list it as remote
     phone.click("#nav a[data-nav='games']")
     expect(phone.locator(f"#game-list li[data-game='{gid}']")).to_contain_text("remote: hosted by board-a")
