@@ -25,6 +25,8 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
   discards for the board;
+* ``gosearch``: :func:`companion.play.gingo.search.search_move`, the Gin-Go bot that
+  weighs the normal bot's draws and discards by playing the hand out over sampled deals;
 * ``random``: a uniformly random legal action (every rummy action of
   ``RummyGame.legal_actions()``; for Gin-Go every move ``legal_moves`` finds).
 
@@ -69,6 +71,7 @@ from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E4
 from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
+from companion.play.gingo.search import search_move  # noqa: E402
 from companion.play.gingo.strong import strong_move  # noqa: E402
 from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, Pass, RummyGame  # noqa: E402
 from companion.play.rummy_actions import Action  # noqa: E402
@@ -88,7 +91,7 @@ LEVEL_NAMES = {"easy": "easy", "normal": "normal", "sharp": "strong"}
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
 PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"},
-         "first": {"gingo"}, "gostrong": {"gingo"}, "rlcard": {"gin"}}
+         "first": {"gingo"}, "gostrong": {"gingo"}, "gosearch": {"gingo"}, "rlcard": {"gin"}}
 
 
 def _rummy_policy(name: str) -> Policy:
@@ -181,6 +184,8 @@ def _gingo_policy(name: str) -> Policy:
         return lambda play, rng: bot_move(play, rng)
     if name == "gostrong":
         return lambda play, rng: strong_move(play, rng)
+    if name == "gosearch":
+        return lambda play, rng: search_move(play, rng)
     if name in LEVEL_NAMES:
         level = LEVEL_NAMES[name]
         return lambda play, rng: gingo_move(play, level, rng)
@@ -189,7 +194,7 @@ def _gingo_policy(name: str) -> Policy:
             moves = legal_moves(play)
             return rng.choice(moves) if moves else bot_move(play, rng)
         return pick
-    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong, random, easy, normal or sharp")
+    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong, gosearch, random, easy, normal or sharp")
 
 
 def rummy_match(variant: str, players: int, seed: int, a: Policy, b: Policy, a_seat: int) -> int | None:

@@ -10,9 +10,11 @@ easy       the first bots: :func:`companion.play.bot.basic_action` in the rummy 
 normal     the bots that played every seat before levels (:func:`companion.play.bot.seat_policy`,
            :func:`companion.play.gingo.strong.strong_move`)
 strong     gin: :mod:`companion.play.sharp` (reads what the opponent took, threw and let go
-           by; samples the unseen cards before it knocks); Color Gin, Ginski and Gin-Go: the
-           normal bots (no stronger one has been measured yet; the sharp Color Gin bot lost
-           to the normal one: docs/play.md)
+           by; samples the unseen cards before it knocks); Gin-Go:
+           :func:`companion.play.gingo.search.search_move` (the normal bot's draws and
+           discards weighed by playing the hand out over deals the seat could be facing);
+           Color Gin and Ginski: the normal bots (no stronger one has been measured yet;
+           the sharp Color Gin bot lost to the normal one: docs/play.md)
 =========  ================================================================================
 
 A rummy bot plays on :func:`companion.play.knowledge.seat_game`: a copy of the game in
@@ -90,6 +92,10 @@ def gingo_move(play: GingoPlay, level: str = DEFAULT_LEVEL, rng: random.Random |
         from companion.play.gingo.bot import bot_move
 
         return bot_move(play, rng)
+    if level == "strong":
+        from companion.play.gingo.search import search_move
+
+        return search_move(play, rng)
     from companion.play.gingo.strong import strong_move
 
     return strong_move(play, rng)
