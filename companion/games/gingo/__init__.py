@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from companion import cards as C
 from companion.errors import IllegalAction
 from companion.games.base import GINGO, HandSizes, Variant
-from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
+from companion.games.options import BOT_LEVEL_WORDS
 from companion.rules import gingo as rules
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
@@ -41,7 +41,8 @@ class GinGo(Variant):
     level_words = {
         "easy": "Easy: melds what it can and throws the card that leaves the least deadwood; a beginner can beat it.",
         "normal": "Normal: also throws for the board, keeping the cards on its own link and off yours.",
-        "strong": same_as_normal("Gin-Go"),
+        "strong": ("Strong: also plays its best draws and discards out to the end of the hand, over deals "
+                   "you could be holding, and keeps the one that leaves the best board."),
     }
     deals = True
     pile_draw = False  # the stock only: the pile is dug, a card at a time
