@@ -247,7 +247,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int) -> dict[str, Any]:
+def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int,
+        progress: bool = False) -> dict[str, Any]:
     _label, variant, players = case
     decisions: list[float] = []
     wins = [0, 0]
@@ -268,6 +269,10 @@ def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int
             draws += 1
         else:
             wins[r] += 1
+        if progress:  # a run stopped early still says what it measured so far
+            print(f"  {i + 1} matches (seed {s}): A {wins[0]}, B {wins[1]}, draws {draws}; A's ms per decision "
+                  f"median {1000 * percentile(decisions, 0.5):.1f}, p99 {1000 * percentile(decisions, 0.99):.1f}",
+                  file=sys.stderr, flush=True)
     fair = 1 / players if variant != "gingo" else 0.5
     return {"wins": wins, "draws": draws, "fair": fair, "median_s": statistics.median(seconds),
             "seats": players if variant != "gingo" else 2,
@@ -291,6 +296,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pairs", default="bot:random,bot:bot")
     ap.add_argument("--only", default="", help="comma-separated case labels to run (default: all)")
+    ap.add_argument("--progress", action="store_true", help="print the running tally after each match (stderr)")
     args = ap.parse_args()
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     only = {o.strip() for o in args.only.split(",") if o.strip()}
@@ -308,7 +314,7 @@ def main() -> None:
         for pair in pairs:
             if any(case[1] not in PLAYS.get(name, {case[1]}) for name in pair):
                 continue
-            r = run(case, (pair[0], pair[1]), args.games, args.seed)
+            r = run(case, (pair[0], pair[1]), args.games, args.seed, args.progress)
             decided = r["wins"][0] + r["wins"][1]
             rate = r["wins"][0] / decided if decided else float("nan")
             lo, hi = wilson(r["wins"][0], decided)
