@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from companion.play.gingo import search
 from companion.play.gingo.play import GingoPlay
 from companion.play.gingo.search import candidates, sample_deal, search_move
 from companion.play.gingo.strong import strong_move
@@ -20,10 +21,12 @@ from companion.play.sharp import budget, set_budget
 def unhurried() -> Iterator[None]:
     """The search stops at its time budget; these tests give it all the time it needs
     (a loaded machine would play out fewer deals and choose by time)."""
-    before = budget()
+    before, deals = budget(), search.SAMPLES
     set_budget(60_000)
+    search.SAMPLES = 4  # 4 deals a decision, not 12: the same code, quicker
     yield
     set_budget(before)
+    search.SAMPLES = deals
 
 
 def positions(players: int, seed: int, limit: int) -> Iterator[GingoPlay]:
