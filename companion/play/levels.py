@@ -17,6 +17,12 @@ strong     gin: :mod:`companion.play.sharp` (reads what the opponent took, threw
            the sharp Color Gin bot lost to the normal one: docs/play.md)
 =========  ================================================================================
 
+The strong level applies to a bot that plays against at least one person. A table of
+bots only (a demonstration: nobody's opponent) plays the normal level whatever its
+options say (:func:`table_level`): the strong Gin-Go bot plays out a dozen deals per
+decision, and a whole match of it inside one request would hold the table for tens of
+seconds (minutes on a Pi Zero 2 W).
+
 A rummy bot plays on :func:`companion.play.knowledge.seat_game`: a copy of the game in
 which every card its seat cannot see is dealt again from what the seat knows, so its
 choice depends on nothing else; every bot is deterministic for what its seat knows (a
@@ -65,6 +71,19 @@ def check_level(level: str) -> str:
     return level
 
 
+def table_level(level: str, bots_only: bool) -> str:
+    """The level a table's bots play: ``level``, except that a table of bots only plays
+    the normal level in place of the strong one (see the module notes).
+
+    >>> table_level("strong", bots_only=True), table_level("strong", bots_only=False)
+    ('normal', 'strong')
+    >>> table_level("easy", bots_only=True)
+    'easy'
+    """
+    check_level(level)
+    return "normal" if bots_only and level == "strong" else level
+
+
 def rummy_policy(variant: str, level: str) -> Policy:
     """The policy of a ``variant`` bot (``gin``, ``color_gin``, ``ginski``) at ``level``."""
     check_level(level)
@@ -107,5 +126,5 @@ def gingo_action(play: GingoPlay, level: str = DEFAULT_LEVEL, rng: random.Random
     return out
 
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "LEVEL_WORDS", "HELP", "level_of", "check_level", "rummy_policy",
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "LEVEL_WORDS", "HELP", "level_of", "check_level", "table_level", "rummy_policy",
            "seat_action", "gingo_move", "gingo_action"]
