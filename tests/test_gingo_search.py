@@ -113,3 +113,38 @@ def test_the_search_weighs_other_moves_than_the_normal_bots() -> None:
             else:
                 differ += 1
     assert differ >= 1 and same >= 1, (differ, same)
+
+
+def real_state(p: GingoPlay) -> str:
+    """Everything of a play the search could touch: hands, stock, pile, turn, the table
+    (melds, board, links), the deck's generator and its public JSON."""
+    import json
+
+    from companion.play.gingo import legal_actions
+
+    t = p.table
+    return repr((p.hands, p.stock, p.pile, p.phase, p.turn, p.stage, p.keep, p._st.actions,
+                 p._st.rng.getstate(), p._hand_rng, [(m.id, m.seat, m.kind, list(m.cards), dict(m.designations))
+                                                     for m in t.table_melds],
+                 t.board.mask(1), t.board.mask(2), json.dumps(t.as_dict(), sort_keys=True),
+                 json.dumps(legal_actions(p), sort_keys=True)))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_search_never_changes_the_real_game(players: int) -> None:
+    """The search plays out its own copies only: the real game is the same before and
+    after each decision, over many positions of whole games."""
+    search.SAMPLES = 2  # the copies are the same with fewer deals (the fixture restores it)
+    checked = 0
+    for seed in range(2):
+        p = GingoPlay([str(s) for s in range(players)], {}, seed=seed)
+        rng = random.Random(seed)
+        for step in range(60):
+            if p.phase == "game_over":
+                break
+            before = real_state(p)
+            move = search_move(p, random.Random(step))
+            assert real_state(p) == before, f"seed {seed}, step {step}: the search changed the game"
+            checked += 1
+            p.perform(move if p.phase == "play" else strong_move(p, rng))
+    assert checked >= 80
