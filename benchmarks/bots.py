@@ -26,6 +26,8 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
   discards for the board;
+* ``gosearch``: :func:`companion.play.gingo.search.search_move`, the Gin-Go bot that
+  weighs the normal bot's draws and discards by playing the hand out over sampled deals;
 * ``random``: a uniformly random legal action (every rummy action of
   ``RummyGame.legal_actions()``; for Gin-Go every move ``legal_moves`` finds).
 
@@ -70,6 +72,7 @@ from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E4
 from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
 from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
 from companion.play.gingo.play import GingoPlay  # noqa: E402
+from companion.play.gingo.search import search_move  # noqa: E402
 from companion.play.gingo.strong import strong_move  # noqa: E402
 from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, Pass, RummyGame  # noqa: E402
 from companion.play.rummy_actions import Action  # noqa: E402
@@ -89,7 +92,7 @@ LEVEL_NAMES = {"easy": "easy", "normal": "normal", "sharp": "strong"}
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
 PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"},
-         "first": {"gingo"}, "gostrong": {"gingo"}, "rlcard": {"gin"}}
+         "first": {"gingo"}, "gostrong": {"gingo"}, "gosearch": {"gingo"}, "rlcard": {"gin"}}
 
 
 def _rummy_policy(name: str) -> Policy:
@@ -182,6 +185,8 @@ def _gingo_policy(name: str) -> Policy:
         return lambda play, rng: bot_move(play, rng)
     if name == "gostrong":
         return lambda play, rng: strong_move(play, rng)
+    if name == "gosearch":
+        return lambda play, rng: search_move(play, rng)
     if name in LEVEL_NAMES:
         bot = find_variant("gingo").bot(LEVEL_NAMES[name])
         return lambda play, rng: bot(play, rng)
@@ -190,7 +195,7 @@ def _gingo_policy(name: str) -> Policy:
             moves = legal_moves(play)
             return rng.choice(moves) if moves else bot_move(play, rng)
         return pick
-    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong, random, easy, normal or sharp")
+    raise SystemExit(f"unknown Gin-Go policy {name!r}: bot, first, gostrong, gosearch, random, easy, normal or sharp")
 
 
 def rummy_match(variant: str, players: int, seed: int, a: Policy, b: Policy, a_seat: int) -> int | None:
@@ -243,7 +248,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int) -> dict[str, Any]:
+def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int,
+        progress: bool = False) -> dict[str, Any]:
     _label, variant, players = case
     decisions: list[float] = []
     wins = [0, 0]
@@ -264,6 +270,10 @@ def run(case: tuple[str, str, int], pair: tuple[str, str], games: int, seed: int
             draws += 1
         else:
             wins[r] += 1
+        if progress:  # a run stopped early still says what it measured so far
+            print(f"  {i + 1} matches (seed {s}): A {wins[0]}, B {wins[1]}, draws {draws}; A's ms per decision "
+                  f"median {1000 * percentile(decisions, 0.5):.1f}, p99 {1000 * percentile(decisions, 0.99):.1f}",
+                  file=sys.stderr, flush=True)
     fair = 1 / players if variant != "gingo" else 0.5
     return {"wins": wins, "draws": draws, "fair": fair, "median_s": statistics.median(seconds),
             "seats": players if variant != "gingo" else 2,
@@ -287,6 +297,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pairs", default="bot:random,bot:bot")
     ap.add_argument("--only", default="", help="comma-separated case labels to run (default: all)")
+    ap.add_argument("--progress", action="store_true", help="print the running tally after each match (stderr)")
     args = ap.parse_args()
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     only = {o.strip() for o in args.only.split(",") if o.strip()}
@@ -304,7 +315,7 @@ def main() -> None:
         for pair in pairs:
             if any(case[1] not in PLAYS.get(name, {case[1]}) for name in pair):
                 continue
-            r = run(case, (pair[0], pair[1]), args.games, args.seed)
+            r = run(case, (pair[0], pair[1]), args.games, args.seed, args.progress)
             decided = r["wins"][0] + r["wins"][1]
             rate = r["wins"][0] / decided if decided else float("nan")
             lo, hi = wilson(r["wins"][0], decided)

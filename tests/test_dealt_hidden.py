@@ -62,6 +62,21 @@ class Hidden:
     def __init__(self) -> None:
         self.face_up: set[str] = set()
 
+    def watch(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """See the pile and the table melds after every move, the bots' too: the bots play
+        several turns inside one request, and a card one of them throws and the next digs
+        back out of the pile was face up for everyone in between (the move list names it)."""
+        from companion.table.dealt import DealtGame
+
+        original = DealtGame.after
+
+        def after(game: DealtGame, seat: int, action: Any) -> Any:
+            new, effects = original(game, seat, action)
+            self.update(new.engine, new.by_moves)
+            return new, effects
+
+        monkeypatch.setattr(DealtGame, "after", after)
+
     def update(self, engine: Any, gingo: bool) -> set[str]:
         if gingo:
             self.face_up |= {C.card_name(c) for c in engine.pile}
@@ -96,15 +111,16 @@ def public_texts(p: Phones, gid: str) -> dict[str, Any]:
                                                   ("color_gin", ["Ann", "Bot"], [1]),
                                                   ("gingo", ["Ann", "B", "C", "D"], [1, 2, 3])])
 def test_no_public_endpoint_shows_a_hidden_card(phones: Phones, variant: str, players: list[str],
-                                                bots: list[int]) -> None:
+                                                bots: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     c = phones.client
+    hidden = Hidden()
+    hidden.watch(monkeypatch)
     extra = {"skip_board": True} if variant == "gingo" else {}
     r = c.post("/api/v1/games", json={"variant": variant, "players": players, "mode": "dealt", "bots": bots,
                                       **extra}, headers=phones.ann)
     gid = r.json()["id"]
     key = phones.table.held(gid).created_payload["secret"]["key"]
     c.post(f"/api/v1/games/{gid}/seats/0", headers=phones.ann)
-    hidden = Hidden()
     rng = random.Random(7)
     anon = c.websocket_connect("/api/v1/live")
     seat0 = c.websocket_connect("/api/v1/live")

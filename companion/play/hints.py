@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from companion import cards as C
 from companion import melds as M
 from companion.play.knowledge import knowledge, seat_game
+from companion.play.gingo.search import candidates
 from companion.play.policy import Policy, play_turn
 from companion.play.sharp import SharpMixin
 from companion.play.rummy_actions import BigGin, ChooseDeal, Discard, Draw, Knock, Pass, action_to_dict
@@ -176,12 +177,15 @@ def gingo_hint(play: GingoPlay, seat: int, move: Any) -> dict[str, Any]:
         if len(hand) <= 1:
             text = f"go out with {say(C.parse_card(action['card']))}: you capture every card still held"
         else:
-            text = (f"discard {say(C.parse_card(action['card']))}: it is the card you need least (it melds "
-                    "with little you hold and its space is not on your shortest path)")
+            text = (f"discard {say(C.parse_card(action['card']))}: it is among the cards you need least (they "
+                    "meld with little you hold and their spaces are off your shortest path), and it left the best "
+                    "board when the rest of the hand was played out over hands the others could hold")
     elif kind == "choose_deal":
         text = "deal" if action.get("deal") else "let the other side deal"
     else:
         text = _GINGO_VERBS.get(kind, kind.replace("_", " "))
+        if kind == "draw" and len(candidates(play)) > 1:
+            text += ": it left a better board than any dig of the pile when the rest of the hand was played out"
     return {"action": action, "text": text}
 
 

@@ -16,10 +16,18 @@ normal     the bots that played every seat before levels (gin: :mod:`companion.p
            Color Gin: :mod:`companion.play.color_gin_bot`; Ginski:
            :mod:`companion.play.ginski_bot`; Gin-Go: :func:`companion.play.gingo.strong.strong_move`)
 strong     gin: :mod:`companion.play.sharp` (reads what the opponent took, threw and let go
-           by; samples the unseen cards before it knocks); Color Gin, Ginski and Gin-Go: the
-           normal bots (no stronger one has been measured yet; the sharp Color Gin bot lost
-           to the normal one: docs/play.md)
+           by; samples the unseen cards before it knocks); Gin-Go:
+           :func:`companion.play.gingo.search.search_move` (the normal bot's draws and
+           discards weighed by playing the hand out over deals the seat could be facing);
+           Color Gin and Ginski: the normal bots (no stronger one has been measured yet;
+           the sharp Color Gin bot lost to the normal one: docs/play.md)
 =========  ================================================================================
+
+The strong level applies to a bot that plays against at least one person. A table of
+bots only (a demonstration: nobody's opponent) plays the normal level whatever its
+options say (:func:`table_level`): the strong Gin-Go bot plays out a dozen deals per
+decision, and a whole match of it inside one request would hold the table for tens of
+seconds (minutes on a Pi Zero 2 W).
 
 A rummy bot plays on :func:`companion.play.knowledge.seat_game`: a copy of the game in
 which every card its seat cannot see is dealt again from what the seat knows, so its
@@ -67,6 +75,19 @@ def check_level(level: str) -> str:
     return level
 
 
+def table_level(level: str, bots_only: bool) -> str:
+    """The level a table's bots play: ``level``, except that a table of bots only plays
+    the normal level in place of the strong one (see the module notes).
+
+    >>> table_level("strong", bots_only=True), table_level("strong", bots_only=False)
+    ('normal', 'strong')
+    >>> table_level("easy", bots_only=True)
+    'easy'
+    """
+    check_level(level)
+    return "normal" if bots_only and level == "strong" else level
+
+
 def seat_action(game: RummyGame, policy: Policy) -> Action:
     """``policy``'s action for the player to move in ``game`` (the game's Variant gives the
     policy of each level), chosen on what that seat knows only
@@ -75,4 +96,5 @@ def seat_action(game: RummyGame, policy: Policy) -> Action:
     return play_turn(view, policy)
 
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "LEVEL_WORDS", "HELP", "level_of", "check_level", "seat_action"]
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "LEVEL_WORDS", "HELP", "level_of", "check_level", "table_level",
+           "seat_action"]

@@ -26,7 +26,7 @@ from typing import Any
 from companion.errors import CompanionError, Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
 from companion.games import find_variant
 from companion.play.deal import SEED_BYTES, commitment, hand_seed
-from companion.play.levels import level_of
+from companion.play.levels import level_of, table_level
 from companion.store.records import SECRET
 from companion.table.boardwait import board_wait
 from companion.table.checks import check_players
@@ -312,7 +312,9 @@ class Dealing(Ledger):
             if seat is None or seat not in d.bots or self.waiting_for_board(g) is not None:
                 return None
             e = d.engine
-            level = level_of(e.options)
+            # a table of bots only is a demonstration: the normal level, so no request
+            # plays a bots-only match of the strong search (companion.play.levels)
+            level = table_level(level_of(e.options), bots_only=len(d.bots) == len(d.names))
             action = d.variant.dealt_bot_action(e, level, random.Random(g.version))
             return seat, action, g.version
 

@@ -20,7 +20,7 @@ from companion import cards as C
 from companion import melds as M
 from companion.errors import IllegalAction
 from companion.games.base import GINGO, DealtMove, HandSizes, Variant
-from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
+from companion.games.options import BOT_LEVEL_WORDS
 from companion.rules import gingo as rules
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
@@ -45,7 +45,8 @@ class GinGo(Variant):
     level_words = {
         "easy": "Easy: melds what it can and throws the card that leaves the least deadwood; a beginner can beat it.",
         "normal": "Normal: also throws for the board, keeping the cards on its own link and off yours.",
-        "strong": same_as_normal("Gin-Go"),
+        "strong": ("Strong: also plays its best draws and discards out to the end of the hand, over deals "
+                   "you could be holding, and keeps the one that leaves the best board."),
     }
     deals = True
     pile_draw = False  # the stock only: the pile is dug, a card at a time
@@ -98,18 +99,24 @@ class GinGo(Variant):
         return play.GingoPlay(list(names), options, dealer=dealer, hand_rng=hand_rng)
 
     def bot(self, level: str) -> Callable[[play.GingoPlay, random.Random | None], Any]:
-        """Gin-Go's bot at ``level``: the first bot when easy, else the strong one (no
-        stronger one has been measured yet).
+        """Gin-Go's bot at ``level``: the first bot when easy, the board-minded one when
+        normal, and when strong that one's best draws and discards weighed by playing the
+        hand out over deals the seat could be facing (:mod:`companion.play.gingo.search`).
 
-        >>> GinGo().bot("easy").__name__, GinGo().bot("strong").__name__
-        ('bot_move', 'strong_move')
+        >>> [GinGo().bot(level).__name__ for level in ("easy", "normal", "strong")]
+        ['bot_move', 'strong_move', 'search_move']
         """
         from companion.play.levels import check_level
 
-        if check_level(level) == "easy":
+        level = check_level(level)
+        if level == "easy":
             from companion.play.gingo.bot import bot_move
 
             return bot_move
+        if level == "strong":
+            from companion.play.gingo.search import search_move
+
+            return search_move
         from companion.play.gingo.strong import strong_move
 
         return strong_move

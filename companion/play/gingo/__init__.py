@@ -11,7 +11,9 @@ an illegal or out-of-turn action and then leaves the state unchanged, and replay
 
 Modules: ``play`` (the deck, turns and the actions), ``candidates`` (melds and hits a hand
 can make), ``bot`` (the first bot and ``legal_actions``), ``strong`` (the seat bot:
-``bot_move`` and ``bot_action`` here are its), ``selfplay``.
+``bot_move`` and ``bot_action`` here are its; the normal level), ``search`` (the strong
+level: the normal bot's draws and discards weighed by playing the hand out over sampled
+deals), ``selfplay``.
 
 Actions (``seat`` is always the player to move)
 ===============================================

@@ -41,7 +41,7 @@ from typing import Any
 
 from companion import cards as C
 from companion.play.gingo.bot import _chip_value, _layoff_take, _meld, bot_move, discard_move
-from companion.play.gingo.candidates import candidate_melds
+from companion.play.gingo.candidates import candidate_hits, candidate_melds
 from companion.play.gingo.play import GingoPlay
 from companion.rules.gingo import actions as A
 from companion.rules.gingo.engine import GingoGame
@@ -102,25 +102,31 @@ def _dead_cards(play: GingoPlay) -> int:
     return play.table.table_cards()
 
 
-def choose_discard(play: GingoPlay) -> int:
-    """The card the player to move lets go (never the one it must keep)."""
+def discard_order(play: GingoPlay) -> list[int]:
+    """The cards the player to move may let go (never the one it must keep), the one it
+    values least (:func:`keep_value`) first."""
     seat = play.turn
     hand = play.hands[seat]
     keep = play.keep
     choices = [c for c in hand if c != keep] or list(hand)
     dead = _dead_cards(play)
-    return min(choices, key=lambda c: (keep_value(play, seat, c, dead), c))
+    return sorted(choices, key=lambda c: (keep_value(play, seat, c, dead), c))
 
 
-def choose_draw(play: GingoPlay) -> A.Action:
-    """Draw from the stock, or dig the pile where the dug card melds at once (or two
-    cards or more lay off), scored by the chips it places less the cards taken."""
+def choose_discard(play: GingoPlay) -> int:
+    """The card the player to move lets go (never the one it must keep)."""
+    return discard_order(play)[0]
+
+
+def dig_options(play: GingoPlay) -> list[tuple[float, A.Action]]:
+    """Every dig of the pile worth weighing (the dug card melds at once, or two cards or
+    more lay off), scored by the chips it places less the cards taken, best first."""
     seat = play.turn
     side = side_of(seat)
     hand = play.hands[seat]
     game = play.table
     pile = play.pile
-    best: tuple[float, A.Action] | None = None
+    found: list[tuple[float, int, A.Action]] = []
     for idx in range(len(pile) - 1, max(-1, len(pile) - 1 - DIG_DEPTH), -1):
         card = pile[idx]
         taken = pile[idx:]
@@ -132,19 +138,31 @@ def choose_draw(play: GingoPlay) -> A.Action:
             if cv < 0:
                 continue
             score = cv + len(cards) - DIG_COST * len(taken)
-            if best is None or score > best[0]:
-                best = (score, A.Take(seat, card, meld=_meld(seat, cards, des)))
+            found.append((score, len(found), A.Take(seat, card, meld=_meld(seat, cards, des))))
+    # a lay-off dig starts with a taken card that fits the table as it is (whether a
+    # natural card fits does not depend on the other cards): skip the depths with none
+    window = [c for c in pile[max(0, len(pile) - DIG_DEPTH):] if c < 52]
+    fits = {c for _, c, des in candidate_hits(window, game) if not des}
     for idx in range(len(pile) - 2, max(-1, len(pile) - 1 - DIG_DEPTH), -1):
+        if not any(c in fits for c in pile[idx:]):
+            continue
         lay = _layoff_take(play, idx)
         if lay is None:
             continue
         take, laid = lay
         score = _chip_value(game, side, laid) + len(laid) - DIG_COST * (len(pile) - idx - len(laid))
-        if best is None or score > best[0]:
-            best = (score, take)
-    if best is not None and best[0] > DIG_AT:
-        return best[1]
-    return A.Draw(seat)
+        found.append((score, len(found), take))
+    found.sort(key=lambda f: (-f[0], f[1]))  # the first found wins a tie, as before
+    return [(score, action) for score, _, action in found]
+
+
+def choose_draw(play: GingoPlay) -> A.Action:
+    """Draw from the stock, or dig the pile where the dug card melds at once (or two
+    cards or more lay off), scored by the chips it places less the cards taken."""
+    options = dig_options(play)
+    if options and options[0][0] > DIG_AT:
+        return options[0][1]
+    return A.Draw(play.turn)
 
 
 def choose_forfeits(game: GingoGame, side: int, chips: Sequence[int], short: int) -> tuple[int, ...]:
@@ -192,4 +210,4 @@ def strong_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str
     return strong_move(play, rng).to_dict()
 
 
-__all__ = ["strong_move", "strong_action", "choose_discard", "keep_value", "choose_forfeits", "going_out"]
+__all__ = ["strong_move", "strong_action", "choose_discard", "discard_order", "dig_options", "choose_draw", "keep_value", "choose_forfeits", "going_out"]
