@@ -4,6 +4,7 @@ and the simulated boards. Board A hosts; board B joins with the invite."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -103,6 +104,22 @@ def start_board(tmp: Path, broker: Mosquitto, ca: CA, user: str, data: str | Non
     srv.wait_until("/api/v1/health", lambda h: h["remote"] == "online", timeout=30)
     client = httpx.Client(base_url=srv.url, headers={"Authorization": "Bearer " + srv.pair(user)}, timeout=15)
     return Board(srv, client, user)
+
+
+@contextlib.contextmanager
+def two_boards(tmp: Path, broker: Mosquitto, ca: CA,
+               env_a: dict[str, str] | None = None) -> Iterator[tuple[Board, Board]]:
+    """Board A (``env_a``: its server's extra environment) and board B on ``broker``;
+    both stopped afterwards, also when B fails to start."""
+    started: list[Board] = []
+    try:
+        started.append(start_board(tmp, broker, ca, "board-a", env=env_a))
+        started.append(start_board(tmp, broker, ca, "board-b"))
+        yield started[0], started[1]
+    finally:
+        for board in started:
+            board.client.close()
+            board.server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from companion.hardware.layout import default_layout
 from tests.dealt_twin import led_kind
 from tests.test_mqtt_remote import GINGO_ACTIONS
 from tests.mqtt_broker import CA
-from tests.test_mqtt_remote import USERS, Board, start_board, wait
+from tests.test_mqtt_remote import USERS, Board, two_boards, wait
 from tests.test_mqtt_remote_dealt import (Live, Mosquitto, broker, ca, claim, hands_shown,  # noqa: F401
                                           host_and_join, host_secrets, most)
 
@@ -36,16 +36,8 @@ EMPTY = "." * 52
 @pytest.fixture(scope="module")
 def boards(tmp_path_factory: pytest.TempPathFactory, broker: Mosquitto, ca: CA) -> Iterator[tuple[Board, Board]]:
     """Board A (the host: its bots move at once, inside the request that lets them) and board B."""
-    tmp = tmp_path_factory.mktemp("boards")
-    started: list[Board] = []
-    try:
-        started.append(start_board(tmp, broker, ca, "board-a", env={"GINGO_BOT_DELAY": "0"}))
-        started.append(start_board(tmp, broker, ca, "board-b"))
-        yield started[0], started[1]
-    finally:
-        for board in started:
-            board.client.close()
-            board.server.stop()
+    with two_boards(tmp_path_factory.mktemp("boards"), broker, ca, env_a={"GINGO_BOT_DELAY": "0"}) as both:
+        yield both
 
 
 def board_of(board: Board) -> dict[str, Any]:

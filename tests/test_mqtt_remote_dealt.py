@@ -23,7 +23,7 @@ import pytest
 from tests.live_server import HOST_CODE
 from tests.mqtt_broker import CA, Mosquitto, make_ca, need_mosquitto
 from tests.mqtt_client import Watcher
-from tests.test_mqtt_remote import ACL, USERS, Board, start_board, wait
+from tests.test_mqtt_remote import ACL, USERS, Board, two_boards, wait
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.live]
 
@@ -48,16 +48,8 @@ def broker(tmp_path_factory: pytest.TempPathFactory, ca: CA) -> Iterator[Mosquit
 
 @pytest.fixture(scope="module")
 def boards(tmp_path_factory: pytest.TempPathFactory, broker: Mosquitto, ca: CA) -> Iterator[tuple[Board, Board]]:
-    tmp = tmp_path_factory.mktemp("boards")
-    started: list[Board] = []
-    try:
-        started.append(start_board(tmp, broker, ca, "board-a"))
-        started.append(start_board(tmp, broker, ca, "board-b"))
-        yield started[0], started[1]
-    finally:
-        for board in started:
-            board.client.close()
-            board.server.stop()
+    with two_boards(tmp_path_factory.mktemp("boards"), broker, ca) as both:
+        yield both
 
 
 def host_and_join(a: Board, b: Board, body: dict[str, Any]) -> str:

@@ -8,6 +8,7 @@ B joins with that code; both see the game."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +17,7 @@ import pytest
 
 from tests.live_server import CODE, LiveServer, free_port
 from tests.mqtt_broker import CA
-from tests.test_mqtt_remote import Board, USERS, start_board, wait
+from tests.test_mqtt_remote import Board, USERS, two_boards, wait
 from tests.test_mqtt_remote_dealt import GIN, Mosquitto, broker, ca, claim  # noqa: F401
 from tests.web_helpers import phone_page
 
@@ -27,35 +28,31 @@ pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.live]
 
 @pytest.fixture(scope="module")
 def boards(tmp_path_factory: pytest.TempPathFactory, broker: Mosquitto, ca: CA) -> Iterator[tuple[Board, Board]]:
-    tmp = tmp_path_factory.mktemp("boards")
-    started: list[Board] = []
-    try:
-        started.append(start_board(tmp, broker, ca, "board-a"))
-        started.append(start_board(tmp, broker, ca, "board-b"))
-        yield started[0], started[1]
-    finally:
-        for board in started:
-            board.client.close()
-            board.server.stop()
+    with two_boards(tmp_path_factory.mktemp("boards"), broker, ca) as both:
+        yield both
 
 
-@pytest.fixture()
-def phone(browser: Browser, boards: tuple[Board, Board]) -> Iterator[Page]:
-    """A phone joined to board B (the guest), on its games screen."""
-    with phone_page(browser, name="board B's page") as page:
-        page.goto(f"{boards[1].server.url}/?code={CODE}")
+@contextlib.contextmanager
+def joined_phone(browser: Browser, board: Board, name: str) -> Iterator[Page]:
+    """A phone joined to ``board``, on its games screen and online."""
+    with phone_page(browser, name=name) as page:
+        page.goto(f"{board.server.url}/?code={CODE}")
         expect(page.locator("#game-list")).to_be_attached()
         expect(page.locator("#conn")).to_have_attribute("data-state", "online")
         yield page
 
 
 @pytest.fixture()
+def phone(browser: Browser, boards: tuple[Board, Board]) -> Iterator[Page]:
+    """A phone joined to board B (the guest), on its games screen."""
+    with joined_phone(browser, boards[1], "board B's page") as page:
+        yield page
+
+
+@pytest.fixture()
 def host_phone(browser: Browser, boards: tuple[Board, Board]) -> Iterator[Page]:
     """A phone joined to board A (the host), on its games screen."""
-    with phone_page(browser, name="board A's page") as page:
-        page.goto(f"{boards[0].server.url}/?code={CODE}")
-        expect(page.locator("#game-list")).to_be_attached()
-        expect(page.locator("#conn")).to_have_attribute("data-state", "online")
+    with joined_phone(browser, boards[0], "board A's page") as page:
         yield page
 
 
