@@ -14,7 +14,7 @@ def scan(plan_set: ptr32, plan_clr: ptr32, plan_ain: ptr32, plan_at: ptr32, n: i
          avg: int, settle: int, rest_set: int, out: ptr8):
     """Read the n planned sensors, each averaged avg times, into out (u16 little-endian).
 
-    Step i drives the select and enable lines (plan_set/plan_clr masks on SIO), waits
+    Step i drives the select and enable lines (plan_set then plan_clr masks on SIO), waits
     settle microseconds, converts ADC input plan_ain[i] avg times and stores the mean,
     on the read_u16 scale, at out[plan_at[i]]. Then rest_set releases every mux.
     """
@@ -23,8 +23,12 @@ def scan(plan_set: ptr32, plan_clr: ptr32, plan_ain: ptr32, plan_at: ptr32, n: i
     timer = ptr32(0x40054000)
     i = 0
     while i < n:
-        sio[6] = plan_clr[i]
+        # break before make: SET first (GPIO_OUT_SET, SIO + 0x014) releases every mux but
+        # this step's, then CLR (GPIO_OUT_CLR, SIO + 0x018) enables it (EN is active low);
+        # the other order left the last mux and the next both on between the two writes,
+        # their outputs tied to one ADC pin (RP2040 datasheet 2.3.1.7, SIO registers)
         sio[5] = plan_set[i]
+        sio[6] = plan_clr[i]
         t0 = timer[10]
         while timer[10] - t0 < settle:
             pass

@@ -104,6 +104,29 @@ def test_the_shipped_config_drives_the_strip_on_gp16(pico: EmulatedBoard, sensor
     assert len([e for e in edges if e[1] == 1]) == 60 * 24, len(edges)
 
 
+def test_a_scan_switches_muxes_break_before_make(pico: EmulatedBoard, sensors: SerialSensors) -> None:
+    """The four muxes' outputs share one ADC pin: at no instant of a scan may two be
+    enabled (EN low), or two sensors drive the pin against each other. Every edge on the
+    four EN pins, in the order the emulated GPIOs changed, is replayed over whole scans
+    (a sampled pin state only catches the overlap by chance: it lasts one instruction)."""
+    assert sensors.link.hello is not None
+    enables = (6, 7, 8, 9)  # firmware/config.py's MUX_ENABLE_PINS
+    for pin in enables:
+        pico.edges(pin)  # start watching; the edges come back in the order they happened
+    run_for(pico, 3 * PERIOD_US)
+    edges = [e for e in pico.edges(enables[0]) if e[0] in enables]
+    switched = {pin for pin, level, _ in edges if level == 0}
+    assert switched == set(enables), f"a scan enables every mux; edges seen on {sorted(switched)}"
+    # each pin's level before its first edge is the opposite of that edge
+    level = {pin: 1 - next(lv for p, lv, _ in edges if p == pin) for pin in enables}
+    worst: tuple[int, float] = (0, 0.0)
+    for pin, lv, ns in edges:
+        level[pin] = lv
+        on = sum(1 for p in enables if level[p] == 0)
+        worst = max(worst, (on, ns))
+    assert worst[0] <= 1, f"{worst[0]} muxes enabled at once at {worst[1]:.0f} ns"
+
+
 def test_a_chip_it_does_not_know_gets_an_error_frame_not_a_scan(tmp_path: Path) -> None:
     """On an RP2350 (Pico 2) the RP2040's register addresses are wrong: the firmware
     scans nothing and answers each HELLO with an ERROR frame that says why."""
