@@ -1,6 +1,5 @@
 """Who may write: bearer tokens from pairing, and the host code for destructive calls."""
 
-from __future__ import annotations
 
 from fastapi import Request
 

@@ -8,7 +8,6 @@ They are ``async``: FastAPI runs a plain ``def`` dependency in a worker thread, 
 thread hop per dependency per request for what is an attribute read.
 """
 
-from __future__ import annotations
 
 from typing import Annotated, Any
 

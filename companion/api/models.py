@@ -5,7 +5,6 @@ an error rather than silently ignored); game bodies are open (``extra="allow"``)
 because each variant adds its own fields.
 """
 
-from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Optional
 

@@ -9,7 +9,6 @@ includes them in :data:`ROUTERS` order. Routes that answer with the table's own 
 ``tests/test_api_fuzz.py`` checks every answer against it.
 """
 
-from __future__ import annotations
 
 from typing import Any
 

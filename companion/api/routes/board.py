@@ -1,7 +1,6 @@
 """The board: ``/api/v1/board`` (expected against sensed), the simulator's
 ``/api/v1/board/sim`` and the simulated strip's ``/api/v1/leds``."""
 
-from __future__ import annotations
 
 from typing import Any
 

@@ -1,7 +1,6 @@
 """Games: create, import, read, delete, score hands, Gin-Go actions, undo, rematch,
 events and the exports (``/api/v1/games...``)."""
 
-from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 

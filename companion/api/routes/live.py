@@ -1,7 +1,6 @@
 """``WS /api/v1/live``: the route, and what the :class:`~companion.api.live.LiveHub`
 sends on connect (the snapshot) and on resume (the events missed, in pages)."""
 
-from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any

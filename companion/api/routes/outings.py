@@ -4,7 +4,6 @@ pair the next round, end it, undo its last step, delete it, export it with its g
 import it again. Each pair match's hands go to its game (``POST
 /api/v1/games/{id}/hands``), like any game's. Documented in ``docs/api.md``."""
 
-from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Optional
 

@@ -1,6 +1,5 @@
 """Pairing a phone and managing its token: ``/api/v1/pair`` and ``/api/v1/tokens``."""
 
-from __future__ import annotations
 
 from typing import Any
 

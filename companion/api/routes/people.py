@@ -5,7 +5,6 @@ Everything is computed on the companion from the games' summary lines (the event
 per request, so years of history answer quickly. Reads, open on the LAN like the games.
 """
 
-from __future__ import annotations
 
 import functools
 import threading

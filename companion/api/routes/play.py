@@ -3,7 +3,6 @@ hint for its turn (``/api/v1/games/{id}/seats/{n}``, ``/api/v1/games/{id}/view``
 ``/api/v1/games/{id}/hint``). A seat's actions go
 to ``POST /api/v1/games/{id}/actions`` (:mod:`companion.api.routes.games`)."""
 
-from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse

@@ -6,7 +6,6 @@ The remote-play adapter itself is :mod:`companion.mqtt.remote`, kept on
 created with ``POST /api/v1/games`` and ``"remote": true`` (:mod:`.games`).
 """
 
-from __future__ import annotations
 
 import json
 import re

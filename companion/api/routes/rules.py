@@ -5,7 +5,6 @@ needed. A refusal is 422 with the rule named (``invalid_first_dealer``,
 ``invalid_team_entry``). Documented in ``docs/api.md``.
 """
 
-from __future__ import annotations
 
 from typing import Any, Literal, Optional
 

@@ -1,6 +1,5 @@
 """``/api/v1/health`` and ``/api/v1/variants``."""
 
-from __future__ import annotations
 
 import functools
 from typing import Any
