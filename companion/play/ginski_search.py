@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING
 
 from companion.play.ginski_bot import GINSKI, GinskiPolicy
 from companion.play.knowledge import knowledge, seat_game
-from companion.play.policy import Policy, play_turn
-from companion.play.rummy_actions import Discard
+from companion.play.policy import Policy, best_after, play_turn
+from companion.play.rummy_actions import Action, Discard, Draw, Pass
 from companion.play.sharp import budget
 
 if TYPE_CHECKING:
@@ -51,8 +51,9 @@ if TYPE_CHECKING:
 
 DISCARDS = 3  # the normal bot's best discards weighed against each other
 SAMPLES = 16  # deals played out at most per decision
-MIN_SAMPLES = 2  # deals played out even when the budget is spent
+MIN_SAMPLES = 1  # deals played out even when the budget is spent
 ACTION_CAP = 200  # a play-out still running after this many actions is scored as a void round
+WEIGH_DRAWS = False  # weigh taking the discard against the stock too
 PLAYOUT: Policy = Policy()  # the bot every seat plays in a play-out (the plain legal bot: quick)
 
 
@@ -71,7 +72,7 @@ def _total(p: object) -> int:
     return p
 
 
-def play_out(game: RummyGame, first: Discard, seat: int, policy: Policy) -> float:
+def play_out(game: RummyGame, first: Action, seat: int, policy: Policy) -> float:
     """Play ``first`` on ``game`` (a sampled copy, changed in place), then ``policy`` in
     every seat to the end of the round; :func:`round_value` for ``seat`` (0 for a round
     the cap stopped)."""
@@ -92,22 +93,39 @@ class GinskiSearch(GinskiPolicy):
     discards = DISCARDS
     samples = SAMPLES
 
+    weigh_draws = WEIGH_DRAWS
+
+    def take(self, game: RummyGame, hand: int, top: int) -> bool:
+        start = time.thread_time()
+        normal = super().take(game, hand, top)
+        if not self.weigh_draws or game.phase == "rescue":
+            return normal
+        after, _ = best_after(hand | 1 << top, game.meld_rules, top)
+        if after <= game.hand_options.end_limit:
+            return True  # taking it ends the round at once
+        stock = Pass() if game.phase == "upcard" else Draw("stock")
+        moves: list[Action] = [Draw("discard"), stock] if normal else [stock, Draw("discard")]
+        means = self.weigh(game, moves, start)
+        return moves[max(range(2), key=lambda i: (means[i], -i))] == Draw("discard")
+
     def pick(self, game: RummyGame, allowed: int, which: int, best: int, ending: bool) -> int:
         if ending:
             return super().pick(game, allowed, which, best, ending)
+        start = time.thread_time()  # the normal bot's ranking counts against the budget too
         moves = self.ranked(game, allowed, best)[:self.discards]
         if len(moves) <= 1:
             return moves[0] if moves else super().pick(game, allowed, which, best, ending)
-        means = self.weigh(game, moves)
+        means = self.weigh(game, [Discard(c) for c in moves], start)
         return moves[max(range(len(moves)), key=lambda i: (means[i], -i))]
 
-    def weigh(self, game: RummyGame, moves: Sequence[int]) -> list[float]:
-        """The mean :func:`round_value` of discarding each of ``moves`` over the sampled deals."""
+    def weigh(self, game: RummyGame, moves: Sequence[Action], start: float | None = None) -> list[float]:
+        """The mean :func:`round_value` of each of ``moves`` over the sampled deals (the
+        budget counted from ``start``, a ``time.thread_time`` value, by default now)."""
         seat = game.turn
         know = knowledge(game, seat)
         sampler = random.Random(know.digest ^ 0x6A5C)
         totals = [0.0] * len(moves)
-        start = time.thread_time()
+        start = time.thread_time() if start is None else start
         limit = budget() / 1000.0
         done = 0
         slowest = 0.0
@@ -116,8 +134,8 @@ class GinskiSearch(GinskiPolicy):
                 break  # the next round of play-outs would overrun the budget
             round_start = time.thread_time()
             deal = seat_game(game, seat, sampler, know)
-            for i, card in enumerate(moves):
-                totals[i] += play_out(deal.clone(), Discard(card), seat, PLAYOUT)
+            for i, move in enumerate(moves):
+                totals[i] += play_out(deal.clone(), move, seat, PLAYOUT)
             done += 1
             slowest = max(slowest, time.thread_time() - round_start)
         return [t / done for t in totals]
