@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from companion.play import ginski_search
 from companion.play.gingo import search
 from companion.play.gingo.play import GingoPlay
 from companion.games import find_variant
@@ -30,14 +29,12 @@ def unhurried() -> Any:
     """The strong bots' sampling stops at its time budget (a loaded machine would sample
     fewer hands, and choose by time); these tests give it all the time it needs, so what
     they check is the choice itself."""
-    before, deals, rounds = budget(), search.SAMPLES, ginski_search.GinskiSearch.samples
+    before, deals = budget(), search.SAMPLES
     set_budget(60_000)
     search.SAMPLES = 4  # the strong Gin-Go bot plays out 4 deals a decision, not 12: the same code, quicker
-    ginski_search.GinskiSearch.samples = 4  # and the strong Ginski bot 4 rounds, not 16
     yield
     set_budget(before)
     search.SAMPLES = deals
-    ginski_search.GinskiSearch.samples = rounds
 
 
 def seat_action(game: RummyGame, level: str) -> Any:

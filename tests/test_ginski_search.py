@@ -1,4 +1,5 @@
-"""The searching Ginski bot (the strong level): it decides from its seat's knowledge only
+"""The searching Ginski bot (:mod:`companion.play.ginski_search`; it plays no level yet:
+it has not beaten the normal bot, docs/play.md): it decides from its seat's knowledge only
 (every card it cannot see dealt again, the same decision), it is deterministic for a
 seed, its play-outs never change the real game, and it weighs real alternatives (it
 does not always throw the normal bot's card)."""
@@ -17,7 +18,7 @@ from companion.play.levels import seat_action
 from companion.play.rummy import Discard, RummyGame
 from companion.play.sharp import budget, set_budget
 
-STRONG = find_variant("ginski").bot_policy("strong")
+STRONG = ginski_search.GINSKI_SEARCH
 NORMAL = find_variant("ginski").bot_policy("normal")
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import InvalidInput
 from companion.games.base import RUMSKI
-from companion.games.options import BOT_LEVEL_WORDS
+from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import ginski
 
@@ -42,9 +42,7 @@ class Ginski(RummyVariant):
                    "undercut": ("undercut bonus", "undercut_bonus")}
     undercut_takes_others = True
     big_word = "Big Ginski"
-    level_words = {**BOT_LEVEL_WORDS,
-                   "strong": ("Strong: also plays its best discards out to the end of the round, over deals "
-                              "you could be holding, and keeps the one that scores best.")}
+    level_words = {**BOT_LEVEL_WORDS, "strong": same_as_normal("Ginski")}
     declared_help = "Leave empty to let the companion choose the arrangement that leaves the least deadwood."
     preset_words = {
         "ginski": ("Three players (as written)", "ten cards each, first to 100"),
@@ -53,18 +51,13 @@ class Ginski(RummyVariant):
     }
 
     def seat_policy(self) -> Policy:
-        """The normal level's bot: :mod:`companion.play.ginski_bot` (ends the round whenever
-        allowed; draws and discards for the chance to end it next turn)."""
+        """The normal bot, at the strong level too: :mod:`companion.play.ginski_bot` (ends the
+        round whenever allowed; draws and discards for the chance to end it next turn). The
+        searching bot, :mod:`companion.play.ginski_search`, did not beat it (docs/play.md:
+        49.6% per seat over 300 matches), so it does not play a level."""
         from companion.play.ginski_bot import GINSKI
 
         return GINSKI
-
-    def strong_policy(self) -> Policy:
-        """The strong level's bot: :mod:`companion.play.ginski_search` (the normal bot's
-        best discards weighed by playing the round out over deals the seat could be facing)."""
-        from companion.play.ginski_search import GINSKI_SEARCH
-
-        return GINSKI_SEARCH
 
     def big_bonus(self, options: Any) -> int:
         return int(getattr(options, "big_ginski_bonus", 0) or 0)
