@@ -23,6 +23,9 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
   discards by the Color Gin suits they score in);
 * ``ginski``: :mod:`companion.play.ginski_bot` (ends the round whenever allowed, and
   draws and discards for the chance that the next draw lets it end the round);
+* ``ginsearch``: :mod:`companion.play.ginski_search` (the Ginski bot's best discards
+  weighed by playing the round out over deals the seat could be facing), on the seat's
+  knowledge as a dealt game plays it;
 * ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
   discards for the board;
@@ -36,7 +39,8 @@ cap, a rummy match the action cap stopped, or a match that ended level, as a Col
 2-2), A's win rate over the decided matches with its 95% Wilson interval, the share A
 would win if the policies were equal (1/players for Ginski), A's rate against one B
 seat (``A/seat``: A's wins over A's wins plus B's wins shared among the B seats, the
-same as the win rate with two players; 0.5 means equal), the median seconds per match
+same as the win rate with two players; 0.5 means equal) with its 95% interval (the
+ends of the win rate's interval, turned the same way), the median seconds per match
 and A's time per decision (median and p99 in milliseconds of CPU time, every call of
 policy A; CPU time so that a loaded machine does not inflate it; the seconds per match
 are wall-clock time).
@@ -91,7 +95,7 @@ Policy = Callable[[Any, random.Random], Any]
 LEVEL_NAMES = {"easy": "easy", "normal": "normal", "sharp": "strong"}
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
-PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"},
+PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"}, "ginsearch": {"ginski"},
          "first": {"gingo"}, "gostrong": {"gingo"}, "gosearch": {"gingo"}, "rlcard": {"gin"}}
 
 
@@ -106,6 +110,10 @@ def _rummy_policy(name: str) -> Policy:
         return lambda game, rng: suits_action(game)
     if name == "ginski":
         return lambda game, rng: ginski_action(game)
+    if name == "ginsearch":
+        from companion.play.ginski_search import GINSKI_SEARCH
+        from companion.play.levels import seat_action
+        return lambda game, rng: seat_action(game, GINSKI_SEARCH)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
     if name in LEVEL_NAMES:
@@ -113,7 +121,7 @@ def _rummy_policy(name: str) -> Policy:
         return lambda game, rng: find_variant(game.variant).bot(level)(game, rng)
     if name == "rlcard":
         return rlcard_policy()
-    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski, random, "
+    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski, ginsearch, random, "
                      "easy, normal, sharp or rlcard")
 
 
@@ -291,6 +299,19 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (mid - half, mid + half)
 
 
+def seat_share(rate: float, others: int) -> float:
+    """A's share against one other seat when A wins ``rate`` of the matches against
+    ``others`` seats of B (B's wins shared among them): ``rate`` itself with two
+    players, 0.5 when A wins the fair ``1 / (others + 1)``. It grows with ``rate``, so
+    the ends of ``rate``'s interval give the ends of this share's.
+
+    >>> seat_share(0.6, 1), round(seat_share(1 / 3, 2), 3), round(seat_share(3 / 7, 2), 3)
+    (0.6, 0.5, 0.6)
+    """
+    per_seat = (1 - rate) / others
+    return rate / (rate + per_seat) if rate + per_seat else float("nan")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=500)
@@ -308,7 +329,7 @@ def main() -> None:
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}; "
           f"{args.games} matches per row (duplicates: each seed played with A in every seat)")
     print(f"{'variant':<16} {'A:B':<12} {'A wins':>7} {'B wins':>7} {'draws':>6} {'A rate':>7} "
-          f"{'95% CI':>14} {'fair':>5} {'A/seat':>6} {'s/match':>8} {'ms med':>7} {'ms p99':>7}")
+          f"{'95% CI':>14} {'fair':>5} {'A/seat':>6} {'A/seat CI':>14} {'s/match':>8} {'ms med':>7} {'ms p99':>7}")
     for case in CASES:
         if only and case[0] not in only:
             continue
@@ -319,12 +340,14 @@ def main() -> None:
             decided = r["wins"][0] + r["wins"][1]
             rate = r["wins"][0] / decided if decided else float("nan")
             lo, hi = wilson(r["wins"][0], decided)
-            per_seat = r["wins"][1] / (r["seats"] - 1)
-            vs_seat = r["wins"][0] / (r["wins"][0] + per_seat) if decided else float("nan")
+            others = r["seats"] - 1
+            vs_seat = seat_share(rate, others) if decided else float("nan")
+            seat_lo, seat_hi = seat_share(lo, others), seat_share(hi, others)
             med, p99 = r["decision_ms"]
             print(f"{case[0]:<16} {pair[0] + ':' + pair[1]:<12} {r['wins'][0]:>7} {r['wins'][1]:>7} "
                   f"{r['draws']:>6} {rate:>7.3f} {f'{lo:.3f}-{hi:.3f}':>14} {r['fair']:>5.2f} "
-                  f"{vs_seat:>6.3f} {r['median_s']:>8.3f} {med:>7.2f} {p99:>7.1f}", flush=True)
+                  f"{vs_seat:>6.3f} {f'{seat_lo:.3f}-{seat_hi:.3f}':>14} {r['median_s']:>8.3f} {med:>7.2f} "
+                  f"{p99:>7.1f}", flush=True)
 
 
 if __name__ == "__main__":

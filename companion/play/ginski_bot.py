@@ -152,16 +152,21 @@ class GinskiPolicy(Policy):
     def pick(self, game: RummyGame, allowed: int, which: int, best: int, ending: bool) -> int:
         if ending:  # face down, every candidate keeps the same deadwood
             return max(C.iter_cards(allowed), key=lambda c: (RULES.card_value(c), c))
+        return self.ranked(game, allowed, best)[0]
+
+    def ranked(self, game: RummyGame, allowed: int, best: int) -> list[int]:
+        """The discards among ``allowed`` this bot weighs (within :attr:`slack` of the least
+        deadwood ``best``; a wild only when nothing else is near), its favourite first."""
         hand = game.hands[game.turn]
         near = [c for c in C.iter_cards(allowed) if deadwood(hand & ~(1 << c)) <= best + self.slack]
         naturals = [c for c in near if not RULES.wild_mask >> c & 1]
         near = naturals or near  # a wild goes only when nothing else is near
         if len(near) == 1:
-            return near[0]
+            return near
         unseen = drawable(game)
         limit = game.hand_options.end_limit
-        return max(near, key=lambda c: (self.score(hand & ~(1 << c), unseen, limit),
-                                        RULES.card_value(c), c))
+        return sorted(near, key=lambda c: (self.score(hand & ~(1 << c), unseen, limit),
+                                           RULES.card_value(c), c), reverse=True)
 
 
 GINSKI = GinskiPolicy()

@@ -52,7 +52,9 @@ class Ginski(RummyVariant):
 
     def seat_policy(self) -> Policy:
         """The normal bot, at the strong level too: :mod:`companion.play.ginski_bot` (ends the
-        round whenever allowed; draws and discards for the chance to end it next turn)."""
+        round whenever allowed; draws and discards for the chance to end it next turn). The
+        searching bot, :mod:`companion.play.ginski_search`, did not beat it (docs/play.md:
+        49.6% per seat over 300 matches), so it does not play a level."""
         from companion.play.ginski_bot import GINSKI
 
         return GINSKI
