@@ -16,6 +16,7 @@ import { variantsOf } from "./games.js";
 import { announce } from "./announce.js";
 import { plainError } from "./words.js";
 import { scoreLine, lastMoveWords, handOverPanel, handOverWords, matchEnd } from "./play_end.js";
+import { remoteInfo, remoteOn, hostOption, hostError, noteInvite, refreshRemote } from "./remote.js";
 
 // the game this phone plays (the Play tab returns to it while it is in progress)
 const CURRENT = "gingo.play.current";
@@ -50,7 +51,11 @@ export async function mountPlayNew(main, ctx) {
   }
   const all = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
   const variants = all.filter(v => v.dealtPlay);  // only the games the companion can deal
-  const draft = { variant: null, count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
+  const remote = remoteOn(await remoteInfo());  // this board has a [remote] section: it can host a friend
+  const draft = { variant: null, count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong",
+    remote: false };
+  // a hosted game keeps a seat without a bot for the friend (this phone takes seat 1)
+  const friendSeat = () => { for (let i = 1; i < draft.count; i++) if (!draft.bots[i]) return i; return -1; };
   const form = h("form", { class: "panel play-new", novalidate: true, id: "play-form" });
   const err = fieldError("play-error");
   main.append(form);
@@ -94,7 +99,13 @@ export async function mountPlayNew(main, ctx) {
       skip.addEventListener("change", () => { draft.skip = skip.checked; });
       kids.push(h("label", { class: "play-check" }, skip, " Skip the board (phones only)"));
     }
-    kids.push(err, h("button", { class: "btn primary big", type: "submit" }, "Deal"));
+    if (remote) kids.push(hostOption(draft.remote, (on) => {
+      draft.remote = on;
+      if (on && friendSeat() < 0) draft.bots[1] = false;  // the friend needs a seat: the first after this phone's
+      draw();
+      form.querySelector("#play-remote").focus();  // the form was drawn anew: keep the keyboard's place
+    }, "play-remote", "This phone takes seat 1; your friend's phone takes a seat you leave without a bot."));
+    kids.push(err, h("button", { class: "btn primary big", type: "submit", id: "play-deal" }, "Deal"));
     form.replaceChildren(...kids);
   }
   form.addEventListener("submit", async (ev) => {
@@ -109,14 +120,21 @@ export async function mountPlayNew(main, ctx) {
     const body = { variant: draft.variant, players: names, mode: "dealt", bots, client_id: api.newClientId() };
     if (bots.length) body.options = { bot_level: draft.level };
     if ((variants.find(x => x.name === draft.variant) || {}).onBoard) body.skip_board = draft.skip;
+    const hosting = remote && draft.remote;
+    if (hosting && friendSeat() < 0) {
+      showError(err, "Every seat but yours is a bot: untick “bot” on the seat your friend will take. Nothing was dealt.");
+      return;
+    }
+    if (hosting) body.remote = true;
     try {
       const g = await api.post("/api/v1/games", body);
+      if (hosting) { noteInvite(g); refreshRemote(); }  // its invite code above the game; the bar: waiting for the friend
       // the phone that deals has seen no hand yet: a hand the bots end before this phone's
       // first look still gets its panel (without this, the first look counted it as seen)
       localStorage.setItem(`${SEEN_PREFIX}${g.id}`, "0");
       try { await api.post(`/api/v1/games/${g.id}/seats/0`); } catch (e) { /* someone was quicker: pick another */ }
       ctx.navigate(`#/game/${g.id}`);
-    } catch (e) { showError(err, api.says(e)); }
+    } catch (e) { showError(err, hosting ? hostError(e) : api.says(e)); }
   });
   draw();
 }

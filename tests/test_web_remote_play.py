@@ -1,0 +1,160 @@
+"""Hosting a dealt game for a friend from the Play screen, and the invite code after a reload
+(companion/web/js/play.js, remote.js), in real headless Chromium: two real service processes
+on 127.0.0.1 and a real TLS mosquitto with the access list of docs/remote.md (the fixtures
+of tests/test_web_remote.py). A phone joined to board A deals a remote Gin Rummy game, reads
+the invite code off its screen, still has it after a reload (read again from its board with
+its token, never from the phone's storage); a phone joined to board B joins with that code,
+takes the free seat, and both phones play their own moves by taps."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.test_mqtt_remote import Board, wait
+from tests.test_web_remote import boards, host_phone, join_on_page, phone, version  # noqa: F401
+from tests.test_mqtt_remote_dealt import Mosquitto, broker, ca  # noqa: F401
+from tests.web_helpers import phone_page
+
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.live]
+
+
+def deal_hosted(page: Page, board: Board, names: list[str]) -> str:
+    """Deal a remote Gin Rummy game on the Play screen; its id (the game opens)."""
+    page.goto(f"{board.server.url}/#/play/new")
+    expect(page.locator("#play-form")).to_be_visible()
+    page.click("#play-form .seg[aria-label='game'] button[data-value='gin']")
+    for i, name in enumerate(names):
+        page.fill(f"#play-name-{i}", name)
+    expect(page.locator("#play-bot-1")).to_be_checked()  # the Play screen's default: a bot in seat 2
+    page.check("#play-remote")
+    # the friend needs a seat: hosting frees the first one from its bot, and says which seat is whose
+    expect(page.locator("#play-bot-1")).not_to_be_checked()
+    expect(page.locator("#play-remote")).to_be_focused()
+    expect(page.locator("#play-remote-help")).to_contain_text("your friend's phone takes a seat")
+    page.click("#play-deal")
+    expect(page).to_have_url(re.compile(r"#/game/r[0-9a-f]{32}$"))
+    return page.url.rsplit("/", 1)[-1]
+
+
+def shown_invite(page: Page) -> str:
+    expect(page.locator("#remote-invite-panel")).to_be_visible()
+    code = page.locator("#invite-code").inner_text().strip()
+    assert re.fullmatch(r"gingo1-\S+", code), code
+    return code
+
+
+def stored(page: Page) -> str:
+    return str(page.evaluate("() => JSON.stringify(Object.assign({}, localStorage, sessionStorage))"))
+
+
+def tap_a_move(page: Page) -> None:
+    """This phone's seat is to move: tap one move that does not end the hand (draw, take or
+    pass the upcard, or choose a card and discard it), and wait until the screen moves on."""
+    expect(page.locator(".play-turn")).to_contain_text("Your turn")
+    before = version(page)
+    moves = page.locator("#play-moves button.play-move")
+    if moves.count():
+        labels = [t.strip() for t in moves.all_inner_texts()]
+        pick = next((i for i, t in enumerate(labels) if not re.search(r"knock|gin", t, re.I)), 0)
+        moves.nth(pick).tap()
+    else:
+        page.locator(".play-card").last.tap()
+        expect(moves.first).to_contain_text("Discard")
+        moves.first.tap()
+    page.wait_for_function("v => Number(document.querySelector('#play').dataset.version) > v", arg=before)
+
+
+def test_a_phone_deals_a_hosted_game_on_the_play_screen_and_both_homes_play_it(
+        boards: tuple[Board, Board], host_phone: Page, phone: Page, browser: Browser) -> None:
+    a, b = boards
+    gid = deal_hosted(host_phone, a, ["Ann", "Bob"])
+    game = a.game(gid)
+    assert game["mode"] == "dealt" and game["players"] == ["Ann", "Bob"]
+    assert a.remote(gid)["role"] == "host"
+    assert [s["taken"] for s in game["dealt"]["seats"]] == [True, False]  # the dealing phone sits in seat 1
+    assert not game["dealt"]["seats"][1].get("bot")
+    invite = shown_invite(host_phone)
+    expect(host_phone.locator("#play")).to_be_visible()
+    expect(host_phone.locator("#remote-bar")).to_contain_text("No board has joined")
+    assert invite not in stored(host_phone)
+    # the phone reloads: the code is read again from board A (this phone's token), still never stored
+    host_phone.reload()
+    assert shown_invite(host_phone) == invite
+    expect(host_phone.locator("#play")).to_be_visible()
+    assert invite not in stored(host_phone)
+    # a phone that has not joined board A watches the game, but is never shown the code
+    with phone_page(browser, name="a watching phone at A") as watcher:
+        watcher.goto(f"{a.server.url}/#/game/{gid}")
+        expect(watcher.locator("#play")).to_be_visible()
+        expect(watcher.locator("#remote-bar")).to_contain_text("No board has joined")
+        assert watcher.locator("#remote-invite-panel").count() == 0
+        assert invite not in watcher.content()
+    # the friend types the code on board B's page and takes the free seat
+    join_on_page(phone, invite)
+    expect(phone).to_have_url(re.compile(f"#/game/{gid}$"))
+    sit = phone.locator(".play-moves button.play-move", has_text="Sit as Bob")
+    expect(sit).to_be_visible()
+    sit.tap()
+    expect(phone.locator(".play-card").first).to_be_visible()
+    wait(lambda: a.game(gid)["dealt"]["seats"][1]["taken"] is True, 10, "the host records the guest's seat")
+    # the host's phone hears the join: the code gives way to who joined
+    expect(host_phone.locator("#invite-joined")).to_contain_text("board-b has joined", timeout=15000)
+    # both homes play by taps, each phone its own seat, until each has moved twice
+    pages = {0: host_phone, 1: phone}
+    moved = {0: 0, 1: 0}
+    for _ in range(12):
+        game = a.game(gid)
+        if game["finished"] or min(moved.values()) >= 2:
+            break
+        seat = game["dealt"]["to_move"]
+        page = pages[seat]
+        wait(lambda: version(page) == a.game(gid)["version"], 10, f"seat {seat}'s phone shows the host's game")
+        before = game["version"]
+        tap_a_move(page)
+        moved[seat] += 1
+        wait(lambda: a.game(gid)["version"] > before, 10, "the move on the host")
+        wait(lambda: b.game(gid)["version"] == a.game(gid)["version"], 10, "the guest's mirror")
+    assert min(moved.values()) >= 2, moved
+    # after a reload once the friend has joined, the host's phone shows no code: nobody else may join
+    host_phone.reload()
+    expect(host_phone.locator("#play")).to_be_visible()
+    assert host_phone.locator("#remote-invite-panel").count() == 0
+    expect(host_phone.locator("#remote-bar")).to_be_hidden()
+
+
+def test_a_code_hidden_stays_hidden_and_a_page_on_the_guest_never_gets_one(
+        boards: tuple[Board, Board], host_phone: Page, phone: Page) -> None:
+    """Hiding the code on the host's phone holds while the page lives (a reload shows it again,
+    read from the board); the guest's page, which joined the game, is never shown its code."""
+    a, b = boards
+    page = host_phone
+    page.click("#nav a[data-nav='new']")
+    page.click("#new-form .seg[aria-label='variant'] button[data-value='gingo']")
+    page.fill("#player-0", "Ann")
+    page.fill("#player-1", "Dee")
+    page.check("#new-remote")
+    page.click("#start-game")
+    expect(page).to_have_url(re.compile(r"#/game/r[0-9a-f]{32}$"))
+    gid = page.url.rsplit("/", 1)[-1]
+    invite = shown_invite(page)
+    page.click("#invite-hide")
+    expect(page.locator("#remote-invite-panel")).to_have_count(0)
+    page.click("#nav a[data-nav='games']")
+    page.click(f"#game-list li[data-game='{gid}'] a")
+    expect(page).to_have_url(re.compile(f"#/game/{gid}$"))
+    expect(page.locator("h1").first).to_be_visible()
+    assert page.locator("#remote-invite-panel").count() == 0
+    page.reload()
+    assert shown_invite(page) == invite
+    # the guest's board: its phone joins and opens the game; no code there
+    join_on_page(phone, invite)
+    expect(phone).to_have_url(re.compile(f"#/game/{gid}$"))
+    expect(phone.locator("h1").first).to_be_visible()
+    phone.reload()
+    expect(phone.locator("h1").first).to_be_visible()
+    assert phone.locator("#remote-invite-panel").count() == 0
+    assert b.client.get(f"/api/v1/games/{gid}/invite").status_code == 409
