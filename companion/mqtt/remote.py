@@ -89,6 +89,8 @@ class RemotePlay:
         self._unsubscribe: Any = None
         table.add_write_hooks(guard=copy_guard(self.is_copy))
         table.add_write_hooks(guard=self.agreement.guard)
+        if hasattr(table, "remote_wait"):  # a remote dealt Gin-Go turn waits for the guest's chips too
+            table.remote_wait = self.agreement.dealt_wait
 
     # -- what this board remembers --------------------------------------------------------
 
@@ -275,6 +277,10 @@ class RemotePlay:
         self.presence[board] = state
         if before != state:
             self.announce({"type": "remote", "board": board, "online": state == "online"})
+        if before != state:  # a guest away holds no dealt game up; back, its chips count again
+            for g in self.games.values():
+                if g.role == "host" and g.dealt and g.guest == board:
+                    self.agreement.board_changed(g.id)
         if state == "online" and before != "online":
             self.agreement.forget()  # a host that restarted knows nothing of this board's chips
             client = self.link.client

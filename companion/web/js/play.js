@@ -153,6 +153,9 @@ export async function mountPlay(main, game, ctx) {
   const onBoard = kind.onBoard ?? !!rules.on_board;         // played on the companion's board
   const pileDraw = kind.pileDraw ?? rules.pile_draw !== false;  // a seat may take the pile's top card
   const matchWord = kind.matchWord || rules.match_word || "match";
+  // a remote game on the board waits for either board's chips, each wait naming its board:
+  // this board's id (GET /api/v1/remote) tells a wait here from one at the friend's board
+  const here = onBoard ? ((await remoteInfo()) || {}).board || null : null;
   const root = h("section", { class: "panel play", id: "play", "aria-label": `${labelOf(game)}, dealt` });
   main.append(root);
   let view = null;
@@ -451,7 +454,15 @@ export async function mountPlay(main, game, ctx) {
         choose: (cards) => { chosen = new Set(cards); showError(err, ""); draw(); } });
     }
     let waitBox = null;
-    if (wait) {
+    const elsewhere = !!(wait && wait.board && here && wait.board !== here);  // the friend's board, not this one
+    if (elsewhere) {
+      waitBox = h("div", { class: "play-wait", id: "play-wait", role: "region", "aria-label": "what the game waits for",
+        dataset: { board: wait.board } },
+        h("p", null, h("strong", { class: "play-wait-head" }, "Waiting for the other board: "),
+          `the chips on ${wait.board} do not match the game yet. Its players move them as its LEDs show; `,
+          "the game goes on as soon as they match."));
+      if (moves) holdMoves(moves);
+    } else if (wait) {
       const side = me !== null ? sideOfSeat(me, rules.sides) : "1";
       const teams = Object.values(rules.sides || {}).some(seats => seats.length > 1);
       waitBox = waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
@@ -464,7 +475,7 @@ export async function mountPlay(main, game, ctx) {
         h("p", null, ...melds.map(m => h("span", { class: m.side === 1 ? "side1" : "side2" },
           `${(m.stands_for || m.cards).map(c => face(c, deck)).join(" ")}`)))) : null;
       const boardEl = playBoard({ id, pub, seat: me, sides: rules.sides, sideNames: sides, preview: moves && moves.preview, live, melds: list });
-      if (wait) markWaits(boardEl, wait, pub.frames, me !== null ? sideOfSeat(me, rules.sides) : "1");
+      if (wait && !elsewhere) markWaits(boardEl, wait, pub.frames, me !== null ? sideOfSeat(me, rules.sides) : "1");
       kids.push(boardEl);
     }
     if (me === null) {
