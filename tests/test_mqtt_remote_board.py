@@ -325,7 +325,8 @@ def test_a_remote_dealt_gingo_turn_waits_for_the_guests_chips_too(boards: tuple[
     board B's chips differ from the game (a stray chip, or the chips of a meld not yet placed
     there), a move from either home is refused with 409 ``board_pending`` naming board-b and
     each space still wrong on it, and both homes' views say so; once B's chips match, the
-    same move goes through."""
+    same move goes through. A guest away holds nobody up: with B's chips wrong and B
+    stopped, the host plays on; B restarted reports its chips again."""
     a, b = boards
     for board in (a, b):
         set_chips(board, EMPTY)
@@ -334,10 +335,10 @@ def test_a_remote_dealt_gingo_turn_waits_for_the_guests_chips_too(boards: tuple[
     claim(a, gid, 0)
     claim(b, gid, 1)
     rng = random.Random(3)
-    stray = placed = 0
-    for _ in range(200):
+    stray = placed = away = 0
+    for _ in range(300):
         game = a.game(gid)
-        if game["finished"] or stray and placed:
+        if game["finished"] or stray and placed and away:
             break
         mover = a if game["dealt"]["to_move"] == 0 else b
         set_chips(a, game["board"])  # the host's own chips, as its LEDs show
@@ -345,7 +346,7 @@ def test_a_remote_dealt_gingo_turn_waits_for_the_guests_chips_too(boards: tuple[
         legal = view["legal_actions"]
         at_draw = any(x.get("type") == "draw" for x in legal)  # a turn starts: it waits for the board
         behind = board_of(b)["sensed"] != game["board"]
-        if at_draw and (behind or not stray):
+        if at_draw and (behind or not stray or mover is a and not away):
             if not behind:  # a stray chip on the guest's board, where no chip belongs
                 space = next(s for s in range(52) if game["board"][s] == ".")
                 assert b.client.post("/api/v1/board/sim", json={"space": space, "side": 2}).status_code == 200
@@ -363,6 +364,18 @@ def test_a_remote_dealt_gingo_turn_waits_for_the_guests_chips_too(boards: tuple[
             err = refused.json()["error"]
             assert err["code"] == "board_pending" and err["details"]["board"] == "board-b", err
             assert a.game(gid)["version"] == view["version"]  # nothing was written
+            if not behind and mover is a and not away:  # board B goes away with its chips wrong
+                b.server.stop()
+                wait(lambda: waits_for(a, gid) is None, 10, "the host plays on without board B")
+                r = a.client.post(f"/api/v1/games/{gid}/actions", json={"action": action,
+                                                                         "expected_version": view["version"]})
+                assert r.status_code == 200, r.text
+                b.server.start()
+                b.server.wait_until("/api/v1/health", lambda h: h["remote"] == "online", timeout=30)
+                wait(lambda: b.client.get(f"/api/v1/games/{gid}").json().get("version") == a.game(gid)["version"],
+                     10, "board B back on the game")
+                away += 1
+                continue
             set_chips(b, game["board"])  # board B's players move its chips as its LEDs show
             took = wait(lambda: waits_for(a, gid) is None and waits_for(b, gid) is None, 5, "the boards agree")
             assert took < 1.0, took
@@ -378,4 +391,4 @@ def test_a_remote_dealt_gingo_turn_waits_for_the_guests_chips_too(boards: tuple[
         r = mover.client.post(f"/api/v1/games/{gid}/actions",
                               json={"action": rng.choice(plays or legal), "expected_version": view["version"]})
         assert r.status_code == 200, r.text
-    assert stray and placed, (stray, placed)
+    assert stray and placed and away, (stray, placed, away)
