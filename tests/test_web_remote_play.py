@@ -4,7 +4,8 @@ on 127.0.0.1 and a real TLS mosquitto with the access list of docs/remote.md (th
 of tests/test_web_remote.py). A phone joined to board A deals a remote Gin Rummy game, reads
 the invite code off its screen, still has it after a reload (read again from its board with
 its token, never from the phone's storage); a phone joined to board B joins with that code,
-takes the free seat, and both phones play their own moves by taps."""
+takes the free seat, and both phones play their own moves by taps. In a remote dealt Gin-Go
+game, the Play screen says when the turn waits for the chips at the friend's board."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import pytest
 
 from tests.test_mqtt_remote import Board, wait
 from tests.test_web_remote import boards, host_phone, join_on_page, phone, version  # noqa: F401
-from tests.test_mqtt_remote_dealt import Mosquitto, broker, ca  # noqa: F401
+from tests.test_mqtt_remote_board import EMPTY, set_chips
+from tests.test_mqtt_remote_dealt import Mosquitto, broker, ca, claim, host_and_join  # noqa: F401
 from tests.web_helpers import phone_page
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
@@ -158,3 +160,46 @@ def test_a_code_hidden_stays_hidden_and_a_page_on_the_guest_never_gets_one(
     expect(phone.locator("h1").first).to_be_visible()
     assert phone.locator("#remote-invite-panel").count() == 0
     assert b.client.get(f"/api/v1/games/{gid}/invite").status_code == 409
+
+
+def test_the_play_screen_says_when_the_turn_waits_for_the_friends_board(
+        boards: tuple[Board, Board], host_phone: Page, phone: Page) -> None:
+    """A remote dealt Gin-Go game on the board: a stray chip on board B holds the turn. The
+    host's phone says it waits for the other board (and outlines nothing on its own); board
+    B's phone says which chip to lift there; lifted, both screens go on."""
+    a, b = boards
+    for board in (a, b):
+        set_chips(board, EMPTY)
+    gid = host_and_join(a, b, {"variant": "gingo", "players": ["Ann", "Bob"], "mode": "dealt", "remote": True})
+    claim(a, gid, 0)
+    claim(b, gid, 1)
+    for _ in range(30):  # the setting up (who deals, the suit rows), through each board's API, until a turn starts
+        game = a.game(gid)
+        mover = a if game["dealt"]["to_move"] == 0 else b
+        view = mover.client.get(f"/api/v1/games/{gid}/view").json()
+        if any(x.get("type") == "draw" for x in view["legal_actions"]):
+            break
+        r = mover.client.post(f"/api/v1/games/{gid}/actions",
+                              json={"action": view["legal_actions"][0], "expected_version": view["version"]})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("no turn started")
+    space = a.game(gid)["board"].index(".")
+    assert b.client.post("/api/v1/board/sim", json={"space": space, "side": 2}).status_code == 200
+    wait(lambda: (a.client.get(f"/api/v1/games/{gid}/view").json()["waiting_for_board"] or {}).get("board")
+         == "board-b", 5, "the host waits for board B")
+    host_phone.goto(f"{a.server.url}/#/game/{gid}")
+    box = host_phone.locator("#play-wait")
+    expect(box).to_contain_text("Waiting for the other board")
+    expect(box).to_contain_text("board-b")
+    expect(box).to_have_attribute("data-board", "board-b")
+    assert host_phone.locator(".space.wait").count() == 0  # nothing to move on this board
+    phone.goto(f"{b.server.url}/#/game/{gid}")
+    here = phone.locator("#play-wait")
+    expect(here).to_contain_text("Lift")
+    expect(here).not_to_contain_text("other board")
+    expect(phone.locator(f".space.wait[data-space='{space}']")).to_be_visible()
+    # board B's chip lifted: both screens hear it and go on
+    assert b.client.post("/api/v1/board/sim", json={"space": space, "side": None}).status_code == 200
+    expect(host_phone.locator("#play-wait")).to_have_count(0)
+    expect(phone.locator("#play-wait")).to_have_count(0)

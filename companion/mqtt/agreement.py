@@ -252,6 +252,9 @@ class Agreement:
                 return
             self._reported[g.id] = ("sensed", self.sensed)
             await self.play.request(client, g, {"kind": "report", "sensed": self.sensed})
+            # this board's phones look again: their view, asked of the host on the same topic,
+            # comes after the report (MQTT keeps one client's order on a topic)
+            self.play.announce({"type": "remote", "game": g.id, "reported": True})
             return
         v = await self.play.version(g.id)
         agree = await asyncio.to_thread(self.own_agreement, g.id)
