@@ -63,8 +63,17 @@ def tap_a_move(page: Page) -> None:
         labels = [t.strip() for t in moves.all_inner_texts()]
         pick = next((i for i, t in enumerate(labels) if not re.search(r"knock|gin", t, re.I)), 0)
         moves.nth(pick).tap()
-    else:
-        page.locator(".play-card").last.tap()
+    else:  # a card that may be discarded (never the upcard just taken: the rules forbid it)
+        cards = page.locator(".play-card:not(.chosen)")
+        for i in range(3):
+            card = cards.nth(cards.count() - 1 - i)
+            label = card.get_attribute("aria-label")
+            card.tap()
+            expect(page.locator(".play-card.chosen")).to_have_count(1)
+            if moves.count() and "Discard" in moves.first.inner_text():
+                break
+            page.locator(f".play-card.chosen[aria-label='{label}']").tap()  # not this one: choose again
+            expect(page.locator(".play-card.chosen")).to_have_count(0)
         expect(moves.first).to_contain_text("Discard")
         moves.first.tap()
     page.wait_for_function("v => Number(document.querySelector('#play').dataset.version) > v", arg=before)

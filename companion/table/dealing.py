@@ -70,6 +70,7 @@ class Dealing(Ledger):
     board_gate: Any = None
     #: a remote dealt game's other board (set by remote play, companion.mqtt.agreement):
     #: ``remote_wait(game, own_wait, frames)`` answers the wait with the boards named
+    #: (``frames()``: each side's space per card, for the words)
     remote_wait: Any = None
 
     @staticmethod
@@ -290,8 +291,11 @@ class Dealing(Ledger):
         if e.phase != "play" or e.stage != "draw":  # a turn under way finishes (meld, then discard)
             return None
         view = gate(g) if gate is not None else None
-        frames = g.rules.frames(g.engine)
-        own = board_wait(view, frames) if view else None
+
+        def frames() -> Any:  # worked out only when something waits
+            return g.rules.frames(g.engine)
+
+        own = board_wait(view, frames()) if view else None
         return remote(g, own, frames) if remote is not None else own
 
     def board_agreed(self) -> None:
