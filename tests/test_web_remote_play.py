@@ -203,6 +203,10 @@ def test_the_play_screen_says_when_the_turn_waits_for_the_friends_board(
     expect(box).to_contain_text("board-b")
     expect(box).to_have_attribute("data-board", "board-b")
     assert host_phone.locator(".space.wait").count() == 0  # nothing to move on this board
+    from tests.test_a11y import axe_violations, report  # skips when axe-core is not installed
+
+    violations = axe_violations(host_phone)
+    assert not violations, report("a dealt turn waiting for the other board", violations)
     phone.goto(f"{b.server.url}/#/game/{gid}")
     here = phone.locator("#play-wait")
     expect(here).to_contain_text("Lift")
@@ -212,3 +216,24 @@ def test_the_play_screen_says_when_the_turn_waits_for_the_friends_board(
     assert b.client.post("/api/v1/board/sim", json={"space": space, "side": None}).status_code == 200
     expect(host_phone.locator("#play-wait")).to_have_count(0)
     expect(phone.locator("#play-wait")).to_have_count(0)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_play_screens_host_option_passes_axe(boards: tuple[Board, Board], host_phone: Page, scheme: str) -> None:
+    """The Play screen's deal form with the host option ticked, and a refusal said under it
+    (every seat a bot): no axe-core violation, in both colour schemes; nothing was dealt."""
+    from tests.test_a11y import axe_violations, report  # skips when axe-core is not installed
+
+    a, _ = boards
+    before = {g["id"] for g in a.client.get("/api/v1/remote").json()["games"]}
+    host_phone.evaluate("t => localStorage.setItem('gingo.theme', t)", scheme)
+    host_phone.goto(f"{a.server.url}/#/play/new")
+    host_phone.click("#play-form .seg[aria-label='game'] button[data-value='gin']")
+    host_phone.check("#play-remote")
+    host_phone.check("#play-bot-1")  # the friend's seat given back to a bot: refused in words
+    host_phone.click("#play-deal")
+    expect(host_phone.locator("#play-error")).to_contain_text("untick")
+    expect(host_phone).to_have_url(re.compile("#/play/new$"))
+    assert {g["id"] for g in a.client.get("/api/v1/remote").json()["games"]} == before
+    violations = axe_violations(host_phone)
+    assert not violations, report(f"the Play screen with the host option ({scheme})", violations)

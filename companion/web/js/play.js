@@ -457,7 +457,7 @@ export async function mountPlay(main, game, ctx) {
     const elsewhere = !!(wait && wait.board && here && wait.board !== here);  // the friend's board, not this one
     if (elsewhere) {
       waitBox = h("div", { class: "play-wait", id: "play-wait", role: "region", "aria-label": "what the game waits for",
-        dataset: { board: wait.board } },
+        tabindex: "0", dataset: { board: wait.board } },  // fitWait may make it scroll: a keyboard scrolls it too
         h("p", null, h("strong", { class: "play-wait-head" }, "Waiting for the other board: "),
           `the chips on ${wait.board} do not match the game yet. Its players move them as its LEDs show; `,
           "the game goes on as soon as they match."));
