@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests.test_mqtt_remote import Board, wait
-from tests.test_web_remote import boards, host_phone, join_on_page, phone, version  # noqa: F401
+from tests.test_web_remote import boards, host_phone, join_on_page, phone, tap_a_move, version  # noqa: F401
 from tests.test_mqtt_remote_board import EMPTY, set_chips
 from tests.test_mqtt_remote_dealt import Mosquitto, broker, ca, claim, host_and_join  # noqa: F401
 from tests.web_helpers import phone_page
@@ -51,32 +51,6 @@ def shown_invite(page: Page) -> str:
 
 def stored(page: Page) -> str:
     return str(page.evaluate("() => JSON.stringify(Object.assign({}, localStorage, sessionStorage))"))
-
-
-def tap_a_move(page: Page) -> None:
-    """This phone's seat is to move: tap one move that does not end the hand (draw, take or
-    pass the upcard, or choose a card and discard it), and wait until the screen moves on."""
-    expect(page.locator(".play-turn")).to_contain_text("Your turn")
-    before = version(page)
-    moves = page.locator("#play-moves button.play-move")
-    if moves.count():
-        labels = [t.strip() for t in moves.all_inner_texts()]
-        pick = next((i for i, t in enumerate(labels) if not re.search(r"knock|gin", t, re.I)), 0)
-        moves.nth(pick).tap()
-    else:  # a card that may be discarded (never the upcard just taken: the rules forbid it)
-        cards = page.locator(".play-card:not(.chosen)")
-        for i in range(3):
-            card = cards.nth(cards.count() - 1 - i)
-            label = card.get_attribute("aria-label")
-            card.tap()
-            expect(page.locator(".play-card.chosen")).to_have_count(1)
-            if moves.count() and "Discard" in moves.first.inner_text():
-                break
-            page.locator(f".play-card.chosen[aria-label='{label}']").tap()  # not this one: choose again
-            expect(page.locator(".play-card.chosen")).to_have_count(0)
-        expect(moves.first).to_contain_text("Discard")
-        moves.first.tap()
-    page.wait_for_function("v => Number(document.querySelector('#play').dataset.version) > v", arg=before)
 
 
 def test_a_phone_deals_a_hosted_game_on_the_play_screen_and_both_homes_play_it(
