@@ -313,3 +313,82 @@ def test_the_guests_buttons_ask_the_host(boards: tuple[Board, Board], guest: Gue
     assert a.game(gid)["version"] == c.game(gid)["version"] == version
     # nothing the guest's buttons published holds a card of a hand
     assert not list(hands_shown(guest.published)), guest.published
+
+
+def waits_for(board: Board, gid: str) -> Any:
+    return board.client.get(f"/api/v1/games/{gid}/view").json()["waiting_for_board"]
+
+
+def test_a_remote_dealt_gingo_turn_waits_for_the_guests_chips_too(boards: tuple[Board, Board]) -> None:
+    """A remote dealt Gin-Go game on the board (no skip_board): the guest's board reports the
+    chips its sensors read, and the next turn waits for them as for the host's own. While
+    board B's chips differ from the game (a stray chip, or the chips of a meld not yet placed
+    there), a move from either home is refused with 409 ``board_pending`` naming board-b and
+    each space still wrong on it, and both homes' views say so; once B's chips match, the
+    same move goes through. A guest away holds nobody up: with B's chips wrong and B
+    stopped, the host plays on; B restarted reports its chips again."""
+    a, b = boards
+    for board in (a, b):
+        set_chips(board, EMPTY)
+    gid = host_and_join(a, b, {"variant": "gingo", "players": ["Ann", "Bob"], "mode": "dealt", "remote": True})
+    wait(lambda: board_of(b)["game"] == gid, 5, "the guest's board on the joined game")
+    claim(a, gid, 0)
+    claim(b, gid, 1)
+    rng = random.Random(3)
+    stray = placed = away = 0
+    for _ in range(300):
+        game = a.game(gid)
+        if game["finished"] or stray and placed and away:
+            break
+        mover = a if game["dealt"]["to_move"] == 0 else b
+        set_chips(a, game["board"])  # the host's own chips, as its LEDs show
+        view = mover.client.get(f"/api/v1/games/{gid}/view").json()
+        legal = view["legal_actions"]
+        at_draw = any(x.get("type") == "draw" for x in legal)  # a turn starts: it waits for the board
+        behind = board_of(b)["sensed"] != game["board"]
+        if at_draw and (behind or not stray or mover is a and not away):
+            if not behind:  # a stray chip on the guest's board, where no chip belongs
+                space = next(s for s in range(52) if game["board"][s] == ".")
+                assert b.client.post("/api/v1/board/sim", json={"space": space, "side": 2}).status_code == 200
+            w = wait(lambda: (waits_for(a, gid) or {}).get("board") == "board-b", 5, "the host waits for board B")
+            assert w < 1.0, w
+            held = waits_for(a, gid)
+            assert waits_for(b, gid) == held  # the guest's phone is told the same
+            named = {x["space"] for x in held["pending"] + held["bumps"] + held["unexpected"]}
+            wrong = {s for s in range(52) if board_of(b)["sensed"][s] != game["board"][s]}
+            assert named == wrong and "board-b" in held["message"], held
+            action = next(x for x in legal if x.get("type") == "draw")
+            refused = mover.client.post(f"/api/v1/games/{gid}/actions",
+                                        json={"action": action, "expected_version": view["version"]})
+            assert refused.status_code == 409, refused.text
+            err = refused.json()["error"]
+            assert err["code"] == "board_pending" and err["details"]["board"] == "board-b", err
+            assert a.game(gid)["version"] == view["version"]  # nothing was written
+            if not behind and mover is a and not away:  # board B goes away with its chips wrong
+                b.server.stop()
+                wait(lambda: waits_for(a, gid) is None, 10, "the host plays on without board B")
+                r = a.client.post(f"/api/v1/games/{gid}/actions", json={"action": action,
+                                                                         "expected_version": view["version"]})
+                assert r.status_code == 200, r.text
+                b.server.start()
+                b.server.wait_until("/api/v1/health", lambda h: h["remote"] == "online", timeout=30)
+                wait(lambda: b.client.get(f"/api/v1/games/{gid}").json().get("version") == a.game(gid)["version"],
+                     10, "board B back on the game")
+                away += 1
+                continue
+            set_chips(b, game["board"])  # board B's players move its chips as its LEDs show
+            took = wait(lambda: waits_for(a, gid) is None and waits_for(b, gid) is None, 5, "the boards agree")
+            assert took < 1.0, took
+            r = mover.client.post(f"/api/v1/games/{gid}/actions",
+                                  json={"action": action, "expected_version": view["version"]})
+            assert r.status_code == 200, r.text
+            placed += behind
+            stray += not behind
+            continue
+        if at_draw:
+            wait(lambda: waits_for(mover, gid) is None, 5, "the boards agree")
+        plays = [x for x in legal if x.get("type") in ("meld", "hit", "go_out")]
+        r = mover.client.post(f"/api/v1/games/{gid}/actions",
+                              json={"action": rng.choice(plays or legal), "expected_version": view["version"]})
+        assert r.status_code == 200, r.text
+    assert stray and placed and away, (stray, placed, away)

@@ -357,3 +357,38 @@ def test_a_restarted_guest_gets_its_mirror_and_its_seat_back(boards: tuple[Board
     wait(lambda: listed(b, gid)["version"] == a.game(gid)["version"], 5, "the guest's line after a restart")
     view = b.client.get(f"/api/v1/games/{gid}/view").json()
     assert view["seat"] == 1 and sorted(view["hand"]) == sorted(hand)
+
+
+def test_the_host_reads_its_invite_again_with_a_token_and_nobody_else_does(boards: tuple[Board, Board]) -> None:
+    """``GET .../invite``: a paired phone of the host board reads the code of a game it hosts
+    again (a phone page that reloaded has lost it); without a token, with a wrong one, on a
+    local game and on the guest's board, no code is answered, and each refusal says why."""
+    a, b = boards
+    r = a.client.post("/api/v1/games", json=GIN)
+    assert r.status_code == 201, r.text
+    gid, invite = r.json()["id"], r.json()["remote"]["invite"]
+    got = a.client.get(f"/api/v1/games/{gid}/invite")
+    assert got.status_code == 200, got.text
+    assert got.json()["invite"] == invite and got.json()["role"] == "host" and got.json()["peer"] is None
+    # the game is open to read, its invite is not: the right to join needs a paired phone
+    for headers in ({}, {"Authorization": "Bearer not-a-token"}):
+        with httpx.Client(base_url=a.server.url, headers=headers, timeout=15) as anon:
+            assert anon.get(f"/api/v1/games/{gid}").status_code == 200
+            refused = anon.get(f"/api/v1/games/{gid}/invite")
+            assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized", refused.text
+            assert invite not in refused.text and invite.split("-", 1)[1] not in refused.text
+    local = a.client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]})
+    assert local.status_code == 201, local.text
+    missing = a.client.get(f"/api/v1/games/{local.json()['id']}/invite")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_remote", missing.text
+    # the guest joins: its own board gives no invite of the host's game (dealt or with real cards)
+    assert b.client.post("/api/v1/remote/join", json={"invite": invite}).status_code == 201
+    tracked = a.client.post("/api/v1/games", json={"variant": "gingo", "players": ["Ann", "Bob"], "remote": True})
+    assert b.client.post("/api/v1/remote/join", json={"invite": tracked.json()["remote"]["invite"]}).status_code == 201
+    for g in (gid, tracked.json()["id"]):
+        on_b = b.client.get(f"/api/v1/games/{g}/invite")
+        assert on_b.status_code == 409 and on_b.json()["error"]["code"] == "not_host", on_b.text
+        assert "board-a" in on_b.json()["error"]["message"] and "gingo1-" not in on_b.text
+    # the host still gives it (a guest that lost its data folder joins again with it), and says who joined
+    wait(lambda: a.client.get(f"/api/v1/games/{gid}/invite").json()["peer"] == "board-b", 10, "the host hears the join")
+    assert a.client.get(f"/api/v1/games/{gid}/invite").json()["invite"] == invite

@@ -117,6 +117,15 @@ class JoinRemote(_Strict):
     invite: str = Field(max_length=400, description="the invite code from the host board's remote.invite")
 
 
+class RemoteInvite(BaseModel):
+    invite: str = Field(description="the invite code (gingo1-...): the game's id and the right to join it")
+    role: str = Field(description="host: only the host board gives its game's invite")
+    board: Optional[str] = Field(None, description="this board's id")
+    peer: Optional[str] = Field(None, description="the board that joined (null: none yet)")
+    peer_online: bool = False
+    broker: str = Field("offline", description="online or offline: the link to the remote broker")
+
+
 class RemoteList(BaseModel):
     status: str = Field(description="off (no [remote] config), online or offline: the link to the remote broker")
     board: Optional[str] = Field(None, description="this board's id")

@@ -6,6 +6,12 @@ move with 409 ``boards_disagree`` until both boards match the game (PicoChess's 
 arming only when both boards agree), except while the guest is offline: then the host
 plays on. :class:`Agreement` is that rule for one board, a part of
 :class:`~companion.mqtt.remote.RemotePlay` (``play``).
+
+A remote **dealt** Gin-Go game has no copy on the guest, so no version of the guest's to
+compare: the guest reports the chips its sensors read (``sensed``, 52 characters, public
+at the table anyway), and the host compares them with the game's board itself
+(:meth:`Agreement.dealt_wait`): the next turn waits, as for the host's own chips, with 409
+``board_pending`` naming the guest's board and every space still wrong on it.
 """
 
 from __future__ import annotations
@@ -13,11 +19,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
+from companion.boardview import board_view, check_board
 from companion.errors import CompanionError, Conflict
 from companion.games import VARIANTS
 from companion.mqtt.wire import RemoteGame, prefix, sealed
+from companion.table.boardwait import board_wait
 
 log = logging.getLogger("companion.mqtt.remote")
 
@@ -42,6 +51,8 @@ class Agreement:
         #: this board's sensors read last (None: offline); what the write guard compares
         self.boards: dict[str, tuple[int, str]] = {}
         self.sensed: str | None = None
+        #: host: the chips the guest's sensors read last, per remote dealt game (None: offline)
+        self.peer_sensed: dict[str, str | None] = {}
         self._asked: dict[str, float] = {}  # host: when it last asked a guest for its report
         self._reported: dict[str, Any] = {}  # guest: what it last said, per game
         self._dirty: asyncio.Event | None = None
@@ -95,6 +106,54 @@ class Agreement:
             self.reports[gid] = {"version": report["version"], "agree": report["agree"]}
             return True
         return False
+
+    # -- a remote dealt Gin-Go game: the guest's chips ------------------------------------------
+
+    def note_sensed(self, gid: str, sensed: Any) -> bool:
+        """Host: keep the chips a guest's board reads in dealt game ``gid`` (None: its
+        sensors are offline); False when ``sensed`` is not a board. When they changed, the
+        phones here look again and bots waiting for the board move on."""
+        if sensed is not None:
+            try:
+                check_board(sensed, "sensed board")
+            except ValueError:
+                return False
+        if self.peer_sensed.get(gid, "?") != sensed:
+            self.peer_sensed[gid] = sensed
+            self.board_changed(gid)
+        return True
+
+    def board_changed(self, gid: str | None = None) -> None:
+        """Host: what a dealt game waits for may have changed (the guest's chips, or the
+        guest came or went): tell this board's phones, and let waiting bots move."""
+        play = self.play
+        play.announce({"type": "remote", "game": gid, "peer_board": True})
+        agreed = getattr(play.table, "board_agreed", None)
+        if agreed is not None and play._loop is not None:
+            play.spawn(asyncio.to_thread(agreed), "gingo-remote-board-agreed")
+
+    def dealt_wait(self, g: Any, own: dict[str, Any] | None, frames: Callable[[], Any]) -> dict[str, Any] | None:
+        """Host (the table's ``remote_wait``, under its lock): what a dealt Gin-Go turn waits
+        for, with the board named. This board's own chips first (``own``, from its sensors);
+        then the guest's, from its last report, while it is online with its sensors on."""
+        play = self.play
+        r = play.games.get(getattr(g, "id", None))
+        if r is None or r.role != "host" or not r.dealt:
+            return own
+        if own is not None:
+            return {**own, "board": play.board_id}
+        sensed = self.peer_sensed.get(r.id)
+        if sensed is None or r.guest is None or play.presence.get(r.guest) != "online" \
+                or play.link.status != "online":
+            return None  # a guest away, or without sensors, holds nobody up
+        game = {"id": r.id, "board": g.engine.board.to_string52(), "options": {"adjacency": getattr(g.options, "adjacency", "king8")}}
+        view = board_view(game, sensed)
+        if not view["mismatches"]:
+            return None
+        wait = board_wait(view, frames())
+        wait["board"] = r.guest
+        wait["message"] = wait["message"].replace("the board does not", f"the other board ({r.guest}) does not", 1)
+        return wait
 
     # -- the host's write guard ---------------------------------------------------------------
 
@@ -178,7 +237,7 @@ class Agreement:
         while True:
             await self._dirty.wait()
             self._dirty.clear()
-            for g in [g for g in self.play.games.values() if g.role == "guest" and not g.dealt]:
+            for g in [g for g in self.play.games.values() if g.role == "guest"]:
                 try:
                     await self._report(g)
                 except Exception as exc:
@@ -187,6 +246,16 @@ class Agreement:
     async def _report(self, g: RemoteGame) -> None:
         client = self.play.link.client
         if client is None:
+            return
+        if g.dealt:  # no copy here: the chips this board reads, which the host compares itself
+            game = self.play.dealt.mirrors.get(g.id) or {}
+            if not on_board(game.get("variant")) or self._reported.get(g.id) == ("sensed", self.sensed):
+                return
+            self._reported[g.id] = ("sensed", self.sensed)
+            await self.play.request(client, g, {"kind": "report", "sensed": self.sensed})
+            # this board's phones look again: their view, asked of the host on the same topic,
+            # comes after the report (MQTT keeps one client's order on a topic)
+            self.play.announce({"type": "remote", "game": g.id, "reported": True})
             return
         v = await self.play.version(g.id)
         agree = await asyncio.to_thread(self.own_agreement, g.id)

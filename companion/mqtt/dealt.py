@@ -126,8 +126,10 @@ class DealtRemote:
                 verdict = {**verdict, "body": {k: v for k, v in out.items() if k != "game"}, "gz": pack(out["game"]),
                            "line": line}
             answer = {"kind": "verdict", "id": rid, **verdict}
-        elif kind == "report":
-            return  # a dealt game has no chips of the guest's to compare
+        elif kind == "report":  # the chips the guest's board reads: the host compares them (agreement.py)
+            if not self.play.agreement.note_sensed(g.id, body.get("sensed")):
+                self.play.drop(topic, "a dealt game's report is {sensed}: 52 characters of '.', '1', '2', or null")
+            return
         else:
             self.play.drop(topic, f"unknown request {kind!r}")
             return

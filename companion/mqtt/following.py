@@ -116,6 +116,8 @@ class Following:
             g.dealt = True
             await asyncio.to_thread(play.save)
             self.dealt.take_packed(gid, answer.get("gz"), answer.get("line"))
+            self.agreement.forget(gid)  # on the board: the host compares this board's chips too
+            self.agreement.report_soon()
             return dict(self.dealt.mirror(gid))
         await asyncio.to_thread(play.save)
         game: dict[str, Any] = await asyncio.to_thread(play.table.game, gid)

@@ -40,7 +40,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, NotFound
 from companion.mqtt.agreement import Agreement
 from companion.mqtt.dealt import DealtRemote
 from companion.mqtt.following import Following
@@ -89,6 +89,8 @@ class RemotePlay:
         self._unsubscribe: Any = None
         table.add_write_hooks(guard=copy_guard(self.is_copy))
         table.add_write_hooks(guard=self.agreement.guard)
+        if hasattr(table, "remote_wait"):  # a remote dealt Gin-Go turn waits for the guest's chips too
+            table.remote_wait = self.agreement.dealt_wait
 
     # -- what this board remembers --------------------------------------------------------
 
@@ -275,6 +277,10 @@ class RemotePlay:
         self.presence[board] = state
         if before != state:
             self.announce({"type": "remote", "board": board, "online": state == "online"})
+        if before != state:  # a guest away holds no dealt game up; back, its chips count again
+            for g in self.games.values():
+                if g.role == "host" and g.dealt and g.guest == board:
+                    self.agreement.board_changed(g.id)
         if state == "online" and before != "online":
             self.agreement.forget()  # a host that restarted knows nothing of this board's chips
             client = self.link.client
@@ -327,6 +333,18 @@ class RemotePlay:
             asyncio.run_coroutine_threadsafe(go(), loop).result(5)
         except Exception as exc:  # the broker went away meanwhile: subscribed at the next connect
             log.info("remote: not yet subscribed to game %s (%s)", g.id, exc)
+
+    def invite(self, game_id: str) -> dict[str, Any]:
+        """The ``remote`` part of a game hosted here with its ``invite`` again (for this
+        board's own paired phones: a phone that reloaded its page has lost the code).
+        Refused on a game this board does not host: only the host holds the right to give."""
+        g = self.games.get(game_id)
+        if g is None:
+            raise NotFound(f"no remote game {game_id!r} on this board", code="not_remote")
+        if g.role != "host":
+            raise RemoteRefused(f"this board is the guest of game {game_id}: its invite is {g.host}'s to give",
+                                code="not_host")
+        return {**(self.describe(game_id) or {}), "invite": make_invite(g.id, g.secret, self.board_id)}
 
     async def join(self, invite: Any) -> dict[str, Any]:
         """Join the game of ``invite`` as its guest: its events copied here; the game."""

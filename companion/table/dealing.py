@@ -68,6 +68,10 @@ class Dealing(Ledger):
     hand_pause: float = 8.0
     #: games whose board must agree before the next turn (set by the board sync), see waiting_for_board
     board_gate: Any = None
+    #: a remote dealt game's other board (set by remote play, companion.mqtt.agreement):
+    #: ``remote_wait(game, own_wait, frames)`` answers the wait with the boards named
+    #: (``frames()``: each side's space per card, for the words)
+    remote_wait: Any = None
 
     @staticmethod
     def new_key() -> bytes:
@@ -234,7 +238,8 @@ class Dealing(Ledger):
             wait = self.waiting_for_board(g)
             if wait is not None:
                 raise Conflict(wait["message"] + " (the LEDs show each one; or play with skip_board)",
-                               code="board_pending", details={k: wait[k] for k in ("pending", "bumps", "unexpected")})
+                               code="board_pending",
+                               details={k: wait[k] for k in ("pending", "bumps", "unexpected", "board") if k in wait})
             try:
                 new, _ = d.after(seat, action)
             except CompanionError as exc:  # a refusal of the rules or of the play: it names the rule
@@ -279,17 +284,19 @@ class Dealing(Ledger):
     def waiting_for_board(self, g: GameState) -> dict[str, Any] | None:
         """What a dealt Gin-Go game waits for on the board before the next turn (every space
         still wrong, named: :func:`~companion.table.boardwait.board_wait`), or None."""
-        gate = self.board_gate
-        if gate is None or g.dealt is None or not g.dealt.by_moves or g.dealt.skip_board:
+        gate, remote = self.board_gate, self.remote_wait
+        if (gate is None and remote is None) or g.dealt is None or not g.dealt.by_moves or g.dealt.skip_board:
             return None
         e = g.dealt.engine
         if e.phase != "play" or e.stage != "draw":  # a turn under way finishes (meld, then discard)
             return None
-        view = gate(g)
-        if not view:
-            return None
-        rules = g.rules
-        return board_wait(view, rules.frames(g.engine))
+        view = gate(g) if gate is not None else None
+
+        def frames() -> Any:  # worked out only when something waits
+            return g.rules.frames(g.engine)
+
+        own = board_wait(view, frames()) if view else None
+        return remote(g, own, frames) if remote is not None else own
 
     def board_agreed(self) -> None:
         """The board changed: dealt Gin-Go games whose bots waited for it move on."""

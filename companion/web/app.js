@@ -22,7 +22,7 @@ import { mountGames } from "./js/game_list.js";
 import { mountNew, normVariants } from "./js/new_game.js";
 import { mountBoard } from "./js/board_screen.js";
 import { mountHost } from "./js/host.js";
-import { refreshRemote, invitePanel } from "./js/remote.js";
+import { refreshRemote, invitePanel, recallInvite } from "./js/remote.js";
 
 const view = document.getElementById("view");
 // The skip link moves the focus without touching the hash (the hash is the router's).
@@ -267,7 +267,8 @@ function mountOffline(main) {
 async function mountGame(main, id) {
   const game = await api.get(`/api/v1/games/${encodeURIComponent(id)}`);
   const g = game.game || game;
-  const invite = invitePanel(g.id);  // a game this phone just hosted for a friend: its invite code
+  await recallInvite(g);  // a game this board hosts, after a reload: its code read again (a paired phone)
+  const invite = invitePanel(g.id);  // a game hosted here for a friend: its invite code
   if (invite) main.append(invite);
   if (g.mode === "dealt") { ctx.current = await mountPlay(main, g, ctx); return; }
   if (g.outing) main.append(h("p", { class: "no-print" }, h("a", { class: "btn small", href: `#/outing/${encodeURIComponent(g.outing)}`, id: "outing-link" }, "Back to the outing")));

@@ -20,6 +20,7 @@ from companion.api.auth import bearer, require_host, require_token
 from companion.api.errors import ApiError, companion_error_response, error_response
 from companion.api.routes import ERRORS, json_response
 from companion.errors import CompanionError
+from companion.store import TokenRecord
 
 router = APIRouter(tags=["remote"])
 
@@ -65,6 +66,15 @@ def remote_games(request: Request) -> dict[str, Any]:
     return {"status": remote.status, "board": remote.board_id, "games": games}
 
 
+@router.get("/api/v1/games/{game_id}/invite", response_model=M.RemoteInvite, responses=ERRORS)
+def game_invite(game_id: str, request: Request, phone: TokenRecord = Depends(require_token)) -> dict[str, Any]:
+    """The invite code of a remote game this board hosts, again, for a paired phone of this
+    board (a phone that reloaded its page has lost it). Unlike the game, which anyone on the
+    network may read, the invite is the right to join: it needs a token. 404 ``not_remote``
+    for a game that is not remote here, 409 ``not_host`` on the guest's board."""
+    return dict(remote_of(request).invite(game_id))
+
+
 def with_followed(page: dict[str, Any], remote: Any, limit: int | None = None) -> dict[str, Any]:
     """A page of :meth:`~companion.table.Table.games_page` (the newest one) with the summary
     lines of the remote dealt games this board follows as the guest (it keeps no log of
@@ -107,7 +117,7 @@ class GuestWrites:
         remote = getattr(scope["app"].state, "remote", None) if scope["type"] == "http" and "app" in scope else None
         if remote is not None:
             d = _DEALT_GAME.match(scope["path"])
-            if d is not None and remote.is_mirror(d.group(1)):
+            if d is not None and d.group(2) != "invite" and remote.is_mirror(d.group(1)):  # its invite: the route says not_host
                 response = await DealtMirror(remote, scope, receive).answer(d.group(1), d.group(2) or "", d.group(3))
                 await response(scope, receive, send)
                 return

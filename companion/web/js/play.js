@@ -16,6 +16,7 @@ import { variantsOf } from "./games.js";
 import { announce } from "./announce.js";
 import { plainError } from "./words.js";
 import { scoreLine, lastMoveWords, handOverPanel, handOverWords, matchEnd } from "./play_end.js";
+import { remoteInfo, remoteOn, hostOption, hostError, noteInvite, refreshRemote } from "./remote.js";
 
 // the game this phone plays (the Play tab returns to it while it is in progress)
 const CURRENT = "gingo.play.current";
@@ -50,7 +51,11 @@ export async function mountPlayNew(main, ctx) {
   }
   const all = ctx.variants || (ctx.variants = ctx.normVariants(await api.get("/api/v1/variants")));
   const variants = all.filter(v => v.dealtPlay);  // only the games the companion can deal
-  const draft = { variant: null, count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong" };
+  const remote = remoteOn(await remoteInfo());  // this board has a [remote] section: it can host a friend
+  const draft = { variant: null, count: 2, names: ["", "", "", ""], bots: [false, true, true, true], skip: false, level: "strong",
+    remote: false };
+  // a hosted game keeps a seat without a bot for the friend (this phone takes seat 1)
+  const friendSeat = () => { for (let i = 1; i < draft.count; i++) if (!draft.bots[i]) return i; return -1; };
   const form = h("form", { class: "panel play-new", novalidate: true, id: "play-form" });
   const err = fieldError("play-error");
   main.append(form);
@@ -94,7 +99,13 @@ export async function mountPlayNew(main, ctx) {
       skip.addEventListener("change", () => { draft.skip = skip.checked; });
       kids.push(h("label", { class: "play-check" }, skip, " Skip the board (phones only)"));
     }
-    kids.push(err, h("button", { class: "btn primary big", type: "submit" }, "Deal"));
+    if (remote) kids.push(hostOption(draft.remote, (on) => {
+      draft.remote = on;
+      if (on && friendSeat() < 0) draft.bots[1] = false;  // the friend needs a seat: the first after this phone's
+      draw();
+      form.querySelector("#play-remote").focus();  // the form was drawn anew: keep the keyboard's place
+    }, "play-remote", "This phone takes seat 1; your friend's phone takes a seat you leave without a bot."));
+    kids.push(err, h("button", { class: "btn primary big", type: "submit", id: "play-deal" }, "Deal"));
     form.replaceChildren(...kids);
   }
   form.addEventListener("submit", async (ev) => {
@@ -109,14 +120,21 @@ export async function mountPlayNew(main, ctx) {
     const body = { variant: draft.variant, players: names, mode: "dealt", bots, client_id: api.newClientId() };
     if (bots.length) body.options = { bot_level: draft.level };
     if ((variants.find(x => x.name === draft.variant) || {}).onBoard) body.skip_board = draft.skip;
+    const hosting = remote && draft.remote;
+    if (hosting && friendSeat() < 0) {
+      showError(err, "Every seat but yours is a bot: untick “bot” on the seat your friend will take. Nothing was dealt.");
+      return;
+    }
+    if (hosting) body.remote = true;
     try {
       const g = await api.post("/api/v1/games", body);
+      if (hosting) { noteInvite(g); refreshRemote(); }  // its invite code above the game; the bar: waiting for the friend
       // the phone that deals has seen no hand yet: a hand the bots end before this phone's
       // first look still gets its panel (without this, the first look counted it as seen)
       localStorage.setItem(`${SEEN_PREFIX}${g.id}`, "0");
       try { await api.post(`/api/v1/games/${g.id}/seats/0`); } catch (e) { /* someone was quicker: pick another */ }
       ctx.navigate(`#/game/${g.id}`);
-    } catch (e) { showError(err, api.says(e)); }
+    } catch (e) { showError(err, hosting ? hostError(e) : api.says(e)); }
   });
   draw();
 }
@@ -135,6 +153,9 @@ export async function mountPlay(main, game, ctx) {
   const onBoard = kind.onBoard ?? !!rules.on_board;         // played on the companion's board
   const pileDraw = kind.pileDraw ?? rules.pile_draw !== false;  // a seat may take the pile's top card
   const matchWord = kind.matchWord || rules.match_word || "match";
+  // a remote game on the board waits for either board's chips, each wait naming its board:
+  // this board's id (GET /api/v1/remote) tells a wait here from one at the friend's board
+  const here = onBoard ? ((await remoteInfo()) || {}).board || null : null;
   const root = h("section", { class: "panel play", id: "play", "aria-label": `${labelOf(game)}, dealt` });
   main.append(root);
   let view = null;
@@ -433,7 +454,15 @@ export async function mountPlay(main, game, ctx) {
         choose: (cards) => { chosen = new Set(cards); showError(err, ""); draw(); } });
     }
     let waitBox = null;
-    if (wait) {
+    const elsewhere = !!(wait && wait.board && here && wait.board !== here);  // the friend's board, not this one
+    if (elsewhere) {
+      waitBox = h("div", { class: "play-wait", id: "play-wait", role: "region", "aria-label": "what the game waits for",
+        tabindex: "0", dataset: { board: wait.board } },  // fitWait may make it scroll: a keyboard scrolls it too
+        h("p", null, h("strong", { class: "play-wait-head" }, "Waiting for the other board: "),
+          `the chips on ${wait.board} do not match the game yet. Its players move them as its LEDs show; `,
+          "the game goes on as soon as they match."));
+      if (moves) holdMoves(moves);
+    } else if (wait) {
       const side = me !== null ? sideOfSeat(me, rules.sides) : "1";
       const teams = Object.values(rules.sides || {}).some(seats => seats.length > 1);
       waitBox = waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
@@ -446,7 +475,7 @@ export async function mountPlay(main, game, ctx) {
         h("p", null, ...melds.map(m => h("span", { class: m.side === 1 ? "side1" : "side2" },
           `${(m.stands_for || m.cards).map(c => face(c, deck)).join(" ")}`)))) : null;
       const boardEl = playBoard({ id, pub, seat: me, sides: rules.sides, sideNames: sides, preview: moves && moves.preview, live, melds: list });
-      if (wait) markWaits(boardEl, wait, pub.frames, me !== null ? sideOfSeat(me, rules.sides) : "1");
+      if (wait && !elsewhere) markWaits(boardEl, wait, pub.frames, me !== null ? sideOfSeat(me, rules.sides) : "1");
       kids.push(boardEl);
     }
     if (me === null) {

@@ -86,7 +86,8 @@ export function remoteText(g) {
 // board has a [remote] section (GET /api/v1/remote says "off" if not, as for the join panel).
 // POST /api/v1/games with "remote": true answers the game with remote.invite; the page keeps
 // that code in memory only (it is a secret: never in localStorage) and shows it above the
-// game until it is hidden or the friend's board has joined.
+// game until it is hidden or the friend's board has joined. After a reload, recallInvite
+// reads it again from the board (for a paired phone).
 const invites = new Map();  // game id -> the remote part of the hosting answer (with its invite)
 
 export async function remoteInfo() {
@@ -95,14 +96,16 @@ export async function remoteInfo() {
 
 export function remoteOn(info) { return !!info && info.status !== "off"; }
 
-// The option on the New game form: a checkbox, on when `on`, that calls `change(checked)`.
-export function hostOption(on, change) {
-  const box = h("input", { id: "new-remote", type: "checkbox", checked: !!on, "aria-describedby": "new-remote-help" });
+// The option on the New game form (id "new-remote") and on the Play screen's deal form
+// (id "play-remote"): a checkbox, on when `on`, that calls `change(checked)`. `more`: a
+// further line of help (the deal form says which seat the friend takes).
+export function hostOption(on, change, id = "new-remote", more = null) {
+  const box = h("input", { id, type: "checkbox", checked: !!on, "aria-describedby": `${id}-help` });
   box.addEventListener("change", () => change(box.checked));
   return h("div", { class: "option check host-remote" },
-    h("label", { for: "new-remote" }, "Host it for a friend at another board"), box,
-    h("p", { class: "help", id: "new-remote-help" }, "Your friend plays from their own board, in their own home. ",
-      "Once the game starts, this page shows an invite code to send them."));
+    h("label", { for: id }, "Host it for a friend at another board"), box,
+    h("p", { class: "help", id: `${id}-help` }, "Your friend plays from their own board, in their own home. ",
+      "Once the game starts, this page shows an invite code to send them.", more ? ` ${more}` : ""));
 }
 
 // What the page says when hosting failed (the form keeps everything typed).
@@ -115,8 +118,26 @@ export function hostError(e) {
   return api.says(e);
 }
 
+const hidden = new Set();  // game ids whose code was hidden on this page (until it reloads)
+
 export function noteInvite(game) {
   if (game && game.id !== undefined && game.remote && game.remote.invite) invites.set(String(game.id), game.remote);
+}
+
+// A page reloaded on a game it hosts has lost the code from its memory: a paired phone of
+// this (the host) board reads it again with GET .../invite, which needs the phone's token
+// (the code is the right to join, unlike the game, which anyone on the network may read).
+// Only while no board has joined and the game goes on; never kept in the phone's storage.
+export async function recallInvite(game) {
+  const gid = String(game.id);
+  if (invites.has(gid) || hidden.has(gid) || game.finished || !api.token()) return;
+  const info = await remoteInfo();
+  const line = info && (info.games || []).find(g => String(g.id) === gid);
+  if (!line || line.role !== "host" || line.peer || line.finished) return;
+  try {
+    const r = await api.get(`/api/v1/games/${encodeURIComponent(gid)}/invite`);
+    if (r && r.invite && !r.peer) invites.set(gid, r);
+  } catch { /* a revoked token, the companion away: no code to show */ }
 }
 
 // The invite of a game just hosted from this phone, above its screen (null: none held).
@@ -145,7 +166,7 @@ export function invitePanel(gid) {
     code,
     h("div", { class: "invite-tools" },
       h("button", { type: "button", class: "btn primary", id: "invite-copy", onclick: copy }, "Copy the code"),
-      h("button", { type: "button", class: "btn", id: "invite-hide", onclick: () => { invites.delete(String(gid)); panel.remove(); } }, "Hide the code")),
+      h("button", { type: "button", class: "btn", id: "invite-hide", onclick: () => { invites.delete(String(gid)); hidden.add(String(gid)); panel.remove(); } }, "Hide the code")),
     status,
     r.broker && r.broker !== "online" ? h("p", { class: "field-error", id: "invite-offline" },
       "This board cannot reach the remote broker just now. The game is kept here; your friend can join as soon as the broker is back.") : null,
