@@ -158,10 +158,19 @@ class TeamPlay(Protocol):
 
 class ActionTable(Protocol):
     """What the table asks of a game tracked move by move (``play_style == "actions"``):
-    a table game to enter the moves into, and a line saying what one move did. A Variant
-    gives it by :meth:`Variant.action_table`."""
+    a table game to enter the moves into, a move applied to it (the game moves on in
+    place, and is left as it was when it refuses the move; the move's public effects
+    are returned), the hand in play, the seat dealing it (``created_dealer`` until the
+    game names one) and a line saying what one move did. A Variant gives it by
+    :meth:`Variant.action_table`."""
 
     def new_game(self, players: list[str], overrides: Any) -> Any: ...
+
+    def apply_action(self, game: Any, action: dict[str, Any]) -> list[dict[str, Any]]: ...
+
+    def hand_number(self, game: Any) -> int: ...
+
+    def table_dealer(self, game: Any, created_dealer: int) -> int: ...
 
     def play_line(self, n: int, hand: int, action: dict[str, Any],
                   events: list[dict[str, Any]]) -> dict[str, Any]: ...
@@ -390,6 +399,27 @@ class Variant(ABC):
     def dealt_public(self, game: Any) -> dict[str, Any]:
         """What of the engine every seat may see (no card of a hand in play)."""
         raise self._not_dealt()
+
+    def dealt_table(self, game: Any) -> Any:
+        """The table game a dealt ``game`` keeps, for a game entered move by move (what the
+        score sheet and the board read as they read a table game's); None for a game
+        scored by hands."""
+        return None
+
+    def dealt_match(self, game: Any) -> MatchScore | None:
+        """The match so far of a dealt ``game`` scored by hands; None for one entered move
+        by move (its table game keeps its own score)."""
+        return None
+
+    def dealt_results(self, game: Any) -> Sequence[HandResult]:
+        """The results of the hands of a dealt ``game`` that ended, for the score sheet of a
+        game scored by hands (empty for one whose table game keeps its own)."""
+        return ()
+
+    def dealt_turn_starts(self, game: Any) -> bool:
+        """A new turn is about to begin in a dealt ``game`` (a game on the board waits for
+        the board to agree then, not within a turn)."""
+        return False
 
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         """Check the settings of bots playing whole games (``gingo selfplay``) before the

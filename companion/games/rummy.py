@@ -242,6 +242,12 @@ class RummyVariant(Variant):
         return {"hand": len(game.results), "result": result, "breakdown": explain(result, game.hand_options),
                 "match": game.match.as_dict(), "finished": bool(game.over)}
 
+    def dealt_match(self, game: play.RummyGame) -> MatchScore:
+        return game.match
+
+    def dealt_results(self, game: play.RummyGame) -> Sequence[HandResult]:
+        return game.results
+
     def dealt_public(self, game: play.RummyGame) -> dict[str, Any]:
         v: dict[str, Any] = game.view(None)
         v.pop("variant", None)

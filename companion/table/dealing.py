@@ -280,10 +280,9 @@ class Dealing(Ledger):
         """What a dealt Gin-Go game waits for on the board before the next turn (every space
         still wrong, named: :func:`~companion.table.boardwait.board_wait`), or None."""
         gate = self.board_gate
-        if gate is None or g.dealt is None or not g.dealt.by_moves or g.dealt.skip_board:
+        if gate is None or g.dealt is None or not g.dealt.on_board:
             return None
-        e = g.dealt.engine
-        if e.phase != "play" or e.stage != "draw":  # a turn under way finishes (meld, then discard)
+        if not g.dealt.variant.dealt_turn_starts(g.dealt.engine):  # a turn under way finishes first
             return None
         view = gate(g)
         if not view:
@@ -295,7 +294,7 @@ class Dealing(Ledger):
         """The board changed: dealt Gin-Go games whose bots waited for it move on."""
         with self._lock:
             gids = [gid for gid, g in self.library.open.items()
-                    if g.dealt is not None and g.dealt.by_moves and not g.dealt.skip_board]
+                    if g.dealt is not None and g.dealt.on_board]
         for gid in gids:
             self.after_dealt(gid)
 

@@ -109,10 +109,10 @@ class DealtGame:
         return other
 
     @property
-    def by_moves(self) -> bool:
-        """The game is tracked move by move (its engine speaks JSON actions and waits for
-        the board), not scored by hands."""
-        return self.variant.play_style == "actions"
+    def on_board(self) -> bool:
+        """The game is played on the companion's board (the Variant's ``on_board``) and was
+        not told to skip it: its bots wait for the board to agree before a turn."""
+        return self.variant.on_board and not self.skip_board
 
     # -- whose turn --------------------------------------------------------------------------
 

@@ -136,6 +136,9 @@ class GameState:
     hand_dealers: list[list[int]] = field(default_factory=list)
     #: a rummy game's tally for its summary line, kept as the hands are folded (see tally_of)
     tally: dict[str, list[int]] | None = None
+    #: how its events move it on (a :class:`~companion.table.tracking.Track`, chosen by
+    #: :func:`~companion.table.fold.new_state` when the game is created; stateless)
+    track: Any = None
 
     @property
     def rules(self) -> Variant:

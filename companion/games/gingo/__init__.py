@@ -210,6 +210,12 @@ class GinGo(Variant):
                 "hand_sizes": [len(h) for h in game.hands] if game.phase == "play" else [0] * len(game.players),
                 "table": st, "frames": self.frames(game.table)}
 
+    def dealt_table(self, game: play.GingoPlay) -> rules.GingoGame:
+        return game.table
+
+    def dealt_turn_starts(self, game: play.GingoPlay) -> bool:
+        return bool(game.phase == "play" and game.stage == "draw")  # a turn: draw, meld, then discard
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int:
         if preset is not None:
             raise ValueError("--preset applies to the rummy games, not gingo")
@@ -220,6 +226,17 @@ class GinGo(Variant):
     def new_game(self, players: list[str], overrides: Any) -> rules.GingoGame:
         """A table game (moves entered as they happen at the real table)."""
         return rules.new_game(list(players), dict(overrides or {}))
+
+    def apply_action(self, game: rules.GingoGame, action: dict[str, Any]) -> list[dict[str, Any]]:
+        return list(game.apply(action))
+
+    def hand_number(self, game: rules.GingoGame) -> int:
+        return int(game.hand)
+
+    def table_dealer(self, game: rules.GingoGame, created_dealer: int) -> int:
+        """The dealer chosen when the game was created until the set-up names the dealer
+        of the first hand, then the dealer of the hand in play (or just played)."""
+        return created_dealer if game.phase == "setup" else int(game.dealer)
 
     def finished(self, game: rules.GingoGame) -> bool:
         return bool(game.as_dict().get("phase") == "game_over")
