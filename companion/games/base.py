@@ -452,12 +452,17 @@ class Variant(ABC):
         """What the phone page switches on, so that it never compares a game's name
         (served by ``GET /api/v1/variants`` and in each game's ``rules``).
 
+        ``side_wins``: a game's winner names a side (its seats: :meth:`sides`), not a seat.
+
         >>> from companion.games import find_variant
         >>> find_variant("gingo").page_flags()["pile_draw"], find_variant("gin").page_flags()["match_word"]
         (False, 'match')
+        >>> find_variant("gingo").page_flags()["side_wins"], find_variant("gin").page_flags()["side_wins"]
+        (True, False)
         """
         return {"match_word": self.match_word, "pile_draw": self.pile_draw, "level_words": dict(self.level_words),
-                "kind_words": dict(self.kind_words), "dealt_play": self.deals}
+                "kind_words": dict(self.kind_words), "dealt_play": self.deals,
+                "side_wins": self.sides(self.seats[0]) is not None}
 
     def seat_choices(self) -> list[dict[str, Any]]:
         """The player counts a new game offers, as the page lists them: ``players``, its
