@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import InvalidInput
 from companion import cards as C
-from companion.games.base import DealtMove, HandSizes, Variant, players_of, preset_from
+from companion.games.base import Variant, players_of, preset_from
+from companion.games.deck import HandSizes
+from companion.games.seams import DealtMove
 from companion.games.options import Preset
 from companion.melds import MeldRules
 from companion.rules.base import HandResult, MatchScore

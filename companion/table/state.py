@@ -15,7 +15,7 @@ from typing import Any
 from companion.games import Variant, find_variant
 from companion.games.options import options_dict
 from companion.stats import add_to_tally, hand_tally
-from companion.games.base import TeamPlay
+from companion.games.seams import TeamPlay
 
 
 def tally_of(hands: Sequence[HandEntry], players: int, partnership: TeamPlay | None) -> dict[str, list[int]]:

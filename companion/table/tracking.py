@@ -5,8 +5,8 @@ then :meth:`Track.settle`; a checkpoint is a track's :meth:`Track.snapshot` and
 :meth:`Track.restore`. Which track a game takes is chosen once, when it is created
 (:func:`track_for`): a dealt game (the companion holds the cards) takes
 :class:`DealtTrack`; any other takes the track of what its Variant gives the table,
-:class:`MovesTrack` for an :class:`~companion.games.base.ActionTable` (a game entered
-move by move), :class:`HandsTrack` for a :class:`~companion.games.base.HandScoring` (a
+:class:`MovesTrack` for an :class:`~companion.games.seams.ActionTable` (a game entered
+move by move), :class:`HandsTrack` for a :class:`~companion.games.seams.HandScoring` (a
 game scored hand by hand). Nothing here asks which game it is: what differs between
 games is the Variant's to say.
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.errors import Conflict, IllegalAction, NotFound
 from companion.games import Variant
-from companion.games.base import ActionTable, HandScoring
+from companion.games.seams import ActionTable, HandScoring
 from companion.rules.base import HandResult, MatchScore
 from companion.store import StoredEvent
 from companion.table.dealt import DealtGame
@@ -153,7 +153,7 @@ DEALT = DealtTrack()
 
 class MovesTrack(Track):
     """A game entered move by move into the table game its Variant's
-    :class:`~companion.games.base.ActionTable` makes (which moves on in place, and leaves
+    :class:`~companion.games.seams.ActionTable` makes (which moves on in place, and leaves
     itself unchanged when it refuses a move)."""
 
     def __init__(self, moves: ActionTable) -> None:
@@ -228,7 +228,7 @@ def rescore(g: GameState, v: HandScoring, payload: dict[str, Any], prior: Sequen
 
 
 class HandsTrack(Track):
-    """A game scored hand by hand by its Variant's :class:`~companion.games.base.HandScoring`:
+    """A game scored hand by hand by its Variant's :class:`~companion.games.seams.HandScoring`:
     ``hand`` and ``hand_corrected`` events, the match folded from their results."""
 
     def __init__(self, scoring: HandScoring) -> None:

@@ -13,7 +13,7 @@ message naming the rule; nothing is written.
 The game shows team totals per seat (``scores``: each seat carries its team's total) and
 per team (``teams``); ``winner`` is the winning team (0: seats 0 and 2, 1: seats 1 and 3).
 The table reaches this module only through :meth:`GinRummy.team_play
-<companion.games.gin.GinRummy.team_play>` (a :class:`~companion.games.base.TeamPlay`).
+<companion.games.gin.GinRummy.team_play>` (a :class:`~companion.games.seams.TeamPlay`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from companion import cards as C
 from companion import melds as M
 from companion.errors import IllegalAction
-from companion.games.base import GINGO, DealtMove, HandSizes, Variant
+from companion.games.base import Variant
+from companion.games.deck import GINGO, HandSizes
+from companion.games.seams import DealtMove
 from companion.games.options import BOT_LEVEL_WORDS
 from companion.rules import gingo as rules
 
