@@ -276,6 +276,13 @@ class Variant(ABC):
         game scored by hands (empty for one whose table game keeps its own)."""
         return ()
 
+    def board_wait(self, view: dict[str, Any], game: Any) -> dict[str, Any]:
+        """What a game on the board (``game``: its table game) waits for before the next
+        turn, in words a player can act on, from the board ``view``'s disagreements
+        (:func:`companion.boardview.board_view`). Only a game played on the board
+        (``on_board``) is asked."""
+        raise InvalidInput(f"{self.label} is not played on the board", code="invalid_mode")
+
     def dealt_turn_starts(self, game: Any) -> bool:
         """A new turn is about to begin in a dealt ``game`` (a game on the board waits for
         the board to agree then, not within a turn)."""

@@ -28,7 +28,6 @@ from companion.games import find_variant
 from companion.play.deal import SEED_BYTES, commitment, hand_seed
 from companion.play.levels import level_of, table_level
 from companion.store.records import SECRET
-from companion.table.boardwait import board_wait
 from companion.table.checks import check_players
 from companion.table.dealt import DealtGame, check_bots
 from companion.table.errors import engine_failure
@@ -278,7 +277,7 @@ class Dealing(Ledger):
 
     def waiting_for_board(self, g: GameState) -> dict[str, Any] | None:
         """What a dealt Gin-Go game waits for on the board before the next turn (every space
-        still wrong, named: :func:`~companion.table.boardwait.board_wait`), or None."""
+        still wrong, named: :meth:`~companion.games.base.Variant.board_wait`), or None."""
         gate = self.board_gate
         if gate is None or g.dealt is None or not g.dealt.on_board:
             return None
@@ -287,8 +286,7 @@ class Dealing(Ledger):
         view = gate(g)
         if not view:
             return None
-        rules = g.rules
-        return board_wait(view, rules.frames(g.engine))
+        return g.rules.board_wait(view, g.engine)
 
     def board_agreed(self) -> None:
         """The board changed: dealt Gin-Go games whose bots waited for it move on."""

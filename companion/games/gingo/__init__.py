@@ -21,6 +21,7 @@ from companion import melds as M
 from companion.errors import IllegalAction
 from companion.games.base import Variant
 from companion.games.deck import GINGO, HandSizes
+from companion.games.gingo.boardwait import board_wait
 from companion.games.seams import DealtMove
 from companion.games.options import BOT_LEVEL_WORDS
 from companion.rules import gingo as rules
@@ -214,6 +215,11 @@ class GinGo(Variant):
 
     def dealt_table(self, game: play.GingoPlay) -> rules.GingoGame:
         return game.table
+
+    def board_wait(self, view: dict[str, Any], game: rules.GingoGame) -> dict[str, Any]:
+        """Every space the board still has wrong, by name, number and the card it stands
+        for in the frame of the side whose chip belongs there (:mod:`.boardwait`)."""
+        return board_wait(view, self.frames(game))
 
     def dealt_turn_starts(self, game: play.GingoPlay) -> bool:
         return bool(game.phase == "play" and game.stage == "draw")  # a turn: draw, meld, then discard
