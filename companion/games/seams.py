@@ -101,7 +101,9 @@ class ActionTable(Protocol):
     a table game to enter the moves into, a move applied to it (the game moves on in
     place, and is left as it was when it refuses the move; the move's public effects
     are returned), the hand in play, the seat dealing it (``created_dealer`` until the
-    game names one) and a line saying what one move did. A Variant gives it by
+    game names one), a line saying what one move did, whether the game is over, and the
+    fields the whole game (``GET .../games/{id}``) and its summary line show of the
+    table game. A Variant gives it by
     :meth:`Variant.action_table`."""
 
     def new_game(self, players: list[str], overrides: Any) -> Any: ...
@@ -114,6 +116,12 @@ class ActionTable(Protocol):
 
     def play_line(self, n: int, hand: int, action: dict[str, Any],
                   events: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+    def finished(self, game: Any) -> bool: ...
+
+    def game_fields(self, game: Any) -> dict[str, Any]: ...
+
+    def summary_fields(self, game: Any) -> dict[str, Any]: ...
 
 
 __all__ = ["ActionTable", "DealtMove", "ENTRY_DEFAULTS", "HandScoring", "PlayStyle", "TeamPlay"]

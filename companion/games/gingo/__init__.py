@@ -249,6 +249,21 @@ class GinGo(Variant):
     def finished(self, game: rules.GingoGame) -> bool:
         return bool(game.as_dict().get("phase") == "game_over")
 
+    def game_fields(self, game: rules.GingoGame) -> dict[str, Any]:
+        """What the whole game shows of ``game``: hands won by each side, the hands, the
+        board and its links, the turn and the engine's own state."""
+        st = game.as_dict()
+        return {"scores": _sides_won(st), "hands": st.get("hands", []), "finished": st.get("phase") == "game_over",
+                "winner": st.get("winner"), "board": st.get("board"), "links": st.get("links"),
+                "link_distance": st.get("link_distance"), "state": st, "turn": st.get("turn")}
+
+    def summary_fields(self, game: rules.GingoGame) -> dict[str, Any]:
+        """What the summary line (the game list, the live channel) shows of ``game``."""
+        st = game.as_dict()
+        return {"scores": _sides_won(st), "winner": st.get("winner"), "hands_played": len(st.get("hands", [])),
+                "phase": st.get("phase"), "hand": st.get("hand"), "board": st.get("board"),
+                "links": st.get("links"), "link_distance": st.get("link_distance")}
+
     def frames(self, game: rules.GingoGame) -> dict[str, dict[str, int]] | None:
         """Each side's space for every card (``{"1": {"AS": 0, ...}, "2": {...}}``), once the
         suit rows are set; None before."""
@@ -318,6 +333,11 @@ class GinGo(Variant):
             raise IllegalAction("presets apply to the rummy games, not Gin-Go")
         from companion.play import gingo as play
         return play.selfplay_game(seed, players or 2, check=check)
+
+
+def _sides_won(st: dict[str, Any]) -> list[int]:
+    """The hands each side (1, 2) has won, from a table game's state."""
+    return [sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)]
 
 
 __all__ = ["GinGo"]
