@@ -232,7 +232,7 @@ class Table(Dealing):
         def stage() -> Staged:
             g = self._writable(game_id)
             self._check_version(g, expected_version)
-            if g.rules.play_style != "actions":
+            if g.rules.action_table() is None:
                 raise InvalidInput(f"{g.variant} hands are scored with POST .../hands, not actions",
                                    code="wrong_variant")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -262,7 +262,11 @@ class Table(Dealing):
         with self._lock:
             g = self._get(game_id)
             first = g.created_payload
-            last = g.dealer if g.engine is not None and g.engine.phase != "setup" else int(first.get("dealer", 0))
+            # a game entered move by move: its table game's dealer (the created one until its
+            # set-up names one); a game scored by hands: the one chosen when it was created
+            moves = g.rules.action_table()
+            last = (g.created_dealer if moves is None or g.engine is None
+                    else moves.table_dealer(g.engine, g.created_dealer))
             dealt = g.dealt
         if dealt is not None:  # dealt again: the same bots, the phones keep their seats
             out = self.create_dealt(g.variant, players=g.players, preset=g.preset,
