@@ -76,7 +76,8 @@ class HandScoring(Protocol):
 class TeamPlay(Protocol):
     """What the table asks of a game played by teams at several tables (Gin Rummy's
     pagat partnership): checking and scoring one entry of every table's hand, the deal
-    at each table, the team fields of the summary and each seat's own results. A Variant
+    at each table, the team fields of the summary, each seat's own results and what a
+    preview shows of each table (its breakdown, its tied arrangements). A Variant
     gives it for a game's options by :meth:`Variant.team_play`."""
 
     def check_entry(self, tables: Any, top: dict[str, Any]) -> list[dict[str, Any]]: ...
@@ -94,6 +95,9 @@ class TeamPlay(Protocol):
     def seat_results(self, results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]: ...
 
     def seats_by_table(self) -> list[list[int]]: ...
+
+    def previews(self, variant: Any, options: Any, players: Sequence[str], tables: Sequence[dict[str, Any]],
+                 result: dict[str, Any]) -> dict[str, Any]: ...
 
 
 class ActionTable(Protocol):

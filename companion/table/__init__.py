@@ -13,7 +13,6 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
 * :mod:`~companion.table.retries`: a retried ``client_id`` answered with its first answer, a reused one refused; new ids
 * :mod:`~companion.table.subscriptions`: who hears about each commit
 * :mod:`~companion.table.history`: which events stand after undos and redos, what each did
-* :mod:`~companion.table.explain`: a rummy hand's points in players' words (bonus, deadwood)
 * :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
 * :mod:`~companion.table.handover`: a dealt game's latest moves in public form (a hand's end is its Variant's ``dealt_summary``)
 * :mod:`~companion.table.dealt`: :class:`DealtGame`, a dealt game's seats, cards and play

@@ -29,7 +29,7 @@ from companion.games import Variant
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
 from companion.play.levels import level_of
 from companion.store.records import SECRET, public_payload
-from companion.table.explain import breakdown
+from companion.games.explain import breakdown
 from companion.table.handover import RECENT, public_move
 
 def check_bots(bots: Any, players: int) -> list[int]:
@@ -187,7 +187,7 @@ class DealtGame:
             names = list(self.names)
 
             def explain(result: dict[str, Any], options: Any) -> dict[str, Any] | None:
-                return breakdown(self.variant.name, result, options, names)
+                return breakdown(self.variant, result, options, names)
 
             self.hand_overs.append(self.variant.dealt_summary(before.engine, self.engine, effects, names, explain))
 

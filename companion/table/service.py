@@ -18,7 +18,7 @@ from companion.store import EventStore, NewEvent, StoredEvent
 from companion.table import checkpoint
 from companion.table.checks import check_players
 from companion.table.errors import TableError, engine_failure
-from companion.table.explain import breakdown, table_previews, tied_arrangements
+from companion.games.explain import breakdown, tied_arrangements
 from companion.table.fold import step
 from companion.table.history import describe
 from companion.table.state import GameState
@@ -144,14 +144,13 @@ class Table(Dealing):
         if result is None:
             result = st.hands[int(payload["hand"]) - 1].result
         out = {"result": result, "game": st.as_dict(), "preview": True,
-               "breakdown": breakdown(g.variant, result, g.options, g.players)}
+               "breakdown": breakdown(g.rules, result, g.options, g.players)}
         v = g.rules.hand_scoring()
         if "hands" in payload and v is not None and v.entries(g.options).get("declared"):
-            out["arrangements"] = tied_arrangements(g.variant, payload)
+            out["arrangements"] = tied_arrangements(g.rules, payload)
         teams = g.rules.team_play(g.options)
         if isinstance(payload.get("tables"), list) and teams is not None:  # a partnership hand: each table
-            out.update(table_previews(g.variant, g.options, g.players, payload["tables"], result,
-                                      teams.seats_by_table()))
+            out.update(teams.previews(g.rules, g.options, g.players, payload["tables"], result))
         if changes is not None:
             out["changes"] = changes
             out["version"] = g.version
