@@ -92,7 +92,7 @@ def play_out(p: Phones, gid: str, who: dict[str, str], rng: random.Random, limit
         assert v["public"]["to_move"] == v["seat"]
         action = rng.choice(v["legal_actions"])
         held = p.table.held(gid)
-        if held is not None and held.dealt.by_moves and rng.random() < 0.8:
+        if held is not None and held.dealt.variant.play_style == "actions" and rng.random() < 0.8:
             # a random Gin-Go player can keep a game going for ever: mostly play as the bot would
             action = bot_action(held.dealt.engine, rng)
         r = p.client.post(f"/api/v1/games/{gid}/actions",

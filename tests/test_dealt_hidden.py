@@ -72,7 +72,7 @@ class Hidden:
 
         def after(game: DealtGame, seat: int, action: Any) -> Any:
             new, effects = original(game, seat, action)
-            self.update(new.engine, new.by_moves)
+            self.update(new.engine, new.variant.play_style == "actions")
             return new, effects
 
         monkeypatch.setattr(DealtGame, "after", after)
@@ -133,7 +133,7 @@ def test_no_public_endpoint_shows_a_hidden_card(phones: Phones, variant: str, pl
             g = phones.table.held(gid)
             if g.dealt.hands_over() > 0 or g.finished:
                 break  # from here on old hands are public and their cards come round again
-            secret = hidden.update(g.dealt.engine, g.dealt.by_moves)
+            secret = hidden.update(g.dealt.engine, g.dealt.variant.play_style == "actions")
             for name, body in public_texts(phones, gid).items():
                 leaked = cards_in(body) & secret
                 assert not leaked, f"{name} shows hidden cards {sorted(leaked)}"
@@ -143,14 +143,15 @@ def test_no_public_endpoint_shows_a_hidden_card(phones: Phones, variant: str, pl
             checked += 1
             v = c.get(f"/api/v1/games/{gid}/view", headers=phones.ann).json()
             action = rng.choice(v["legal_actions"])
-            if g.dealt.by_moves and rng.random() < 0.8:
+            if g.dealt.variant.play_style == "actions" and rng.random() < 0.8:
                 action = bot_action(g.dealt.engine, rng)
             assert c.post(f"/api/v1/games/{gid}/actions", json={"action": action}, headers=phones.ann).status_code \
                 == 200
         assert checked >= 3
         last = phones.table.last_seq()
         # the live channel without a token: every event, no hidden card, no private message
-        secret_now = hidden.update(phones.table.held(gid).dealt.engine, phones.table.held(gid).dealt.by_moves)
+        held = phones.table.held(gid).dealt
+        secret_now = hidden.update(held.engine, held.variant.play_style == "actions")
         seen_anon = read_until(ws_anon, last)
         assert not any(m.get("type") == "private" for m in seen_anon)
         for m in seen_anon:

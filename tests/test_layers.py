@@ -225,6 +225,45 @@ def test_no_game_imports_another_game() -> None:
     assert cross_game_imports(ROOT) == []
 
 
+def game_imports_from_outside(root: Path) -> list[str]:
+    """One line per import of a game's package by a module outside ``companion/games/``:
+    the table, the API and the rest reach a game only through the registry and its
+    Variant (``companion.games``, ``games.base``, ``games.seams`` ...), never by its package."""
+    cross_game_imports(root)  # learns the tree's game packages
+    out: list[str] = []
+    for name, targets in sorted(import_graph(root).items()):
+        if name.split(".")[:2] == [root.name, "games"]:
+            continue
+        for target in sorted(targets | imported(modules(root)[name], root)):
+            theirs = game_package(target, root.name)
+            if theirs is not None:
+                out.append(f"{name} imports {target} ({theirs})")
+    return out
+
+
+def test_nothing_outside_the_games_imports_a_games_package() -> None:
+    assert game_imports_from_outside(ROOT) == []
+
+
+def test_the_outside_check_sees_the_table_import_a_game(tmp_path: Path) -> None:
+    root = tmp_path / "companion"
+    files = {
+        "__init__.py": "", "games/__init__.py": "", "games/base.py": "",
+        "games/registry.py": "from companion.games.gin import GIN\n",
+        "games/gin/__init__.py": "GIN = 1\n", "games/gin/wait.py": "",
+        "table/__init__.py": "", "table/fold.py": "from companion.games import base\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    assert game_imports_from_outside(root) == []  # the registry may name a game; the table the base
+    (root / "table" / "fold.py").write_text("def f():\n    from companion.games.gin import wait\n", encoding="utf-8")
+    assert game_imports_from_outside(root) == [
+        "companion.table.fold imports companion.games.gin (companion.games.gin)",
+        "companion.table.fold imports companion.games.gin.wait (companion.games.gin)",
+    ]
+
+
 def test_the_game_check_sees_an_import_between_games(tmp_path: Path) -> None:
     root = tmp_path / "companion"
     files = {

@@ -98,6 +98,7 @@ def test_the_variants_endpoint_carries_what_the_page_switches_on(server: LiveSer
                 "default_preset", "presets", "preset_list", "options"} <= set(v)
     assert [v["name"] for v in listed.values() if v["on_board"]] == ["gingo"]
     assert listed["gingo"]["pile_draw"] is False and listed["gingo"]["match_word"] == "game"
+    assert [v["name"] for v in listed.values() if v["side_wins"]] == ["gingo"]
     assert listed["gin"]["pile_draw"] is True and listed["gin"]["match_word"] == "match"
     four = {c["players"]: c for c in listed["gin"]["seat_choices"]}[4]
     assert four["options"] == {"team_mode": "pagat_partnership"} and four["teams"] == [[0, 2], [1, 3]]
@@ -134,3 +135,36 @@ def test_the_page_parses_cards_from_the_decks_it_is_given(browser: Browser, serv
         else:
             assert got["jk"] == got["jk2"] == "error", (name, got)
         assert got["plain"] != "error", (name, got)
+
+
+# a game's shape sniffed from its fields ("phase" in game, "board" in g) instead of a flag
+_SHAPE_TEST = re.compile(r"""["'`]\w+["'`]\s+in\s+(game|g|st)\b""")
+
+
+def test_the_page_sniffs_no_games_shape() -> None:
+    found = [f"{p.relative_to(WEB).as_posix()}:{n}: {line.strip()}" for p in sorted(WEB.rglob("*.js"))
+             for n, line in _code_lines(p.read_text()) if _SHAPE_TEST.search(line)]
+    assert not found, "the page tells games apart by their fields (read a flag instead):\n" + "\n".join(found)
+
+
+def test_the_live_news_names_the_winning_side_from_the_variants_flag(browser: Browser, server: LiveServer) -> None:
+    """The end of a game, said on every phone, names the winner as the variant's
+    ``side_wins`` flag says: the side's players by the seats the variant gives each side
+    (2 or 4 players), else the winning seat; run by the page's own news module on the
+    service's own variants, in real Chromium."""
+    with phone_page(browser) as page:
+        page.goto(server.url + "/")
+        said: dict[str, Any] = page.evaluate("""async () => {
+          const news = await import("/js/news.js");
+          const { normVariants } = await import("/js/new_game.js");
+          const variants = normVariants(await (await fetch("/api/v1/variants")).json());
+          const over = (id, variant, players, winner) => {
+            news.liveNews({ type: "snapshot", games: [{ id, finished: false }] }, null, variants);
+            return news.liveNews({ type: "event", event: { type: "hand", game_id: id, payload: {} },
+                                   game: { id, variant, players, winner, finished: true } }, null, variants);
+          };
+          return { two: over("a", "gingo", ["Ana", "Bo"], 2), four: over("b", "gingo", ["Ana", "Bo", "Cy", "Di"], 1),
+                   gin: over("c", "gin", ["Ana", "Bo"], 1) };
+        }""")
+    assert said == {"two": ["Match over: Bo wins the game"], "four": ["Match over: Ana and Cy win the game"],
+                    "gin": ["Match over: Bo wins the match"]}

@@ -29,7 +29,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from companion.games.base import Deck, HandSizes, Variant
+    from companion.games.base import Variant
+    from companion.games.deck import Deck, HandSizes
     from companion.games.gingo import GinGo
     from companion.games.options import OptionSpec, Preset
     from companion.games.registry import VARIANTS, find_variant, outing_game
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from companion.games.rummy import RummyVariant
 
 _WHERE = {
-    "VARIANTS": "registry", "find_variant": "registry", "outing_game": "registry", "Variant": "base", "Deck": "base", "HandSizes": "base",
+    "VARIANTS": "registry", "find_variant": "registry", "outing_game": "registry", "Variant": "base", "Deck": "deck", "HandSizes": "deck",
     "GinGo": "gingo", "RummyVariant": "rummy", "GinRummy": "gin", "ColorGin": "color_gin", "Ginski": "ginski",
     "OptionSpec": "options", "Preset": "options",
 }

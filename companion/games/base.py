@@ -2,11 +2,13 @@
 python-chess's ``variant.py``: one class per game, each saying what is particular to it).
 
 A Variant knows its ``name`` (as the API spells it) and ``label`` (as players say it),
-how many may play (``seats``), its deck (:class:`Deck`), how many cards a seat holds at
-the end of a hand (:meth:`Variant.hand_sizes`), its options and presets (one
+how many may play (``seats``), its deck (a :class:`~companion.games.deck.Deck`), how
+many cards a seat holds at the end of a hand (:meth:`Variant.hand_sizes`), its options and presets (one
 mechanism, :mod:`companion.games.options`), how a game of it is tracked at the table
 (``play_style``: ``"hands"`` for scored hands, ``"actions"`` for Gin-Go's moves), and
-how it is played in full by the companion and its bot.
+how it is played in full by the companion and its bot. What the table asks of the
+objects a Variant gives it (a hand's scoring, a table game's moves, team play) is
+:mod:`companion.games.seams`.
 
 **The bots.** A game gives its own bot per level (:meth:`Variant.bot`; a rummy game's
 policies are :meth:`companion.games.rummy.RummyVariant.bot_policy`), and the table asks
@@ -21,150 +23,17 @@ game's name.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar
 
-from companion import cards as C
 from companion.errors import InvalidInput
 from companion.melds import MeldRules
-from companion.games.options import (BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs,
-                                     options_dict)
+from companion.games.deck import GINGO, RUMSKI, STANDARD, Deck, HandSizes
+from companion.games.options import BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs, options_dict
+from companion.games.seams import ENTRY_DEFAULTS, ActionTable, DealtMove, HandScoring, PlayStyle, TeamPlay
 from companion.rules.base import HandResult, MatchScore
-
-PlayStyle = Literal["hands", "actions"]
-
-
-@dataclass(frozen=True)
-class Deck:
-    """A deck as the phone draws its card grid: ``columns`` (suit or colour letters with
-    their labels), ``ranks`` (row labels, low to high), ``extra`` cards (jokers, wilds)
-    and what one is called, the number of cards, and how a card is named
-    (``name_order``: ``"rank_suit"`` as in 10H, ``"colour_rank"`` as in R10)."""
-
-    name: str
-    size: int
-    columns: tuple[tuple[str, str], ...]
-    ranks: tuple[str, ...]
-    extra: tuple[str, ...] = ()
-    extra_label: str = ""
-    name_order: Literal["rank_suit", "colour_rank"] = "rank_suit"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "size": self.size,
-                "columns": [{"key": k, "label": label} for k, label in self.columns],
-                "ranks": list(self.ranks), "extra": list(self.extra), "extra_label": self.extra_label,
-                "name_order": self.name_order}
-
-
-STANDARD = Deck("standard", 52, tuple(zip(C.SUITS, C.SUIT_SYMBOLS)), C.RANK_NAMES)
-GINGO = dataclasses.replace(STANDARD, name="gingo", size=54, extra=("JK1", "JK2"), extra_label="joker")
-RUMSKI = Deck("rumski", 70, tuple(zip(C.COLOURS, C.COLOUR_NAMES)), tuple(str(r) for r in range(1, 14)),
-              tuple(C.card_name(w) for w in C.WILDS), "wild", "colour_rank")
-
-
-@dataclass(frozen=True)
-class DealtMove:
-    """One move of a dealt game as the table records it: the JSON action as played, what
-    it did in public (``effects``), the top of the discard pile before it (a draw from
-    the pile names it) and the hand it was played in."""
-
-    played: dict[str, Any]
-    effects: list[dict[str, Any]]
-    top: str | None
-    hand: int
-
-
-@dataclass(frozen=True)
-class HandSizes:
-    """Cards a seat holds when a hand ends: ``deal`` after the discard, and ``big`` for
-    the ender who melds one card more without discarding (None: no such ending)."""
-
-    deal: int
-    big: int | None
-
-    def as_dict(self) -> dict[str, int | None]:
-        return {"deal": self.deal, "big": self.big}
-
-
-#: What a hand entry of a game scored by hands takes, where the game does not say
-#: (:meth:`HandScoring.entries` says what differs): ``cards``, each seat's cards;
-#: ``deadwood``, each seat's deadwood count instead; ``ender``, who ended the hand (a
-#: seat, or nobody: the stock ran out); ``gin``, the one-tap ending with every card melded
-#: (the game's ``gin_word``); ``upcard``, the hand's upcard (Oklahoma gin); ``declared``,
-#: the ender's own melds; ``joker``, a drawn joker (Color Gin's co-op); ``big_gin``, the
-#: ender melded every card without a discard. The phone page shows only what a game takes.
-ENTRY_DEFAULTS: Mapping[str, bool] = MappingProxyType({
-    "cards": True, "deadwood": False, "ender": True, "gin": False, "upcard": False, "declared": False,
-    "joker": False, "big_gin": False})
-
-
-class HandScoring(Protocol):
-    """What the table asks of a game scored by hands (``play_style == "hands"``): the
-    entries a hand takes, a hand's result, and the match folded one hand at a time. A
-    Variant gives it by :meth:`Variant.hand_scoring`; the table never asks which game it is."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def context_scoring(self) -> bool: ...
-
-    def option_specs(self) -> tuple[OptionSpec, ...]: ...
-
-    def entries(self, options: Any) -> dict[str, bool]: ...
-
-    def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
-                   prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
-                   joker: bool = False, upcard: str | None = None,
-                   match: MatchScore | None = None) -> dict[str, Any]: ...
-
-    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
-                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]: ...
-
-    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore: ...
-
-    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore: ...
-
-    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int: ...
-
-
-class TeamPlay(Protocol):
-    """What the table asks of a game played by teams at several tables (Gin Rummy's
-    pagat partnership): checking and scoring one entry of every table's hand, the deal
-    at each table, the team fields of the summary and each seat's own results. A Variant
-    gives it for a game's options by :meth:`Variant.team_play`."""
-
-    def check_entry(self, tables: Any, top: dict[str, Any]) -> list[dict[str, Any]]: ...
-
-    def score_entry(self, variant: Any, options: Any, tables: list[dict[str, Any]]) -> dict[str, Any]: ...
-
-    def deal_order(self, options: Any, dealer: int, hands: Sequence[tuple[dict[str, Any], dict[str, Any]]]
-                   ) -> tuple[list[list[int]], list[int]]: ...
-
-    def deal_step(self, options: Any, now: Sequence[int], entry: dict[str, Any],
-                  result: dict[str, Any]) -> tuple[list[int], list[int]]: ...
-
-    def team_fields(self, players: Sequence[str], match: Any) -> dict[str, Any]: ...
-
-    def seat_results(self, results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]: ...
-
-    def seats_by_table(self) -> list[list[int]]: ...
-
-
-class ActionTable(Protocol):
-    """What the table asks of a game tracked move by move (``play_style == "actions"``):
-    a table game to enter the moves into, and a line saying what one move did. A Variant
-    gives it by :meth:`Variant.action_table`."""
-
-    def new_game(self, players: list[str], overrides: Any) -> Any: ...
-
-    def play_line(self, n: int, hand: int, action: dict[str, Any],
-                  events: list[dict[str, Any]]) -> dict[str, Any]: ...
 
 
 class Variant(ABC):
@@ -391,6 +260,34 @@ class Variant(ABC):
         """What of the engine every seat may see (no card of a hand in play)."""
         raise self._not_dealt()
 
+    def dealt_table(self, game: Any) -> Any:
+        """The table game a dealt ``game`` keeps, for a game entered move by move (what the
+        score sheet and the board read as they read a table game's); None for a game
+        scored by hands."""
+        return None
+
+    def dealt_match(self, game: Any) -> MatchScore | None:
+        """The match so far of a dealt ``game`` scored by hands; None for one entered move
+        by move (its table game keeps its own score)."""
+        return None
+
+    def dealt_results(self, game: Any) -> Sequence[HandResult]:
+        """The results of the hands of a dealt ``game`` that ended, for the score sheet of a
+        game scored by hands (empty for one whose table game keeps its own)."""
+        return ()
+
+    def board_wait(self, view: dict[str, Any], game: Any) -> dict[str, Any]:
+        """What a game on the board (``game``: its table game) waits for before the next
+        turn, in words a player can act on, from the board ``view``'s disagreements
+        (:func:`companion.boardview.board_view`). Only a game played on the board
+        (``on_board``) is asked."""
+        raise InvalidInput(f"{self.label} is not played on the board", code="invalid_mode")
+
+    def dealt_turn_starts(self, game: Any) -> bool:
+        """A new turn is about to begin in a dealt ``game`` (a game on the board waits for
+        the board to agree then, not within a turn)."""
+        return False
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int | None:
         """Check the settings of bots playing whole games (``gingo selfplay``) before the
         first one, raising :class:`InvalidInput` or ``ValueError`` for bad ones; the player
@@ -409,7 +306,7 @@ class Variant(ABC):
     def table_rules(self, options: Any, players: int) -> dict[str, Any]:
         """What the phone needs to enter a hand of a game with these options (served in
         each game as ``rules``): hand sizes, entries it takes (a game scored by hands:
-        every key of :data:`ENTRY_DEFAULTS`), words it uses."""
+        every key of :data:`~companion.games.seams.ENTRY_DEFAULTS`), words it uses."""
         out = {"label": self.label, "seat_word": self.seat_word, "play_style": self.play_style,
                "on_board": self.on_board, "deck": self.deck.as_dict(),
                "hand_sizes": self.hand_sizes(options, players).as_dict(), **self.page_flags()}
@@ -422,12 +319,17 @@ class Variant(ABC):
         """What the phone page switches on, so that it never compares a game's name
         (served by ``GET /api/v1/variants`` and in each game's ``rules``).
 
+        ``side_wins``: a game's winner names a side (its seats: :meth:`sides`), not a seat.
+
         >>> from companion.games import find_variant
         >>> find_variant("gingo").page_flags()["pile_draw"], find_variant("gin").page_flags()["match_word"]
         (False, 'match')
+        >>> find_variant("gingo").page_flags()["side_wins"], find_variant("gin").page_flags()["side_wins"]
+        (True, False)
         """
         return {"match_word": self.match_word, "pile_draw": self.pile_draw, "level_words": dict(self.level_words),
-                "kind_words": dict(self.kind_words), "dealt_play": self.deals}
+                "kind_words": dict(self.kind_words), "dealt_play": self.deals,
+                "side_wins": self.sides(self.seats[0]) is not None}
 
     def seat_choices(self) -> list[dict[str, Any]]:
         """The player counts a new game offers, as the page lists them: ``players``, its
@@ -488,5 +390,6 @@ def players_of(options: Any, default: int) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) else default
 
 
-__all__ = ["ActionTable", "DealtMove", "Deck", "ENTRY_DEFAULTS", "HandScoring", "HandSizes", "TeamPlay", "PlayStyle", "Variant", "STANDARD", "GINGO", "RUMSKI", "preset_from",
-           "players_of"]
+# the value types and the Protocols a Variant speaks in are also importable from here
+__all__ = ["ActionTable", "DealtMove", "Deck", "ENTRY_DEFAULTS", "GINGO", "HandScoring", "HandSizes", "PlayStyle",
+           "RUMSKI", "STANDARD", "TeamPlay", "Variant", "players_of", "preset_from"]

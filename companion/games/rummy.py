@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import InvalidInput
 from companion import cards as C
-from companion.games.base import DealtMove, HandSizes, Variant, players_of, preset_from
+from companion.games.base import Variant, players_of, preset_from
+from companion.games.deck import HandSizes
+from companion.games.seams import DealtMove
 from companion.games.options import Preset
 from companion.melds import MeldRules
 from companion.rules.base import HandResult, MatchScore
@@ -241,6 +243,12 @@ class RummyVariant(Variant):
         result = game.results[-1].as_dict()
         return {"hand": len(game.results), "result": result, "breakdown": explain(result, game.hand_options),
                 "match": game.match.as_dict(), "finished": bool(game.over)}
+
+    def dealt_match(self, game: play.RummyGame) -> MatchScore:
+        return game.match
+
+    def dealt_results(self, game: play.RummyGame) -> Sequence[HandResult]:
+        return game.results
 
     def dealt_public(self, game: play.RummyGame) -> dict[str, Any]:
         v: dict[str, Any] = game.view(None)

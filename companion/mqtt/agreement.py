@@ -26,7 +26,6 @@ from companion.boardview import board_view, check_board
 from companion.errors import CompanionError, Conflict
 from companion.games import VARIANTS
 from companion.mqtt.wire import RemoteGame, prefix, sealed
-from companion.table.boardwait import board_wait
 
 log = logging.getLogger("companion.mqtt.remote")
 
@@ -132,7 +131,7 @@ class Agreement:
         if agreed is not None and play._loop is not None:
             play.spawn(asyncio.to_thread(agreed), "gingo-remote-board-agreed")
 
-    def dealt_wait(self, g: Any, own: dict[str, Any] | None, frames: Callable[[], Any]) -> dict[str, Any] | None:
+    def dealt_wait(self, g: Any, own: dict[str, Any] | None) -> dict[str, Any] | None:
         """Host (the table's ``remote_wait``, under its lock): what a dealt Gin-Go turn waits
         for, with the board named. This board's own chips first (``own``, from its sensors);
         then the guest's, from its last report, while it is online with its sensors on."""
@@ -150,7 +149,7 @@ class Agreement:
         view = board_view(game, sensed)
         if not view["mismatches"]:
             return None
-        wait = board_wait(view, frames())
+        wait: dict[str, Any] = g.rules.board_wait(view, g.engine)  # the guest's chips, in the game's words
         wait["board"] = r.guest
         wait["message"] = wait["message"].replace("the board does not", f"the other board ({r.guest}) does not", 1)
         return wait

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.store import StoredEvent
-from companion.table.fold import _apply, apply_action, engine_dealer, new_state, refold_match, scoring_of
-from companion.table.state import GameState, HandEntry
+from companion.table.fold import new_state
+from companion.table.state import GameState
 
 FORMAT = 1
 #: a game writes a checkpoint every this many events (and after an undo)
@@ -32,12 +32,7 @@ def snapshot(g: GameState) -> dict[str, Any]:
         "standing": [[seq, typ] for seq, typ in g.standing],
         "undone": [[seq, typ, n] for seq, typ, n in g.undone],
     }
-    if g.dealt is not None:
-        d["dealt"] = g.dealt.log
-    elif g.engine is not None:
-        d["actions"] = g.actions
-    else:
-        d["hands"] = [[h.n, h.seq, h.ender, h.entry, h.result, h.corrected] for h in g.hands]
+    d.update(g.track.snapshot(g))
     return d
 
 
@@ -53,15 +48,5 @@ def restore(game_id: str, state: dict[str, Any]) -> GameState:
     g.deleted = bool(state["deleted"])
     g.standing = [(int(seq), str(typ)) for seq, typ in state["standing"]]
     g.undone = [(int(seq), str(typ), None if n is None else int(n)) for seq, typ, n in state.get("undone", [])]
-    if g.dealt is not None:
-        for e in state["dealt"]:
-            _apply(g, StoredEvent(int(e["seq"]), game_id, str(e["type"]), dict(e["payload"]), None, 0.0))
-    elif g.engine is not None:
-        for action in state["actions"]:
-            apply_action(g, action)
-        g.dealer = engine_dealer(g)
-    else:
-        g.hands = [HandEntry(int(n), int(seq), ender, dict(entry), dict(result), bool(corr))
-                   for n, seq, ender, entry, result, corr in state["hands"]]
-        refold_match(g, scoring_of(g.rules), None)
+    g.track.restore(g, state)
     return g

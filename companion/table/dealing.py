@@ -28,7 +28,6 @@ from companion.games import find_variant
 from companion.play.deal import SEED_BYTES, commitment, hand_seed
 from companion.play.levels import level_of, table_level
 from companion.store.records import SECRET
-from companion.table.boardwait import board_wait
 from companion.table.checks import check_players
 from companion.table.dealt import DealtGame, check_bots
 from companion.table.errors import engine_failure
@@ -69,8 +68,7 @@ class Dealing(Ledger):
     #: games whose board must agree before the next turn (set by the board sync), see waiting_for_board
     board_gate: Any = None
     #: a remote dealt game's other board (set by remote play, companion.mqtt.agreement):
-    #: ``remote_wait(game, own_wait, frames)`` answers the wait with the boards named
-    #: (``frames()``: each side's space per card, for the words)
+    #: ``remote_wait(game, own_wait)`` answers the wait with the boards named
     remote_wait: Any = None
 
     @staticmethod
@@ -283,26 +281,22 @@ class Dealing(Ledger):
 
     def waiting_for_board(self, g: GameState) -> dict[str, Any] | None:
         """What a dealt Gin-Go game waits for on the board before the next turn (every space
-        still wrong, named: :func:`~companion.table.boardwait.board_wait`), or None."""
+        still wrong, named: :meth:`~companion.games.base.Variant.board_wait`), or None; a
+        remote game's host adds the guest board's chips (``remote_wait``)."""
         gate, remote = self.board_gate, self.remote_wait
-        if (gate is None and remote is None) or g.dealt is None or not g.dealt.by_moves or g.dealt.skip_board:
+        if (gate is None and remote is None) or g.dealt is None or not g.dealt.on_board:
             return None
-        e = g.dealt.engine
-        if e.phase != "play" or e.stage != "draw":  # a turn under way finishes (meld, then discard)
+        if not g.dealt.variant.dealt_turn_starts(g.dealt.engine):  # a turn under way finishes first
             return None
         view = gate(g) if gate is not None else None
-
-        def frames() -> Any:  # worked out only when something waits
-            return g.rules.frames(g.engine)
-
-        own = board_wait(view, frames()) if view else None
-        return remote(g, own, frames) if remote is not None else own
+        own = g.rules.board_wait(view, g.engine) if view else None
+        return remote(g, own) if remote is not None else own
 
     def board_agreed(self) -> None:
         """The board changed: dealt Gin-Go games whose bots waited for it move on."""
         with self._lock:
             gids = [gid for gid, g in self.library.open.items()
-                    if g.dealt is not None and g.dealt.by_moves and not g.dealt.skip_board]
+                    if g.dealt is not None and g.dealt.on_board]
         for gid in gids:
             self.after_dealt(gid)
 

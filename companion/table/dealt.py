@@ -29,7 +29,7 @@ from companion.games import Variant
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
 from companion.play.levels import level_of
 from companion.store.records import SECRET, public_payload
-from companion.table.explain import breakdown
+from companion.games.explain import breakdown
 from companion.table.handover import RECENT, public_move
 
 def check_bots(bots: Any, players: int) -> list[int]:
@@ -109,10 +109,10 @@ class DealtGame:
         return other
 
     @property
-    def by_moves(self) -> bool:
-        """The game is tracked move by move (its engine speaks JSON actions and waits for
-        the board), not scored by hands."""
-        return self.variant.play_style == "actions"
+    def on_board(self) -> bool:
+        """The game is played on the companion's board (the Variant's ``on_board``) and was
+        not told to skip it: its bots wait for the board to agree before a turn."""
+        return self.variant.on_board and not self.skip_board
 
     # -- whose turn --------------------------------------------------------------------------
 
@@ -187,7 +187,7 @@ class DealtGame:
             names = list(self.names)
 
             def explain(result: dict[str, Any], options: Any) -> dict[str, Any] | None:
-                return breakdown(self.variant.name, result, options, names)
+                return breakdown(self.variant, result, options, names)
 
             self.hand_overs.append(self.variant.dealt_summary(before.engine, self.engine, effects, names, explain))
 

@@ -12,9 +12,9 @@ from typing import Any
 
 from companion.errors import CompanionError, IllegalAction, InvalidInput
 from companion.games import find_variant
-from companion.games.base import ENTRY_DEFAULTS
+from companion.games.seams import ENTRY_DEFAULTS
 from companion.table.errors import engine_failure
-from companion.table.fold import hand_result, rescore
+from companion.table.tracking import hand_result, rescore
 from companion.table.state import GameState
 
 

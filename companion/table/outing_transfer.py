@@ -28,7 +28,7 @@ from companion.rules import outing as rules
 from companion.store.outings import OutingEvent
 from companion.errors import CompanionError, IllegalAction, InvalidInput
 from companion.table.errors import TableError
-from companion.table.fold import hand_result
+from companion.table.tracking import hand_result
 from companion.table.outing_fold import OutingRecord
 from companion.table.outing_steps import GameTable, public
 from companion.table.retries import fingerprint, new_id

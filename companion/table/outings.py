@@ -29,7 +29,7 @@ from companion.rules import outing as rules
 from companion.store.outings import OutingEvent
 from companion.table.checks import check_players
 from companion.table.errors import TableError
-from companion.table.fold import hand_result
+from companion.table.tracking import hand_result
 from companion.table.outing_fold import STEP_NAMES, OutingRecord, fold_outing
 from companion.table.outing_steps import GameTable, OutingListener, Steps, public
 from companion.table.outing_transfer import Transfer

@@ -18,7 +18,7 @@ from companion.store import EventStore, NewEvent, StoredEvent
 from companion.table import checkpoint
 from companion.table.checks import check_players
 from companion.table.errors import TableError, engine_failure
-from companion.table.explain import breakdown, table_previews, tied_arrangements
+from companion.games.explain import breakdown, tied_arrangements
 from companion.table.fold import step
 from companion.table.history import describe
 from companion.table.state import GameState
@@ -144,14 +144,13 @@ class Table(Dealing):
         if result is None:
             result = st.hands[int(payload["hand"]) - 1].result
         out = {"result": result, "game": st.as_dict(), "preview": True,
-               "breakdown": breakdown(g.variant, result, g.options, g.players)}
+               "breakdown": breakdown(g.rules, result, g.options, g.players)}
         v = g.rules.hand_scoring()
         if "hands" in payload and v is not None and v.entries(g.options).get("declared"):
-            out["arrangements"] = tied_arrangements(g.variant, payload)
+            out["arrangements"] = tied_arrangements(g.rules, payload)
         teams = g.rules.team_play(g.options)
         if isinstance(payload.get("tables"), list) and teams is not None:  # a partnership hand: each table
-            out.update(table_previews(g.variant, g.options, g.players, payload["tables"], result,
-                                      teams.seats_by_table()))
+            out.update(teams.previews(g.rules, g.options, g.players, payload["tables"], result))
         if changes is not None:
             out["changes"] = changes
             out["version"] = g.version
@@ -232,7 +231,7 @@ class Table(Dealing):
         def stage() -> Staged:
             g = self._writable(game_id)
             self._check_version(g, expected_version)
-            if g.rules.play_style != "actions":
+            if g.rules.action_table() is None:
                 raise InvalidInput(f"{g.variant} hands are scored with POST .../hands, not actions",
                                    code="wrong_variant")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -262,7 +261,11 @@ class Table(Dealing):
         with self._lock:
             g = self._get(game_id)
             first = g.created_payload
-            last = g.dealer if g.engine is not None and g.engine.phase != "setup" else int(first.get("dealer", 0))
+            # a game entered move by move: its table game's dealer (the created one until its
+            # set-up names one); a game scored by hands: the one chosen when it was created
+            moves = g.rules.action_table()
+            last = (g.created_dealer if moves is None or g.engine is None
+                    else moves.table_dealer(g.engine, g.created_dealer))
             dealt = g.dealt
         if dealt is not None:  # dealt again: the same bots, the phones keep their seats
             out = self.create_dealt(g.variant, players=g.players, preset=g.preset,

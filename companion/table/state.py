@@ -15,7 +15,7 @@ from typing import Any
 from companion.games import Variant, find_variant
 from companion.games.options import options_dict
 from companion.stats import add_to_tally, hand_tally
-from companion.games.base import TeamPlay
+from companion.games.seams import TeamPlay
 
 
 def tally_of(hands: Sequence[HandEntry], players: int, partnership: TeamPlay | None) -> dict[str, list[int]]:
@@ -136,6 +136,9 @@ class GameState:
     hand_dealers: list[list[int]] = field(default_factory=list)
     #: a rummy game's tally for its summary line, kept as the hands are folded (see tally_of)
     tally: dict[str, list[int]] | None = None
+    #: how its events move it on (a :class:`~companion.table.tracking.Track`, chosen by
+    #: :func:`~companion.table.fold.new_state` when the game is created; stateless)
+    track: Any = None
 
     @property
     def rules(self) -> Variant:
@@ -146,8 +149,8 @@ class GameState:
     def finished(self) -> bool:
         if self.dealt is not None:
             return bool(self.dealt.finished)
-        if self.engine is not None:
-            return bool(self.engine.as_dict().get("phase") == "game_over")
+        if (moves := self.rules.action_table()) is not None and self.engine is not None:
+            return moves.finished(self.engine)
         return bool(self.match is not None and self.match.finished)
 
     def as_dict(self) -> dict[str, Any]:
@@ -177,23 +180,9 @@ class GameState:
             d.update(mode="dealt", bots=sorted(self.dealt.bots),
                      dealt=dict(self.dealt.public(), hand_overs=list(self.dealt.hand_overs)))
         v = self.rules
-        if v.action_table() is not None:  # tracked move by move: the engine's own summary
-            st = self.engine.as_dict()
-            winner = st.get("winner")
-            d.update(
-                scores=[sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)],
-                hands=st.get("hands", []),
-                finished=st.get("phase") == "game_over",
-                winner=winner,
-                board=st.get("board"),
-                links=st.get("links"),
-                link_distance=st.get("link_distance"),
-                state=st,
-                turn=st.get("turn"),
-                plays=list(self.plays),
-                actions=len(self.actions),
-                frames=v.frames(self.engine),
-            )
+        if (moves := v.action_table()) is not None:  # tracked move by move: the table game's own summary
+            d.update(moves.game_fields(self.engine), plays=list(self.plays), actions=len(self.actions),
+                     frames=v.frames(self.engine))
         else:
             m = self.match
             d.update(
@@ -243,11 +232,9 @@ class GameState:
         if self.dealt is not None:
             d.update(mode="dealt", bots=sorted(self.dealt.bots), to_move=self.dealt.to_move())
         if self.engine is not None:
-            st = self.engine.as_dict()
-            d.update(scores=[sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)],
-                     winner=st.get("winner"), hands_played=len(st.get("hands", [])), phase=st.get("phase"),
-                     hand=st.get("hand"), board=st.get("board"), links=st.get("links"),
-                     link_distance=st.get("link_distance"), actions=len(self.actions))
+            moves = self.rules.action_table()
+            assert moves is not None  # a game with a table game is entered move by move
+            d.update(moves.summary_fields(self.engine), actions=len(self.actions))
         else:
             m = self.match
             partners = self.rules.team_play(self.options)

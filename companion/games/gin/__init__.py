@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import InvalidInput
-from companion.games.base import STANDARD, HandSizes, TeamPlay
+from companion.games.deck import STANDARD, HandSizes
+from companion.games.seams import TeamPlay
 from companion.games.gin import partnership as team_play
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import gin, teams

@@ -13,7 +13,7 @@ message naming the rule; nothing is written.
 The game shows team totals per seat (``scores``: each seat carries its team's total) and
 per team (``teams``); ``winner`` is the winning team (0: seats 0 and 2, 1: seats 1 and 3).
 The table reaches this module only through :meth:`GinRummy.team_play
-<companion.games.gin.GinRummy.team_play>` (a :class:`~companion.games.base.TeamPlay`).
+<companion.games.gin.GinRummy.team_play>` (a :class:`~companion.games.seams.TeamPlay`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
+from companion.games.explain import breakdown, tied_arrangements
 from companion.rules import gin, teams
 from companion.rules.base import HandResult
 
@@ -236,5 +237,30 @@ def seat_results(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["CODE", "check_entry", "check_table", "deal_order", "deal_step", "first_dealers", "is_partnership", "score_entry",
+def previews(variant: Any, options: Any, players: Sequence[str], tables: Sequence[dict[str, Any]],
+             result: dict[str, Any]) -> dict[str, Any]:
+    """What a preview adds for a partnership hand, per table: ``table_breakdowns`` (the
+    table winner's points in parts, as a two-player hand's ``breakdown``, or None) and
+    ``table_arrangements`` (with the cards: the ender's arrangements that tie on the
+    least deadwood when there are two or more, else None). Seats in both are the table's
+    own (0: its team A player, 1: its team B player), as :func:`seats_by_table` seats them
+    (``variant``: the game's Variant, whose words the breakdowns use)."""
+    extra = result.get("extra") if isinstance(result, dict) else None
+    played = extra.get("tables") if isinstance(extra, dict) else None
+    breakdowns: list[dict[str, Any] | None] = []
+    ties: list[list[dict[str, Any]] | None] = []
+    for i, seats in enumerate(seats_by_table()):
+        t = tables[i] if i < len(tables) else {}
+        r = played[i] if isinstance(played, list) and i < len(played) else None
+        names = [players[s] for s in seats]
+        breakdowns.append(breakdown(variant, r, options, names) if isinstance(r, dict) else None)
+        ender = t.get("ender")
+        local = list(seats).index(ender) if isinstance(ender, int) and not isinstance(ender, bool) \
+            and ender in seats else None
+        ties.append(tied_arrangements(variant, {"ender": local, "hands": t["hands"]})
+                    if "hands" in t and local is not None else None)
+    return {"table_breakdowns": breakdowns, "table_arrangements": ties}
+
+
+__all__ = ["CODE", "previews", "check_entry", "check_table", "deal_order", "deal_step", "first_dealers", "is_partnership", "score_entry",
            "seats_by_table", "team_fields", "seat_results"]

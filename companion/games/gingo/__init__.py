@@ -19,7 +19,10 @@ from typing import TYPE_CHECKING, Any
 from companion import cards as C
 from companion import melds as M
 from companion.errors import IllegalAction
-from companion.games.base import GINGO, DealtMove, HandSizes, Variant
+from companion.games.base import Variant
+from companion.games.deck import GINGO, HandSizes
+from companion.games.gingo.boardwait import board_wait
+from companion.games.seams import DealtMove
 from companion.games.options import BOT_LEVEL_WORDS
 from companion.rules import gingo as rules
 
@@ -210,6 +213,17 @@ class GinGo(Variant):
                 "hand_sizes": [len(h) for h in game.hands] if game.phase == "play" else [0] * len(game.players),
                 "table": st, "frames": self.frames(game.table)}
 
+    def dealt_table(self, game: play.GingoPlay) -> rules.GingoGame:
+        return game.table
+
+    def board_wait(self, view: dict[str, Any], game: rules.GingoGame) -> dict[str, Any]:
+        """Every space the board still has wrong, by name, number and the card it stands
+        for in the frame of the side whose chip belongs there (:mod:`.boardwait`)."""
+        return board_wait(view, self.frames(game))
+
+    def dealt_turn_starts(self, game: play.GingoPlay) -> bool:
+        return bool(game.phase == "play" and game.stage == "draw")  # a turn: draw, meld, then discard
+
     def selfplay_players(self, players: int | None, preset: str | None) -> int:
         if preset is not None:
             raise ValueError("--preset applies to the rummy games, not gingo")
@@ -221,8 +235,34 @@ class GinGo(Variant):
         """A table game (moves entered as they happen at the real table)."""
         return rules.new_game(list(players), dict(overrides or {}))
 
+    def apply_action(self, game: rules.GingoGame, action: dict[str, Any]) -> list[dict[str, Any]]:
+        return list(game.apply(action))
+
+    def hand_number(self, game: rules.GingoGame) -> int:
+        return int(game.hand)
+
+    def table_dealer(self, game: rules.GingoGame, created_dealer: int) -> int:
+        """The dealer chosen when the game was created until the set-up names the dealer
+        of the first hand, then the dealer of the hand in play (or just played)."""
+        return created_dealer if game.phase == "setup" else int(game.dealer)
+
     def finished(self, game: rules.GingoGame) -> bool:
         return bool(game.as_dict().get("phase") == "game_over")
+
+    def game_fields(self, game: rules.GingoGame) -> dict[str, Any]:
+        """What the whole game shows of ``game``: hands won by each side, the hands, the
+        board and its links, the turn and the engine's own state."""
+        st = game.as_dict()
+        return {"scores": _sides_won(st), "hands": st.get("hands", []), "finished": st.get("phase") == "game_over",
+                "winner": st.get("winner"), "board": st.get("board"), "links": st.get("links"),
+                "link_distance": st.get("link_distance"), "state": st, "turn": st.get("turn")}
+
+    def summary_fields(self, game: rules.GingoGame) -> dict[str, Any]:
+        """What the summary line (the game list, the live channel) shows of ``game``."""
+        st = game.as_dict()
+        return {"scores": _sides_won(st), "winner": st.get("winner"), "hands_played": len(st.get("hands", [])),
+                "phase": st.get("phase"), "hand": st.get("hand"), "board": st.get("board"),
+                "links": st.get("links"), "link_distance": st.get("link_distance")}
 
     def frames(self, game: rules.GingoGame) -> dict[str, dict[str, int]] | None:
         """Each side's space for every card (``{"1": {"AS": 0, ...}, "2": {...}}``), once the
@@ -293,6 +333,11 @@ class GinGo(Variant):
             raise IllegalAction("presets apply to the rummy games, not Gin-Go")
         from companion.play import gingo as play
         return play.selfplay_game(seed, players or 2, check=check)
+
+
+def _sides_won(st: dict[str, Any]) -> list[int]:
+    """The hands each side (1, 2) has won, from a table game's state."""
+    return [sum(1 for h in st.get("hands", []) if h.get("winner") == side) for side in (1, 2)]
 
 
 __all__ = ["GinGo"]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import InvalidInput
-from companion.games.base import RUMSKI
+from companion.games.deck import RUMSKI
 from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.games.rummy import RulesModule, RummyVariant
 from companion.rules import ginski

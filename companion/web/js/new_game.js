@@ -33,6 +33,7 @@ export function normVariants(data) {
       ginWord: v.gin_word || null,  // a game with a gin ending (and knocks and undercuts) says its word
       bigWord: v.big_word || null,  // and its word for the ending with every card melded, no discard
       kindWords: v.kind_words || {},  // how a hand ended, in the game's words where the rummy ones do not fit
+      sideWins: !!v.side_wins,  // its winner is a side (seats by player count: sides), not a seat
     };
   });
 }

@@ -31,15 +31,16 @@ function namesOf(game) {
   return (game.players || []).map((p, i) => typeof p === "string" ? p : (p && p.name) || `Player ${i + 1}`);
 }
 
-// Gin-Go games count sides (side 1: even seats), the others seats.
-function winnerWords(game) {
+// A game whose variant says its winner is a side (side_wins) names the side's players,
+// by the seats the variant gives each side; the others name a seat (or a team).
+function winnerWords(game, variant) {
   const names = namesOf(game);
   const w = game.winner;
   if (w === null || w === undefined) return null;
-  if ("phase" in game || "board" in game) {
-    const side = Number(w);
-    const who = names.filter((_, s) => s % 2 === side - 1).join(" and ") || `Side ${side}`;
-    return `${who} win${names.length > 2 ? "" : "s"} the game`;
+  if (variant && variant.sideWins) {
+    const seats = ((variant.sides || {})[String(names.length)] || {})[String(w)] || [];
+    const who = seats.map(s => names[s]).filter(Boolean).join(" and ") || `Side ${w}`;
+    return `${who} win${seats.length > 1 ? "" : "s"} the ${variant.matchWord || "game"}`;
   }
   if (isTeamGame(game)) return `${teamWords(names, w)} win the match`;
   return `${names[w] ?? `Player ${Number(w) + 1}`} wins the match`;
@@ -102,15 +103,15 @@ export function liveNews(msg, shownGame, variants = null) {
   const ev = msg.event || {};
   const game = msg.game;
   const out = [];
+  const variant = (variants || []).find(v => v.name === game.variant) || null;
   if (ev.game_id === shownGame && !isOwnWrite(ev.client_id)) {
-    const variant = (variants || []).find(v => v.name === game.variant) || null;
     const words = eventWords(ev, game, variant);
     if (words) out.push(words);
   }
   const was = finished.get(game.id);
   finished.set(game.id, !!game.finished);
   if (game.finished && was !== true && ["hand", "hand_corrected", "action", "undo", "redo"].includes(ev.type)) {
-    const w = winnerWords(game);
+    const w = winnerWords(game, variant);
     out.push(w ? `Match over: ${w}` : "Match over: a tie");
   }
   return out;

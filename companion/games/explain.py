@@ -3,7 +3,10 @@
 :func:`breakdown` splits what the winner of a rummy hand scores into its parts (the bonus,
 the deadwood) from the result and the game's options. It is shown, never trusted: the
 parts must add up to the points the engine gave, else there is no breakdown (a rule this
-module does not know about must not be explained wrongly).
+module does not know about must not be explained wrongly). :func:`tied_arrangements` are
+the ender's arrangements that tie on the least deadwood. Both serve every rummy game of the
+registry, each asked with the game's Variant (its ``bonus_words``, ``undercut_takes_others``
+and ``meld_rules``), so this module names no game and imports none.
 """
 
 from __future__ import annotations
@@ -11,15 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeGuard
 
-from companion.errors import CompanionError, UnknownVariant
-from companion.games import find_variant
+from companion.errors import CompanionError
 
 
 def _whole(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def breakdown(variant: str, result: dict[str, Any], options: Any,
+def breakdown(v: Any, result: dict[str, Any], options: Any,
               players: Sequence[str]) -> dict[str, Any] | None:
     """The winner's score of one hand in parts, or None (no winner, or parts that do not
     add up). ``{"seat", "parts": [{"label", "points"}], "total", "times", "per_suit"}``:
@@ -29,16 +31,12 @@ def breakdown(variant: str, result: dict[str, Any], options: Any,
     >>> from companion.games import find_variant
     >>> opts = find_variant("gin").make_options("gin_004", {}, 2)
     >>> r = {"kind": "gin", "ender": 0, "winner": 0, "points": [33, 0], "deadwood": [0, 8], "notes": []}
-    >>> [(p["points"], p["label"]) for p in breakdown("gin", r, opts, ["Ana", "Ben"])["parts"]]
+    >>> [(p["points"], p["label"]) for p in breakdown(find_variant("gin"), r, opts, ["Ana", "Ben"])["parts"]]
     [(25, 'gin bonus'), (8, "Ben's deadwood")]
     >>> r = {"kind": "knock", "ender": 0, "winner": 0, "points": [8, 0], "deadwood": [4, 12], "notes": []}
-    >>> [p["label"] for p in breakdown("gin", r, opts, ["Ana", "Ben"])["parts"]]
+    >>> [p["label"] for p in breakdown(find_variant("gin"), r, opts, ["Ana", "Ben"])["parts"]]
     ['deadwood difference (12 - 4)']
     """
-    try:
-        v = find_variant(variant)  # its words for the bonuses (Variant.bonus_words)
-    except UnknownVariant:
-        return None
     extra = result.get("extra")
     if isinstance(extra, dict) and extra.get("team_mode"):  # a partnership hand: its notes explain it
         return None
@@ -101,12 +99,13 @@ def breakdown(variant: str, result: dict[str, Any], options: Any,
     return out
 
 
-def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> list[dict[str, Any]] | None:
+def tied_arrangements(v: Any, payload: dict[str, Any], limit: int = 6) -> list[dict[str, Any]] | None:
     """The ender's arrangements that tie on the least deadwood, when there is more than one
     (the player chooses among tied arrangements; the phone offers them as declarations), else
     None. Each is ``{"melds", "deadwood", "deadwood_value"}``.
 
-    >>> ties = tied_arrangements("gin", {"ender": 0, "hands": [
+    >>> from companion.games import find_variant
+    >>> ties = tied_arrangements(find_variant("gin"), {"ender": 0, "hands": [
     ...     "AD 2D 3D 2H 2C AC 7S 8S 9S 10S".split(), []]})
     >>> [a["melds"][1] for a in ties]
     [['AD', '2D', '3D'], ['2H', '2D', '2C']]
@@ -118,7 +117,7 @@ def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> 
     if not _whole(ender) or not isinstance(hands, list) or not 0 <= ender < len(hands):
         return None
     try:
-        rules = find_variant(variant).meld_rules  # how the game's cards meld (its Variant says)
+        rules = v.meld_rules  # how the game's cards meld (its Variant says)
         if rules is None:
             return None
         found = arrangements(hands[ender], rules, limit=limit)
@@ -129,25 +128,4 @@ def tied_arrangements(variant: str, payload: dict[str, Any], limit: int = 6) -> 
     return [a.as_dict() for a in found]
 
 
-def table_previews(variant: str, options: Any, players: Sequence[str], tables: Sequence[dict[str, Any]],
-                   result: dict[str, Any], seats_by_table: Sequence[Sequence[int]]) -> dict[str, Any]:
-    """What a preview adds for a partnership hand, per table: ``table_breakdowns`` (the
-    table winner's points in parts, as a two-player hand's ``breakdown``, or None) and
-    ``table_arrangements`` (with the cards: the ender's arrangements that tie on the
-    least deadwood when there are two or more, else None). Seats in both are the table's
-    own (0: its team A player, 1: its team B player); ``seats_by_table`` says which seats
-    play at each table (the game's :meth:`TeamPlay.seats_by_table`)."""
-    extra = result.get("extra") if isinstance(result, dict) else None
-    played = extra.get("tables") if isinstance(extra, dict) else None
-    breakdowns: list[dict[str, Any] | None] = []
-    ties: list[list[dict[str, Any]] | None] = []
-    for i, seats in enumerate(seats_by_table):
-        t = tables[i] if i < len(tables) else {}
-        r = played[i] if isinstance(played, list) and i < len(played) else None
-        names = [players[s] for s in seats]
-        breakdowns.append(breakdown(variant, r, options, names) if isinstance(r, dict) else None)
-        ender = t.get("ender")
-        local = list(seats).index(ender) if _whole(ender) and ender in seats else None
-        ties.append(tied_arrangements(variant, {"ender": local, "hands": t["hands"]})
-                    if "hands" in t and local is not None else None)
-    return {"table_breakdowns": breakdowns, "table_arrangements": ties}
+__all__ = ["breakdown", "tied_arrangements"]

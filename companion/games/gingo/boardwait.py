@@ -2,8 +2,8 @@
 
 When a bot or a phone player melds, hits or goes out, the LEDs pulse the spaces where
 that side's chips go and flash the chips to bump; the next turn waits until the sensors
-agree (:meth:`companion.table.dealing.Dealing.waiting_for_board`). :func:`board_wait`
-turns the board view's disagreements into the answer a refused turn carries: every space
+agree (:meth:`companion.table.dealing.Dealing.waiting_for_board`, which asks the
+Variant: :meth:`companion.games.gingo.GinGo.board_wait`). :func:`board_wait` turns the board view's disagreements into the answer a refused turn carries: every space
 still wrong, by name (``r3c2``, row and column as side 1 sees the board), by number, and
 by the card it stands for in the frame of the side whose chip belongs there.
 

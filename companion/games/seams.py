@@ -1,0 +1,131 @@
+"""What the table asks of the objects a Variant gives it (:mod:`companion.games.base`),
+so that it never asks which game it is: :class:`HandScoring` (a game scored hand by
+hand), :class:`ActionTable` (a game entered move by move), :class:`TeamPlay` (a game
+played by teams at several tables), and :class:`DealtMove` (one move of a dealt game as
+the Variant played it). Each Protocol is what the table calls; a game's package
+implements it, usually on its Variant class itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Literal, Protocol
+
+from companion.games.options import OptionSpec
+from companion.rules.base import HandResult, MatchScore
+
+PlayStyle = Literal["hands", "actions"]
+
+
+@dataclass(frozen=True)
+class DealtMove:
+    """One move of a dealt game as the table records it: the JSON action as played, what
+    it did in public (``effects``), the top of the discard pile before it (a draw from
+    the pile names it) and the hand it was played in."""
+
+    played: dict[str, Any]
+    effects: list[dict[str, Any]]
+    top: str | None
+    hand: int
+
+
+#: What a hand entry of a game scored by hands takes, where the game does not say
+#: (:meth:`HandScoring.entries` says what differs): ``cards``, each seat's cards;
+#: ``deadwood``, each seat's deadwood count instead; ``ender``, who ended the hand (a
+#: seat, or nobody: the stock ran out); ``gin``, the one-tap ending with every card melded
+#: (the game's ``gin_word``); ``upcard``, the hand's upcard (Oklahoma gin); ``declared``,
+#: the ender's own melds; ``joker``, a drawn joker (Color Gin's co-op); ``big_gin``, the
+#: ender melded every card without a discard. The phone page shows only what a game takes.
+ENTRY_DEFAULTS: Mapping[str, bool] = MappingProxyType({
+    "cards": True, "deadwood": False, "ender": True, "gin": False, "upcard": False, "declared": False,
+    "joker": False, "big_gin": False})
+
+
+class HandScoring(Protocol):
+    """What the table asks of a game scored by hands (``play_style == "hands"``): the
+    entries a hand takes, a hand's result, and the match folded one hand at a time. A
+    Variant gives it by :meth:`Variant.hand_scoring`; the table never asks which game it is."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def context_scoring(self) -> bool: ...
+
+    def option_specs(self) -> tuple[OptionSpec, ...]: ...
+
+    def entries(self, options: Any) -> dict[str, bool]: ...
+
+    def score_hand(self, hands: Sequence[Any], ender: int | None, options: Any, *,
+                   prior: Sequence[HandResult] = (), players: int = 2, declared: Any = None,
+                   joker: bool = False, upcard: str | None = None,
+                   match: MatchScore | None = None) -> dict[str, Any]: ...
+
+    def score_from_deadwood(self, deadwood: Sequence[int], ender: int | None, options: Any, *,
+                            big_gin: bool = False, upcard: str | None = None) -> dict[str, Any]: ...
+
+    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore: ...
+
+    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore: ...
+
+    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int: ...
+
+
+class TeamPlay(Protocol):
+    """What the table asks of a game played by teams at several tables (Gin Rummy's
+    pagat partnership): checking and scoring one entry of every table's hand, the deal
+    at each table, the team fields of the summary, each seat's own results and what a
+    preview shows of each table (its breakdown, its tied arrangements). A Variant
+    gives it for a game's options by :meth:`Variant.team_play`."""
+
+    def check_entry(self, tables: Any, top: dict[str, Any]) -> list[dict[str, Any]]: ...
+
+    def score_entry(self, variant: Any, options: Any, tables: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+    def deal_order(self, options: Any, dealer: int, hands: Sequence[tuple[dict[str, Any], dict[str, Any]]]
+                   ) -> tuple[list[list[int]], list[int]]: ...
+
+    def deal_step(self, options: Any, now: Sequence[int], entry: dict[str, Any],
+                  result: dict[str, Any]) -> tuple[list[int], list[int]]: ...
+
+    def team_fields(self, players: Sequence[str], match: Any) -> dict[str, Any]: ...
+
+    def seat_results(self, results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]: ...
+
+    def seats_by_table(self) -> list[list[int]]: ...
+
+    def previews(self, variant: Any, options: Any, players: Sequence[str], tables: Sequence[dict[str, Any]],
+                 result: dict[str, Any]) -> dict[str, Any]: ...
+
+
+class ActionTable(Protocol):
+    """What the table asks of a game tracked move by move (``play_style == "actions"``):
+    a table game to enter the moves into, a move applied to it (the game moves on in
+    place, and is left as it was when it refuses the move; the move's public effects
+    are returned), the hand in play, the seat dealing it (``created_dealer`` until the
+    game names one), a line saying what one move did, whether the game is over, and the
+    fields the whole game (``GET .../games/{id}``) and its summary line show of the
+    table game. A Variant gives it by
+    :meth:`Variant.action_table`."""
+
+    def new_game(self, players: list[str], overrides: Any) -> Any: ...
+
+    def apply_action(self, game: Any, action: dict[str, Any]) -> list[dict[str, Any]]: ...
+
+    def hand_number(self, game: Any) -> int: ...
+
+    def table_dealer(self, game: Any, created_dealer: int) -> int: ...
+
+    def play_line(self, n: int, hand: int, action: dict[str, Any],
+                  events: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+    def finished(self, game: Any) -> bool: ...
+
+    def game_fields(self, game: Any) -> dict[str, Any]: ...
+
+    def summary_fields(self, game: Any) -> dict[str, Any]: ...
+
+
+__all__ = ["ActionTable", "DealtMove", "ENTRY_DEFAULTS", "HandScoring", "PlayStyle", "TeamPlay"]
