@@ -5,23 +5,12 @@ plays a person keeps the strong level (companion.play.levels.table_level)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.play.gingo import search
-from tests.test_dealt import Phones
-
-
-@pytest.fixture()
-def phones(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Phones]:
-    p = Phones(tmp_path / "data", request.node.name)
-    try:
-        yield p
-    finally:
-        p.close()
+from tests.test_dealt import Phones, phones  # noqa: F401 (the fixture: one table and its phones)
 
 
 @pytest.fixture()
