@@ -10,6 +10,7 @@ from fastapi import APIRouter, WebSocket
 from companion.api.limits import MAX_SEQ
 from companion.api.live import MAX_REPLAY, LiveHub
 from companion.api.routes.remote import with_followed
+from companion.errors import InvalidInput, NotFound
 from companion.pairing import Pairing
 from companion.table import Table
 
@@ -42,7 +43,7 @@ def private_views(table: Table, holder: str, game_id: str | None) -> list[dict[s
     for gid in [game_id] if game_id is not None else table.seats_held(holder):
         try:
             view = table.view(gid, holder)
-        except ValueError:  # a game deleted or not dealt
+        except (NotFound, InvalidInput):  # a game deleted or not dealt (an engine bug still raises)
             continue
         if view.get("seat") is not None:
             out.append(view)
