@@ -16,7 +16,7 @@ from companion.api.errors import STATUS, http_status
 from companion.hardware.config import HardwareConfigError
 from companion.hardware.leds import LedBackendError
 from companion.pairing import Pairing, PairingError
-from companion.rules import gingo
+from companion.games.gingo import rules as gingo
 from companion.store import StoreBusy, open_store
 from companion.table import HandInput, Table, TableError
 

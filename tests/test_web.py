@@ -28,7 +28,8 @@ if not Path(CHROMIUM).exists():
 from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
 
 from companion import cards as C  # noqa: E402
-from companion.rules import color_gin, gin, gingo, ginski  # noqa: E402
+from companion.games.gingo import rules as gingo  # noqa: E402
+from companion.rules import color_gin, gin, ginski  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

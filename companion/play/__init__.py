@@ -5,5 +5,5 @@
 * :mod:`companion.play.bot`: a rummy bot that plays legally and sensibly;
 * :mod:`companion.play.rummy_selfplay`: ``selfplay_match``, bots playing a whole match
   (above the engine and the bots, which it drives);
-* :mod:`companion.play.gingo`: Gin-Go full play and its own bot (``selfplay_game``).
+* :mod:`companion.games.gingo.play`: Gin-Go full play and its own bot (``selfplay_game``).
 """

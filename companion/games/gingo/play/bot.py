@@ -15,12 +15,12 @@ from typing import Any
 from companion import board as B
 from companion import cards as C
 from companion.melds import JOKERS, deadwood_of_mask
-from companion.play.gingo.candidates import candidate_hits, candidate_melds
-from companion.play.gingo.play import GingoPlay
-from companion.rules.gingo import actions as A
-from companion.rules.gingo.engine import GingoGame
-from companion.rules.gingo.errors import GingoError
-from companion.rules.gingo.state import side_of
+from companion.games.gingo.play.candidates import candidate_hits, candidate_melds
+from companion.games.gingo.play.play import GingoPlay
+from companion.games.gingo.rules import actions as A
+from companion.games.gingo.rules.engine import GingoGame
+from companion.games.gingo.rules.errors import GingoError
+from companion.games.gingo.rules.state import side_of
 
 
 def _chip_value(game: GingoGame, side: int, cards: list[int]) -> float:

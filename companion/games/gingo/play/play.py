@@ -1,10 +1,10 @@
 """Gin-Go full play: the deck, the hands, the stock, the spread discard pile and turns,
-around the one table engine (:class:`companion.rules.gingo.GingoGame`).
+around the one table engine (:class:`companion.games.gingo.rules.GingoGame`).
 
 The actions are listed in the package docstring. :meth:`GingoPlay.perform` takes typed
 actions and returns typed events; :meth:`GingoPlay.apply` is the JSON edge. The flip for
 the first deal, the set-up and the deal are here; the turn of the player to move (draw,
-take, meld or hit, discard) is in :mod:`companion.play.gingo.turns`.
+take, meld or hit, discard) is in :mod:`companion.games.gingo.play.turns`.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from typing import Any
 
 from companion import board as B
 from companion import cards as C
-from companion.play.gingo.turns import Turns, _PState
+from companion.games.gingo.play.turns import Turns, _PState
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, dealer_after_choice, draw_flips
-from companion.rules.gingo import actions as A
-from companion.rules.gingo.engine import GingoGame
-from companion.rules.gingo.errors import GingoError
-from companion.rules.gingo.events import Dealt, Event, to_dicts
-from companion.rules.gingo.options import Options, make_options
-from companion.rules.gingo.state import side_of
+from companion.games.gingo.rules import actions as A
+from companion.games.gingo.rules.engine import GingoGame
+from companion.games.gingo.rules.errors import GingoError
+from companion.games.gingo.rules.events import Dealt, Event, to_dicts
+from companion.games.gingo.rules.options import Options, make_options
+from companion.games.gingo.rules.state import side_of
 
 
 class GingoPlay(Turns):

@@ -2,7 +2,7 @@
 checks every turn action makes (phase, whose turn, draw before play, cards in the hand,
 a card kept for the discard), and the actions themselves: draw (renewing an exhausted
 stock), take from the discard pile, meld or hit, discard (the last card goes out and
-captures the other hands). :class:`~companion.play.gingo.play.GingoPlay` is built on
+captures the other hands). :class:`~companion.games.gingo.play.play.GingoPlay` is built on
 :class:`Turns`.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion import cards as C
-from companion.rules.gingo import actions as A
-from companion.rules.gingo.engine import GingoGame
-from companion.rules.gingo.errors import GingoError
-from companion.rules.gingo.events import Discarded, Drawn, Event, PileTaken, StockRenewed
+from companion.games.gingo.rules import actions as A
+from companion.games.gingo.rules.engine import GingoGame
+from companion.games.gingo.rules.errors import GingoError
+from companion.games.gingo.rules.events import Discarded, Drawn, Event, PileTaken, StockRenewed
 
 
 @dataclass
@@ -42,7 +42,7 @@ class _PState:
 
 
 class Turns:
-    """The turn actions of :class:`~companion.play.gingo.play.GingoPlay`, each on a copy
+    """The turn actions of :class:`~companion.games.gingo.play.play.GingoPlay`, each on a copy
     ``st`` of the state (kept only when the whole action succeeds)."""
 
     players: list[str]

@@ -1,7 +1,7 @@
 """Gin-Go actions as typed values: cards are ints inside, names only at the API edge.
 
 Each action is a frozen dataclass with ``from_dict`` (read and check a JSON object from
-a client: what cannot be read is a :class:`~companion.rules.gingo.errors.GingoInputError`,
+a client: what cannot be read is a :class:`~companion.games.gingo.rules.errors.GingoInputError`,
 code ``invalid_action``, never the rules' ``illegal``) and ``to_dict`` (the same JSON shape back), like python-chess's ``Move`` with
 ``from_uci``/``uci``. Inside the engine and between table tracking and full play only
 the typed values travel; nothing is turned into a name and parsed again.
@@ -9,7 +9,7 @@ the typed values travel; nothing is turned into a name and parsed again.
 The set-up action, :class:`Setup`, lives in :mod:`.setup_action` and is offered here too.
 
 A bare ``"JK"`` in a list of cards is :data:`ANY_JOKER` until
-:func:`~companion.rules.gingo.reading.bind_jokers` binds it (see :mod:`.reading`).
+:func:`~companion.games.gingo.rules.reading.bind_jokers` binds it (see :mod:`.reading`).
 
 >>> a = action_from_dict({"type": "meld", "seat": 1, "cards": ["7H", "JK", "9H"],
 ...                       "designations": {"JK": "8H"}}, TABLE_KEYS)
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from typing import Any, Final, Union
 
 from companion import cards as C
-from companion.rules.gingo.errors import GingoInputError
-from companion.rules.gingo.reading import (
+from companion.games.gingo.rules.errors import GingoInputError
+from companion.games.gingo.rules.reading import (
     ANY_JOKER, Cards, Designations, bind_jokers, bind_keys, name, names, read_card, read_cards, read_designations,
     read_natural,
 )
-from companion.rules.gingo.setup_action import Setup  # the set-up; offered here with the other actions
+from companion.games.gingo.rules.setup_action import Setup  # the set-up; offered here with the other actions
 
 
 def _des_dict(des: Designations) -> dict[str, str]:

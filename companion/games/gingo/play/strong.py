@@ -23,9 +23,9 @@ choice of chips (exactly the shortfall) whose placed rest leaves the best board
 (:func:`choose_forfeits`: every choice is tried, so two chips that only link together are
 both placed), where the first bot ranked the chips one by one. Everything else (set-up,
 melds and hits that build or break links, captured jokers) is
-:func:`companion.play.gingo.bot.bot_move`'s.
+:func:`companion.games.gingo.play.bot.bot_move`'s.
 
->>> from companion.play.gingo.play import GingoPlay
+>>> from companion.games.gingo.play.play import GingoPlay
 >>> p = GingoPlay(["a", "b"], {}, seed=3)
 >>> strong_move(p).to_dict()["type"] in ("setup", "choose_deal")
 True
@@ -40,12 +40,12 @@ from math import comb
 from typing import Any
 
 from companion import cards as C
-from companion.play.gingo.bot import _chip_value, _layoff_take, _meld, bot_move, discard_move
-from companion.play.gingo.candidates import candidate_hits, candidate_melds
-from companion.play.gingo.play import GingoPlay
-from companion.rules.gingo import actions as A
-from companion.rules.gingo.engine import GingoGame
-from companion.rules.gingo.state import side_of
+from companion.games.gingo.play.bot import _chip_value, _layoff_take, _meld, bot_move, discard_move
+from companion.games.gingo.play.candidates import candidate_hits, candidate_melds
+from companion.games.gingo.play.play import GingoPlay
+from companion.games.gingo.rules import actions as A
+from companion.games.gingo.rules.engine import GingoGame
+from companion.games.gingo.rules.state import side_of
 
 HOPE = 1.0  # one card the discard could meld with
 OWN_PATH = 0.7  # the card's space is on the bot's shortest path

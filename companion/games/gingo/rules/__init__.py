@@ -2,10 +2,10 @@
 
 A :class:`GingoGame` holds the board (chips of both sides), the melds on the table,
 who deals, and the end-of-hand resolution. It is driven by typed actions
-(:mod:`~companion.rules.gingo.actions`, like python-chess's ``Move``) through
-:meth:`GingoGame.perform`, which returns typed events (:mod:`~companion.rules.gingo.events`);
+(:mod:`~companion.games.gingo.rules.actions`, like python-chess's ``Move``) through
+:meth:`GingoGame.perform`, which returns typed events (:mod:`~companion.games.gingo.rules.events`);
 :meth:`GingoGame.apply` is the JSON edge: one action dict in, event dicts out. Full play
-(:mod:`companion.play.gingo`) drives the same engine with the same actions.
+(:mod:`companion.games.gingo.play`) drives the same engine with the same actions.
 An illegal action raises :class:`GingoError` (a ``ValueError`` with a ``code`` and
 ``details``) whose message names the rule broken, and leaves the game exactly as it was.
 Replaying the same actions on a new game (``new_game(players, options)``) gives the same
@@ -133,17 +133,17 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from companion.rules.gingo.errors import GingoChipShortfall, GingoError, GingoInputError
-from companion.rules.gingo.options import Options, check_deal, default_deal, make_options
+from companion.games.gingo.rules.errors import GingoChipShortfall, GingoError, GingoInputError
+from companion.games.gingo.rules.options import Options, check_deal, default_deal, make_options
 
 if TYPE_CHECKING:
-    from companion.rules.gingo.actions import (
+    from companion.games.gingo.rules.actions import (
         ANY_JOKER, Action, Discard, Draw, GoOut, Hit, JokerLay, Meld, NewHand, Setup, StockExhausted, Take,
         action_from_dict,
     )
-    from companion.rules.gingo.engine import GingoGame, new_game
-    from companion.rules.gingo.events import Event
-    from companion.rules.gingo.melds import TableMeld
+    from companion.games.gingo.rules.engine import GingoGame, new_game
+    from companion.games.gingo.rules.events import Event
+    from companion.games.gingo.rules.melds import TableMeld
 
 #: names loaded with their module on first use (start-up on a slow core: the registry needs
 #: only the options until a Gin-Go game is folded or played)

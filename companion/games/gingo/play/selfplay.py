@@ -1,4 +1,4 @@
-"""Gin-Go self-play: the seat bots (:mod:`companion.play.gingo.strong`) play whole games, every invariant checked after every action.
+"""Gin-Go self-play: the seat bots (:mod:`companion.games.gingo.play.strong`) play whole games, every invariant checked after every action.
 
 >>> r = selfplay_game(4, players=4)
 >>> r["winner"] in (1, 2), r["reason"] in ("gin_held", "both_linked", "capture_link", "gin_first")
@@ -12,9 +12,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from companion.play.gingo.play import GingoPlay
-from companion.play.gingo.strong import strong_move as bot_move
-from companion.rules.gingo.errors import GingoError
+from companion.games.gingo.play.play import GingoPlay
+from companion.games.gingo.play.strong import strong_move as bot_move
+from companion.games.gingo.rules.errors import GingoError
 
 
 def selfplay_game(seed: int, players: int = 2, check: bool = True, max_hands: int = 200,

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 
 from companion import board as B
 from companion import cards as C
-from companion.rules.gingo.errors import GingoChipShortfall, GingoError
-from companion.rules.gingo.events import ChipsPlaced
-from companion.rules.gingo.reading import name
+from companion.games.gingo.rules.errors import GingoChipShortfall, GingoError
+from companion.games.gingo.rules.events import ChipsPlaced
+from companion.games.gingo.rules.reading import name
 
 
 def _plural(n: int) -> str:

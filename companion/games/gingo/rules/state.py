@@ -13,9 +13,9 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from companion import board as B
-from companion.rules.gingo.errors import GingoError
-from companion.rules.gingo.events import Event, GameWon, GinCalled, HandEnded, LinkChanged
-from companion.rules.gingo.melds import TableMeld
+from companion.games.gingo.rules.errors import GingoError
+from companion.games.gingo.rules.events import Event, GameWon, GinCalled, HandEnded, LinkChanged
+from companion.games.gingo.rules.melds import TableMeld
 
 PHASES = ("setup", "play", "hand_over", "game_over")
 

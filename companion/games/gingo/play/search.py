@@ -2,7 +2,7 @@
 over deals its seat could not tell from the real one (information-set Monte Carlo).
 
 At the two choices of a turn that decide most (what to draw or dig, and which card to
-let go), the normal bot (:mod:`companion.play.gingo.strong`) names a few candidates:
+let go), the normal bot (:mod:`companion.games.gingo.play.strong`) names a few candidates:
 stock or its best digs of the spread pile, and the cards it values least. For each
 sample the bot deals again every card its seat cannot see (the other hands and the
 stock, shuffled together; only their sizes are kept), plays each candidate in that
@@ -26,7 +26,7 @@ counts the processor time of the thread deciding (``time.thread_time``), so othe
 on the machine slows the bot down but does not make it play weaker.
 
 >>> import random
->>> from companion.play.gingo.play import GingoPlay
+>>> from companion.games.gingo.play.play import GingoPlay
 >>> p = GingoPlay(["a", "b"], {}, seed=3)
 >>> p.perform(search_move(p, random.Random(1))) and p.phase
 'play'
@@ -42,11 +42,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from companion.play.gingo.play import GingoPlay
-from companion.play.gingo.strong import dig_options, discard_order, strong_move
+from companion.games.gingo.play.play import GingoPlay
+from companion.games.gingo.play.strong import dig_options, discard_order, strong_move
 from companion.play.sharp import budget
-from companion.rules.gingo import actions as A
-from companion.rules.gingo.state import side_of
+from companion.games.gingo.rules import actions as A
+from companion.games.gingo.rules.state import side_of
 
 SAMPLES = 12  # deals played out at most per decision
 MIN_SAMPLES = 2  # deals played out even when the budget is spent

@@ -16,8 +16,8 @@ from typing import Any
 
 from companion import cards as C
 from companion import melds as M
-from companion.rules.gingo.errors import GingoError
-from companion.rules.gingo.options import Options
+from companion.games.gingo.rules.errors import GingoError
+from companion.games.gingo.rules.options import Options
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The Gin-Go set-up action: the suit rows (turned up from the deck, in one of the
 formats, maybe secret, or given directly), the chips a recording form resumes, and the
-flip for the first deal. :mod:`companion.rules.gingo.actions` offers :class:`Setup` with
+flip for the first deal. :mod:`companion.games.gingo.rules.actions` offers :class:`Setup` with
 the other actions.
 
 >>> Setup.from_dict({"suit_rows": {"1": "SHDC", "2": "CDHS"}}).to_dict()
@@ -15,8 +15,8 @@ from typing import Any
 
 from companion import cards as C
 from companion import suit_rows as R
-from companion.rules.gingo.errors import GingoInputError
-from companion.rules.gingo.reading import Cards, bind_jokers, names, read_cards
+from companion.games.gingo.rules.errors import GingoInputError
+from companion.games.gingo.rules.reading import Cards, bind_jokers, names, read_cards
 
 
 @dataclass(frozen=True)

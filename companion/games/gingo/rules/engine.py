@@ -1,9 +1,9 @@
 """The Gin-Go engine: one table game driven by typed actions (see the package docstring).
 
-:meth:`GingoGame.perform` takes an :class:`~companion.rules.gingo.actions.Action` and
+:meth:`GingoGame.perform` takes an :class:`~companion.games.gingo.rules.actions.Action` and
 returns typed events; :meth:`GingoGame.apply` is the JSON edge (a dict in, dicts out).
-A refused action raises :class:`~companion.rules.gingo.errors.GingoError` and changes
-nothing. Full play (:mod:`companion.play.gingo`) drives the same engine with the same
+A refused action raises :class:`~companion.games.gingo.rules.errors.GingoError` and changes
+nothing. Full play (:mod:`companion.games.gingo.play`) drives the same engine with the same
 actions, adding what only it knows (the player's other cards).
 """
 
@@ -15,16 +15,16 @@ from typing import Any
 from companion import board as B
 from companion import cards as C
 from companion.rules.first_dealer import FLIP_RULES, first_dealer_from_flips
-from companion.rules.gingo import actions as A
-from companion.rules.gingo.chips import place_chips, shortfall
-from companion.rules.gingo.errors import GingoError
-from companion.rules.gingo.events import (
+from companion.games.gingo.rules import actions as A
+from companion.games.gingo.rules.chips import place_chips, shortfall
+from companion.games.gingo.rules.errors import GingoError
+from companion.games.gingo.rules.events import (
     Captured, Event, HitLaid, HandStarted, MeldLaid, StockRanOut, SuitRowsSet, TurnPassed, to_dicts,
 )
-from companion.rules.gingo.jokers import choose_lays
-from companion.rules.gingo.melds import TableMeld, check_not_on_table, hit_meld, new_meld
-from companion.rules.gingo.options import Options, make_options
-from companion.rules.gingo.state import TableState, side_of
+from companion.games.gingo.rules.jokers import choose_lays
+from companion.games.gingo.rules.melds import TableMeld, check_not_on_table, hit_meld, new_meld
+from companion.games.gingo.rules.options import Options, make_options
+from companion.games.gingo.rules.state import TableState, side_of
 
 _CAPTURED = "a captured card already in play"
 

@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Any
 
 from companion import cards as C
-from companion.rules.gingo.engine import GingoGame
+from companion.games.gingo.rules.engine import GingoGame
 
 
 def _run_windows(naturals: set[int], suit: int, jokers: list[int], limit: Any, forbid: set[int]) -> Iterator[

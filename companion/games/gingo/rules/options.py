@@ -14,7 +14,7 @@ from typing import Any, Final
 from companion import melds as M
 from companion.errors import InvalidInput
 from companion.games.options import bot_level_field, check_overrides, option_field, specs_of
-from companion.rules.gingo.errors import GingoError
+from companion.games.gingo.rules.errors import GingoError
 
 FORMATS: Final = ("normal", "suit_for_suit", "secrecy")
 
@@ -78,7 +78,7 @@ def check_deal(players: int, deal: int, jokers: bool = True) -> None:
     >>> check_deal(4, 11)
     Traceback (most recent call last):
     ...
-    companion.rules.gingo.errors.GingoError: deal size 11 not allowed: four players deal an odd number of cards from 1 to 9
+    companion.games.gingo.rules.errors.GingoError: deal size 11 not allowed: four players deal an odd number of cards from 1 to 9
     """
     top = 15 if players == 2 else 9
     who = "two players" if players == 2 else "four players"

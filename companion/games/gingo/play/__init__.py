@@ -1,11 +1,11 @@
 """Gin-Go full play with a deck: deal, stock, spread discard pile, turns, bots, self-play.
 
 :class:`GingoPlay` tracks every card. It owns the one Gin-Go engine,
-:class:`companion.rules.gingo.GingoGame`, for the table (melds, chips, links, end-of-hand
+:class:`companion.games.gingo.rules.GingoGame`, for the table (melds, chips, links, end-of-hand
 resolution) and adds the hands, the stock, the discard pile (bottom first; taking a card
 takes it and every card above it) and whose turn it is. It speaks to the engine in typed
-actions with cards as ints (:mod:`companion.rules.gingo.actions`); :meth:`GingoPlay.apply`
-is the JSON edge. It raises :class:`~companion.rules.gingo.GingoError` naming the rule for
+actions with cards as ints (:mod:`companion.games.gingo.rules.actions`); :meth:`GingoPlay.apply`
+is the JSON edge. It raises :class:`~companion.games.gingo.rules.GingoError` naming the rule for
 an illegal or out-of-turn action and then leaves the state unchanged, and replays exactly:
 ``GingoPlay(players, options, seed)`` plus the same actions gives the same state.
 
@@ -13,7 +13,7 @@ Modules: ``play`` (the deck, turns and the actions), ``candidates`` (melds and h
 can make), ``bot`` (the first bot and ``legal_actions``), ``strong`` (the seat bot:
 ``bot_move`` and ``bot_action`` here are its; the normal level), ``search`` (the strong
 level: the normal bot's draws and discards weighed by playing the hand out over sampled
-deals), ``selfplay``.
+deals), ``selfplay``, ``hint`` (the strong bot's move for a seat, in words).
 
 Actions (``seat`` is always the player to move)
 ===============================================
@@ -64,13 +64,13 @@ Actions (``seat`` is always the player to move)
 
 from __future__ import annotations
 
-from companion.play.gingo.bot import discard_move, legal_actions, legal_moves
-from companion.play.gingo.candidates import candidate_hits, candidate_melds
-from companion.play.gingo.play import GingoPlay
-from companion.play.gingo.selfplay import selfplay_game
+from companion.games.gingo.play.bot import discard_move, legal_actions, legal_moves
+from companion.games.gingo.play.candidates import candidate_hits, candidate_melds
+from companion.games.gingo.play.play import GingoPlay
+from companion.games.gingo.play.selfplay import selfplay_game
 # the seat bot (dealt games, self-play): the strong one; the first is gingo.bot.bot_move
-from companion.play.gingo.strong import strong_action as bot_action
-from companion.play.gingo.strong import strong_move as bot_move
+from companion.games.gingo.play.strong import strong_action as bot_action
+from companion.games.gingo.play.strong import strong_move as bot_move
 
 __all__ = ["GingoPlay", "bot_action", "bot_move", "discard_move", "legal_actions", "legal_moves", "candidate_melds",
            "candidate_hits", "selfplay_game"]

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from companion import cards as C
-from companion.rules.gingo.errors import GingoError, GingoInputError
+from companion.games.gingo.rules.errors import GingoError, GingoInputError
 
 ANY_JOKER: Final = -1
 _GENERIC: Final = frozenset({"JK", "JOKER", "🃏"})

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from companion import board as B
 from companion import cards as C
-from companion.rules.gingo.actions import JokerLay
-from companion.rules.gingo.melds import TableMeld, hit_meld, joker_fits
-from companion.rules.gingo.options import Options
+from companion.games.gingo.rules.actions import JokerLay
+from companion.games.gingo.rules.melds import TableMeld, hit_meld, joker_fits
+from companion.games.gingo.rules.options import Options
 
 
 def choose_lays(melds: Sequence[TableMeld], board: B.Board, frame: B.Frame, side: int, captured: Sequence[int],

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
 from companion import cards as C
-from companion.rules.gingo.actions import JokerLay, names
-from companion.rules.gingo.melds import TableMeld
+from companion.games.gingo.rules.actions import JokerLay, names
+from companion.games.gingo.rules.melds import TableMeld
 
 
 @dataclass(frozen=True)
