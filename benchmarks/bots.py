@@ -21,9 +21,9 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``strong``: :mod:`companion.play.strong` (knock timing, live outs, safe discards);
 * ``suits``: :mod:`companion.play.color_gin_bot` (the strong bot weighing knocks and
   discards by the Color Gin suits they score in);
-* ``ginski``: :mod:`companion.play.ginski_bot` (ends the round whenever allowed, and
+* ``ginski``: :mod:`companion.games.ginski.bot` (ends the round whenever allowed, and
   draws and discards for the chance that the next draw lets it end the round);
-* ``ginsearch``: :mod:`companion.play.ginski_search` (the Ginski bot's best discards
+* ``ginsearch``: :mod:`companion.games.ginski.search` (the Ginski bot's best discards
   weighed by playing the round out over deals the seat could be facing), on the seat's
   knowledge as a dealt game plays it;
 * ``first``: ``companion.games.gingo.play.bot.bot_move``, the first Gin-Go bot (the baseline);
@@ -72,7 +72,7 @@ from companion import melds as M  # noqa: E402
 from companion.games import find_variant  # noqa: E402
 from companion.play.bot import basic_action  # noqa: E402
 from companion.play.color_gin_bot import choose_action as suits_action  # noqa: E402
-from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E402
+from companion.games.ginski.bot import choose_action as ginski_action  # noqa: E402
 from companion.games.gingo.play import bot_move as seat_gingo_move  # noqa: E402
 from companion.games.gingo.play.bot import bot_move, legal_moves  # noqa: E402
 from companion.games.gingo.play.play import GingoPlay  # noqa: E402
@@ -111,7 +111,7 @@ def _rummy_policy(name: str) -> Policy:
     if name == "ginski":
         return lambda game, rng: ginski_action(game)
     if name == "ginsearch":
-        from companion.play.ginski_search import GINSKI_SEARCH
+        from companion.games.ginski.search import GINSKI_SEARCH
         from companion.play.levels import seat_action
         return lambda game, rng: seat_action(game, GINSKI_SEARCH)
     if name == "random":

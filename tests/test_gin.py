@@ -443,7 +443,8 @@ def test_match_refuses_another_games_result():
 @pytest.mark.parametrize("preset", [["gin_pagat"], {}, 5])
 def test_preset_that_is_not_a_name_is_a_value_error(preset: object) -> None:
     # a list or dict preset used to raise TypeError("unhashable type: 'list'")
-    from companion.rules import color_gin, ginski
+    from companion.games.ginski import rules as ginski
+    from companion.rules import color_gin
 
     for make in (gin.make_options, color_gin.make_options, ginski.make_options):
         with pytest.raises(ValueError, match="preset is a name"):

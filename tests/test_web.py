@@ -29,7 +29,8 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E40
 
 from companion import cards as C  # noqa: E402
 from companion.games.gingo import rules as gingo  # noqa: E402
-from companion.rules import color_gin, gin, ginski  # noqa: E402
+from companion.games.ginski import rules as ginski  # noqa: E402
+from companion.rules import color_gin, gin  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

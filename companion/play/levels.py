@@ -14,7 +14,7 @@ easy       the first bots: :data:`companion.play.bot.BASIC` in the rummy games (
            (:func:`companion.games.gingo.play.bot.bot_move`)
 normal     the bots that played every seat before levels (gin: :mod:`companion.play.strong`;
            Color Gin: :mod:`companion.play.color_gin_bot`; Ginski:
-           :mod:`companion.play.ginski_bot`; Gin-Go: :func:`companion.games.gingo.play.strong.strong_move`)
+           :mod:`companion.games.ginski.bot`; Gin-Go: :func:`companion.games.gingo.play.strong.strong_move`)
 strong     gin: :mod:`companion.play.sharp` (reads what the opponent took, threw and let go
            by; samples the unseen cards before it knocks); Gin-Go:
            :func:`companion.games.gingo.play.search.search_move` (the normal bot's draws and

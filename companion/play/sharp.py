@@ -83,7 +83,7 @@ def outlook(kept: int, unseen: int, limit: int, variant: M.MeldRules, cap: int =
     """For the hand ``kept`` and its next draw, one of ``unseen`` cards equally likely:
     the chance that it can then knock (least deadwood after a discard at most
     ``limit``) and the expected least deadwood after that discard, each case counted up
-    to ``cap`` (as :func:`companion.play.ginski_bot.outlook`, for gin's deck)."""
+    to ``cap`` (as :func:`companion.games.ginski.bot.outlook`, for gin's deck)."""
     n = unseen.bit_count()
     now = min(_deadwood(kept, variant), cap)
     if not n:

@@ -1,7 +1,7 @@
 """Ginski's options and presets: what a game may change (target, bonuses, lay-offs, the stock's end...), the
 presets ``ginski`` (the default, three players), ``ginski_2p`` and ``ginski_4p``, the deal
 size, who deals next, how a kept hand may end and the default declaration.
-:mod:`companion.rules.ginski` scores rounds and matches with them and offers every name
+:mod:`companion.games.ginski.rules` scores rounds and matches with them and offers every name
 here too.
 
 >>> make_options("ginski_2p").players, deal_size(4, make_options("ginski_4p"))

@@ -8,7 +8,7 @@ pairs it as ``ginsearch``.
 
 A Ginski round is short (somebody usually ends it within two or three turns) and the
 ender scores both opponents' deadwood, so which card goes now decides much of a round.
-The normal bot (:mod:`companion.play.ginski_bot`) ranks its discards by the chance that
+The normal bot (:mod:`companion.games.ginski.bot`) ranks its discards by the chance that
 its own next draw lets it end the round; what it cannot see is what the others do with
 the card it throws, and how soon they end the round themselves. This bot lets the normal
 bot name its :data:`DISCARDS` best discards and weighs them against each other: for each
@@ -45,7 +45,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from companion.play.ginski_bot import GINSKI, GinskiPolicy
+from companion.games.ginski.bot import GINSKI, GinskiPolicy
 from companion.play.knowledge import knowledge, seat_game
 from companion.play.policy import Policy, best_after, play_turn
 from companion.play.rummy_actions import Action, Discard, Draw, Pass

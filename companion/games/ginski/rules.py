@@ -11,7 +11,7 @@ opponents, its own not subtracted. The first to 100 wins, alone at the top.
 The module surface is the one of :mod:`companion.rules.base`. Seats are numbered in
 turn order: play passes from seat ``i`` to seat ``i + 1``. Kinds: ``"gin"`` is a
 Ginski, ``"big_gin"`` a Big Ginski. The options, presets and deal live in
-:mod:`companion.rules.ginski_options`; this module scores rounds and matches and offers
+:mod:`companion.games.ginski.options`; this module scores rounds and matches and offers
 every name of it.
 
 The seed's first example, 15 + 20 - 8 = 27:
@@ -33,7 +33,7 @@ from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.declare import Declared, read_declared
 from companion.rules.common import check_result, read_seat_hands
-from companion.rules.ginski_options import (  # the options live there; offered here too
+from companion.games.ginski.options import (  # the options live there; offered here too
     DECK, DEFAULT_PRESET, MELD_RULES, PLAYERS, PRESETS, VARIANT, AfterAllPass, Layoffs, Options, StockEnd, UndercutTie,
     _resolve, best_declaration, deal_size, end_kind, make_options, next_dealer,
 )
