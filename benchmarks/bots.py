@@ -19,7 +19,7 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``basic``: ``companion.play.bot.basic_action``, the first rummy bot (the baseline the
   new rummy bots are measured against);
 * ``strong``: :mod:`companion.play.strong` (knock timing, live outs, safe discards);
-* ``suits``: :mod:`companion.play.color_gin_bot` (the strong bot weighing knocks and
+* ``suits``: :mod:`companion.games.color_gin.bot` (the strong bot weighing knocks and
   discards by the Color Gin suits they score in);
 * ``ginski``: :mod:`companion.games.ginski.bot` (ends the round whenever allowed, and
   draws and discards for the chance that the next draw lets it end the round);
@@ -71,7 +71,7 @@ from companion import cards as C  # noqa: E402
 from companion import melds as M  # noqa: E402
 from companion.games import find_variant  # noqa: E402
 from companion.play.bot import basic_action  # noqa: E402
-from companion.play.color_gin_bot import choose_action as suits_action  # noqa: E402
+from companion.games.color_gin.bot import choose_action as suits_action  # noqa: E402
 from companion.games.ginski.bot import choose_action as ginski_action  # noqa: E402
 from companion.games.gingo.play import bot_move as seat_gingo_move  # noqa: E402
 from companion.games.gingo.play.bot import bot_move, legal_moves  # noqa: E402

@@ -444,7 +444,7 @@ def test_match_refuses_another_games_result():
 def test_preset_that_is_not_a_name_is_a_value_error(preset: object) -> None:
     # a list or dict preset used to raise TypeError("unhashable type: 'list'")
     from companion.games.ginski import rules as ginski
-    from companion.rules import color_gin
+    from companion.games.color_gin import rules as color_gin
 
     for make in (gin.make_options, color_gin.make_options, ginski.make_options):
         with pytest.raises(ValueError, match="preset is a name"):

@@ -13,7 +13,7 @@ easy       the first bots: :data:`companion.play.bot.BASIC` in the rummy games (
            deadwood after each discard, nothing more), the first Gin-Go bot
            (:func:`companion.games.gingo.play.bot.bot_move`)
 normal     the bots that played every seat before levels (gin: :mod:`companion.play.strong`;
-           Color Gin: :mod:`companion.play.color_gin_bot`; Ginski:
+           Color Gin: :mod:`companion.games.color_gin.bot`; Ginski:
            :mod:`companion.games.ginski.bot`; Gin-Go: :func:`companion.games.gingo.play.strong.strong_move`)
 strong     gin: :mod:`companion.play.sharp` (reads what the opponent took, threw and let go
            by; samples the unseen cards before it knocks); Gin-Go:

@@ -2,7 +2,7 @@
 
 The engine knows turns, cards and the order of play; everything that differs between
 the games comes from the game's rule module (:mod:`companion.rules.gin`,
-:mod:`~companion.rules.color_gin`, :mod:`~companion.games.ginski.rules`) through the module
+:mod:`~companion.games.color_gin.rules`, :mod:`~companion.games.ginski.rules`) through the module
 surface documented in :mod:`companion.rules.base`: ``deal_size``, ``DECK`` (or
 ``deck(options)``), ``end_kind``, ``score_hand``, ``score_match`` and ``next_dealer``.
 

@@ -1,6 +1,6 @@
 """Color Gin's declarations: which suits an arrangement spoils, every arrangement of a
 hand, the one the engine declares for an ender (``auto_declare``), how a kept hand may
-end, and reading a declaration the ender gives. :mod:`companion.rules.color_gin` scores
+end, and reading a declaration the ender gives. :mod:`companion.games.color_gin.rules` scores
 with them and offers every public name here too.
 
 >>> d = choose_arrangement(C.to_mask("QH QS QC 10D JD QD 3D 4D 5D 6D"), Options())
@@ -18,7 +18,7 @@ from companion.errors import IllegalAction, refusal
 from companion import cards as C
 from companion import melds as M
 from companion.rules.base import MatchScore
-from companion.rules.color_gin_options import DECK, HAND_SIZE, MELD_RULES, SUIT_LETTERS, VARIANT, Options
+from companion.games.color_gin.options import DECK, HAND_SIZE, MELD_RULES, SUIT_LETTERS, VARIANT, Options
 
 
 def spoiled_suits(melds: Iterable[M.Meld], deadwood: Iterable[int]) -> int:

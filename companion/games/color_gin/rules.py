@@ -7,8 +7,8 @@ A suit closes for everyone once a player reaches the target (default 100) in it;
 first to reach it wins the suit, and three suits win the game.
 
 The module surface is the one of :mod:`companion.rules.base`. Seats are 0 and 1. The
-options and presets live in :mod:`companion.rules.color_gin_options`, spoiling and the
-declared arrangement in :mod:`companion.rules.color_gin_declare`; this module scores
+options and presets live in :mod:`companion.games.color_gin.options`, spoiling and the
+declared arrangement in :mod:`companion.games.color_gin.declare`; this module scores
 hands and matches and offers every public name of both. ``score_hand`` takes, besides the common arguments:
 
 * ``declared``: the ender's melds as lists of card names; spoiling and the ender's
@@ -36,11 +36,11 @@ from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandResult, MatchScore
 from companion.rules.common import check_result, read_seat_hands
-from companion.rules.color_gin_options import (  # the options live there; offered here too
+from companion.games.color_gin.options import (  # the options live there; offered here too
     DECK, DEFAULT_PRESET, HAND_SIZE, MELD_RULES, PLAYERS, PRESETS, SUIT_LETTERS, VARIANT, AutoDeclare, Options, StockEnd,
     Tiebreak, TieRule, _check_players, _resolve, deal_size, deck, make_options, next_dealer,
 )
-from companion.rules.color_gin_declare import (  # the declarations live there; offered here too
+from companion.games.color_gin.declare import (  # the declarations live there; offered here too
     Declaration, _candidate_melds, _declare, _net_score, _read_declared, _suit_mask, all_arrangements,
     choose_arrangement, closed_mask, end_kind, spoiled_suits, suit_letters,
 )

@@ -1,6 +1,6 @@
 """Color Gin's options and presets: what a game may change (target, co-op, jokers, void cap, tie-break...), the
 presets ``sackson`` (the default), ``coop`` and ``coop_jokers``, the deck, the deal size
-and who deals next. :mod:`companion.rules.color_gin` scores hands and matches with them
+and who deals next. :mod:`companion.games.color_gin.rules` scores hands and matches with them
 and offers every name here too.
 
 >>> make_options("coop_jokers").coop, deal_size(2, make_options())
