@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from companion import cards as C
 from companion import melds as M
-from companion.rules import gin, gin_match
+from companion.games.gin import match as gin_match
+from companion.games.gin import rules as gin
 from companion.rules.base import HandResult
 
 # Fixed hands used across the tests (deadwood worked out in the comments).

@@ -552,7 +552,7 @@ def test_oklahoma_ace_upcard_allows_only_gin_in_play() -> None:
 
 
 def gin_limit(g: RummyGame) -> int:
-    from companion.rules import gin
+    from companion.games.gin import rules as gin
 
     return gin.knock_limit(g.hand_options)
 

@@ -31,7 +31,7 @@ from companion import cards as C  # noqa: E402
 from companion.games.gingo import rules as gingo  # noqa: E402
 from companion.games.ginski import rules as ginski  # noqa: E402
 from companion.games.color_gin import rules as color_gin  # noqa: E402
-from companion.rules import gin  # noqa: E402
+from companion.games.gin import rules as gin  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -32,7 +32,7 @@ from companion.errors import InvalidInput
 from companion.melds import MeldRules
 from companion.games.deck import GINGO, RUMSKI, STANDARD, Deck, HandSizes
 from companion.games.options import BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs, options_dict
-from companion.games.seams import ENTRY_DEFAULTS, ActionTable, DealtMove, HandScoring, PlayStyle, TeamPlay
+from companion.games.seams import ENTRY_DEFAULTS, ActionTable, DealtMove, HandScoring, PlayStyle, TeamPlay, TeamRules
 from companion.rules.base import HandResult, MatchScore
 
 
@@ -163,6 +163,11 @@ class Variant(ABC):
         """How a game with ``options`` is played by teams at several tables; None when
         it is not (every game but Gin Rummy's partnership)."""
         return None
+
+    def team_rules(self) -> TeamRules:
+        """The outing's rules and the quick team scores of the game that ``hosts_outings``;
+        any other game refuses with :class:`InvalidInput`."""
+        raise InvalidInput(f"{self.label} hosts no outing", code="invalid_mode")
 
     def sides(self, players: int) -> dict[str, list[int]] | None:
         """The seats of each side when the game is won by a side (a ``winner`` names a

@@ -1,7 +1,7 @@
 """One state machine for the rummy family: Gin Rummy, Color Gin and Ginski.
 
 The engine knows turns, cards and the order of play; everything that differs between
-the games comes from the game's rule module (:mod:`companion.rules.gin`,
+the games comes from the game's rule module (:mod:`companion.games.gin.rules`,
 :mod:`~companion.games.color_gin.rules`, :mod:`~companion.games.ginski.rules`) through the module
 surface documented in :mod:`companion.rules.base`: ``deal_size``, ``DECK`` (or
 ``deck(options)``), ``end_kind``, ``score_hand``, ``score_match`` and ``next_dealer``.

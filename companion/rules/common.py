@@ -1,6 +1,6 @@
 """Plumbing the rummy rule modules share: reading hands and checking results.
 
-:mod:`companion.rules.gin`, :mod:`~companion.games.color_gin.rules` and
+:mod:`companion.games.gin.rules`, :mod:`~companion.games.color_gin.rules` and
 :mod:`~companion.games.ginski.rules` read their hands the same way (their options are
 described, built and checked by :mod:`companion.games.options`);
 what differs between them comes in as arguments: the ``Options`` class, the game's

@@ -1,5 +1,5 @@
 """Gin Rummy's match: hand results folded into the match score (the game target, the
-game, shutout and box bonuses) and who deals the next hand. :mod:`companion.rules.gin`
+game, shutout and box bonuses) and who deals the next hand. :mod:`companion.games.gin.rules`
 scores the hands and offers both functions here too.
 """
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from companion.errors import IllegalAction
 from companion.rules.base import HandResult, MatchScore
-from companion.rules.gin_options import PLAYERS, VARIANT, Options
+from companion.games.gin.options import PLAYERS, VARIANT, Options
 
 
 def score_match(results: Sequence[HandResult], players: int, options: Options) -> MatchScore:
@@ -19,7 +19,7 @@ def score_match(results: Sequence[HandResult], players: int, options: Options) -
     gets ``game_bonus``; a shutout doubles per ``shutout``; every player then gets
     ``box_bonus`` per hand won. Hands after the match ended raise ``ValueError``.
 
-    >>> from companion.rules.gin import make_options, score_hand
+    >>> from companion.games.gin.rules import make_options, score_hand
     >>> opts = make_options()
     >>> win = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH",
     ...                   "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0, options=opts)
@@ -45,7 +45,7 @@ def add_hand(match: MatchScore, r: HandResult, options: Options) -> MatchScore:
     hands won move on, and the bonuses are worked out again once it ends. A hand after
     the end raises ``ValueError``.
 
-    >>> from companion.rules.gin import make_options, score_hand
+    >>> from companion.games.gin.rules import make_options, score_hand
     >>> opts = make_options()
     >>> win = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH",
     ...                   "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0, options=opts)
@@ -108,7 +108,7 @@ def next_dealer(result: HandResult, dealer: int, players: int, options: Options)
     """Who deals the hand after ``result``: the same dealer after a hand nobody won
     (void, or a tie), else per ``next_dealer``.
 
-    >>> from companion.rules.gin import make_options, score_hand
+    >>> from companion.games.gin.rules import make_options, score_hand
     >>> r = score_hand(["AS 2S 3S 4S 9D 9H 9C KH QH JH", "5C 6C 8D 8S 2D 2H 3C 4D 10S JS"], 0)
     >>> next_dealer(r, 1, 2, make_options()), next_dealer(r, 1, 2, make_options("modern"))
     (0, 0)

@@ -1,6 +1,6 @@
 """Gin Rummy: hand scoring (the options and presets are in
-:mod:`companion.rules.gin_options`, the match score and the next dealer in
-:mod:`companion.rules.gin_match`; both offered here too).
+:mod:`companion.games.gin.options`, the match score and the next dealer in
+:mod:`companion.games.gin.match`; both offered here too).
 
 Four presets: ``gin_002`` (seed 002, the short summary),
 ``gin_004`` (seed 004, CARDominoes; the default), ``pagat`` and ``modern``
@@ -34,11 +34,11 @@ from companion import cards as C
 from companion import melds as M
 from companion.rules.base import HandKind, HandResult
 from companion.rules.declare import Declared, read_declared
-from companion.rules.gin_options import (  # the options live there; offered here too
+from companion.games.gin.options import (  # the options live there; offered here too
     _RULES, ALIASES, DECK, DEFAULT_PRESET, HAND_SIZE, MELD_RULES, PLAYERS, PRESETS,
     VARIANT, Options, _resolve, deal_size, end_kind, knock_limit, make_options,
 )
-from companion.rules.gin_match import add_hand, next_dealer, score_match, start_match  # the match; offered here too
+from companion.games.gin.match import add_hand, next_dealer, score_match, start_match  # the match; offered here too
 
 
 def _hand_masks(hands: Sequence[Any]) -> list[int]:

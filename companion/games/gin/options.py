@@ -1,6 +1,6 @@
 """Gin Rummy's options and presets: what a game may change (knock limit, bonuses, target, dealing...), the
 presets ``gin_002``, ``gin_004`` (the default), ``pagat`` and ``modern``, the knock
-limit, how a kept hand may end and the deal size. :mod:`companion.rules.gin` scores
+limit, how a kept hand may end and the deal size. :mod:`companion.games.gin.rules` scores
 hands and matches with them and offers every name here too.
 
 >>> make_options("pagat").box_bonus, knock_limit(make_options("gin_004"))

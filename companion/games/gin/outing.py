@@ -33,39 +33,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import IllegalAction
-from companion.rules import gin
+from companion.games.gin import rules as gin
 from companion.rules.base import HandResult, MatchScore
+from companion.rules.tournament import Outing, PairMatch  # the outing's records; offered here too
 
 RULE = "team_mode pair_tournament"
-
-
-@dataclass(frozen=True)
-class PairMatch:
-    """One pair match of the outing: its ``round`` (from 1), the two ``players``
-    (indexes into the outing's players; the first sits at seat 0) and its hands."""
-
-    round: int
-    players: tuple[int, int]
-    results: tuple[HandResult, ...] = ()
-
-
-@dataclass(frozen=True)
-class Outing:
-    """An outing: player names, each player's side (0 or 1), the gin options every
-    pair match uses, and the matches so far."""
-
-    players: tuple[str, ...]
-    sides: tuple[int, ...]
-    options: gin.Options
-    matches: tuple[PairMatch, ...]
-
-    @property
-    def round(self) -> int:
-        return max((m.round for m in self.matches), default=0)
 
 
 def _err(text: str) -> IllegalAction:
@@ -207,5 +182,5 @@ def standings(outing: Outing, elapsed_minutes: float | None = None) -> dict[str,
     }
 
 
-__all__ = ["PairMatch", "Outing", "new_outing", "record_hand", "match_score", "next_round",
+__all__ = ["RULE", "PairMatch", "Outing", "new_outing", "record_hand", "match_score", "next_round",
            "standings"]

@@ -9,7 +9,7 @@ points scores the difference (equal: nobody). A void game counts 0. The first te
 ``team_target`` (125) wins; game bonus, shutout and boxes follow the preset, counted
 per team (:func:`score_partnership`).
 
->>> from companion.rules import gin
+>>> from companion.games.gin import rules as gin
 >>> g1 = gin.score_from_deadwood([4, 30], 0)   # seat 0 (team A) wins 26
 >>> g2 = gin.score_from_deadwood([10, 3], 0)   # seat 3 (team B) undercuts: 32
 >>> h = partnership_hand(g1, g2)
@@ -19,7 +19,7 @@ per team (:func:`score_partnership`).
 ``team_mode = "pair_tournament"`` (seed 004: "dividing players into two equal
 sides, and holding separate but simultaneous games between pairs ... the winners of
 one pair plays the winners of the others ... The losers play the losers. Play is
-until a set time or total score is reached"): see :mod:`companion.rules.outing`.
+until a set time or total score is reached"): see :mod:`companion.games.gin.outing`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from companion.errors import IllegalAction
-from companion.rules import gin
+from companion.games.gin import rules as gin
 from companion.rules.base import HandResult, MatchScore
 
 TEAM_MODES: Final = ("none", "pagat_partnership", "pair_tournament")
