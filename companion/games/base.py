@@ -13,12 +13,12 @@ objects a Variant gives it (a hand's scoring, a table game's moves, team play) i
 **The bots.** A game gives its own bot per level (:meth:`Variant.bot`; a rummy game's
 policies are :meth:`companion.games.rummy.RummyVariant.bot_policy`), and the table asks
 only the Variant (:meth:`Variant.dealt_bot_action`, :meth:`Variant.dealt_hint`,
-:meth:`Variant.bot_action`). The bots themselves, and the machinery they share, live in
-:mod:`companion.play`, which sits in the same layer as the games and never imports a
-game's package (``tests/test_layers.py`` refuses the cycle): the imports point from a
-game's package to its bots, each inside the method that first needs them, so the
-registry loads without full play and nothing in play/ or table/ picks a bot by a
-game's name.
+:meth:`Variant.bot_action`). A game's own bots live in its package; the machinery
+they share (and the rummy bots more than one game plays) in :mod:`companion.play`, which
+sits in the same layer as the games and never imports a game's package
+(``tests/test_layers.py`` refuses it): the imports point from a game's package to its
+bots, each inside the method that first needs them, so the registry loads without full
+play and nothing in play/ or table/ picks a bot by a game's name.
 """
 
 from __future__ import annotations
