@@ -12,24 +12,24 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 
 * ``bot``: the companion's seat bot, the one the game's Variant gives (``bot_action``:
   for the rummy games its ``seat_policy``, the strong bot for gin, the Color Gin bot for
-  Color Gin, the Ginski bot for Ginski; ``companion.play.gingo.bot_move`` for Gin-Go,
-  which is ``companion.play.gingo.strong.strong_move``);
+  Color Gin, the Ginski bot for Ginski; ``companion.games.gingo.play.bot_move`` for Gin-Go,
+  which is ``companion.games.gingo.play.strong.strong_move``);
 * ``easy``, ``normal``, ``sharp``: the levels of ``options.bot_level`` as dealt games play
   them (the Variant's ``bot(level)``; ``sharp`` is the strong level);
 * ``basic``: ``companion.play.bot.basic_action``, the first rummy bot (the baseline the
   new rummy bots are measured against);
 * ``strong``: :mod:`companion.play.strong` (knock timing, live outs, safe discards);
-* ``suits``: :mod:`companion.play.color_gin_bot` (the strong bot weighing knocks and
+* ``suits``: :mod:`companion.games.color_gin.bot` (the strong bot weighing knocks and
   discards by the Color Gin suits they score in);
-* ``ginski``: :mod:`companion.play.ginski_bot` (ends the round whenever allowed, and
+* ``ginski``: :mod:`companion.games.ginski.bot` (ends the round whenever allowed, and
   draws and discards for the chance that the next draw lets it end the round);
-* ``ginsearch``: :mod:`companion.play.ginski_search` (the Ginski bot's best discards
+* ``ginsearch``: :mod:`companion.games.ginski.search` (the Ginski bot's best discards
   weighed by playing the round out over deals the seat could be facing), on the seat's
   knowledge as a dealt game plays it;
-* ``first``: ``companion.play.gingo.bot.bot_move``, the first Gin-Go bot (the baseline);
-* ``gostrong``: :func:`companion.play.gingo.strong.strong_move`, the Gin-Go bot that
+* ``first``: ``companion.games.gingo.play.bot.bot_move``, the first Gin-Go bot (the baseline);
+* ``gostrong``: :func:`companion.games.gingo.play.strong.strong_move`, the Gin-Go bot that
   discards for the board;
-* ``gosearch``: :func:`companion.play.gingo.search.search_move`, the Gin-Go bot that
+* ``gosearch``: :func:`companion.games.gingo.play.search.search_move`, the Gin-Go bot that
   weighs the normal bot's draws and discards by playing the hand out over sampled deals;
 * ``random``: a uniformly random legal action (every rummy action of
   ``RummyGame.legal_actions()``; for Gin-Go every move ``legal_moves`` finds).
@@ -71,17 +71,17 @@ from companion import cards as C  # noqa: E402
 from companion import melds as M  # noqa: E402
 from companion.games import find_variant  # noqa: E402
 from companion.play.bot import basic_action  # noqa: E402
-from companion.play.color_gin_bot import choose_action as suits_action  # noqa: E402
-from companion.play.ginski_bot import choose_action as ginski_action  # noqa: E402
-from companion.play.gingo import bot_move as seat_gingo_move  # noqa: E402
-from companion.play.gingo.bot import bot_move, legal_moves  # noqa: E402
-from companion.play.gingo.play import GingoPlay  # noqa: E402
-from companion.play.gingo.search import search_move  # noqa: E402
-from companion.play.gingo.strong import strong_move  # noqa: E402
+from companion.games.color_gin.bot import choose_action as suits_action  # noqa: E402
+from companion.games.ginski.bot import choose_action as ginski_action  # noqa: E402
+from companion.games.gingo.play import bot_move as seat_gingo_move  # noqa: E402
+from companion.games.gingo.play.bot import bot_move, legal_moves  # noqa: E402
+from companion.games.gingo.play.play import GingoPlay  # noqa: E402
+from companion.games.gingo.play.search import search_move  # noqa: E402
+from companion.games.gingo.play.strong import strong_move  # noqa: E402
 from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, Pass, RummyGame  # noqa: E402
 from companion.play.rummy_actions import Action  # noqa: E402
 from companion.play.strong import choose_action as strong_action  # noqa: E402
-from companion.rules.gingo.state import side_of  # noqa: E402
+from companion.games.gingo.rules.state import side_of  # noqa: E402
 
 # (label, variant, players)
 CASES = [("gin", "gin", 2), ("color_gin", "color_gin", 2), ("ginski 3", "ginski", 3),
@@ -111,7 +111,7 @@ def _rummy_policy(name: str) -> Policy:
     if name == "ginski":
         return lambda game, rng: ginski_action(game)
     if name == "ginsearch":
-        from companion.play.ginski_search import GINSKI_SEARCH
+        from companion.games.ginski.search import GINSKI_SEARCH
         from companion.play.levels import seat_action
         return lambda game, rng: seat_action(game, GINSKI_SEARCH)
     if name == "random":

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.play.gingo import selfplay_game  # noqa: E402
+from companion.games.gingo.play import selfplay_game  # noqa: E402
 
 
 def p99(values: list[float]) -> float:

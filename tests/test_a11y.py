@@ -38,7 +38,7 @@ if not Path(CHROMIUM).exists():
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from companion import cards as C  # noqa: E402
-from companion.rules import gingo  # noqa: E402
+from companion.games.gingo import rules as gingo  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": "0"})]
 

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from companion.play.gingo import search
-from companion.play.gingo.play import GingoPlay
+from companion.games.gingo.play import search
+from companion.games.gingo.play.play import GingoPlay
 from companion.games import find_variant
 from companion.play.knowledge import knowledge
 from companion.play.levels import LEVELS
 from companion.play.rummy import RummyGame
 from companion.play.sharp import budget, set_budget
-from companion.rules.gingo.state import side_of
+from companion.games.gingo.rules.state import side_of
 from test_dealt import Phones, create
 
 RUMMY = [("gin", 2), ("color_gin", 2), ("ginski", 3)]

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from companion import cards as C
 from companion import melds as M
-from companion.rules import color_gin as G
+from companion.games.color_gin import rules as G
 from companion.rules.base import HandResult
 
 # The seed's gin: queens H S C, 10-J-Q and 3-4-5-6 of diamonds; the loser is stuck

@@ -1,4 +1,4 @@
-"""The Color Gin bot (companion.play.color_gin_bot): legal whole matches, clearly better
+"""The Color Gin bot (companion.games.color_gin.bot): legal whole matches, clearly better
 than a random player, and knocks weighed by the suits they score in."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 import doctest
 
 from companion import cards as C
-from companion.play import bot, color_gin_bot, strong
+from companion.games.color_gin import bot as color_gin_bot
+from companion.play import bot, strong
 from companion.play.rummy import Discard, Draw, Knock, Pass, RummyGame
 from companion.games import find_variant
 from tests.bot_matches import random_player, rummy_match, seat_bot, tally

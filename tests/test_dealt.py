@@ -19,7 +19,7 @@ from companion.api.app import create_app
 from companion.games import find_variant
 from companion.pairing import Pairing
 from companion.play.deal import HashRandom
-from companion.play.gingo import bot_action
+from companion.games.gingo.play import bot_action
 from companion.play.rummy import RummyGame
 from companion.store import open_store
 from companion.table import Table

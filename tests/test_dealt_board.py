@@ -16,7 +16,7 @@ import pytest
 
 from companion import cards as C
 from companion.board import space_name
-from companion.play.gingo import GingoPlay, bot_action
+from companion.games.gingo.play import GingoPlay, bot_action
 from companion.table.dealt import DealtGame
 from tests.dealt_twin import EMPTY, Twin, set_sensed, space_kinds
 from tests.test_dealt import Phones

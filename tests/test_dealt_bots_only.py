@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.play.gingo import search
+from companion.games.gingo.play import search
 from tests.test_dealt import Phones, phones  # noqa: F401 (the fixture: one table and its phones)
 
 

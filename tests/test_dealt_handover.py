@@ -17,7 +17,7 @@ import pytest
 
 from companion import cards as C
 from companion import melds as M
-from companion.play.gingo import bot_action
+from companion.games.gingo.play import bot_action
 from tests.test_dealt import Phones, create
 from tests.test_dealt_hidden import Hidden, cards_in
 

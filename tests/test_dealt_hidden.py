@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion import cards as C
-from companion.play.gingo import bot_action
+from companion.games.gingo.play import bot_action
 from tests.test_dealt import Phones
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQKT])[SHDC](?![A-Za-z0-9])|JK[12]")

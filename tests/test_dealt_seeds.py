@@ -12,7 +12,7 @@ from typing import Any
 
 from companion import cards as C
 from companion.play.deal import HashRandom, hand_seed
-from companion.play.gingo import GingoPlay, bot_action
+from companion.games.gingo.play import GingoPlay, bot_action
 from tests.test_dealt import Phones, create, phones  # noqa: F401  (the fixture)
 from tests.test_dealt_lifecycle import export_texts
 

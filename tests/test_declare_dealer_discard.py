@@ -9,7 +9,9 @@ from companion import cards as C
 from companion.play import bot
 from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, RummyGame, action_from_dict, action_to_dict
 from tests.bot_matches import seat_bot, selfplay_match
-from companion.rules import color_gin, gin, ginski
+from companion.games.ginski import rules as ginski
+from companion.games.color_gin import rules as color_gin
+from companion.games.gin import rules as gin
 from companion.rules.first_dealer import draw_flips, first_dealer_from_flips
 
 ISSUE_HANDS = ["2H 3H 4H 5H KS KD KC AS AD 2C", "AH 6H 7H QS QD QC 8S 8D 9C 10C"]

@@ -16,7 +16,7 @@ from companion.api.errors import STATUS, http_status
 from companion.hardware.config import HardwareConfigError
 from companion.hardware.leds import LedBackendError
 from companion.pairing import Pairing, PairingError
-from companion.rules import gingo
+from companion.games.gingo import rules as gingo
 from companion.store import StoreBusy, open_store
 from companion.table import HandInput, Table, TableError
 
@@ -112,7 +112,7 @@ def client(tmp_path: Path) -> TestClient:
 def test_an_engine_bug_is_a_500_with_json_and_a_log_line_not_an_illegal_answer(
         client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     gid = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]}).json()["id"]
-    from companion.rules import gin
+    from companion.games.gin import rules as gin
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("a bug in the engine")
@@ -253,7 +253,7 @@ def test_a_value_error_inside_an_engine_is_a_bug_not_an_illegal_hand(
     """A ValueError an engine did not mean (``int("x")`` deep inside) is a 500 with a JSON
     body and a log line: never a 422 blaming the player's cards."""
     gid = client.post("/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"]}).json()["id"]
-    from companion.rules import gin
+    from companion.games.gin import rules as gin
 
     def broken(*args: object, **kwargs: object) -> None:
         int("not a number")  # a bug: ValueError, raised by nobody on purpose
@@ -273,7 +273,7 @@ def test_a_value_error_inside_an_engine_is_a_bug_not_an_illegal_hand(
 def test_an_engine_refusal_is_typed_so_a_bug_can_be_told_from_it() -> None:
     """The engines raise the tree's errors for what they refuse (still ValueErrors, for
     code written before); a plain ValueError from them is a bug."""
-    from companion.rules import gin as gin_rules
+    from companion.games.gin import rules as gin_rules
 
     with pytest.raises(E.IllegalAction, match="not a card"):
         C.parse_card("ZZ")

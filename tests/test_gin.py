@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from companion import cards as C
 from companion import melds as M
-from companion.rules import gin, gin_match
+from companion.games.gin import match as gin_match
+from companion.games.gin import rules as gin
 from companion.rules.base import HandResult
 
 # Fixed hands used across the tests (deadwood worked out in the comments).
@@ -443,7 +444,8 @@ def test_match_refuses_another_games_result():
 @pytest.mark.parametrize("preset", [["gin_pagat"], {}, 5])
 def test_preset_that_is_not_a_name_is_a_value_error(preset: object) -> None:
     # a list or dict preset used to raise TypeError("unhashable type: 'list'")
-    from companion.rules import color_gin, ginski
+    from companion.games.ginski import rules as ginski
+    from companion.games.color_gin import rules as color_gin
 
     for make in (gin.make_options, color_gin.make_options, ginski.make_options):
         with pytest.raises(ValueError, match="preset is a name"):

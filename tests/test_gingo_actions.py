@@ -1,4 +1,4 @@
-"""Gin-Go typed actions and events (companion/rules/gingo/actions.py, events.py): the JSON
+"""Gin-Go typed actions and events (companion/games/gingo/rules/actions.py, events.py): the JSON
 edge reads and writes the contract-v1 shapes, typed and JSON play give the same game,
 bare jokers are bound in one place, and a chip shortfall carries structured details."""
 
@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from companion import cards as C
-from companion.play.gingo import GingoPlay, bot_move
-from companion.rules.gingo import (
+from companion.games.gingo.play import GingoPlay, bot_move
+from companion.games.gingo.rules import (
     ANY_JOKER, GingoChipShortfall, GingoError, GingoInputError, GoOut, JokerLay, Meld, Take, action_from_dict,
     new_game,
 )
-from companion.rules.gingo.actions import PLAY_KEYS, TABLE_KEYS
-from companion.rules.gingo.reading import bind_jokers, read_cards
+from companion.games.gingo.rules.actions import PLAY_KEYS, TABLE_KEYS
+from companion.games.gingo.rules.reading import bind_jokers, read_cards
 
 ROWS = {"1": "SHDC", "2": "SHDC"}
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.play.gingo import GingoPlay, bot_action, legal_actions, selfplay_game
+from companion.games.gingo.play import GingoPlay, bot_action, legal_actions, selfplay_game
 from companion.errors import InvalidInput
-from companion.rules.gingo import GingoError, GingoInputError, new_game
+from companion.games.gingo.rules import GingoError, GingoInputError, new_game
 from companion.store import open_store
 from companion.table import Table
 

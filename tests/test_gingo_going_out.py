@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from companion import cards as C
 from companion.board import Frame
-from companion.play.gingo import GingoPlay, bot_action, legal_actions
-from companion.rules.gingo import GingoError, GingoGame, new_game
+from companion.games.gingo.play import GingoPlay, bot_action, legal_actions
+from companion.games.gingo.rules import GingoError, GingoGame, new_game
 
 ROWS = {"1": "SHDC", "2": "SHDC"}
 ALL = [C.card_name(c) for c in range(54)]
@@ -234,10 +234,10 @@ def test_doctests_of_the_gingo_packages() -> None:
     import importlib
     import pkgutil
 
-    import companion.play.gingo
-    import companion.rules.gingo
+    import companion.games.gingo.play
+    import companion.games.gingo.rules
     tried = 0
-    for pkg in (companion.rules.gingo, companion.play.gingo):
+    for pkg in (companion.games.gingo.rules, companion.games.gingo.play):
         for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
             result = doctest.testmod(importlib.import_module(info.name))
             assert result.failed == 0, info.name

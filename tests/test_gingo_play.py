@@ -1,4 +1,4 @@
-"""Gin-Go full play with a deck (companion/play/gingo.py): deals, turns, digging the
+"""Gin-Go full play with a deck (companion/games/gingo/play.py): deals, turns, digging the
 discard pile, going out, stock exhaustion, team capture, the bot and self-play."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from companion import cards as C
-from companion.play.gingo import GingoPlay, bot_action, legal_actions, selfplay_game
-from companion.rules.gingo import GingoError, GingoInputError
+from companion.games.gingo.play import GingoPlay, bot_action, legal_actions, selfplay_game
+from companion.games.gingo.rules import GingoError, GingoInputError
 
 ROWS = {"1": "SHDC", "2": "SHDC"}
 ALL = [C.card_name(c) for c in range(54)]

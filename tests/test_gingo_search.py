@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.play.gingo import search
-from companion.play.gingo.play import GingoPlay
-from companion.play.gingo.search import candidates, sample_deal, search_move
-from companion.play.gingo.strong import strong_move
+from companion.games.gingo.play import search
+from companion.games.gingo.play.play import GingoPlay
+from companion.games.gingo.play.search import candidates, sample_deal, search_move
+from companion.games.gingo.play.strong import strong_move
 from companion.play.sharp import budget, set_budget
 
 
@@ -120,7 +120,7 @@ def real_state(p: GingoPlay) -> str:
     (melds, board, links), the deck's generator and its public JSON."""
     import json
 
-    from companion.play.gingo import legal_actions
+    from companion.games.gingo.play import legal_actions
 
     t = p.table
     return repr((p.hands, p.stock, p.pile, p.phase, p.turn, p.stage, p.keep, p._st.actions,

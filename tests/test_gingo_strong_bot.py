@@ -1,4 +1,4 @@
-"""The Gin-Go seat bot (companion.play.gingo.strong): legal whole games on fixed seeds,
+"""The Gin-Go seat bot (companion.games.gingo.play.strong): legal whole games on fixed seeds,
 clearly better than a random player, and a discard chosen for the board."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import random
 import pytest
 
 from companion import cards as C
-from companion.play import gingo
-from companion.play.gingo import bot, strong
-from companion.play.gingo.bot import legal_moves
-from companion.play.gingo.play import GingoPlay
-from companion.rules.gingo import actions as A
-from companion.rules.gingo.state import side_of
+from companion.games.gingo import play as gingo
+from companion.games.gingo.play import bot, strong
+from companion.games.gingo.play.bot import legal_moves
+from companion.games.gingo.play.play import GingoPlay
+from companion.games.gingo.rules import actions as A
+from companion.games.gingo.rules.state import side_of
 from tests.test_gingo_play import arranged
 
 HAND_CAP = 60

@@ -1,4 +1,4 @@
-"""Gin-Go table play (companion/rules/gingo.py): set-up, melds, hits, every joker rule of
+"""Gin-Go table play (companion/games/gingo/rules.py): set-up, melds, hits, every joker rule of
 seed 000, aces, chips and bumps, the win conditions, stock exhaustion, team play, and
 illegal actions that must leave the game unchanged."""
 
@@ -13,7 +13,7 @@ import pytest
 from companion import cards as C
 from companion.board import Frame, space_at
 from companion.errors import InvalidInput
-from companion.rules.gingo import GingoError, GingoGame, GingoInputError, Options, make_options, new_game
+from companion.games.gingo.rules import GingoError, GingoGame, GingoInputError, Options, make_options, new_game
 
 ROWS = {"1": "SHDC", "2": "SHDC"}
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import cards as C
 from companion import melds as M
-from companion.rules import ginski as G
+from companion.games.ginski import rules as G
 from companion.rules.base import HandResult
 
 # The seed's first example: ender 8, the others 15 and 20.

@@ -1,4 +1,4 @@
-"""The Ginski bot (companion.play.ginski_bot): legal and deterministic over whole
+"""The Ginski bot (companion.games.ginski.bot): legal and deterministic over whole
 matches, its one-pass search exact, and where it plays differently from the basic bot
 (the Ginski seat bot before it), each for a stated reason."""
 
@@ -11,7 +11,8 @@ import pytest
 
 from companion import cards as C
 from companion import melds as M
-from companion.play import bot, ginski_bot
+from companion.games.ginski import bot as ginski_bot
+from companion.play import bot
 from companion.play.policy import unseen_cards
 from companion.play.rummy import Discard, Draw, Knock, Pass, RummyGame
 from companion.games import find_variant

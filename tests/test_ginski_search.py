@@ -1,4 +1,4 @@
-"""The searching Ginski bot (:mod:`companion.play.ginski_search`; it plays no level yet:
+"""The searching Ginski bot (:mod:`companion.games.ginski.search`; it plays no level yet:
 it has not beaten the normal bot, docs/play.md): it decides from its seat's knowledge only
 (every card it cannot see dealt again, the same decision), it is deterministic for a
 seed, its play-outs never change the real game, and it weighs real alternatives (it
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion.games import find_variant
-from companion.play import ginski_search
+from companion.games.ginski import search as ginski_search
 from companion.play.knowledge import knowledge
 from companion.play.levels import seat_action
 from companion.play.rummy import Discard, RummyGame

@@ -2,7 +2,9 @@
 the source with ``ast``:
 
     cards        errors, cards, board, board view, suit rows, melds
-    games        games, rules, play (a game's rules, its match, its full play and bots)
+    games        games (the registry, the Variant base, and one package per game with its
+                 rules, options, match, full play and bots), rules and play (the rules and
+                 play machinery the games share)
     application  table, store, pairing, stats (and the stats book), paths
     adapters     hardware, api, web, discovery, mqtt
     commands     commands (the service assembly and settings among them), cli
@@ -14,8 +16,10 @@ so a new one cannot slip past the check. Within a layer, the modules import each
 without a cycle: ``a`` imports ``b`` which imports ``a`` (directly or round several
 modules) is refused, however the import is hidden (in a function, for type checking).
 No module of one game's package (``companion/games/<name>/``) imports another game's:
-what games share lives beside them (the Variant base, the options, the rules and play
-machinery), and only the registry names them all."""
+what games share lives beside them (the Variant base, the options) and in the shared
+rules and play machinery (``companion/rules/``, ``companion/play/``), and only the
+registry names them all. No module outside ``companion/games/`` imports a game's
+package, the shared machinery included: it reaches a game through its Variant."""
 
 from __future__ import annotations
 
@@ -261,6 +265,36 @@ def test_the_outside_check_sees_the_table_import_a_game(tmp_path: Path) -> None:
     assert game_imports_from_outside(root) == [
         "companion.table.fold imports companion.games.gin (companion.games.gin)",
         "companion.table.fold imports companion.games.gin.wait (companion.games.gin)",
+    ]
+
+
+def test_the_shared_machinery_imports_no_games_package() -> None:
+    """The rules and play machinery and the melds serve every game: none of their modules
+    imports a game's package (each game's rules and bots live in its own package)."""
+    found = game_imports_from_outside(ROOT)
+    for package in ("rules", "play", "melds"):
+        assert (ROOT / package).is_dir()
+        assert [line for line in found if line.startswith(f"companion.{package}.")] == []
+
+
+def test_the_outside_check_sees_shared_play_import_a_games_bot(tmp_path: Path) -> None:
+    root = tmp_path / "companion"
+    files = {
+        "__init__.py": "", "games/__init__.py": "", "games/gingo/__init__.py": "",
+        "games/gingo/play/__init__.py": "", "games/gingo/play/search.py": "from companion.play import hints\n",
+        "play/__init__.py": "", "play/hints.py": "", "rules/__init__.py": "", "rules/base.py": "",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    assert game_imports_from_outside(root) == []  # a game's bot may use the shared machinery
+    (root / "play" / "hints.py").write_text("from companion.games.gingo.play.search import candidates\n",
+                                            encoding="utf-8")
+    (root / "rules" / "base.py").write_text("import companion.games.gingo\n", encoding="utf-8")
+    assert game_imports_from_outside(root) == [
+        "companion.play.hints imports companion.games.gingo.play.search (companion.games.gingo)",
+        "companion.play.hints imports companion.games.gingo.play.search.candidates (companion.games.gingo)",
+        "companion.rules.base imports companion.games.gingo (companion.games.gingo)",
     ]
 
 

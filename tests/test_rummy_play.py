@@ -552,7 +552,7 @@ def test_oklahoma_ace_upcard_allows_only_gin_in_play() -> None:
 
 
 def gin_limit(g: RummyGame) -> int:
-    from companion.rules import gin
+    from companion.games.gin import rules as gin
 
     return gin.knock_limit(g.hand_options)
 
@@ -703,7 +703,7 @@ def swap_cards_unchecked(g: RummyGame, joker: int, other: int) -> None:
 
 @pytest.mark.slow  # 30 whole matches: the full run
 def test_selfplay_30_coop_joker_matches_with_invariants_checked() -> None:
-    from companion.rules import color_gin
+    from companion.games.color_gin import rules as color_gin
 
     kinds: dict[str, int] = {}
     for seed in range(30):

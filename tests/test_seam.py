@@ -80,7 +80,7 @@ CEILING: dict[tuple[str, str], int] = {
     ("name", "mqtt"): 5,
     ("name", "paths"): 2,
     ("name", "play"): 5,
-    ("name", "rules"): 15,
+    ("name", "rules"): 2,
     ("name", "stats"): 1,
 }
 

@@ -127,7 +127,7 @@ def test_a_damaged_calibration_file_is_a_warning_for_the_service_and_an_error_fo
 
 def test_scene_fields_carry_the_side_to_play_of_a_fully_played_game() -> None:
     from companion.hardware.scene import DEFAULT_COLORS, SceneInput, render_scene
-    from companion.play.gingo import GingoPlay
+    from companion.games.gingo.play import GingoPlay
 
     play = GingoPlay(["a", "b"], {"deal": 7}, seed=21)
     game = {"state": play.as_dict()}

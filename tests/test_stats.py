@@ -12,7 +12,7 @@ import pytest
 
 from companion import stats
 from companion.api.routes.people import sides_of
-from companion.rules import color_gin
+from companion.games.color_gin import rules as color_gin
 
 
 def line(gid: str, variant: str, players: list[str], winner: int | None, t: float, **extra: Any) -> dict[str, Any]:

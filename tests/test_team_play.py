@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from companion.api.app import create_app
 from companion.pairing import Pairing
-from companion.rules import gin, outing, teams
+from companion.games.gin import outing, teams
+from companion.games.gin import rules as gin
 from companion.store import open_store
 from companion.table import Table
 

@@ -28,7 +28,10 @@ if not Path(CHROMIUM).exists():
 from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
 
 from companion import cards as C  # noqa: E402
-from companion.rules import color_gin, gin, gingo, ginski  # noqa: E402
+from companion.games.gingo import rules as gingo  # noqa: E402
+from companion.games.ginski import rules as ginski  # noqa: E402
+from companion.games.color_gin import rules as color_gin  # noqa: E402
+from companion.games.gin import rules as gin  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

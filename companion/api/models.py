@@ -203,7 +203,7 @@ class HandResponse(BaseModel):
 
 
 class ActionRequest(_Strict):
-    action: dict[str, Any] = Field(description="a Gin-Go action, see companion.rules.gingo: \"type\", "
+    action: dict[str, Any] = Field(description="a Gin-Go action, see companion.games.gingo.rules: \"type\", "
                                    "\"seat\" (a whole number), \"cards\" (a list of cards), ...")
     client_id: ClientId = Field(None, max_length=100)
     expected_version: Optional[Version] = None

@@ -3,9 +3,11 @@
 and :func:`find_variant`.
 
 Each game is one package here (``gin``, ``color_gin``, ``ginski``, ``gingo``) with its
-Variant; what games share sits beside them (:mod:`~companion.games.base`,
+Variant, its rules, options, match scoring, full play and bots; what games share sits
+beside them (:mod:`~companion.games.base`, :mod:`~companion.games.seams`,
 :mod:`~companion.games.options`, and :mod:`~companion.games.rummy` for the three rummy
-games), and no game's package imports another's. Adding a game is one package with its
+games) and in the shared machinery of :mod:`companion.rules` and :mod:`companion.play`,
+which never import a game's package; no game's package imports another's. Adding a game is one package with its
 Variant and one line in :data:`VARIANTS` (:mod:`companion.games.registry`, the only map
 from a name to a game): the table asks the Variant what it switches on (how a hand is
 scored, how moves are entered, sides, board frames, the dealt engine, bonus words), and
@@ -13,9 +15,9 @@ the API (``GET /api/v1/variants``) serves labels, seats, deck, hand sizes, optio
 presets from it. ``tests/toy_game`` is such a game, played through the API by
 ``tests/test_toy_variant.py``.
 
-The names below load on first use: the rules modules import
+The names below load on first use: the games' rules modules import
 :mod:`companion.games.options` (how options are described and checked), and the
-registry imports the rules modules, so importing this package must not load the
+registry imports the games' packages, so importing this package must not load the
 registry at once.
 
 >>> from companion.games import find_variant

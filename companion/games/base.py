@@ -13,12 +13,12 @@ objects a Variant gives it (a hand's scoring, a table game's moves, team play) i
 **The bots.** A game gives its own bot per level (:meth:`Variant.bot`; a rummy game's
 policies are :meth:`companion.games.rummy.RummyVariant.bot_policy`), and the table asks
 only the Variant (:meth:`Variant.dealt_bot_action`, :meth:`Variant.dealt_hint`,
-:meth:`Variant.bot_action`). The bots themselves, and the machinery they share, live in
-:mod:`companion.play`, which sits in the same layer as the games and never imports a
-game's package (``tests/test_layers.py`` refuses the cycle): the imports point from a
-game's package to its bots, each inside the method that first needs them, so the
-registry loads without full play and nothing in play/ or table/ picks a bot by a
-game's name.
+:meth:`Variant.bot_action`). A game's own bots live in its package; the machinery
+they share (and the rummy bots more than one game plays) in :mod:`companion.play`, which
+sits in the same layer as the games and never imports a game's package
+(``tests/test_layers.py`` refuses it): the imports point from a game's package to its
+bots, each inside the method that first needs them, so the registry loads without full
+play and nothing in play/ or table/ picks a bot by a game's name.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from companion.errors import InvalidInput
 from companion.melds import MeldRules
 from companion.games.deck import GINGO, RUMSKI, STANDARD, Deck, HandSizes
 from companion.games.options import BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs, options_dict
-from companion.games.seams import ENTRY_DEFAULTS, ActionTable, DealtMove, HandScoring, PlayStyle, TeamPlay
+from companion.games.seams import ENTRY_DEFAULTS, ActionTable, DealtMove, HandScoring, PlayStyle, TeamPlay, TeamRules
 from companion.rules.base import HandResult, MatchScore
 
 
@@ -163,6 +163,11 @@ class Variant(ABC):
         """How a game with ``options`` is played by teams at several tables; None when
         it is not (every game but Gin Rummy's partnership)."""
         return None
+
+    def team_rules(self) -> TeamRules:
+        """The outing's rules and the quick team scores of the game that ``hosts_outings``;
+        any other game refuses with :class:`InvalidInput`."""
+        raise InvalidInput(f"{self.label} hosts no outing", code="invalid_mode")
 
     def sides(self, players: int) -> dict[str, list[int]] | None:
         """The seats of each side when the game is won by a side (a ``winner`` names a

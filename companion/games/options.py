@@ -14,7 +14,7 @@ whatever fields a rules module adds are described, checked and served to the pho
 no change here. This module imports nothing of the games above it (the rules modules
 import it).
 
->>> from companion.rules import gin
+>>> from companion.games.gin import rules as gin
 >>> specs = {s.name: s for s in option_specs(gin.Options, {"knock_limit": "Knock limit"})}
 >>> s = specs["knock_limit"]
 >>> s.kind, s.default, s.label, s.maximum

@@ -1,8 +1,9 @@
 """What the table asks of the objects a Variant gives it (:mod:`companion.games.base`),
 so that it never asks which game it is: :class:`HandScoring` (a game scored hand by
 hand), :class:`ActionTable` (a game entered move by move), :class:`TeamPlay` (a game
-played by teams at several tables), and :class:`DealtMove` (one move of a dealt game as
-the Variant played it). Each Protocol is what the table calls; a game's package
+played by teams at several tables), :class:`TeamRules` (the outing of pair matches, and
+team scores computed from entries alone), and :class:`DealtMove` (one move of a dealt game
+as the Variant played it). Each Protocol is what the table calls; a game's package
 implements it, usually on its Variant class itself.
 """
 
@@ -15,6 +16,7 @@ from typing import Any, Literal, Protocol
 
 from companion.games.options import OptionSpec
 from companion.rules.base import HandResult, MatchScore
+from companion.rules.tournament import Outing
 
 PlayStyle = Literal["hands", "actions"]
 
@@ -100,6 +102,32 @@ class TeamPlay(Protocol):
                  result: dict[str, Any]) -> dict[str, Any]: ...
 
 
+class TeamRules(Protocol):
+    """What the table and the API ask of the game team play at separate tables is played
+    in (the Variant that ``hosts_outings``, by :meth:`Variant.team_rules`): an outing of
+    pair matches (its records: :mod:`companion.rules.tournament`) begun, scored, paired
+    round after round and ranked, its refusals' rule (``RULE``), and the quick scores of
+    a partnership and an outing from their entries alone (``POST /api/v1/teams/...``)."""
+
+    RULE: str
+
+    def new_outing(self, players: Sequence[str], sides: Sequence[int] | None = None,
+                   options: Any = None) -> Outing: ...
+
+    def match_score(self, outing: Outing, index: int) -> MatchScore: ...
+
+    def next_round(self, outing: Outing, elapsed_minutes: float | None = None) -> Outing: ...
+
+    def standings(self, outing: Outing, elapsed_minutes: float | None = None) -> dict[str, Any]: ...
+
+    def quick_partnership(self, players: Sequence[str], preset: str | None, options: Mapping[str, Any],
+                          hands: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, Any]: ...
+
+    def quick_outing(self, players: Sequence[str], sides: Sequence[int] | None, preset: str | None,
+                     options: Mapping[str, Any], matches: Sequence[Sequence[Mapping[str, Any]]],
+                     elapsed_minutes: float | None) -> dict[str, Any]: ...
+
+
 class ActionTable(Protocol):
     """What the table asks of a game tracked move by move (``play_style == "actions"``):
     a table game to enter the moves into, a move applied to it (the game moves on in
@@ -128,4 +156,4 @@ class ActionTable(Protocol):
     def summary_fields(self, game: Any) -> dict[str, Any]: ...
 
 
-__all__ = ["ActionTable", "DealtMove", "ENTRY_DEFAULTS", "HandScoring", "PlayStyle", "TeamPlay"]
+__all__ = ["ActionTable", "DealtMove", "ENTRY_DEFAULTS", "HandScoring", "PlayStyle", "TeamPlay", "TeamRules"]

@@ -4,7 +4,7 @@
 Which bot plays an empty seat of a game is the game's Variant's choice
 (:meth:`companion.games.rummy.RummyVariant.bot_policy`, by level), not this module's:
 the strongest measured for each game is in its own module (:mod:`companion.play.strong`,
-:mod:`companion.play.color_gin_bot`, :mod:`companion.play.ginski_bot`). The turn's
+:mod:`companion.games.color_gin.bot`, :mod:`companion.games.ginski.bot`). The turn's
 skeleton every bot shares is :mod:`companion.play.policy`'s.
 
 It looks only at what its player may see: its own cards, the discard pile's top, the

@@ -3,9 +3,11 @@ in words (``GET /api/v1/games/{id}/hint``).
 
 The choice is the strong level's bot's, which the game's Variant gives
 (:meth:`companion.games.base.Variant.dealt_hint` passes it here, with the policy that
-weighs a knock's undercut risk when the game has one), made on what the seat knows only (:func:`companion.play.knowledge.seat_game` in the rummy games; the Gin-Go bots
-read the seat's own hand, the pile and the table), and so is the reason: its own
-deadwood, and what the next player did in the open (took, threw, let go by).
+weighs a knock's undercut risk when the game has one), made on what the seat knows only
+(:func:`companion.play.knowledge.seat_game`), and so is the reason: its own deadwood, and
+what the next player did in the open (took, threw, let go by). This module words the
+rummy games' hints and a card (:func:`say`); a game with other moves words its own with
+them (Gin-Go: :mod:`companion.games.gingo.play.hint`).
 
 >>> from companion.play.rummy import RummyGame
 >>> from companion.play.sharp import SHARP_GIN
@@ -22,13 +24,11 @@ from typing import TYPE_CHECKING, Any
 from companion import cards as C
 from companion import melds as M
 from companion.play.knowledge import knowledge, seat_game
-from companion.play.gingo.search import candidates
 from companion.play.policy import Policy, play_turn
 from companion.play.sharp import SharpMixin
 from companion.play.rummy_actions import BigGin, ChooseDeal, Discard, Draw, Knock, Pass, action_to_dict
 
 if TYPE_CHECKING:
-    from companion.play.gingo.play import GingoPlay
     from companion.play.rummy import RummyGame
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -151,42 +151,4 @@ def _knock_reason(view: RummyGame, card: int, reader: SharpMixin | None) -> str:
     return f", and an undercut is a risk worth taking (about {round(risk * 100)}% of the hands the other may hold)"
 
 
-_GINGO_VERBS = {"draw": "draw from the stock", "new_hand": "deal the next hand", "setup": "set up the board"}
-
-
-def gingo_hint(play: GingoPlay, seat: int, move: Any) -> dict[str, Any]:
-    """``move``, the strong Gin-Go bot's action for ``seat`` (the seat to move), and why, in words."""
-    action: dict[str, Any] = move.to_dict()
-    kind = str(action.get("type"))
-    def names(cards: list[str]) -> str:
-        return " ".join(say(C.parse_card(c)) for c in cards)
-
-    if kind == "take":
-        meld = action.get("meld") or {}
-        text = f"dig {say(C.parse_card(action['card']))} from the pile"
-        if meld.get("cards"):
-            text += f" and meld {names(meld['cards'])} at once: its chips help your link"
-        else:
-            text += ": its cards lay off at once"
-    elif kind == "meld":
-        text = f"meld {names(action.get('cards') or [])}: its chips are the best on the board for you"
-    elif kind == "hit":
-        text = f"lay {names(action.get('cards') or [])} off on a meld on the table"
-    elif kind == "discard":
-        hand = play.hands[seat]
-        if len(hand) <= 1:
-            text = f"go out with {say(C.parse_card(action['card']))}: you capture every card still held"
-        else:
-            text = (f"discard {say(C.parse_card(action['card']))}: it is among the cards you need least (they "
-                    "meld with little you hold and their spaces are off your shortest path), and it left the best "
-                    "board when the rest of the hand was played out over hands the others could hold")
-    elif kind == "choose_deal":
-        text = "deal" if action.get("deal") else "let the other side deal"
-    else:
-        text = _GINGO_VERBS.get(kind, kind.replace("_", " "))
-        if kind == "draw" and len(candidates(play)) > 1:
-            text += ": it left a better board than any dig of the pile when the rest of the hand was played out"
-    return {"action": action, "text": text}
-
-
-__all__ = ["rummy_hint", "gingo_hint", "say", "HINT_LEVEL"]
+__all__ = ["rummy_hint", "say", "HINT_LEVEL"]

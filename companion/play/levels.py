@@ -11,13 +11,13 @@ level      the bot that plays
 =========  ================================================================================
 easy       the first bots: :data:`companion.play.bot.BASIC` in the rummy games (the least
            deadwood after each discard, nothing more), the first Gin-Go bot
-           (:func:`companion.play.gingo.bot.bot_move`)
+           (:func:`companion.games.gingo.play.bot.bot_move`)
 normal     the bots that played every seat before levels (gin: :mod:`companion.play.strong`;
-           Color Gin: :mod:`companion.play.color_gin_bot`; Ginski:
-           :mod:`companion.play.ginski_bot`; Gin-Go: :func:`companion.play.gingo.strong.strong_move`)
+           Color Gin: :mod:`companion.games.color_gin.bot`; Ginski:
+           :mod:`companion.games.ginski.bot`; Gin-Go: :func:`companion.games.gingo.play.strong.strong_move`)
 strong     gin: :mod:`companion.play.sharp` (reads what the opponent took, threw and let go
            by; samples the unseen cards before it knocks); Gin-Go:
-           :func:`companion.play.gingo.search.search_move` (the normal bot's draws and
+           :func:`companion.games.gingo.play.search.search_move` (the normal bot's draws and
            discards weighed by playing the hand out over deals the seat could be facing);
            Color Gin and Ginski: the normal bots (no stronger one has been measured yet;
            the sharp Color Gin bot lost to the normal one: docs/play.md)

@@ -1,8 +1,8 @@
 """One state machine for the rummy family: Gin Rummy, Color Gin and Ginski.
 
 The engine knows turns, cards and the order of play; everything that differs between
-the games comes from the game's rule module (:mod:`companion.rules.gin`,
-:mod:`~companion.rules.color_gin`, :mod:`~companion.rules.ginski`) through the module
+the games comes from the game's rule module (:mod:`companion.games.gin.rules`,
+:mod:`~companion.games.color_gin.rules`, :mod:`~companion.games.ginski.rules`) through the module
 surface documented in :mod:`companion.rules.base`: ``deal_size``, ``DECK`` (or
 ``deck(options)``), ``end_kind``, ``score_hand``, ``score_match`` and ``next_dealer``.
 
@@ -94,8 +94,9 @@ from companion.play.rummy_moves import apply_action
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, draw_flips
 
 
-#: where a rummy game's rules module is found by its name (``companion.rules.<name>``)
-RULES_PACKAGE: Final = "companion.rules"
+#: where a rummy game's rules module is found by its name: the ``rules`` module of its
+#: game's package (``companion.games.<name>.rules``)
+RULES_PACKAGE: Final = "companion.games"
 #: what a rummy game's rules module offers (a module of the package without them all,
 #: an option or helper module, is no game)
 RULES_API: Final = ("PRESETS", "PLAYERS", "MELD_RULES", "make_options", "deal_size", "score_hand", "start_match", "add_hand",
@@ -105,23 +106,23 @@ RULES_API: Final = ("PRESETS", "PLAYERS", "MELD_RULES", "make_options", "deal_si
 def load_rules(variant: str) -> ModuleType:
     """The rules module of the rummy game called ``variant`` (the game's Variant hands
     :class:`RummyGame` its module itself; a name is looked up for the bots' matches and
-    the tests): ``companion.rules.<variant>``. ``ValueError`` (:class:`IllegalAction`)
+    the tests): ``companion.games.<variant>.rules``. ``ValueError`` (:class:`IllegalAction`)
     when there is none, it is not a rummy game's, or it does not import.
 
     >>> load_rules("ginski").__name__
-    'companion.rules.ginski'
-    >>> load_rules("gin_options")
+    'companion.games.ginski.rules'
+    >>> load_rules("gingo")
     Traceback (most recent call last):
     ...
-    companion.errors.IllegalAction: unknown rummy variant 'gin_options' (companion.rules.gin_options is not a rummy game's rules)
+    companion.errors.IllegalAction: unknown rummy variant 'gingo' (companion.games.gingo.rules is not a rummy game's rules)
     """
     if not isinstance(variant, str) or not variant.isidentifier():
         raise IllegalAction(f"unknown rummy variant {variant!r}")
-    path = f"{RULES_PACKAGE}.{variant}"
+    path = f"{RULES_PACKAGE}.{variant}.rules"
     try:
         module = importlib.import_module(path)
     except ModuleNotFoundError as exc:
-        if exc.name == path:
+        if exc.name in (path, f"{RULES_PACKAGE}.{variant}"):
             raise IllegalAction(f"unknown rummy variant {variant!r} (no module {path})") from None
         raise IllegalAction(f"the {variant} rules are not installed ({exc})") from None
     except ImportError as exc:

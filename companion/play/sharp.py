@@ -1,10 +1,11 @@
-"""The strong level's gin and Color Gin bots: the normal bots' play, with the opponent's
-hand read from what it did, and the knock weighed on sampled hands.
+"""The strong level's gin bot, and its reading and knocking for any two-player rummy bot
+(:class:`SharpMixin`): the normal bots' play, with the opponent's hand read from what it
+did, and the knock weighed on sampled hands.
 
 Like every seat bot it plays on :func:`companion.play.knowledge.seat_game`, so it sees
 what its seat knows (:func:`companion.play.knowledge.knowledge`) and nothing more. What it
-adds to :mod:`companion.play.strong` (and, in Color Gin, to
-:mod:`companion.play.color_gin_bot`):
+adds to :mod:`companion.play.strong` (and, in the sharp Color Gin bot of
+:mod:`companion.games.color_gin.sharp`, to the Color Gin bot's):
 
 * **reading the opponent** (:func:`feed_risk`): a card next to one the next player took
   from the pile (and still holds) is the most dangerous discard; a card of a rank, or
@@ -39,7 +40,6 @@ from typing import TYPE_CHECKING, Any
 
 from companion import cards as C
 from companion import melds as M
-from companion.play.color_gin_bot import ColorGinPolicy, least_deadwood_suits
 from companion.play.knowledge import SeatKnowledge, knowledge
 from companion.play.policy import Policy, best_after, draws_so_far, unseen_cards
 from companion.play.strong import StrongPolicy, live_outs, reach
@@ -83,7 +83,7 @@ def outlook(kept: int, unseen: int, limit: int, variant: M.MeldRules, cap: int =
     """For the hand ``kept`` and its next draw, one of ``unseen`` cards equally likely:
     the chance that it can then knock (least deadwood after a discard at most
     ``limit``) and the expected least deadwood after that discard, each case counted up
-    to ``cap`` (as :func:`companion.play.ginski_bot.outlook`, for gin's deck)."""
+    to ``cap`` (as :func:`companion.games.ginski.bot.outlook`, for gin's deck)."""
     n = unseen.bit_count()
     now = min(_deadwood(kept, variant), cap)
     if not n:
@@ -269,21 +269,9 @@ class SharpGin(SharpMixin, StrongPolicy):
     """The strong level's gin bot."""
 
 
-class SharpColorGin(SharpMixin, ColorGinPolicy):
-    """The strong level's Color Gin bot (its knocks also weigh the suits they score in;
-    a Color Gin hand takes longer to score, so it samples fewer hands)."""
-
-    samples = 12
-
-    def value(self, game: RummyGame, hand: int, card: int, unseen: int, picked: int) -> float:
-        base = SharpMixin.value(self, game, hand, card, unseen, picked)
-        return base - self.suit_weight * least_deadwood_suits(game, hand & ~(1 << card))
-
-
 SHARP_GIN = SharpGin()
-SHARP_COLOR_GIN = SharpColorGin()
 
 
-__all__ = ["SharpMixin", "SharpGin", "SharpColorGin", "SHARP_GIN", "SHARP_COLOR_GIN", "feed_risk",
+__all__ = ["SharpMixin", "SharpGin", "SHARP_GIN", "feed_risk",
            "opponent_hands", "set_budget", "budget", "SAMPLES", "UNDERCUT_RISK", "BUDGET_MS", "draws_so_far",
            "unseen_cards"]

@@ -1,7 +1,7 @@
 """What every rummy rule set hands back: one hand's result and a match's running score.
 
-Each game module (:mod:`companion.rules.gin`, :mod:`~companion.rules.color_gin`,
-:mod:`~companion.rules.ginski`) exposes the same small surface, so the play engine,
+Each game module (:mod:`companion.games.gin.rules`, :mod:`~companion.games.color_gin.rules`,
+:mod:`~companion.games.ginski.rules`) exposes the same small surface, so the play engine,
 the service and the phone page treat them alike:
 
 * ``Options`` (a frozen dataclass), ``PRESETS: dict[str, Options]``, ``DEFAULT_PRESET``

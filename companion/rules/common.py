@@ -1,10 +1,10 @@
 """Plumbing the rummy rule modules share: reading hands and checking results.
 
-:mod:`companion.rules.gin`, :mod:`~companion.rules.color_gin` and
-:mod:`~companion.rules.ginski` read their hands the same way (their options are
+:mod:`companion.games.gin.rules`, :mod:`~companion.games.color_gin.rules` and
+:mod:`~companion.games.ginski.rules` read their hands the same way (their options are
 described, built and checked by :mod:`companion.games.options`);
 what differs between them comes in as arguments: the ``Options`` class, the game's
-name as its messages spell it (the module's name: ``gin``, ``color_gin``, ``ginski``),
+name as its messages spell it (its Variant's name: ``gin``, ``color_gin``, ``ginski``),
 the deck, how many cards a seat may hold and the words of the messages that differ.
 
 Every check raises ``ValueError`` naming what is wrong (a refusal about one seat's cards an

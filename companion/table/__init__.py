@@ -51,7 +51,7 @@ Event types (payloads are JSON):
 * ``hand`` ``{"ender", "hands" | "deadwood", "result"}`` (rummy variants; the result is
   the engine's :class:`~companion.rules.base.HandResult` as a dict)
 * ``hand_corrected`` ``{"hand": n (1-based), "ender", "hands" | "deadwood", "result"}``
-* ``action`` ``{"action": {...}}`` (Gin-Go, see :mod:`companion.rules.gingo`)
+* ``action`` ``{"action": {...}}`` (Gin-Go, see :mod:`companion.games.gingo.rules`)
 * ``undo`` ``{"undone": seq}``: cancels the latest event not yet undone
 * ``game_deleted`` ``{}``
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.errors import Conflict, NotFound, StaleVersion
 from companion.games import outing_game
-from companion.rules import outing as rules
+from companion.rules.tournament import PairMatch
 from companion.store.outings import OutingClientReused, OutingEvent
 from companion.table.errors import TableError
 from companion.table.outing_fold import STEP_NAMES, OutingRecord, describe_steps
@@ -150,7 +150,7 @@ class Steps:
             raise exc
 
     def start_games(self, oid: str, tag: str, players: Sequence[str], preset: str | None,
-                    options: dict[str, Any], matches: Sequence[rules.PairMatch]) -> list[str]:
+                    options: dict[str, Any], matches: Sequence[PairMatch]) -> list[str]:
         """Create (or find again: the client ids are the outing's, ``tag`` its version
         when paired) the games of one round."""
         gids = []

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games import outing_game
 from companion.games.options import options_dict
-from companion.rules import outing as rules
+from companion.rules.tournament import Outing, PairMatch
 from companion.store.outings import OutingEvent
 from companion.errors import CompanionError, IllegalAction, InvalidInput
 from companion.table.errors import TableError
@@ -129,7 +129,7 @@ class Transfer(ABC):
         preset, options = o.get("preset"), {k: v for k, v in dict(o.get("options") or {}).items()}
         try:
             opts = self.options_of(preset, options)
-            start = rules.new_outing(o["names"], o["sides_of"], opts)
+            start = outing_game().team_rules().new_outing(o["names"], o["sides_of"], opts)
         except CompanionError as exc:
             raise _bad(f"the outing's set-up: {exc}") from None
         ids: list[str] = []
@@ -155,7 +155,7 @@ class Transfer(ABC):
         if extra:
             raise _bad(f"game {extra[0]} of the file is in no round of the outing")
         want = options_dict(opts)
-        matches: list[rules.PairMatch] = []
+        matches: list[PairMatch] = []
         for r, ks in enumerate(rounds, start=1):
             expect = [m.players for m in start.matches] if r == 1 else self._paired(start, matches, r - 1)
             got = []
@@ -174,7 +174,7 @@ class Transfer(ABC):
                                f"({'preset' if st.preset != preset else ', '.join(diff)} differ)")
                 pair = (start.players.index(names[0]), start.players.index(names[1]))
                 got.append(pair)
-                matches.append(rules.PairMatch(r, pair, tuple(hand_result(h.result) for h in st.hands)))
+                matches.append(PairMatch(r, pair, tuple(hand_result(h.result) for h in st.hands)))
                 if r < len(rounds) and not st.finished:
                     raise _bad(f"game {ids[k]} of round {r} has not ended, but round {r + 1} was paired")
             if expect is None or got != expect:
@@ -191,10 +191,10 @@ class Transfer(ABC):
         return Plan(list(start.players), list(start.sides), preset, options, when, rounds, end,
                     o.get("id") if isinstance(o.get("id"), str) else None)
 
-    def _paired(self, start: rules.Outing, matches: list[rules.PairMatch], r: int) -> list[tuple[int, int]] | None:
-        sub = rules.Outing(start.players, start.sides, start.options, tuple(matches))
+    def _paired(self, start: Outing, matches: list[PairMatch], r: int) -> list[tuple[int, int]] | None:
+        sub = Outing(start.players, start.sides, start.options, tuple(matches))
         try:
-            paired = rules.next_round(sub, None)
+            paired = outing_game().team_rules().next_round(sub, None)
         except IllegalAction:
             return None
         assert paired.round == r + 1

@@ -30,7 +30,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, Conflict, IllegalAction
-from companion.rules import outing as rules
+from companion.games import outing_game
+from companion.rules.tournament import Outing
 from companion.store.outings import OutingEvent
 from companion.table.outing_fold import OutingRecord, fold_outing
 from companion.table.outing_steps import GameTable
@@ -47,12 +48,12 @@ def _outcome(st: GameState) -> tuple[bool, Any]:
     return st.finished, (st.match.winner if st.match is not None else None)
 
 
-def _expected_pairs(o: rules.Outing, r: int) -> list[tuple[int, int]] | None:
+def _expected_pairs(o: Outing, r: int) -> list[tuple[int, int]] | None:
     """The pairs round ``r + 1`` gets from rounds 1..r (None: round r has not ended, or
     the outing was over after it)."""
-    sub = rules.Outing(o.players, o.sides, o.options, tuple(m for m in o.matches if m.round <= r))
+    sub = Outing(o.players, o.sides, o.options, tuple(m for m in o.matches if m.round <= r))
     try:
-        paired = rules.next_round(sub, None)
+        paired = outing_game().team_rules().next_round(sub, None)
     except IllegalAction:
         return None
     return [m.players for m in paired.matches[len(sub.matches):]]
@@ -72,7 +73,7 @@ class Trigger(ABC):
     def _record(self, oid: str, *, deleted_ok: bool = False) -> tuple[OutingRecord, list[OutingEvent]]: ...
 
     @abstractmethod
-    def rules_outing(self, rec: OutingRecord) -> tuple[rules.Outing, list[dict[str, Any]]]: ...
+    def rules_outing(self, rec: OutingRecord) -> tuple[Outing, list[dict[str, Any]]]: ...
 
     @abstractmethod
     def elapsed(self, rec: OutingRecord) -> float: ...
@@ -153,7 +154,7 @@ class Trigger(ABC):
             actual = [m.players for m in o.matches if m.round == r + 1]
             if _expected_pairs(o, r) != actual:
                 return self._unpair(rec, evs, r)
-        st = rules.standings(o, self.elapsed(rec))
+        st = outing_game().team_rules().standings(o, self.elapsed(rec))
         finished = all(m["finished"] for m in st["matches"] if m["round"] == o.round)
         ended = rec.ended
         if ended is not None and ended["auto"] and not st["over"]:

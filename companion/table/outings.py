@@ -1,5 +1,5 @@
 """Seed 004's outing as a kept record: players in two equal sides, rounds of pair
-matches, standings per player and per side (the rules: :mod:`companion.rules.outing`).
+matches, standings per player and per side (the rules: :mod:`companion.games.gin.outing`).
 
 Each pair match is an ordinary Gin Rummy game of the table, created by the outing and
 carrying its id (``outing`` in the game); its hands are entered, undone and corrected
@@ -25,7 +25,7 @@ from typing import Any
 from companion.errors import Conflict, IllegalAction, InvalidInput, NotFound, StaleVersion
 from companion.games import outing_game
 from companion.games.options import options_dict
-from companion.rules import outing as rules
+from companion.rules.tournament import Outing, PairMatch
 from companion.store.outings import OutingEvent
 from companion.table.checks import check_players
 from companion.table.errors import TableError
@@ -42,7 +42,8 @@ OUTING_KEYS = ("team_mode", "outing_target", "outing_minutes")
 
 
 def refuse(exc: Exception) -> IllegalAction:
-    text = str(exc) if str(exc).startswith(rules.RULE) else f"{rules.RULE}: {exc}"
+    rule = outing_game().team_rules().RULE
+    text = str(exc) if str(exc).startswith(rule) else f"{rule}: {exc}"
     return IllegalAction(text, code=CODE)
 
 
@@ -83,7 +84,7 @@ class Outings(Steps, Trigger, Transfer):
     def elapsed(self, rec: OutingRecord) -> float:
         return max(0.0, (self.store.now() - rec.created) / 60.0)
 
-    def rules_outing(self, rec: OutingRecord) -> tuple[rules.Outing, list[dict[str, Any]]]:
+    def rules_outing(self, rec: OutingRecord) -> tuple[Outing, list[dict[str, Any]]]:
         """The outing's rules state from its games, and each match's game."""
         matches, games = [], []
         index = {name: i for i, name in enumerate(rec.players)}
@@ -92,9 +93,9 @@ class Outings(Steps, Trigger, Transfer):
                 g = self.table.game(gid)
                 pair = (index[g["players"][0]], index[g["players"][1]])
                 results = tuple(hand_result(h["result"]) for h in g.get("hands", []))
-                matches.append(rules.PairMatch(r, pair, results))
+                matches.append(PairMatch(r, pair, results))
                 games.append(g)
-        o = rules.Outing(tuple(rec.players), tuple(rec.sides), self.options_of(rec.preset, rec.options),
+        o = Outing(tuple(rec.players), tuple(rec.sides), self.options_of(rec.preset, rec.options),
                          tuple(matches))
         return o, games
 
@@ -108,17 +109,17 @@ class Outings(Steps, Trigger, Transfer):
     def _view(self, rec: OutingRecord, evs: Sequence[OutingEvent]) -> dict[str, Any]:
         o, games = self.rules_outing(rec)
         elapsed = self.elapsed(rec)
-        table = rules.standings(o, elapsed)
+        table = outing_game().team_rules().standings(o, elapsed)
         for m, g in zip(table["matches"], games):
             m.update(game=g["id"], version=g["version"], preset=g.get("preset"))
         current = [i for i, m in enumerate(o.matches) if m.round == o.round]
-        finished = all(rules.match_score(o, i).finished for i in current)
+        finished = all(outing_game().team_rules().match_score(o, i).finished for i in current)
         ended = None if rec.ended is None else {k: rec.ended.get(k) for k in ("ended_by", "auto", "by", "time")}
         if ended is not None and not table["over"]:
             table.update(over=True, ended_by=ended["ended_by"])
         nxt = None
         if finished and not table["over"]:
-            paired = rules.next_round(o, elapsed)
+            paired = outing_game().team_rules().next_round(o, elapsed)
             nxt = [[paired.players[p] for p in m.players] for m in paired.matches[len(o.matches):]]
         opts = o.options
         top_seq, top_type = rec.standing[-1]
@@ -186,7 +187,7 @@ class Outings(Steps, Trigger, Transfer):
             opts["team_mode"] = "pair_tournament"
             gin_options = self.options_of(preset, opts)  # InvalidInput (invalid_options) names a bad option
             try:
-                o = rules.new_outing(names, sides, gin_options)
+                o = outing_game().team_rules().new_outing(names, sides, gin_options)
             except IllegalAction as exc:
                 raise refuse(exc) from None
             created = self.store.now()
@@ -221,7 +222,7 @@ class Outings(Steps, Trigger, Transfer):
         """Pair and write the next round of ``rec`` (the caller holds the lock)."""
         o, _ = self.rules_outing(rec)
         try:
-            paired = rules.next_round(o, self.elapsed(rec))
+            paired = outing_game().team_rules().next_round(o, self.elapsed(rec))
         except IllegalAction as exc:
             raise refuse(exc) from None
         new = paired.matches[len(o.matches):]
@@ -268,7 +269,7 @@ class Outings(Steps, Trigger, Transfer):
                                    details={"games": played, "round": len(rec.rounds)})
             elif typ == "outing_ended" and rec.ended is not None and rec.ended.get("auto"):
                 o, _ = self.rules_outing(rec)
-                st = rules.standings(o, self.elapsed(rec))
+                st = outing_game().team_rules().standings(o, self.elapsed(rec))
                 if st["over"]:
                     why = (f"a side reached the target {int(o.options.outing_target)}" if st["ended_by"] == "target"
                            else f"its time ({int(o.options.outing_minutes)} minutes) is up")

@@ -149,7 +149,7 @@ def preview_correction(game_id: str, n: int, body: M.HandRequest, table: TableDe
 @router.post("/api/v1/games/{game_id}/actions", response_model=M.ActionResponse, responses=ERRORS)
 def action(game_id: str, body: M.ActionRequest, table: TableDep,
            rec: TokenRecord = Depends(require_token)) -> JSONResponse:
-    """A Gin-Go action at a real table (see the action schema in companion.rules.gingo), or in
+    """A Gin-Go action at a real table (see the action schema in companion.games.gingo.rules), or in
     a dealt game the caller's seat's action: one object from ``legal_actions`` of GET .../view."""
     if table.is_dealt(game_id):
         return json_response(table.play(game_id, rec.id, body.action, client_id=body.client_id,

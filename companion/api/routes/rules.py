@@ -1,6 +1,7 @@
 """Rule helpers over HTTP that store nothing: the flip for the first deal and team play
-for Gin Rummy (the pagat partnership and seed 004's outing). Each answer is computed
-from the body alone, so the phone can call them as often as it likes; no token is
+for Gin Rummy (the pagat partnership and seed 004's outing, which the game team play is
+played in computes: :meth:`companion.games.base.Variant.team_rules`). Each answer is
+computed from the body alone, so the phone can call them as often as it likes; no token is
 needed. A refusal is 422 with the rule named (``invalid_first_dealer``,
 ``invalid_team_entry``). Documented in ``docs/api.md``.
 """
@@ -14,8 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from companion.api.routes import ERRORS, json_response
 from companion.errors import CompanionError, IllegalAction
-from companion.rules import gin, outing, teams
-from companion.rules.base import HandResult
+from companion.games import outing_game
 from companion.rules.first_dealer import first_dealer_from_flips
 
 Card = str
@@ -68,24 +68,6 @@ class OutingRequest(BaseModel):
     elapsed_minutes: Optional[float] = Field(None, ge=0, description="how long the outing has run")
 
 
-def _options(preset: Optional[str], overrides: dict[str, Any], mode: str) -> gin.Options:
-    return gin.make_options(preset, **{**overrides, "team_mode": mode})
-
-
-def _pair_result(entry: PairGame, opts: gin.Options, where: str) -> HandResult:
-    try:
-        if (entry.hands is None) == (entry.deadwood is None):
-            raise IllegalAction('give either "hands" (both players\' cards) or "deadwood" (two numbers)')
-        if entry.hands is not None:
-            return gin.score_hand(entry.hands, entry.ender, options=opts, declared=entry.declared)
-        if entry.declared is not None:
-            raise IllegalAction('"declared" goes with "hands"')
-        assert entry.deadwood is not None
-        return gin.score_from_deadwood(entry.deadwood, entry.ender, options=opts, big_gin=entry.big_gin)
-    except CompanionError as exc:
-        raise IllegalAction(f"{where}: {exc}") from None
-
-
 def _refuse(code: str, exc: CompanionError) -> IllegalAction:
     return IllegalAction(str(exc), code=code, details=dict(getattr(exc, "details", None) or {}))
 
@@ -118,45 +100,16 @@ class OutingAnswer(BaseModel):
 
 
 def partnership(body: PartnershipRequest) -> dict[str, Any]:
-    opts = _options(body.preset, body.options, "pagat_partnership")
-    teams.check_partnership_seats(len(body.players), opts)
-    hands = []
-    for i, pair in enumerate(body.hands):
-        if len(pair) != 2:
-            raise IllegalAction(f"team_mode pagat_partnership: hand {i + 1} needs both pair games "
-                             f"(seat 0 v 1 and seat 2 v 3) entered together, got {len(pair)}")
-        t1 = _pair_result(pair[0], opts, f"hand {i + 1}, seats 0 v 1")
-        t2 = _pair_result(pair[1], opts, f"hand {i + 1}, seats 2 v 3")
-        hands.append(teams.partnership_hand(t1, t2))
-    score = teams.score_partnership(hands, opts)
-    names = body.players
-    return {
-        "team_mode": "pagat_partnership",
-        "teams": [{"team": t, "seats": list(seats), "players": [names[s] for s in seats]}
-                  for t, seats in enumerate(teams.TEAMS)],
-        "hands": [h.as_dict() for h in hands],
-        "match": score.as_dict(),
-        "team_target": opts.team_target,
-    }
+    """The partnership's team score (the game team play is played in computes it)."""
+    return outing_game().team_rules().quick_partnership(
+        body.players, body.preset, body.options, [[g.model_dump() for g in pair] for pair in body.hands])
 
 
 def replay_outing(body: OutingRequest) -> dict[str, Any]:
-    opts = _options(body.preset, body.options, "pair_tournament")
-    o = outing.new_outing(body.players, body.sides, opts)
-    for i, m in enumerate(body.matches):
-        while i >= len(o.matches):
-            o = outing.next_round(o)
-        for k, entry in enumerate(m.hands):
-            o = outing.record_hand(o, i, _pair_result(entry, opts, f"match {i}, hand {k + 1}"))
-    table = outing.standings(o, body.elapsed_minutes)
-    current = [i for i, m in enumerate(o.matches) if m.round == o.round]
-    table["round_finished"] = all(outing.match_score(o, i).finished for i in current)
-    table["next_round"] = None
-    if table["round_finished"] and not table["over"]:
-        nxt = outing.next_round(o, body.elapsed_minutes)
-        table["next_round"] = [[nxt.players[p] for p in m.players]
-                               for m in nxt.matches[len(o.matches):]]
-    return table
+    """The outing's standings and next round (the game team play is played in computes them)."""
+    return outing_game().team_rules().quick_outing(
+        body.players, body.sides, body.preset, body.options, [[g.model_dump() for g in m.hands] for m in body.matches],
+        body.elapsed_minutes)
 
 
 router = APIRouter(tags=["rules"])

@@ -14,7 +14,7 @@ from companion.errors import InvalidInput
 from companion.games.deck import STANDARD, HandSizes
 from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.games.rummy import RulesModule, RummyVariant
-from companion.rules import color_gin
+from companion.games.color_gin import rules as color_gin
 from companion.rules.base import HandResult, MatchScore
 
 if TYPE_CHECKING:  # the bots load when first asked for, not with the registry
@@ -46,14 +46,14 @@ class ColorGin(RummyVariant):
 
     def seat_policy(self) -> Policy:
         """The normal bot, at the strong level too (the sharp Color Gin bot lost to it):
-        :mod:`companion.play.color_gin_bot` (knocks and discards weighed by the suits they score in)."""
-        from companion.play.color_gin_bot import COLOR_GIN
+        :mod:`companion.games.color_gin.bot` (knocks and discards weighed by the suits they score in)."""
+        from companion.games.color_gin.bot import COLOR_GIN
 
         return COLOR_GIN
 
     def knock_reader(self) -> SharpMixin:
         """A hint weighs the undercut risk with the sharp Color Gin bot's sampling."""
-        from companion.play.sharp import SHARP_COLOR_GIN
+        from companion.games.color_gin.sharp import SHARP_COLOR_GIN
 
         return SHARP_COLOR_GIN
     declared_help = ("Leave empty to let the companion choose the arrangement that leaves the most open suits "

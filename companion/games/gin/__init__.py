@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import InvalidInput
 from companion.games.deck import STANDARD, HandSizes
-from companion.games.seams import TeamPlay
+from companion.games.seams import TeamPlay, TeamRules
 from companion.games.gin import partnership as team_play
 from companion.games.rummy import RulesModule, RummyVariant
-from companion.rules import gin, teams
+from companion.games.gin import rules as gin
+from companion.games.gin import teams
 from companion.rules.base import HandResult, MatchScore
 
 if TYPE_CHECKING:  # the bots load when first asked for, not with the registry
@@ -105,6 +106,12 @@ class GinRummy(RummyVariant):
         if not self.partnership(options):
             return None
         return team_play
+
+    def team_rules(self) -> TeamRules:
+        """Seed 004's outing and the quick team scores: :mod:`companion.games.gin.team_rules`."""
+        from companion.games.gin import team_rules
+
+        return team_rules
 
     @staticmethod
     def partnership(options: Any) -> bool:

@@ -5,8 +5,8 @@ Each hand is one entry holding both pair games ("tables"): table 1 is seat 0 aga
 seat 1, table 2 seat 2 against seat 3. Each table is entered as a two-player gin hand
 (its ender is a seat of the game, one of the two at that table; the cards or the
 deadwood of its two players), scored by the gin engine, and the two results are
-combined by :func:`companion.rules.teams.partnership_hand` into the team result the
-match folds (:func:`companion.rules.teams.score_partnership`). A refused entry raises
+combined by :func:`companion.games.gin.teams.partnership_hand` into the team result the
+match folds (:func:`companion.games.gin.teams.score_partnership`). A refused entry raises
 :class:`~companion.errors.IllegalAction` with the code ``invalid_team_entry`` and a
 message naming the rule; nothing is written.
 
@@ -24,7 +24,8 @@ from typing import Any
 
 from companion.errors import IllegalAction, InvalidInput
 from companion.games.explain import breakdown, tied_arrangements
-from companion.rules import gin, teams
+from companion.games.gin import rules as gin
+from companion.games.gin import teams
 from companion.rules.base import HandResult
 
 CODE = "invalid_team_entry"

@@ -24,10 +24,10 @@ from companion.games.deck import GINGO, HandSizes
 from companion.games.gingo.boardwait import board_wait
 from companion.games.seams import DealtMove
 from companion.games.options import BOT_LEVEL_WORDS
-from companion.rules import gingo as rules
+from companion.games.gingo import rules
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
-    from companion.play import gingo as play
+    from companion.games.gingo import play
 
 
 class GinGo(Variant):
@@ -97,14 +97,14 @@ class GinGo(Variant):
 
     def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
                    hand_rng: Callable[[int], random.Random]) -> play.GingoPlay:
-        from companion.play import gingo as play
+        from companion.games.gingo import play
 
         return play.GingoPlay(list(names), options, dealer=dealer, hand_rng=hand_rng)
 
     def bot(self, level: str) -> Callable[[play.GingoPlay, random.Random | None], Any]:
         """Gin-Go's bot at ``level``: the first bot when easy, the board-minded one when
         normal, and when strong that one's best draws and discards weighed by playing the
-        hand out over deals the seat could be facing (:mod:`companion.play.gingo.search`).
+        hand out over deals the seat could be facing (:mod:`companion.games.gingo.play.search`).
 
         >>> [GinGo().bot(level).__name__ for level in ("easy", "normal", "strong")]
         ['bot_move', 'strong_move', 'search_move']
@@ -113,14 +113,14 @@ class GinGo(Variant):
 
         level = check_level(level)
         if level == "easy":
-            from companion.play.gingo.bot import bot_move
+            from companion.games.gingo.play.bot import bot_move
 
             return bot_move
         if level == "strong":
-            from companion.play.gingo.search import search_move
+            from companion.games.gingo.play.search import search_move
 
             return search_move
-        from companion.play.gingo.strong import strong_move
+        from companion.games.gingo.play.strong import strong_move
 
         return strong_move
 
@@ -129,12 +129,13 @@ class GinGo(Variant):
         return out
 
     def dealt_legal_actions(self, game: play.GingoPlay) -> list[dict[str, Any]]:
-        from companion.play.gingo import legal_actions
+        from companion.games.gingo.play import legal_actions
 
         return legal_actions(game)
 
     def dealt_hint(self, game: play.GingoPlay, seat: int, names: list[str]) -> dict[str, Any]:
-        from companion.play.hints import HINT_LEVEL, gingo_hint
+        from companion.games.gingo.play.hint import gingo_hint
+        from companion.play.hints import HINT_LEVEL
 
         return gingo_hint(game, seat, self.bot(HINT_LEVEL)(game, random.Random(0)))
 
@@ -318,20 +319,20 @@ class GinGo(Variant):
 
     def new_play(self, players: list[str], *, seed: int = 0, options: Any = None,
                  dealer: int | None = None) -> play.GingoPlay:
-        """A whole game dealt from ``seed`` (see :mod:`companion.play.gingo`); with no
+        """A whole game dealt from ``seed`` (see :mod:`companion.games.gingo.play`); with no
         ``dealer``, seat 0 deals, or the players flip for it (option ``first_dealer``)."""
-        from companion.play import gingo as play
+        from companion.games.gingo import play
         return play.GingoPlay(list(players), options, seed=seed, dealer=dealer)
 
     def bot_action(self, game: play.GingoPlay, rng: random.Random | None = None) -> dict[str, Any]:
-        from companion.play import gingo as play
+        from companion.games.gingo import play
         return play.bot_action(game, rng)
 
     def selfplay(self, seed: int, players: int | None = None, *, check: bool = True,
                  preset: str | None = None) -> dict[str, Any]:
         if preset is not None:
             raise IllegalAction("presets apply to the rummy games, not Gin-Go")
-        from companion.play import gingo as play
+        from companion.games.gingo import play
         return play.selfplay_game(seed, players or 2, check=check)
 
 

@@ -14,7 +14,7 @@ from companion.errors import InvalidInput
 from companion.games.deck import RUMSKI
 from companion.games.options import BOT_LEVEL_WORDS, same_as_normal
 from companion.games.rummy import RulesModule, RummyVariant
-from companion.rules import ginski
+from companion.games.ginski import rules as ginski
 
 if TYPE_CHECKING:  # the bots load when first asked for, not with the registry
     from companion.play.policy import Policy
@@ -51,11 +51,11 @@ class Ginski(RummyVariant):
     }
 
     def seat_policy(self) -> Policy:
-        """The normal bot, at the strong level too: :mod:`companion.play.ginski_bot` (ends the
+        """The normal bot, at the strong level too: :mod:`companion.games.ginski.bot` (ends the
         round whenever allowed; draws and discards for the chance to end it next turn). The
-        searching bot, :mod:`companion.play.ginski_search`, did not beat it (docs/play.md:
+        searching bot, :mod:`companion.games.ginski.search`, did not beat it (docs/play.md:
         49.6% per seat over 300 matches), so it does not play a level."""
-        from companion.play.ginski_bot import GINSKI
+        from companion.games.ginski.bot import GINSKI
 
         return GINSKI
 
