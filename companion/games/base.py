@@ -32,7 +32,8 @@ from companion.errors import InvalidInput
 from companion.melds import MeldRules
 from companion.games.deck import GINGO, RUMSKI, STANDARD, Deck, HandSizes
 from companion.games.options import BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs, options_dict
-from companion.games.seams import ENTRY_DEFAULTS, ActionTable, DealtMove, HandScoring, PlayStyle, TeamPlay
+from companion.games.seams import (ENTRY_DEFAULTS, ActionTable, DealtModel, DealtMove, GameModel, HandScoring,
+                                   PlayStyle, TeamPlay)
 from companion.rules.base import HandResult, MatchScore
 
 
@@ -169,13 +170,20 @@ class Variant(ABC):
         side, not a seat), else None."""
         return None
 
-    def frames(self, game: Any) -> dict[str, dict[str, int]] | None:
-        """Each side's board space for every card in ``game`` (a table or dealt game of
+    def frames(self, game: GameModel) -> dict[str, dict[str, int]] | None:
+        """Each side's board space for every card in ``game`` (the table game of a game of
         this variant), for a game whose cards have places on the board; else None."""
         return None
 
+    def board_position(self, game: GameModel) -> dict[str, Any] | None:
+        """What the board view (:func:`companion.boardview.board_view`) compares a board's
+        chips with, for ``game`` (the table game of a game of this variant): ``board``,
+        the chip on each space (52 characters), and the ``options`` the comparison reads
+        (``adjacency``); None for a game not played on the board."""
+        return None
+
     def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
-                   hand_rng: Callable[[int], random.Random]) -> Any:
+                   hand_rng: Callable[[int], random.Random]) -> DealtModel:
         """A dealt game's engine: the whole game played through the companion, each hand
         shuffled by ``hand_rng(hand)``; ``dealer`` None when the game's own rule picks the
         first one. A game the companion cannot deal refuses with :class:`InvalidInput`."""
@@ -260,7 +268,7 @@ class Variant(ABC):
         """What of the engine every seat may see (no card of a hand in play)."""
         raise self._not_dealt()
 
-    def dealt_table(self, game: Any) -> Any:
+    def dealt_table(self, game: Any) -> GameModel | None:
         """The table game a dealt ``game`` keeps, for a game entered move by move (what the
         score sheet and the board read as they read a table game's); None for a game
         scored by hands."""
@@ -276,7 +284,7 @@ class Variant(ABC):
         game scored by hands (empty for one whose table game keeps its own)."""
         return ()
 
-    def board_wait(self, view: dict[str, Any], game: Any) -> dict[str, Any]:
+    def board_wait(self, view: dict[str, Any], game: GameModel) -> dict[str, Any]:
         """What a game on the board (``game``: its table game) waits for before the next
         turn, in words a player can act on, from the board ``view``'s disagreements
         (:func:`companion.boardview.board_view`). Only a game played on the board
