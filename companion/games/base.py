@@ -148,6 +148,13 @@ class Variant(ABC):
 
     #: the game an outing (a tournament of pair matches) is played in (Gin Rummy)
     hosts_outings: ClassVar[bool] = False
+    #: the ways the game is played by teams, each with the options that set it (none: a
+    #: game never played by teams): ``"partnership"``, four players in two teams, each
+    #: hand a pair game at each of two tables (``POST /api/v1/teams/partnership``), and
+    #: ``"outing"``, the pair matches of an outing (``POST /api/v1/teams/outing``, the
+    #: outings); :meth:`team_options` makes the options, :func:`~companion.games.registry.team_game`
+    #: finds the game
+    team_plays: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     #: the hand whose secret seed shuffles a dealt game's set-up (Gin-Go: 0, its suit reveal)
     setup_hand: ClassVar[int] = 1
@@ -164,6 +171,27 @@ class Variant(ABC):
         """How a game with ``options`` is played by teams at several tables; None when
         it is not (every game but Gin Rummy's partnership)."""
         return None
+
+    def team_options(self, team: str, preset: str | None, overrides: Mapping[str, Any] | None,
+                     players: int) -> Any:
+        """The options of a game of ``players`` played as ``team`` (one of
+        :attr:`team_plays`): ``preset`` and ``overrides`` as :meth:`make_options` takes
+        them, with the team play's own options on top. A game not played so is refused
+        with :class:`InvalidInput` (``invalid_options``).
+
+        >>> from companion.games import find_variant
+        >>> find_variant("gin").team_options("outing", None, {"team_mode": "none"}, 2).team_mode
+        'pair_tournament'
+        >>> find_variant("gingo").team_options("outing", None, {}, 2)
+        Traceback (most recent call last):
+        ...
+        companion.errors.InvalidInput: Gin-Go is not played as a team "outing"
+        """
+        fixed = self.team_plays.get(team)
+        if fixed is None:
+            raise InvalidInput(f'{self.label} is not played as a team "{team}"', code="invalid_options",
+                               details={"team": _text(team), "teams": list(self.team_plays)})
+        return self.make_options(preset, {**dict(overrides or {}), **fixed}, players)
 
     def sides(self, players: int) -> dict[str, list[int]] | None:
         """The seats of each side when the game is won by a side (a ``winner`` names a

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from companion.api.routes import ERRORS, json_response
 from companion.errors import CompanionError, IllegalAction
+from companion.games import team_game
 from companion.rules import gin, outing, teams
 from companion.rules.base import HandResult
 from companion.rules.first_dealer import first_dealer_from_flips
@@ -68,8 +69,10 @@ class OutingRequest(BaseModel):
     elapsed_minutes: Optional[float] = Field(None, ge=0, description="how long the outing has run")
 
 
-def _options(preset: Optional[str], overrides: dict[str, Any], mode: str) -> gin.Options:
-    return gin.make_options(preset, **{**overrides, "team_mode": mode})
+def _options(preset: Optional[str], overrides: dict[str, Any], team: str, players: int) -> gin.Options:
+    """The options of the game played by teams as ``team`` (its Variant sets its team mode)."""
+    opts: gin.Options = team_game(team).team_options(team, preset, overrides, players)
+    return opts
 
 
 def _pair_result(entry: PairGame, opts: gin.Options, where: str) -> HandResult:
@@ -118,7 +121,7 @@ class OutingAnswer(BaseModel):
 
 
 def partnership(body: PartnershipRequest) -> dict[str, Any]:
-    opts = _options(body.preset, body.options, "pagat_partnership")
+    opts = _options(body.preset, body.options, "partnership", teams.PARTNERSHIP_PLAYERS)
     teams.check_partnership_seats(len(body.players), opts)
     hands = []
     for i, pair in enumerate(body.hands):
@@ -131,7 +134,7 @@ def partnership(body: PartnershipRequest) -> dict[str, Any]:
     score = teams.score_partnership(hands, opts)
     names = body.players
     return {
-        "team_mode": "pagat_partnership",
+        "team_mode": opts.team_mode,
         "teams": [{"team": t, "seats": list(seats), "players": [names[s] for s in seats]}
                   for t, seats in enumerate(teams.TEAMS)],
         "hands": [h.as_dict() for h in hands],
@@ -141,7 +144,7 @@ def partnership(body: PartnershipRequest) -> dict[str, Any]:
 
 
 def replay_outing(body: OutingRequest) -> dict[str, Any]:
-    opts = _options(body.preset, body.options, "pair_tournament")
+    opts = _options(body.preset, body.options, "outing", 2)
     o = outing.new_outing(body.players, body.sides, opts)
     for i, m in enumerate(body.matches):
         while i >= len(o.matches):

@@ -59,6 +59,7 @@ class GinRummy(RummyVariant):
                      "next_dealer": {"winner": "the hand's winner", "loser": "the hand's loser", "alternate": "in turn"}}
 
     hosts_outings = True
+    team_plays = {"partnership": {"team_mode": "pagat_partnership"}, "outing": {"team_mode": "pair_tournament"}}
     bonus_words = {"gin": ("gin bonus", "gin_bonus"), "big_gin": ("big gin bonus", "big_gin_bonus"),
                    "undercut": ("undercut bonus", "undercut_bonus")}
 
