@@ -349,6 +349,8 @@ class Variant(ABC):
         scoring = self.hand_scoring()
         if scoring is not None:
             out["entries"] = {**ENTRY_DEFAULTS, **scoring.entries(options)}
+        # played by teams at several tables (Gin Rummy's partnership): the page's teams screen
+        out["team_play"] = self.team_play(options) is not None
         return out
 
     def page_flags(self) -> dict[str, Any]:

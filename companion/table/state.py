@@ -214,7 +214,8 @@ class GameState:
                 match=m.as_dict(),
             )
             if (teams := v.team_play(self.options)) is not None:
-                d.update(teams.team_fields(self.players, m), table_dealers=list(self.table_dealers))
+                # team_play: the page shows the teams' screen on this flag (never on a team mode's name)
+                d.update(teams.team_fields(self.players, m), team_play=True, table_dealers=list(self.table_dealers))
                 shown = d["hands"]  # each hand with the dealers at its tables: plain dicts
                 d["hands"] = [{**h, "dealers": list(dealers)} for h, dealers in zip(shown, self.hand_dealers)] \
                     + shown[len(self.hand_dealers):]
@@ -263,7 +264,7 @@ class GameState:
                      tally={k: list(v) for k, v in tally.items()})
             if partners is not None:
                 team = partners.team_fields(self.players, m)
-                d.update(scores=team["scores"], final=team["final"], team_mode=team["team_mode"],
+                d.update(scores=team["scores"], final=team["final"], team_mode=team["team_mode"], team_play=True,
                          team_scores=team["team_scores"], winning_seats=team["winning_seats"],
                          table_dealers=list(self.table_dealers))
         return d

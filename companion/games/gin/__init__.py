@@ -107,6 +107,9 @@ class GinRummy(RummyVariant):
             return None
         return team_play
 
+    def stock_showdown(self, options: Any) -> bool:
+        return bool(getattr(options, "stock_end", None) == "showdown_at_2")
+
     @staticmethod
     def partnership(options: Any) -> bool:
         """Whether a game with ``options`` is the pagat partnership (four players, two teams)."""
