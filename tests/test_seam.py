@@ -1,6 +1,9 @@
 """How often the code outside ``companion/games/`` names a game: string literals that are
 exactly a game's name (``"gin"``, ``"gingo"`` ...) and ``isinstance`` checks on a game's
-Variant class, read from the source with ``ast`` (issue 24: the Variant is the only seam).
+Variant class, read from the source with ``ast`` (issue 24: the Variant is the only seam);
+and how often the table, the API, MQTT and the commands name a value of one game's option
+(``"pagat_partnership"``, ``"king8"`` ...), which is a game's name in another form: a branch
+on how one game is played.
 
 Run it to see where they are, by package::
 
@@ -85,6 +88,64 @@ CEILING: dict[tuple[str, str], int] = {
 }
 
 
+#: the adapters and the table, which ask a game's Variant, never read one game's option values
+OPTION_SCOPE = ("table", "api", "mqtt", "commands")
+
+
+def option_values() -> frozenset[str]:
+    """The values of the registry's games' choice options that name a way one game is
+    played (``"pagat_partnership"``, ``"showdown_at_2"``, ``"king8"``): those with an
+    underscore or a digit, so plain words that are also ordinary strings (``"none"``,
+    ``"winner"``, ``"normal"``) are not counted."""
+    from companion.games import VARIANTS
+
+    return frozenset(c for v in VARIANTS.values() for spec in v.option_specs() for c in spec.choices or ()
+                     if isinstance(c, str) and not c.isdigit() and any(ch == "_" or ch.isdigit() for ch in c))
+
+
+def option_places(values: frozenset[str], root: Path = ROOT) -> list[tuple[str, int, str]]:
+    """Every literal in :data:`OPTION_SCOPE` that is one of ``values``: (file, line, what)."""
+    out = []
+    for pkg in OPTION_SCOPE:
+        for path in sorted((root / pkg).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in values:
+                    out.append((path.relative_to(root).as_posix(), node.lineno, repr(node.value)))
+    return sorted(out)
+
+
+#: the ceilings of option values named, by package. What is left: the first-dealer route's
+#: own rule field (``POST /api/v1/rules/first-dealer``: ``flip_high_chooses``/``flip_low_deals``,
+#: the API's enum, which is also Gin Rummy's option ``first_dealer``)
+OPTION_CEILING: dict[str, int] = {"api": 3}
+
+
+def test_the_counter_sees_option_values(tmp_path: Path) -> None:
+    root = tmp_path / "companion"
+    (root / "table").mkdir(parents=True)
+    (root / "games").mkdir()
+    (root / "games" / "toy.py").write_text('MODE = "toy_teams"\n', encoding="utf-8")  # a game's own: not counted
+    (root / "table" / "fold.py").write_text(
+        'def f(o):\n    """plays toy_teams"""\n    return o.mode == "toy_teams" or o.mode == "toy"\n', encoding="utf-8")
+    assert option_places(frozenset({"toy_teams"}), root) == [("table/fold.py", 3, "'toy_teams'")]
+
+
+def test_the_option_values_are_those_of_the_games() -> None:
+    values = option_values()
+    assert {"pagat_partnership", "pair_tournament", "showdown_at_2", "king8"} <= values
+    assert not values & {"none", "winner", "normal", "random", "1"}
+
+
+def test_no_game_option_values_in_the_table_and_adapters() -> None:
+    """The table, the API, MQTT and the commands ask the Variant how a game is played
+    (its team plays, its board position ...) instead of comparing one game's option value."""
+    found = option_places(option_values())
+    counts = Counter(rel.split("/")[0] for rel, _, _ in found)
+    grown = {k: (v, OPTION_CEILING.get(k, 0)) for k, v in counts.items() if v > OPTION_CEILING.get(k, 0)}
+    assert not grown, (f"game option values named outside companion/games/ (count, ceiling): {grown}\n"
+                       + "\n".join(f"  {rel}:{line}  {what}" for rel, line, what in found))
+
+
 def test_the_counter_sees_names_and_isinstance(tmp_path: Path) -> None:
     root = tmp_path / "companion"
     (root / "games").mkdir(parents=True)
@@ -119,6 +180,11 @@ def main(argv: list[str]) -> None:
     if "-v" in argv:
         for kind, rel, line, what in found:
             print(f"  {kind:<10} {rel}:{line}  {what}")
+    options = option_places(option_values())
+    print(f"game option values named in {', '.join(OPTION_SCOPE)}: {len(options)}")
+    if "-v" in argv:
+        for rel, line, what in options:
+            print(f"  option     {rel}:{line}  {what}")
 
 
 if __name__ == "__main__":

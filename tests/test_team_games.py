@@ -340,3 +340,41 @@ def test_partnership_preview_shows_each_table_and_its_tied_arrangements(api: Api
     clash = api.post(f"/api/v1/games/{gid}/hands/preview",
                      hand({"ender": 0, "deadwood": [4, 30]}, {"ender": 2, "hands": [cy, di[:-1] + ["8S"]]}))
     assert clash.status_code == 422 and "seat 3: 8S is already in another hand" in clash.json()["error"]["message"], clash.text
+
+
+def test_a_team_games_line_stored_before_the_team_play_flag_gets_it(tmp_path: Path) -> None:
+    """A partnership's summary line written before lines carried ``team_play`` (the flag
+    the page shows the teams on) says it when read again, from a real SQLite file."""
+    import json
+    import sqlite3
+
+    from companion.store import FILENAME
+
+    from companion.table.hands import HandInput
+
+    store = open_store(tmp_path)
+    table = Table(store)
+    made = table.create_game("gin", players=PLAYERS, preset="pagat", options={"team_mode": "pagat_partnership"})
+    gid = (made.get("game") or made)["id"]
+    two = table.create_game("gin", players=PLAYERS[:2])
+    plain = (two.get("game") or two)["id"]
+    # both games over: a finished game's line is the stored one (an open game is folded at start)
+    tables = [{"seats": [0, 1], "ender": 0, "deadwood": [0, 90]}, {"seats": [2, 3], "ender": 2, "deadwood": [0, 90]}]
+    while not table.game(gid)["finished"]:
+        table.score_hand(gid, HandInput(ender=None, tables=tables))
+    while not table.game(plain)["finished"]:
+        table.score_hand(plain, HandInput(ender=0, deadwood=[0, 90]))
+    store.close()
+    with sqlite3.connect(tmp_path / FILENAME) as db:  # as an older version wrote it
+        for row_id, raw in db.execute("SELECT id, summary FROM games").fetchall():
+            line = json.loads(raw)
+            assert ("team_play" in line) is (row_id == gid)
+            line.pop("team_play", None)
+            db.execute("UPDATE games SET summary = ? WHERE id = ?", (json.dumps(line), row_id))
+    store = open_store(tmp_path)
+    try:
+        lines = {g["id"]: g for g in Table(store).games()}
+    finally:
+        store.close()
+    assert lines[gid]["team_play"] is True and lines[gid]["team_mode"] == "pagat_partnership"
+    assert "team_play" not in lines[plain]

@@ -114,6 +114,30 @@ def test_the_variants_endpoint_carries_what_the_page_switches_on(server: LiveSer
     assert rules["pile_draw"] is False and rules["match_word"] == "game" and rules["on_board"] is True
 
 
+def test_a_game_says_the_flags_the_page_reads_for_its_options(server: LiveServer) -> None:
+    """What the page used to read off an option's value it reads from a flag: a team game
+    (Gin Rummy's partnership) says ``team_play`` in the game, its summary line and its
+    rules; a rule set whose stock-out hand is a showdown says ``stock_showdown``."""
+    token = server.pair("seam-flags")
+    made = server.post("/api/v1/games", {"variant": "gin", "players": ["A", "B", "C", "D"],
+                                         "options": {"team_mode": "pagat_partnership"}}, token)
+    team = made.get("game") or made
+    assert team["team_play"] is True and team["rules"]["team_play"] is True
+    assert team["team_mode"] == "pagat_partnership"  # the older field is still there
+    line = next(g for g in server.get("/api/v1/games")["games"] if g["id"] == team["id"])
+    assert line["team_play"] is True
+    short = server.post("/api/v1/games", {"variant": "gin", "preset": "gin_002", "players": ["A", "B"]}, token)
+    short = short.get("game") or short
+    assert short["rules"]["stock_showdown"] is True and short["rules"]["team_play"] is False
+    assert "team_play" not in short
+    line = next(g for g in server.get("/api/v1/games")["games"] if g["id"] == short["id"])
+    assert "team_play" not in line
+    for variant in ("gin", "color_gin", "ginski"):
+        plain = server.post("/api/v1/games", {"variant": variant, "players": ["A", "B", "C"][:VARIANTS[variant].seats[0]]},
+                            token)
+        assert (plain.get("game") or plain)["rules"]["stock_showdown"] is False, variant
+
+
 def test_the_page_parses_cards_from_the_decks_it_is_given(browser: Browser, server: LiveServer) -> None:
     with phone_page(browser) as page:
         page.goto(server.url + "/")
@@ -145,6 +169,67 @@ def test_the_page_sniffs_no_games_shape() -> None:
     found = [f"{p.relative_to(WEB).as_posix()}:{n}: {line.strip()}" for p in sorted(WEB.rglob("*.js"))
              for n, line in _code_lines(p.read_text()) if _SHAPE_TEST.search(line)]
     assert not found, "the page tells games apart by their fields (read a flag instead):\n" + "\n".join(found)
+
+
+# comparing with a literal, either way round: `x === "v"`, `"v" !== x`
+_COMPARED = re.compile(r"""(?:(===|!==|==|!=)\s*(["'`])(?P<right>\w+)\2)|(?:(["'`])(?P<left>\w+)\4\s*(===|!==|==|!=))""")
+
+
+def _options_of_games() -> tuple[frozenset[str], frozenset[str]]:
+    """The registry's option names, and the values its choice options take, less those
+    of the API's own enum the page sends (the flip's ``rule`` of ``POST
+    /api/v1/rules/first-dealer``, which is also Gin Rummy's option ``first_dealer``)."""
+    from typing import get_args
+
+    from companion.api.routes.rules import FirstDealerRequest
+
+    specs = [spec for v in VARIANTS.values() for spec in v.option_specs()]
+    api_own = set(get_args(FirstDealerRequest.model_fields["rule"].annotation))
+    return (frozenset(spec.name for spec in specs),
+            frozenset(str(c) for spec in specs for c in spec.choices or () if isinstance(c, str)) - api_own)
+
+
+def page_sniffing_options(web: Path = WEB) -> list[str]:
+    """Every place in the page's scripts that compares a game's option with one of its
+    values (``g.team_mode === "pagat_partnership"``, ``opts.stock_end === "showdown_at_2"``),
+    or any field with a value that only a game's option takes (one with an underscore or a
+    digit, like ``"pair_tournament"``): ``file:line: text``. What such a test decides is a
+    flag the service serves (``team_play``, ``stock_showdown`` in a game's ``rules``)."""
+    names, values = _options_of_games()
+    own = {v for v in values if not v.isdigit() and any(ch == "_" or ch.isdigit() for ch in v)}
+    found = []
+    for path in sorted(web.rglob("*.js")):
+        for n, line in _code_lines(path.read_text()):
+            for m in _COMPARED.finditer(line):
+                value = m.group("right") or m.group("left")
+                if m.group("right"):  # the field compared: the last name before the operator
+                    field = re.search(r"(\w+)\s*\)*\s*$", line[:m.start()])
+                else:  # or the last name of the operand after it
+                    field = re.match(r"\s*\(*\s*([\w.]+)", line[m.end():])
+                name = field.group(1).rsplit(".", 1)[-1] if field else ""
+                if value in own or (value in values and name in names):
+                    found.append(f"{path.relative_to(web).as_posix()}:{n}: {line.strip()}")
+                    break
+    return found
+
+
+def test_the_page_sniffs_no_games_option_values() -> None:
+    found = page_sniffing_options()
+    assert not found, ("the page compares a game's option with its value (read a flag the service serves):\n"
+                       + "\n".join(found))
+
+
+def test_the_check_finds_an_option_value_compared(tmp_path: Path) -> None:
+    """The scan above can fail: comparing a game's option (or any field) with one of its
+    values is caught, either way round; a flag, a hand's kind and a type check are not."""
+    (tmp_path / "a.js").write_text('const teams = g.team_mode === "pagat_partnership";\n'
+                                   'if ((g.options || {}).stock_end !== "void_at_2") say();\n'
+                                   'if ("pair_tournament" == mode) go();\n'
+                                   'if (o.knock_compare === "lt") go();\n')
+    (tmp_path / "b.js").write_text('const teams = g.team_play === true;\nif (r.kind === "undercut") say();\n'
+                                   'if (typeof v.players === "object") go();\nconst k = draft.mode === "cards";\n')
+    found = page_sniffing_options(tmp_path)
+    assert [":".join(f.split(":")[:2]) for f in found] == ["a.js:1", "a.js:2", "a.js:3", "a.js:4"]
 
 
 def test_the_live_news_names_the_winning_side_from_the_variants_flag(browser: Browser, server: LiveServer) -> None:

@@ -35,14 +35,15 @@ if TYPE_CHECKING:
     from companion.games.deck import Deck, HandSizes
     from companion.games.gingo import GinGo
     from companion.games.options import OptionSpec, Preset
-    from companion.games.registry import VARIANTS, find_variant, outing_game
+    from companion.games.registry import VARIANTS, find_variant, outing_game, team_game
     from companion.games.color_gin import ColorGin
     from companion.games.gin import GinRummy
     from companion.games.ginski import Ginski
     from companion.games.rummy import RummyVariant
 
 _WHERE = {
-    "VARIANTS": "registry", "find_variant": "registry", "outing_game": "registry", "Variant": "base", "Deck": "deck", "HandSizes": "deck",
+    "VARIANTS": "registry", "find_variant": "registry", "outing_game": "registry", "team_game": "registry",
+    "Variant": "base", "Deck": "deck", "HandSizes": "deck",
     "GinGo": "gingo", "RummyVariant": "rummy", "GinRummy": "gin", "ColorGin": "color_gin", "Ginski": "ginski",
     "OptionSpec": "options", "Preset": "options",
 }
@@ -55,5 +56,5 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"companion.games.{module}"), name)
 
 
-__all__ = ["VARIANTS", "find_variant", "outing_game", "Variant", "RummyVariant", "GinRummy", "ColorGin", "Ginski", "GinGo",
-           "Deck", "HandSizes", "OptionSpec", "Preset"]
+__all__ = ["VARIANTS", "find_variant", "outing_game", "team_game", "Variant", "RummyVariant", "GinRummy", "ColorGin",
+           "Ginski", "GinGo", "Deck", "HandSizes", "OptionSpec", "Preset"]

@@ -32,7 +32,8 @@ from companion.errors import InvalidInput
 from companion.melds import MeldRules
 from companion.games.deck import GINGO, RUMSKI, STANDARD, Deck, HandSizes
 from companion.games.options import BOT_LEVEL_WORDS, OptionSpec, Preset, check_overrides, option_specs, options_dict
-from companion.games.seams import ENTRY_DEFAULTS, ActionTable, DealtMove, HandScoring, PlayStyle, TeamPlay, TeamRules
+from companion.games.seams import (ENTRY_DEFAULTS, ActionTable, DealtModel, DealtMove, GameModel, HandScoring,
+                                   PlayStyle, TeamPlay, TeamRules)
 from companion.rules.base import HandResult, MatchScore
 
 
@@ -147,6 +148,13 @@ class Variant(ABC):
 
     #: the game an outing (a tournament of pair matches) is played in (Gin Rummy)
     hosts_outings: ClassVar[bool] = False
+    #: the ways the game is played by teams, each with the options that set it (none: a
+    #: game never played by teams): ``"partnership"``, four players in two teams, each
+    #: hand a pair game at each of two tables (``POST /api/v1/teams/partnership``), and
+    #: ``"outing"``, the pair matches of an outing (``POST /api/v1/teams/outing``, the
+    #: outings); :meth:`team_options` makes the options, :func:`~companion.games.registry.team_game`
+    #: finds the game
+    team_plays: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     #: the hand whose secret seed shuffles a dealt game's set-up (Gin-Go: 0, its suit reveal)
     setup_hand: ClassVar[int] = 1
@@ -169,18 +177,46 @@ class Variant(ABC):
         any other game refuses with :class:`InvalidInput`."""
         raise InvalidInput(f"{self.label} hosts no outing", code="invalid_mode")
 
+    def team_options(self, team: str, preset: str | None, overrides: Mapping[str, Any] | None,
+                     players: int) -> Any:
+        """The options of a game of ``players`` played as ``team`` (one of
+        :attr:`team_plays`): ``preset`` and ``overrides`` as :meth:`make_options` takes
+        them, with the team play's own options on top. A game not played so is refused
+        with :class:`InvalidInput` (``invalid_options``).
+
+        >>> from companion.games import find_variant
+        >>> find_variant("gin").team_options("outing", None, {"team_mode": "none"}, 2).team_mode
+        'pair_tournament'
+        >>> find_variant("gingo").team_options("outing", None, {}, 2)
+        Traceback (most recent call last):
+        ...
+        companion.errors.InvalidInput: Gin-Go is not played as a team "outing"
+        """
+        fixed = self.team_plays.get(team)
+        if fixed is None:
+            raise InvalidInput(f'{self.label} is not played as a team "{team}"', code="invalid_options",
+                               details={"team": _text(team), "teams": list(self.team_plays)})
+        return self.make_options(preset, {**dict(overrides or {}), **fixed}, players)
+
     def sides(self, players: int) -> dict[str, list[int]] | None:
         """The seats of each side when the game is won by a side (a ``winner`` names a
         side, not a seat), else None."""
         return None
 
-    def frames(self, game: Any) -> dict[str, dict[str, int]] | None:
-        """Each side's board space for every card in ``game`` (a table or dealt game of
+    def frames(self, game: GameModel) -> dict[str, dict[str, int]] | None:
+        """Each side's board space for every card in ``game`` (the table game of a game of
         this variant), for a game whose cards have places on the board; else None."""
         return None
 
+    def board_position(self, game: GameModel) -> dict[str, Any] | None:
+        """What the board view (:func:`companion.boardview.board_view`) compares a board's
+        chips with, for ``game`` (the table game of a game of this variant): ``board``,
+        the chip on each space (52 characters), and the ``options`` the comparison reads
+        (``adjacency``); None for a game not played on the board."""
+        return None
+
     def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
-                   hand_rng: Callable[[int], random.Random]) -> Any:
+                   hand_rng: Callable[[int], random.Random]) -> DealtModel:
         """A dealt game's engine: the whole game played through the companion, each hand
         shuffled by ``hand_rng(hand)``; ``dealer`` None when the game's own rule picks the
         first one. A game the companion cannot deal refuses with :class:`InvalidInput`."""
@@ -265,7 +301,7 @@ class Variant(ABC):
         """What of the engine every seat may see (no card of a hand in play)."""
         raise self._not_dealt()
 
-    def dealt_table(self, game: Any) -> Any:
+    def dealt_table(self, game: Any) -> GameModel | None:
         """The table game a dealt ``game`` keeps, for a game entered move by move (what the
         score sheet and the board read as they read a table game's); None for a game
         scored by hands."""
@@ -281,7 +317,7 @@ class Variant(ABC):
         game scored by hands (empty for one whose table game keeps its own)."""
         return ()
 
-    def board_wait(self, view: dict[str, Any], game: Any) -> dict[str, Any]:
+    def board_wait(self, view: dict[str, Any], game: GameModel) -> dict[str, Any]:
         """What a game on the board (``game``: its table game) waits for before the next
         turn, in words a player can act on, from the board ``view``'s disagreements
         (:func:`companion.boardview.board_view`). Only a game played on the board
@@ -318,6 +354,8 @@ class Variant(ABC):
         scoring = self.hand_scoring()
         if scoring is not None:
             out["entries"] = {**ENTRY_DEFAULTS, **scoring.entries(options)}
+        # played by teams at several tables (Gin Rummy's partnership): the page's teams screen
+        out["team_play"] = self.team_play(options) is not None
         return out
 
     def page_flags(self) -> dict[str, Any]:

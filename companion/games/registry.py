@@ -13,7 +13,7 @@ companion.errors.UnknownVariant: unknown variant 'poker'; choose one of gin, col
 
 from __future__ import annotations
 
-from companion.errors import UnknownVariant
+from companion.errors import InvalidInput, UnknownVariant
 from companion.games.base import Variant
 from companion.games.color_gin import ColorGin
 from companion.games.gin import GinRummy
@@ -39,3 +39,18 @@ def outing_game() -> Variant:
     'Gin Rummy'
     """
     return next(v for v in VARIANTS.values() if v.hosts_outings)
+
+
+def team_game(team: str) -> Variant:
+    """The game played by teams as ``team`` (its Variant's ``team_plays`` names it):
+    ``"partnership"`` or ``"outing"``; :class:`~companion.errors.InvalidInput` when no
+    game is.
+
+    >>> team_game("partnership").label
+    'Gin Rummy'
+    """
+    for v in VARIANTS.values():
+        if team in v.team_plays:
+            return v
+    raise InvalidInput(f'no game is played by teams as "{team}"', code="invalid_options",
+                       details={"team": str(team)[:40]})

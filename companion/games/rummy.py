@@ -114,6 +114,11 @@ class RummyVariant(Variant):
         """The bonus for melding all eleven cards without a discard (0: no such ending)."""
         return 0
 
+    def stock_showdown(self, options: Any) -> bool:
+        """A hand whose stock ran out is a showdown (the lower deadwood scores) under
+        ``options``, not a void hand (the entry's help says which)."""
+        return False
+
     def entries(self, options: Any) -> dict[str, bool]:
         """Which fields a hand entry takes beyond the cards and the ender."""
         return {"cards": True, "deadwood": self.deadwood_entry, "ender": True, "gin": True, "upcard": False,
@@ -122,7 +127,7 @@ class RummyVariant(Variant):
     def table_rules(self, options: Any, players: int) -> dict[str, Any]:
         return {**super().table_rules(options, players),
                 "gin_word": self.gin_word, "big_word": self.big_word, "big_bonus": self.big_bonus(options),
-                "suit_columns": self.context_scoring}
+                "suit_columns": self.context_scoring, "stock_showdown": self.stock_showdown(options)}
 
     def page_flags(self) -> dict[str, Any]:
         return {**super().page_flags(), "gin_word": self.gin_word, "big_word": self.big_word,

@@ -45,6 +45,31 @@ ENTRY_DEFAULTS: Mapping[str, bool] = MappingProxyType({
     "joker": False, "big_gin": False})
 
 
+class GameModel(Protocol):
+    """A game's own model as the table holds it (``GameState.engine``): the table game an
+    :class:`ActionTable` makes and moves on, or the one a dealt game keeps
+    (:meth:`~companion.games.base.Variant.dealt_table`). The table reads nothing of it:
+    it hands it back to the Variant that made it (:class:`ActionTable`,
+    :meth:`~companion.games.base.Variant.frames`, :meth:`~companion.games.base.Variant.board_wait`,
+    :meth:`~companion.games.base.Variant.board_position`), and mypy refuses any field the
+    table would read of one. Its one member, the model's own state as JSON, is what a
+    game's model always has (and keeps None from passing for a model)."""
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
+class DealtModel(Protocol):
+    """A dealt game's engine as the table holds it (``DealtGame.engine``, made by the
+    Variant's :meth:`~companion.games.base.Variant.dealt_play`): the table copies it
+    before a move (a refused move leaves the game as it was) and reads its options (the
+    bots' level); everything else it asks the Variant's ``dealt_*`` methods."""
+
+    @property
+    def options(self) -> Any: ...
+
+    def clone(self) -> DealtModel: ...
+
+
 class HandScoring(Protocol):
     """What the table asks of a game scored by hands (``play_style == "hands"``): the
     entries a hand takes, a hand's result, and the match folded one hand at a time. A
@@ -136,24 +161,26 @@ class ActionTable(Protocol):
     game names one), a line saying what one move did, whether the game is over, and the
     fields the whole game (``GET .../games/{id}``) and its summary line show of the
     table game. A Variant gives it by
-    :meth:`Variant.action_table`."""
+    :meth:`Variant.action_table`; the table game is a :class:`GameModel`, handed back
+    to the methods here as it was made."""
 
-    def new_game(self, players: list[str], overrides: Any) -> Any: ...
+    def new_game(self, players: list[str], overrides: Any) -> GameModel: ...
 
-    def apply_action(self, game: Any, action: dict[str, Any]) -> list[dict[str, Any]]: ...
+    def apply_action(self, game: GameModel, action: dict[str, Any]) -> list[dict[str, Any]]: ...
 
-    def hand_number(self, game: Any) -> int: ...
+    def hand_number(self, game: GameModel) -> int: ...
 
-    def table_dealer(self, game: Any, created_dealer: int) -> int: ...
+    def table_dealer(self, game: GameModel, created_dealer: int) -> int: ...
 
     def play_line(self, n: int, hand: int, action: dict[str, Any],
                   events: list[dict[str, Any]]) -> dict[str, Any]: ...
 
-    def finished(self, game: Any) -> bool: ...
+    def finished(self, game: GameModel) -> bool: ...
 
-    def game_fields(self, game: Any) -> dict[str, Any]: ...
+    def game_fields(self, game: GameModel) -> dict[str, Any]: ...
 
-    def summary_fields(self, game: Any) -> dict[str, Any]: ...
+    def summary_fields(self, game: GameModel) -> dict[str, Any]: ...
 
 
-__all__ = ["ActionTable", "DealtMove", "ENTRY_DEFAULTS", "HandScoring", "PlayStyle", "TeamPlay", "TeamRules"]
+__all__ = ["ActionTable", "DealtModel", "DealtMove", "ENTRY_DEFAULTS", "GameModel", "HandScoring", "PlayStyle",
+           "TeamPlay", "TeamRules"]

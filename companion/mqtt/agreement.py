@@ -26,6 +26,7 @@ from companion.boardview import board_view, check_board
 from companion.errors import CompanionError, Conflict
 from companion.games import VARIANTS
 from companion.mqtt.wire import RemoteGame, prefix, sealed
+from companion.table.state import GameState
 
 log = logging.getLogger("companion.mqtt.remote")
 
@@ -131,12 +132,14 @@ class Agreement:
         if agreed is not None and play._loop is not None:
             play.spawn(asyncio.to_thread(agreed), "gingo-remote-board-agreed")
 
-    def dealt_wait(self, g: Any, own: dict[str, Any] | None) -> dict[str, Any] | None:
-        """Host (the table's ``remote_wait``, under its lock): what a dealt Gin-Go turn waits
-        for, with the board named. This board's own chips first (``own``, from its sensors);
-        then the guest's, from its last report, while it is online with its sensors on."""
+    def dealt_wait(self, g: GameState, own: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Host (the table's ``remote_wait``, under its lock): what a dealt turn of a game on
+        the board waits for, with the board named. This board's own chips first (``own``,
+        from its sensors); then the guest's, from its last report, while it is online with
+        its sensors on, compared with the chips the game's Variant says the board should
+        show (:meth:`~companion.games.base.Variant.board_position`)."""
         play = self.play
-        r = play.games.get(getattr(g, "id", None))
+        r = play.games.get(g.id)
         if r is None or r.role != "host" or not r.dealt:
             return own
         if own is not None:
@@ -145,11 +148,13 @@ class Agreement:
         if sensed is None or r.guest is None or play.presence.get(r.guest) != "online" \
                 or play.link.status != "online":
             return None  # a guest away, or without sensors, holds nobody up
-        game = {"id": r.id, "board": g.engine.board.to_string52(), "options": {"adjacency": getattr(g.options, "adjacency", "king8")}}
-        view = board_view(game, sensed)
+        position = g.rules.board_position(g.table_game)
+        if position is None:  # pragma: no cover - only a game on the board is dealt on it
+            return None
+        view = board_view({**position, "id": r.id}, sensed)
         if not view["mismatches"]:
             return None
-        wait: dict[str, Any] = g.rules.board_wait(view, g.engine)  # the guest's chips, in the game's words
+        wait = g.rules.board_wait(view, g.table_game)  # the guest's chips, in the game's words
         wait["board"] = r.guest
         wait["message"] = wait["message"].replace("the board does not", f"the other board ({r.guest}) does not", 1)
         return wait

@@ -13,9 +13,9 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
 * :mod:`~companion.table.retries`: a retried ``client_id`` answered with its first answer, a reused one refused; new ids
 * :mod:`~companion.table.subscriptions`: who hears about each commit
 * :mod:`~companion.table.history`: which events stand after undos and redos, what each did
-* :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
 * :mod:`~companion.table.handover`: a dealt game's latest moves in public form (a hand's end is its Variant's ``dealt_summary``)
 * :mod:`~companion.table.dealt`: :class:`DealtGame`, a dealt game's seats, cards and play
+* :mod:`~companion.table.state`: :class:`GameState`, shown whole or as a summary line
 * :mod:`~companion.table.tracking`: how a game's events move its state on (dealt, move by move,
   hand by hand), asked of what its Variant gives; a new hand moves the match on by itself
 * :mod:`~companion.table.fold`: :func:`fold_game`, a game's state from its events: a loop over its track

@@ -289,7 +289,7 @@ class Dealing(Ledger):
         if not g.dealt.variant.dealt_turn_starts(g.dealt.engine):  # a turn under way finishes first
             return None
         view = gate(g) if gate is not None else None
-        own = g.rules.board_wait(view, g.engine) if view else None
+        own = g.rules.board_wait(view, g.table_game) if view else None
         return remote(g, own) if remote is not None else own
 
     def board_agreed(self) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 from companion.errors import IllegalAction
 from companion import cards as C
 from companion.games import Variant
+from companion.games.seams import DealtModel
 from companion.play.deal import HashRandom, Unpublished, commitment, hand_seed
 from companion.play.levels import level_of
 from companion.store.records import SECRET, public_payload
@@ -52,7 +53,7 @@ class DealtGame:
     names: list[str]
     key: bytes | None  # None: a game imported once it was over, replayed from its published seeds
     bots: frozenset[int]
-    engine: Any  # the Variant's dealt_play engine (RummyGame, GingoPlay ...)
+    engine: DealtModel  # the Variant's dealt_play engine (only the Variant reads it)
     #: the seeds published in the log, by hand (what an imported game is replayed from)
     published: dict[int, bytes] = field(default_factory=dict)
     skip_board: bool = False
@@ -90,7 +91,7 @@ class DealtGame:
             return Unpublished(k) if seed is None else HashRandom(seed)
 
         # no dealer named: the game's own rule (seat 0, or the flip when the options say so)
-        engine: Any = variant.dealt_play(names, options, dealer=dealer if "dealer" in payload else None,
+        engine = variant.dealt_play(names, options, dealer=dealer if "dealer" in payload else None,
                                          hand_rng=hand_rng)
         seats = {int(s): str(h) for s, h in dict(payload.get("seats") or {}).items()}  # a rematch's phones
         return cls(variant, names, key, bots, engine, published=published, seats=seats,

@@ -200,7 +200,9 @@ class Library:
                     self.summaries[gid] = raw
 
     def line(self, gid: str) -> dict[str, Any] | None:
-        """The summary line of ``gid`` (None: no such game)."""
+        """The summary line of ``gid`` (None: no such game). A team game's line stored
+        before lines said ``team_play`` (the page's flag) gets it: only a team game's
+        line carries ``team_mode``."""
         if gid in self.summaries and self.summaries[gid] is None:
             self.fetch([gid])
         got = self.summaries.get(gid)
@@ -215,6 +217,8 @@ class Library:
             if not isinstance(parsed, dict):  # an unreadable line: fold the game for a new one
                 g = self.load(gid)
                 return None if g is None else self.line(gid)
+            if "team_mode" in parsed and "team_play" not in parsed:
+                parsed["team_play"] = True
             self.summaries[gid] = got = parsed
         return got
 

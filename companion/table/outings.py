@@ -37,8 +37,9 @@ from companion.table.outing_trigger import Trigger
 from companion.table.retries import fingerprint, new_id
 
 CODE = "invalid_team_entry"
-#: the options an outing keeps for itself (its pair matches are played with the rest)
-OUTING_KEYS = ("team_mode", "outing_target", "outing_minutes")
+#: how the game an outing is played in names an outing among its team plays
+#: (:attr:`~companion.games.base.Variant.team_plays`)
+TEAM = "outing"
 
 
 def refuse(exc: Exception) -> IllegalAction:
@@ -78,8 +79,8 @@ class Outings(Steps, Trigger, Transfer):
         return rec, evs
 
     def options_of(self, preset: str | None, options: dict[str, Any]) -> Any:
-        overrides = {**dict(options or {}), "team_mode": "pair_tournament"}
-        return outing_game().make_options(preset, overrides, 2)
+        """The options of the outing's pair matches (two players each), as its game sets them."""
+        return outing_game().team_options(TEAM, preset, options, 2)
 
     def elapsed(self, rec: OutingRecord) -> float:
         return max(0.0, (self.store.now() - rec.created) / 60.0)
@@ -181,13 +182,13 @@ class Outings(Steps, Trigger, Transfer):
             except TableError as exc:
                 raise refuse(exc) from None
             opts = dict(options or {})
-            if opts.get("team_mode", "pair_tournament") != "pair_tournament":
-                raise refuse(ValueError(f"an outing is played with team_mode pair_tournament, "
-                                        f"not {opts['team_mode']!r}"))
-            opts["team_mode"] = "pair_tournament"
-            gin_options = self.options_of(preset, opts)  # InvalidInput (invalid_options) names a bad option
+            for key, value in outing_game().team_plays[TEAM].items():  # the outing's own (its team mode)
+                if opts.get(key, value) != value:
+                    raise refuse(ValueError(f"an outing is played with {key} {value}, not {opts[key]!r}"))
+                opts[key] = value
+            game_options = self.options_of(preset, opts)  # InvalidInput (invalid_options) names a bad option
             try:
-                o = outing_game().team_rules().new_outing(names, sides, gin_options)
+                o = outing_game().team_rules().new_outing(names, sides, game_options)
             except IllegalAction as exc:
                 raise refuse(exc) from None
             created = self.store.now()
@@ -320,4 +321,4 @@ def outings_of(table: object) -> Outings:
     return got
 
 
-__all__ = ["Outings", "outings_of", "OUTING_KEYS", "public", "refuse"]
+__all__ = ["Outings", "outings_of", "public", "refuse"]

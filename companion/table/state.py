@@ -15,7 +15,9 @@ from typing import Any
 from companion.games import Variant, find_variant
 from companion.games.options import options_dict
 from companion.stats import add_to_tally, hand_tally
-from companion.games.seams import TeamPlay
+from companion.games.seams import GameModel, TeamPlay
+from companion.rules.base import MatchScore
+from companion.table.dealt import DealtGame
 
 
 def tally_of(hands: Sequence[HandEntry], players: int, partnership: TeamPlay | None) -> dict[str, list[int]]:
@@ -115,8 +117,10 @@ class GameState:
     deleted: bool = False
     rematch_of: str | None = None
     hands: list[HandEntry] = field(default_factory=list)
-    match: Any = None
-    engine: Any = None  # GingoGame
+    match: MatchScore | None = None
+    #: the table game of a game entered move by move (its Variant's ``action_table()``
+    #: makes it and reads it; a dealt one's is the Variant's ``dealt_table``), else None
+    engine: GameModel | None = None
     actions: list[dict[str, Any]] = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)  # what the latest action did
     #: Gin-Go: one line per standing action, what it did on the board (see the Variant's ``action_table().play_line``)
@@ -130,7 +134,7 @@ class GameState:
     #: set when the game's log has unreadable rows: what was lost (the game is read-only)
     damage: dict[str, Any] | None = None
     #: a dealt game's play (the companion holds the cards), see companion.table.dealt
-    dealt: Any = None
+    dealt: DealtGame | None = None
     #: a partnership: the seat dealing at each table in the next hand, and in each hand
     table_dealers: list[int] = field(default_factory=list)
     hand_dealers: list[list[int]] = field(default_factory=list)
@@ -144,6 +148,22 @@ class GameState:
     def rules(self) -> Variant:
         """The game this is (from the registry)."""
         return find_variant(self.variant)
+
+    @property
+    def table_game(self) -> GameModel:
+        """:attr:`engine`, asked of a game that has one (entered move by move, or dealt by a
+        Variant that keeps a table game); a bug (TypeError) when it has none."""
+        if self.engine is None:
+            raise TypeError(f"game {self.id} has no table game")
+        return self.engine
+
+    @property
+    def match_score(self) -> MatchScore:
+        """:attr:`match`, asked of a game scored by hands (its track scores the match from
+        its first event); a bug (TypeError) in a game without one."""
+        if self.match is None:
+            raise TypeError(f"game {self.id} keeps no match score")
+        return self.match
 
     @property
     def finished(self) -> bool:
@@ -181,10 +201,10 @@ class GameState:
                      dealt=dict(self.dealt.public(), hand_overs=list(self.dealt.hand_overs)))
         v = self.rules
         if (moves := v.action_table()) is not None:  # tracked move by move: the table game's own summary
-            d.update(moves.game_fields(self.engine), plays=list(self.plays), actions=len(self.actions),
-                     frames=v.frames(self.engine))
+            d.update(moves.game_fields(self.table_game), plays=list(self.plays), actions=len(self.actions),
+                     frames=v.frames(self.table_game))
         else:
-            m = self.match
+            m = self.match_score
             d.update(
                 scores=m.totals,
                 final=m.final,
@@ -194,7 +214,8 @@ class GameState:
                 match=m.as_dict(),
             )
             if (teams := v.team_play(self.options)) is not None:
-                d.update(teams.team_fields(self.players, m), table_dealers=list(self.table_dealers))
+                # team_play: the page shows the teams' screen on this flag (never on a team mode's name)
+                d.update(teams.team_fields(self.players, m), team_play=True, table_dealers=list(self.table_dealers))
                 shown = d["hands"]  # each hand with the dealers at its tables: plain dicts
                 d["hands"] = [{**h, "dealers": list(dealers)} for h, dealers in zip(shown, self.hand_dealers)] \
                     + shown[len(self.hand_dealers):]
@@ -236,14 +257,14 @@ class GameState:
             assert moves is not None  # a game with a table game is entered move by move
             d.update(moves.summary_fields(self.engine), actions=len(self.actions))
         else:
-            m = self.match
+            m = self.match_score
             partners = self.rules.team_play(self.options)
             tally = self.tally if self.tally is not None else tally_of(self.hands, len(self.players), partners)
             d.update(scores=m.totals, final=m.final, winner=m.winner, hands_played=len(self.hands),
                      tally={k: list(v) for k, v in tally.items()})
             if partners is not None:
                 team = partners.team_fields(self.players, m)
-                d.update(scores=team["scores"], final=team["final"], team_mode=team["team_mode"],
+                d.update(scores=team["scores"], final=team["final"], team_mode=team["team_mode"], team_play=True,
                          team_scores=team["team_scores"], winning_seats=team["winning_seats"],
                          table_dealers=list(self.table_dealers))
         return d

@@ -89,16 +89,23 @@ class DealtTrack(Track):
         self._sync(g)
 
     @staticmethod
+    def dealt(g: GameState) -> DealtGame:
+        """``g``'s dealt game (made by :meth:`start`; a bug, TypeError, in a game without one)."""
+        if g.dealt is None:
+            raise TypeError(f"game {g.id} is not dealt")
+        return g.dealt
+
+    @staticmethod
     def _sync(g: GameState) -> None:
         """The parts of ``g`` the dealt game decides (what the score sheet and the board read)."""
-        d = g.dealt
+        d = DealtTrack.dealt(g)
         v = d.variant
         g.dealer = d.dealer
         g.engine = v.dealt_table(d.engine)
         g.match = v.dealt_match(d.engine)
 
     def apply(self, g: GameState, ev: StoredEvent) -> int | None:
-        d = g.dealt
+        d = self.dealt(g)
         p = ev.payload
         if ev.type == "seat":
             new = d.clone()
@@ -138,7 +145,7 @@ class DealtTrack(Track):
                        "start a new game)", code="dealt_no_undo")
 
     def snapshot(self, g: GameState) -> dict[str, Any]:
-        return {"dealt": g.dealt.log}
+        return {"dealt": self.dealt(g).log}
 
     def restore(self, g: GameState, state: dict[str, Any]) -> None:
         for e in state["dealt"]:
@@ -170,12 +177,12 @@ class MovesTrack(Track):
 
     def play(self, g: GameState, action: dict[str, Any]) -> None:
         """Apply one action to ``g``'s table game in place, keeping what it did."""
-        g.effects = self.moves.apply_action(g.engine, action)
+        g.effects = self.moves.apply_action(g.table_game, action)
         g.actions.append(action)
-        g.plays.append(self.moves.play_line(len(g.actions), self.moves.hand_number(g.engine), action, g.effects))
+        g.plays.append(self.moves.play_line(len(g.actions), self.moves.hand_number(g.table_game), action, g.effects))
 
     def settle(self, g: GameState, dirty: int | None) -> None:
-        g.dealer = self.moves.table_dealer(g.engine, g.created_dealer)
+        g.dealer = self.moves.table_dealer(g.table_game, g.created_dealer)
 
     def snapshot(self, g: GameState) -> dict[str, Any]:
         return {"actions": g.actions}
@@ -291,7 +298,7 @@ class HandsTrack(Track):
         never changed in place."""
         v = self.scoring
         r = hand_result(h.result)
-        g.match = v.add_hand(g.match, r, g.options)
+        g.match = v.add_hand(g.match_score, r, g.options)
         partnership = g.rules.team_play(g.options)
         g.tally = add_tally(g.tally, h.result, len(g.players), partnership)
         if partnership is not None:

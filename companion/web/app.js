@@ -15,7 +15,7 @@ import { mountHistory, mountStats } from "./js/people.js";
 import { keepAwake } from "./js/awake.js";
 import { announce, noteOwnWrite } from "./js/announce.js";
 import { liveNews } from "./js/news.js";
-import { variantsOf } from "./js/games.js";
+import { variantsOf, isPartnership } from "./js/games.js";
 import { fetchPairCode } from "./js/pairing.js";
 import { mountJoin } from "./js/join.js";
 import { mountGames } from "./js/game_list.js";
@@ -272,7 +272,7 @@ async function mountGame(main, id) {
   if (invite) main.append(invite);
   if (g.mode === "dealt") { ctx.current = await mountPlay(main, g, ctx); return; }
   if (g.outing) main.append(h("p", { class: "no-print" }, h("a", { class: "btn small", href: `#/outing/${encodeURIComponent(g.outing)}`, id: "outing-link" }, "Back to the outing")));
-  ctx.current = g.team_mode === "pagat_partnership" ? mountTeams(main, g, ctx)
+  ctx.current = isPartnership(g) ? mountTeams(main, g, ctx)
     : rulesOf(g).play_style === "actions" ? await mountGingo(main, g, ctx) : mountRummy(main, g, ctx);
   shownGame = g.id;
   keepAwake(!g.finished);

@@ -60,6 +60,7 @@ class GinRummy(RummyVariant):
                      "next_dealer": {"winner": "the hand's winner", "loser": "the hand's loser", "alternate": "in turn"}}
 
     hosts_outings = True
+    team_plays = {"partnership": {"team_mode": "pagat_partnership"}, "outing": {"team_mode": "pair_tournament"}}
     bonus_words = {"gin": ("gin bonus", "gin_bonus"), "big_gin": ("big gin bonus", "big_gin_bonus"),
                    "undercut": ("undercut bonus", "undercut_bonus")}
 
@@ -112,6 +113,9 @@ class GinRummy(RummyVariant):
         from companion.games.gin import team_rules
 
         return team_rules
+
+    def stock_showdown(self, options: Any) -> bool:
+        return bool(getattr(options, "stock_end", None) == "showdown_at_2")
 
     @staticmethod
     def partnership(options: Any) -> bool:

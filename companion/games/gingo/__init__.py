@@ -22,7 +22,7 @@ from companion.errors import IllegalAction
 from companion.games.base import Variant
 from companion.games.deck import GINGO, HandSizes
 from companion.games.gingo.boardwait import board_wait
-from companion.games.seams import DealtMove
+from companion.games.seams import DealtMove, GameModel
 from companion.games.options import BOT_LEVEL_WORDS
 from companion.games.gingo import rules
 
@@ -217,7 +217,7 @@ class GinGo(Variant):
     def dealt_table(self, game: play.GingoPlay) -> rules.GingoGame:
         return game.table
 
-    def board_wait(self, view: dict[str, Any], game: rules.GingoGame) -> dict[str, Any]:
+    def board_wait(self, view: dict[str, Any], game: GameModel) -> dict[str, Any]:
         """Every space the board still has wrong, by name, number and the card it stands
         for in the frame of the side whose chip belongs there (:mod:`.boardwait`)."""
         return board_wait(view, self.frames(game))
@@ -236,45 +236,58 @@ class GinGo(Variant):
         """A table game (moves entered as they happen at the real table)."""
         return rules.new_game(list(players), dict(overrides or {}))
 
-    def apply_action(self, game: rules.GingoGame, action: dict[str, Any]) -> list[dict[str, Any]]:
-        return list(game.apply(action))
+    def apply_action(self, game: GameModel, action: dict[str, Any]) -> list[dict[str, Any]]:
+        return list(_table(game).apply(action))
 
-    def hand_number(self, game: rules.GingoGame) -> int:
-        return int(game.hand)
+    def hand_number(self, game: GameModel) -> int:
+        return int(_table(game).hand)
 
-    def table_dealer(self, game: rules.GingoGame, created_dealer: int) -> int:
+    def table_dealer(self, game: GameModel, created_dealer: int) -> int:
         """The dealer chosen when the game was created until the set-up names the dealer
         of the first hand, then the dealer of the hand in play (or just played)."""
-        return created_dealer if game.phase == "setup" else int(game.dealer)
+        t = _table(game)
+        return created_dealer if t.phase == "setup" else int(t.dealer)
 
-    def finished(self, game: rules.GingoGame) -> bool:
-        return bool(game.as_dict().get("phase") == "game_over")
+    def finished(self, game: GameModel) -> bool:
+        return bool(_table(game).as_dict().get("phase") == "game_over")
 
-    def game_fields(self, game: rules.GingoGame) -> dict[str, Any]:
+    def game_fields(self, game: GameModel) -> dict[str, Any]:
         """What the whole game shows of ``game``: hands won by each side, the hands, the
         board and its links, the turn and the engine's own state."""
-        st = game.as_dict()
+        st = _table(game).as_dict()
         return {"scores": _sides_won(st), "hands": st.get("hands", []), "finished": st.get("phase") == "game_over",
                 "winner": st.get("winner"), "board": st.get("board"), "links": st.get("links"),
                 "link_distance": st.get("link_distance"), "state": st, "turn": st.get("turn")}
 
-    def summary_fields(self, game: rules.GingoGame) -> dict[str, Any]:
+    def summary_fields(self, game: GameModel) -> dict[str, Any]:
         """What the summary line (the game list, the live channel) shows of ``game``."""
-        st = game.as_dict()
+        st = _table(game).as_dict()
         return {"scores": _sides_won(st), "winner": st.get("winner"), "hands_played": len(st.get("hands", [])),
                 "phase": st.get("phase"), "hand": st.get("hand"), "board": st.get("board"),
                 "links": st.get("links"), "link_distance": st.get("link_distance")}
 
-    def frames(self, game: rules.GingoGame) -> dict[str, dict[str, int]] | None:
+    def frames(self, game: GameModel) -> dict[str, dict[str, int]] | None:
         """Each side's space for every card (``{"1": {"AS": 0, ...}, "2": {...}}``), once the
         suit rows are set; None before."""
+        t = _table(game)
         out: dict[str, dict[str, int]] = {}
         for side in (1, 2):
             try:
-                out[str(side)] = {C.card_name(c): game.space(side, c) for c in range(52)}
+                out[str(side)] = {C.card_name(c): t.space(side, c) for c in range(52)}
             except ValueError:  # the suit rows are not set up yet
                 return None
         return out
+
+    def board_position(self, game: GameModel) -> dict[str, Any]:
+        """The chips the board should show for ``game`` and how its spaces link
+        (:meth:`~companion.games.base.Variant.board_position`).
+
+        >>> GinGo().board_position(GinGo().new_game(["Ann", "Bob"], {})) == {
+        ...     "board": "." * 52, "options": {"adjacency": "king8"}}
+        True
+        """
+        t = _table(game)
+        return {"board": t.board.to_string52(), "options": {"adjacency": t.options.adjacency}}
 
     def play_line(self, n: int, hand: int, action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
         """What one table action did, in a line a page can show: who played which cards,
@@ -334,6 +347,14 @@ class GinGo(Variant):
             raise IllegalAction("presets apply to the rummy games, not Gin-Go")
         from companion.games.gingo import play
         return play.selfplay_game(seed, players or 2, check=check)
+
+
+def _table(game: GameModel) -> rules.GingoGame:
+    """The Gin-Go table game the table handed back (it holds only what this Variant made:
+    anything else is a bug, a 500)."""
+    if not isinstance(game, rules.GingoGame):
+        raise TypeError(f"a Gin-Go table game was expected, not {type(game).__name__}")
+    return game
 
 
 def _sides_won(st: dict[str, Any]) -> list[int]:

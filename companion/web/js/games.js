@@ -32,9 +32,11 @@ function sidesOf(g, variants) {
   return (v && v.sides && v.sides[String(n)]) || null;
 }
 
-// The two teams of a Gin Rummy partnership (its "winner" is a team, 0 or 1, never a seat).
+// The two teams of a game played by teams at two tables, Gin Rummy's partnership (its
+// "winner" is a team, 0 or 1, never a seat): the game and its summary line say so
+// (team_play), as do its rules.
 const TEAMS = [[0, 2], [1, 3]];
-export function isPartnership(g) { return (g.team_mode || rulesOf(g).team_mode) === "pagat_partnership"; }
+export function isPartnership(g) { return g.team_play === true || rulesOf(g).team_play === true; }
 function teamOf(g, t) { return (Array.isArray(g.teams) && g.teams[t] && g.teams[t].seats) || TEAMS[t] || []; }
 
 export function winnerName(game, names, variants) {

@@ -46,8 +46,9 @@ function winnerWords(game, variant) {
   return `${names[w] ?? `Player ${Number(w) + 1}`} wins the match`;
 }
 
-// A Gin Rummy partnership: its winner (of the match and of a hand) is a team, 0 or 1.
-function isTeamGame(game) { return game.team_mode === "pagat_partnership"; }
+// A game played by teams (Gin Rummy's partnership; its summary line says team_play): its
+// winner (of the match and of a hand) is a team, 0 or 1.
+function isTeamGame(game) { return game.team_play === true; }
 function teamWords(names, t) { return [[0, 2], [1, 3]][Number(t)].map(s => names[s]).join(" and "); }
 
 function cardList(cards) { return (cards || []).map(cardWords).join(", "); }

@@ -139,7 +139,7 @@ export function rummyEntry(st) {
     else kids.push(h("div", { class: "label" }, "How will you enter the hands?"), seg([["cards", "Enter cards"], ["deadwood", "Deadwood only"]], draft.mode, (v) => { draft.mode = v; save(); drawEntry(); }, "entry mode"));
     if (draft.mode === "deadwood") {
       if (askEnder && draft.ender === "void") {
-        kids.push(h("p", { class: "help", id: "void-help" }, (st.g.options || {}).stock_end === "showdown_at_2"
+        kids.push(h("p", { class: "help", id: "void-help" }, rulesOf(st.g).stock_showdown
           ? "The stock ran out: in this rule set the lower deadwood wins the difference (a showdown)."
           : "The stock ran out: in this rule set the hand is void and nobody scores."));
       } else if (typeof draft.ender === "number" && bigGinBonus(st.g) > 0) {
