@@ -69,7 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import cards as C  # noqa: E402
 from companion import melds as M  # noqa: E402
-from companion.games import find_variant  # noqa: E402
+from companion.games import find_variant, rummy_game  # noqa: E402
 from companion.play.bot import basic_action  # noqa: E402
 from companion.games.color_gin.bot import choose_action as suits_action  # noqa: E402
 from companion.games.ginski.bot import choose_action as ginski_action  # noqa: E402
@@ -209,7 +209,7 @@ def _gingo_policy(name: str) -> Policy:
 def rummy_match(variant: str, players: int, seed: int, a: Policy, b: Policy, a_seat: int) -> int | None:
     """The winner of one match: 0 when policy A's seat won, 1 when another seat did,
     None for a draw (the action cap)."""
-    game = RummyGame(variant, players=players, seed=seed)
+    game = rummy_game(variant, players=players, seed=seed)
     rng = random.Random(seed * 31 + 7)
     steps = 0
     while not game.over:

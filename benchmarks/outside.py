@@ -3,7 +3,7 @@
     .venv/bin/pip install '.[bench]'   # rlcard (an optional benchmark extra, never the service's)
     nice .venv/bin/python benchmarks/outside.py --deals 250 --seed 1 --pairs sharp:rlcard,normal:rlcard
 
-Each deal (``RummyGame(variant, seed=s, dealer=0)``, the first hand only, the match at
+Each deal (``rummy_game(variant, seed=s, dealer=0)``, the first hand only, the match at
 0-0) is played twice, policy A in seat 0 and then in seat 1, so both policies get the
 same cards and only their play differs ("duplicate deals with seats swapped"): 250
 deals are 500 hands per pairing. The table shows the hands A won and B won (a void
@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bots import _rummy_policy  # noqa: E402
-from companion.play.rummy import RummyGame  # noqa: E402
+from companion.games import rummy_game  # noqa: E402
 
 def policy(name: str) -> Any:
     return _rummy_policy(name)
@@ -54,7 +54,7 @@ def _total(p: Any) -> int:
 
 def hand(variant: str, seed: int, a: Any, b: Any, a_seat: int, times: list[float]) -> tuple[int | None, int, int]:
     """One hand: (the winner, 0 for A and 1 for B or None, A's points, B's points)."""
-    game = RummyGame(variant, seed=seed, dealer=0)
+    game = rummy_game(variant, seed=seed, dealer=0)
     rng = random.Random(seed * 7919 + a_seat)
     for _ in range(2000):
         if game.results:

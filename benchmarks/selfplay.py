@@ -20,9 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.errors import IllegalAction  # noqa: E402
-from companion.play.rummy import load_rules  # noqa: E402
-from companion.games import find_variant  # noqa: E402
+from companion.games import VARIANTS, rummy_variant  # noqa: E402
 from companion.play.rummy_selfplay import selfplay_match  # noqa: E402
 
 CASES = [("gin", None), ("color_gin", None), ("ginski", 3), ("ginski", 2)]
@@ -34,13 +32,15 @@ def bench(variant: str, players: int | None, games: int, rounds: int, seed: int,
     rates = []
     per_match: list[float] = []
     hands = 0
-    policy = find_variant(variant).seat_policy()  # the seat bot, as the game gives it
+    game = rummy_variant(variant)  # the seat bot, rules and meld rules, as the game gives them
+    policy = game.seat_policy()
     for _ in range(rounds):
         start = time.perf_counter()
         hands = 0
         for s in range(seed, seed + games):
             t0 = time.perf_counter()
-            r = selfplay_match(s, variant, players=players, check=check, policy=policy)
+            r = selfplay_match(s, variant, players=players, check=check, policy=policy, rules=game.rules,
+                               meld_rules=game.meld_rules)
             per_match.append((time.perf_counter() - t0) * 1000)
             hands += r["hands"]
         rates.append(games / (time.perf_counter() - start))
@@ -60,9 +60,7 @@ def main() -> int:
     print(head)
     print("-" * len(head))
     for variant, players in CASES:
-        try:
-            load_rules(variant)
-        except IllegalAction:
+        if variant not in VARIANTS:
             print(f"{variant:<12}{'':>8}{'':>8}{'not installed':>18}")
             continue
         for check in (True, False):

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from companion.games import find_variant
+from companion.games import find_variant, rummy_game, rummy_variant
 from companion.play import rummy_selfplay
 from companion.play.rummy import Action, RummyGame
 
@@ -23,9 +23,11 @@ def seat_bot(game: RummyGame) -> Action:
 
 
 def selfplay_match(seed: int, variant: str = "gin", **kwargs: Any) -> dict[str, Any]:
-    """:func:`companion.play.rummy_selfplay.selfplay_match` with the game's seat bot."""
-    policy = find_variant(variant).seat_policy()  # type: ignore[attr-defined]
-    return rummy_selfplay.selfplay_match(seed, variant, policy=policy, **kwargs)
+    """:func:`companion.play.rummy_selfplay.selfplay_match` with the game's seat bot,
+    rules and meld rules, as its Variant gives them."""
+    game = rummy_variant(variant)
+    return rummy_selfplay.selfplay_match(seed, variant, policy=game.seat_policy(), rules=game.rules,
+                                         meld_rules=game.meld_rules, **kwargs)
 
 
 def random_player(seed: int) -> RummyPolicy:
@@ -38,7 +40,7 @@ def rummy_match(variant: str, seed: int, bot: RummyPolicy, bot_seat: int, other:
                 players: int | None = None, cap: int = 40_000) -> tuple[RummyGame, int | None]:
     """Play one match, ``bot`` in ``bot_seat`` and ``other`` in every other seat; every
     action the bot chooses must be legal. Returns the game and the winning seat."""
-    game = RummyGame(variant, players=players, seed=seed)
+    game = rummy_game(variant, players=players, seed=seed)
     steps = 0
     while not game.over:
         if game.turn == bot_seat:

@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.gingo.play import search
 from companion.games.gingo.play.play import GingoPlay
-from companion.games import find_variant
+from companion.games import find_variant, rummy_game
 from companion.play.knowledge import knowledge
 from companion.play.levels import LEVELS
 from companion.play.rummy import RummyGame
@@ -56,7 +56,7 @@ def gingo_hint(play: GingoPlay, seat: int) -> dict[str, Any]:
 
 def positions(variant: str, players: int, seed: int, every: int = 3, limit: int = 60) -> list[RummyGame]:
     """Copies of a self-played match at every ``every``-th action (normal bots)."""
-    game = RummyGame(variant, players=players, seed=seed)
+    game = rummy_game(variant, players=players, seed=seed)
     out: list[RummyGame] = []
     for i in range(limit * every):
         if game.over:
@@ -156,7 +156,7 @@ def test_each_bot_is_deterministic_for_a_seed(variant: str, players: int, level:
                 out.append(move.to_dict())
                 play.perform(move)
             return out
-        game = RummyGame(variant, players=players, seed=9)
+        game = rummy_game(variant, players=players, seed=9)
         for _ in range(150):
             if game.over:
                 break
@@ -170,7 +170,7 @@ def test_each_bot_is_deterministic_for_a_seed(variant: str, players: int, level:
 
 
 def _rummy_match(variant: str, seed: int, a: str, b: str, a_seat: int) -> int | None:
-    game = RummyGame(variant, seed=seed)
+    game = rummy_game(variant, seed=seed)
     for _ in range(20000):
         if game.over:
             break

@@ -9,7 +9,7 @@ from companion import cards as C
 from companion.games.color_gin import bot as color_gin_bot
 from companion.play import bot, strong
 from companion.play.rummy import Discard, Draw, Knock, Pass, RummyGame
-from companion.games import find_variant
+from companion.games import find_variant, rummy_game
 from tests.bot_matches import random_player, rummy_match, seat_bot, tally
 from tests.test_rummy_play import place, set_next_stock
 
@@ -33,14 +33,14 @@ def test_plays_legal_whole_matches_and_beats_the_random_player() -> None:
 
 def test_the_color_gin_seat_bot_is_this_one() -> None:
     assert find_variant("color_gin").seat_policy() is color_gin_bot.COLOR_GIN
-    g = RummyGame("color_gin", seed=5)
+    g = rummy_game("color_gin", seed=5)
     assert seat_bot(g) == color_gin_bot.choose_action(g)
 
 
 def _mid_hand(kept: str) -> RummyGame:
     """Seat 1 to discard in the middle of a hand (eight cards gone from the stock), holding
     ``kept`` and the KC just drawn."""
-    g = RummyGame("color_gin", seed=4, dealer=0)
+    g = rummy_game("color_gin", seed=4, dealer=0)
     place(g, 1, kept)
     set_next_stock(g, "KC")
     g.apply(Pass())

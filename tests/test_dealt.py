@@ -16,11 +16,10 @@ from fastapi.testclient import TestClient
 
 from companion import cards as C
 from companion.api.app import create_app
-from companion.games import find_variant
+from companion.games import find_variant, rummy_game
 from companion.pairing import Pairing
 from companion.play.deal import HashRandom
 from companion.games.gingo.play import bot_action
-from companion.play.rummy import RummyGame
 from companion.store import open_store
 from companion.table import Table
 
@@ -152,7 +151,7 @@ def test_the_published_seed_reproduces_the_deal(phones: Phones) -> None:
     events = phones.client.get(f"/api/v1/games/{gid}/events").json()["events"]
     seed = next(r for e in events for r in e["payload"].get("revealed", []) if r["hand"] == 1)["seed"]
     # the check docs/play.md describes: the engine dealt with HashRandom(seed)
-    again = RummyGame("gin", players=2, dealer=1, hand_rng=lambda k: HashRandom(bytes.fromhex(seed)))
+    again = rummy_game("gin", players=2, dealer=1, hand_rng=lambda k: HashRandom(bytes.fromhex(seed)))
     assert C.mask_names(again.hands[0]) == first["hand"]
     assert C.card_name(again.discard[-1]) == first["public"]["discard_top"]
     # and by hand, with nothing of the companion but the shuffle: seat 0 (left of dealer 1) gets the first ten

@@ -7,7 +7,8 @@ import pytest
 
 from companion import cards as C
 from companion.play import bot
-from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, RummyGame, action_from_dict, action_to_dict
+from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, action_from_dict, action_to_dict
+from companion.games import rummy_game
 from tests.bot_matches import seat_bot, selfplay_match
 from companion.games.ginski import rules as ginski
 from companion.games.color_gin import rules as color_gin
@@ -68,7 +69,7 @@ def test_ginski_declared_with_a_wild_and_refusals() -> None:
 
 
 def test_full_play_knock_carries_a_declaration() -> None:
-    g = RummyGame("gin", seed=2, dealer=1)
+    g = rummy_game("gin", seed=2, dealer=1)
     g.apply(Draw("discard"))
     kept = C.to_mask("2H 3H 4H 5H KS KD KC AS AD 2C")
     # set up the position: seat 0 holds the hand plus one card to knock with
@@ -98,7 +99,7 @@ def test_bot_declares_its_best_melds() -> None:
     melds = gin.best_declaration(kept)
     assert sum(len(m) for m in melds) == 9
     for seed in range(5):
-        g = RummyGame("gin", seed=seed, dealer=0)
+        g = rummy_game("gin", seed=seed, dealer=0)
         while not g.over:
             a = seat_bot(g)
             if isinstance(a, Knock):
@@ -150,7 +151,7 @@ def test_draw_flips_breaks_ties_and_never_repeats_a_card() -> None:
 
 
 def test_full_play_flip_then_choice() -> None:
-    g = RummyGame("gin", seed=4)  # gin_004 flips
+    g = rummy_game("gin", seed=4)  # gin_004 flips
     assert g.phase == "first_dealer" and g.turn == g.first_deal.winner
     g.check()
     with pytest.raises(ValueError, match="the winner of the flip chooses"):
@@ -160,13 +161,13 @@ def test_full_play_flip_then_choice() -> None:
     with pytest.raises(ValueError, match="chosen already"):
         g.apply(ChooseDeal(False))
     assert g.view(0)["first_deal"]["dealer"] == g.dealer
-    low = RummyGame("gin", seed=4, preset="pagat")  # the lowest card deals, no choice
+    low = rummy_game("gin", seed=4, preset="pagat")  # the lowest card deals, no choice
     assert low.phase == "upcard" and low.dealer == low.first_deal.winner
-    assert RummyGame("gin", seed=4, preset="modern").first_deal is None
+    assert rummy_game("gin", seed=4, preset="modern").first_deal is None
     assert action_from_dict(action_to_dict(ChooseDeal(False))) == ChooseDeal(False)
     r = selfplay_match(9, "gin")
     assert r["finished"]
-    assert RummyGame("ginski", seed=3, first_dealer="flip_high_chooses").phase == "first_dealer"
+    assert rummy_game("ginski", seed=3, first_dealer="flip_high_chooses").phase == "first_dealer"
 
 
 # --------------------------------------------------------------------------- same card
@@ -175,13 +176,13 @@ def test_full_play_flip_then_choice() -> None:
 def test_no_same_card_discard_is_an_option_on_by_default() -> None:
     for mod in (gin, color_gin, ginski):
         assert all(p.no_same_card_discard for p in mod.PRESETS.values())
-    g = RummyGame("gin", seed=2, dealer=1, no_same_card_discard=False)
+    g = rummy_game("gin", seed=2, dealer=1, no_same_card_discard=False)
     up = g.discard[-1]
     g.apply(Draw("discard"))
     assert Discard(up) in g.legal_actions() and g.barred_discard is None
     g.apply(Discard(up))
     assert g.discard[-1] == up
-    on = RummyGame("gin", seed=2, dealer=1)
+    on = rummy_game("gin", seed=2, dealer=1)
     on.apply(Draw("discard"))
     with pytest.raises(ValueError, match="rule no_same_card_discard"):
         on.apply(Discard(up))

@@ -15,14 +15,14 @@ from companion.games.ginski import bot as ginski_bot
 from companion.play import bot
 from companion.play.policy import unseen_cards
 from companion.play.rummy import Discard, Draw, Knock, Pass, RummyGame
-from companion.games import find_variant
+from companion.games import find_variant, rummy_game
 from tests.bot_matches import random_player, rummy_match, seat_bot, tally
 from tests.test_rummy_play import place, set_next_stock, set_upcard
 
 
 def test_the_ginski_seat_bot_is_this_one() -> None:
     assert find_variant("ginski").seat_policy() is ginski_bot.GINSKI
-    g = RummyGame("ginski", seed=5)
+    g = rummy_game("ginski", seed=5)
     assert seat_bot(g) == ginski_bot.choose_action(g)
 
 
@@ -45,7 +45,7 @@ def test_beats_two_random_players() -> None:
 
 
 def _self_play(seed: int) -> tuple[list[str], list[list[int]]]:
-    g = RummyGame("ginski", seed=seed)
+    g = rummy_game("ginski", seed=seed)
     actions = []
     while not g.over:
         action = ginski_bot.choose_action(g)
@@ -71,7 +71,7 @@ def test_outlook_counts_the_draws_that_end_the_round() -> None:
 
 def _seat_one_to_discard(hand: str, drawn: str) -> RummyGame:
     """Seat 1 (first to play) to discard, holding ``hand`` and ``drawn`` from the stock."""
-    g = RummyGame("ginski", seed=4, dealer=0)
+    g = rummy_game("ginski", seed=4, dealer=0)
     place(g, 1, hand)
     set_next_stock(g, drawn)
     for _ in range(3):
@@ -107,7 +107,7 @@ def test_keeps_the_pair_a_draw_can_complete_where_the_basic_bot_drops_the_highes
 
 
 def test_draws_from_the_stock_rather_than_take_a_card_that_breaks_its_outs() -> None:
-    g = RummyGame("ginski", seed=4, dealer=0)
+    g = rummy_game("ginski", seed=4, dealer=0)
     place(g, 1, "R1 R2 R3 B5 B6 B7 G9 G10 Y12 P12")  # 43 deadwood
     set_upcard(g, "Y1")
     # Y1 for a 12 lowers the deadwood (43 to 32) but ends nothing and breaks the 12s;
@@ -117,7 +117,7 @@ def test_draws_from_the_stock_rather_than_take_a_card_that_breaks_its_outs() -> 
 
 
 def test_takes_a_card_that_ends_the_round() -> None:
-    g = RummyGame("ginski", seed=4, dealer=0)
+    g = rummy_game("ginski", seed=4, dealer=0)
     place(g, 1, "R1 R2 R3 B5 B6 B7 G9 G10 Y12 P12")
     set_upcard(g, "G11")  # G9 G10 G11: 24 deadwood, 12 after a 12 goes
     assert ginski_bot.choose_action(g) == Draw("discard")
@@ -129,7 +129,7 @@ def test_takes_a_card_that_ends_the_round() -> None:
 def test_a_card_another_player_took_from_the_pile_is_not_drawable() -> None:
     """Seat 1 discards, seat 2 takes that card from the pile and keeps it: for seat 0 it
     has left the pile (so it counts as unseen) but it is in seat 2's hand, not the stock."""
-    g = RummyGame("ginski", seed=4, dealer=0)
+    g = rummy_game("ginski", seed=4, dealer=0)
     for _ in range(3):
         g.apply(Pass())
     g.apply(Draw("stock"))

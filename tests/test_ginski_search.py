@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.games import find_variant
+from companion.games import find_variant, rummy_game
 from companion.games.ginski import search as ginski_search
 from companion.play.knowledge import knowledge
 from companion.play.levels import seat_action
@@ -37,7 +37,7 @@ def unhurried() -> Iterator[None]:
 def discards(seed: int, players: int, limit: int) -> Iterator[RummyGame]:
     """Positions of a normal-bot match where the player to move discards (the choice the
     search weighs), at most ``limit`` of them."""
-    game = RummyGame("ginski", players=players, seed=seed)
+    game = rummy_game("ginski", players=players, seed=seed)
     found = 0
     for _ in range(400):
         if game.over or found >= limit:
@@ -86,7 +86,7 @@ def test_the_search_decides_from_its_seats_knowledge_only(players: int) -> None:
 
 def test_the_search_is_deterministic_for_a_seed() -> None:
     def run() -> list[object]:
-        game = RummyGame("ginski", players=3, seed=12)
+        game = rummy_game("ginski", players=3, seed=12)
         out: list[object] = []
         for _ in range(60):
             if game.over:
@@ -114,7 +114,7 @@ def test_the_search_never_changes_the_real_game() -> None:
     only on the seat's copy)."""
     checked = 0
     for seed in range(2):
-        game = RummyGame("ginski", players=3, seed=seed)
+        game = rummy_game("ginski", players=3, seed=seed)
         for _ in range(300):
             if game.over:
                 break

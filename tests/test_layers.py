@@ -272,9 +272,50 @@ def test_the_shared_machinery_imports_no_games_package() -> None:
     """The rules and play machinery and the melds serve every game: none of their modules
     imports a game's package (each game's rules and bots live in its own package)."""
     found = game_imports_from_outside(ROOT)
-    for package in ("rules", "play", "melds"):
+    for package in SHARED:
         assert (ROOT / package).is_dir()
         assert [line for line in found if line.startswith(f"companion.{package}.")] == []
+
+
+#: the packages every game shares: none imports a game's package, nor any module by a name
+SHARED = ("rules", "play", "melds")
+
+
+def imports_by_name(root: Path, packages: tuple[str, ...] = SHARED) -> list[str]:
+    """One line per import by a name string in ``packages`` (``importlib``, ``__import__``):
+    an import the checks above cannot see, and a second map from names to games beside
+    the registry (a game's rules reach the engine from its Variant)."""
+    out: list[str] = []
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "importlib" for a in node.names):
+                    out.append(f"{rel}:{node.lineno} imports importlib")
+                elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "importlib":
+                    out.append(f"{rel}:{node.lineno} imports from importlib")
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__":
+                    out.append(f"{rel}:{node.lineno} calls __import__")
+    return out
+
+
+def test_the_shared_machinery_imports_nothing_by_a_name() -> None:
+    for package in SHARED:
+        assert (ROOT / package).is_dir()
+    assert imports_by_name(ROOT) == []
+
+
+def test_the_name_check_sees_importlib_and_dunder_import(tmp_path: Path) -> None:
+    root = tmp_path / "companion"
+    (root / "play").mkdir(parents=True)
+    (root / "play" / "rummy.py").write_text(
+        "def load(name):\n    import importlib\n    return importlib.import_module(name)\n", encoding="utf-8")
+    (root / "play" / "bot.py").write_text("from importlib import import_module\nX = __import__('x')\n",
+                                          encoding="utf-8")
+    (root / "games").mkdir()
+    (root / "games" / "registry.py").write_text("import importlib\n", encoding="utf-8")  # not shared
+    assert imports_by_name(root, ("play",)) == [
+        "play/bot.py:1 imports from importlib", "play/bot.py:2 calls __import__", "play/rummy.py:2 imports importlib"]
 
 
 def test_the_outside_check_sees_shared_play_import_a_games_bot(tmp_path: Path) -> None:

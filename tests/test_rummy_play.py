@@ -8,8 +8,10 @@ import pytest
 
 from companion import cards as C
 from companion import melds as M
+from companion.errors import IllegalAction, InvalidInput, UnknownVariant
 from companion.play import bot, rummy
 from companion.play.rummy import BigGin, Discard, Draw, Knock, Pass, RummyGame
+from companion.games import rummy_game
 from tests.bot_matches import seat_bot, selfplay_match
 
 
@@ -82,8 +84,8 @@ def test_doctests_pass() -> None:
 
 
 def test_seeded_deal() -> None:
-    a, b, c = (RummyGame(seed=5, first_dealer="random"), RummyGame(seed=5, first_dealer="random"),
-               RummyGame(seed=6, first_dealer="random"))
+    a, b, c = (rummy_game("gin", seed=5, first_dealer="random"), rummy_game("gin", seed=5, first_dealer="random"),
+               rummy_game("gin", seed=6, first_dealer="random"))
     assert a.hands == b.hands and a.stock == b.stock and a.dealer == b.dealer
     assert a.hands != c.hands
     assert [h.bit_count() for h in a.hands] == [10, 10]
@@ -93,21 +95,26 @@ def test_seeded_deal() -> None:
 
 
 def test_bad_construction() -> None:
-    with pytest.raises(ValueError, match="unknown rummy variant 'poker'"):
-        RummyGame("poker")
+    with pytest.raises(UnknownVariant, match="unknown variant 'poker'; choose one of gin, color_gin, ginski, gingo"):
+        rummy_game("poker")
+    with pytest.raises(InvalidInput, match="'gingo' is not a rummy game; choose one of gin, color_gin, ginski"):
+        rummy_game("gingo")
+    # the engine takes the rules module it is given, never one found by a name
+    with pytest.raises(IllegalAction, match=r"the rules given for 'gin' are not a rummy game's rules \(no PRESETS"):
+        RummyGame("gin", rules=C)
     with pytest.raises(ValueError, match="gin is for 2 players, not 3"):
-        RummyGame("gin", players=3)
+        rummy_game("gin", players=3)
     with pytest.raises(ValueError, match="unknown gin preset"):
-        RummyGame("gin", preset="gin_1")
+        rummy_game("gin", preset="gin_1")
     with pytest.raises(ValueError, match="dealer must be a seat"):
-        RummyGame("gin", dealer=2)
+        rummy_game("gin", dealer=2)
 
 
 # ---------------------------------------------------------------- upcard phase
 
 
 def test_upcard_phase_order_and_forced_stock_draw() -> None:
-    g = RummyGame(seed=1, dealer=0)
+    g = rummy_game("gin", seed=1, dealer=0)
     assert g.turn == 1 and g.legal_actions() == [Draw("discard"), Pass()]
     before = snapshot(g)
     with pytest.raises(ValueError, match="the stock is not open yet"):
@@ -129,7 +136,7 @@ def test_upcard_phase_order_and_forced_stock_draw() -> None:
 
 
 def test_taking_the_upcard_then_discarding_it_is_refused() -> None:
-    g = RummyGame(seed=2, dealer=1)
+    g = rummy_game("gin", seed=2, dealer=1)
     up = g.discard[-1]
     g.apply(Draw("discard"))
     assert g.hands[0] >> up & 1 and g.phase == "discard"
@@ -154,7 +161,7 @@ def test_taking_the_upcard_then_discarding_it_is_refused() -> None:
 
 
 def test_dealer_takes_upcard_after_non_dealer_passes() -> None:
-    g = RummyGame(seed=3, dealer=0)
+    g = rummy_game("gin", seed=3, dealer=0)
     g.apply(Pass())
     g.apply(Draw("discard"))
     assert g.turn == 0 and g.phase == "discard"
@@ -166,7 +173,7 @@ def test_dealer_takes_upcard_after_non_dealer_passes() -> None:
 
 
 def test_knock_over_the_limit_is_refused_and_state_unchanged() -> None:
-    g = RummyGame(seed=4, dealer=0)
+    g = rummy_game("gin", seed=4, dealer=0)
     place(g, 1, "AS 2S 3S 9D 9H 9C KH QH 5C 8D")  # 5C 8D = 13 before the draw
     set_next_stock(g, "7S")
     g.apply(Pass())
@@ -180,7 +187,7 @@ def test_knock_over_the_limit_is_refused_and_state_unchanged() -> None:
 
 
 def test_knock_scores_and_the_winner_deals_next() -> None:
-    g = RummyGame(seed=4, dealer=0)
+    g = rummy_game("gin", seed=4, dealer=0)
     place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH 8D")
     place(g, 0, "5C 6C 8S 8H 2D 3D 4H 10S JS QC")
     set_next_stock(g, "4C")
@@ -197,7 +204,7 @@ def test_knock_scores_and_the_winner_deals_next() -> None:
 
 
 def test_gin_and_big_gin() -> None:
-    g = RummyGame(seed=9, dealer=0, preset="modern")
+    g = rummy_game("gin", seed=9, dealer=0, preset="modern")
     place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH 4S")
     set_upcard(g, "5S")
     g.apply(Draw("discard"))
@@ -205,7 +212,7 @@ def test_gin_and_big_gin() -> None:
     assert BigGin() in acts
     r = g.apply(BigGin())
     assert r is not None and r.kind == "big_gin" and r.points[1] == 31 + r.deadwood[0]
-    g2 = RummyGame(seed=9, dealer=0)  # gin_004: no big gin, discard and go gin
+    g2 = rummy_game("gin", seed=9, dealer=0)  # gin_004: no big gin, discard and go gin
     place(g2, 1, "AS 2S 3S 9D 9H 9C KH QH JH 4S")
     set_upcard(g2, "5S")
     g2.apply(Draw("discard"))
@@ -231,7 +238,7 @@ def _play_to_stock_end(g: RummyGame) -> rummy.HandResult:
 
 
 def test_stock_end_void_same_dealer() -> None:
-    g = RummyGame(seed=12, dealer=1)
+    g = rummy_game("gin", seed=12, dealer=1)
     place(g, 0, "AS 5C 9D KH 2H 7S JD 4C 8H QS")  # no melds: nobody can knock
     place(g, 1, "2S 6C 10D KS 3H 8S JC 5D 9H QD")
     r = _play_to_stock_end(g)
@@ -240,7 +247,7 @@ def test_stock_end_void_same_dealer() -> None:
 
 
 def test_stock_end_showdown_in_gin_002() -> None:
-    g = RummyGame(seed=12, dealer=1, preset="gin_002")
+    g = rummy_game("gin", seed=12, dealer=1, preset="gin_002")
     place(g, 0, "AS 2S 3S 9D 9H 9C KH QH 4C 8H")
     place(g, 1, "2H 6C 10D KS 3H 8S JC 5D 9S QD")
     r = _play_to_stock_end(g)
@@ -249,7 +256,7 @@ def test_stock_end_showdown_in_gin_002() -> None:
 
 
 def _rescue_game(waiting: str, junk: str) -> RummyGame:
-    g = RummyGame(seed=12, dealer=1, last_discard_rescue=True)
+    g = rummy_game("gin", seed=12, dealer=1, last_discard_rescue=True)
     place(g, 1, waiting)
     place(g, 0, junk)
     g.apply(Pass())
@@ -302,7 +309,7 @@ def test_rescue_taken_when_it_lets_the_player_knock() -> None:
 
 
 def test_oklahoma_sets_the_knock_limit_from_each_upcard() -> None:
-    g = RummyGame(seed=21, oklahoma=True, first_dealer="random")
+    g = rummy_game("gin", seed=21, oklahoma=True, first_dealer="random")
     assert g.hand_options.upcard == C.card_name(g.discard[-1])
     assert g.options.upcard is None
     res = selfplay_match(21, options=g.options)
@@ -310,7 +317,7 @@ def test_oklahoma_sets_the_knock_limit_from_each_upcard() -> None:
 
 
 def test_apply_after_the_match_is_over() -> None:
-    g = RummyGame(seed=0, game_target=1, first_dealer="random")
+    g = rummy_game("gin", seed=0, game_target=1, first_dealer="random")
     while not g.over:
         g.apply(seat_bot(g))
     assert g.legal_actions() == []
@@ -324,22 +331,22 @@ def test_apply_after_the_match_is_over() -> None:
 
 
 def test_check_catches_a_lost_or_doubled_card() -> None:
-    bad = RummyGame(seed=8, first_dealer="random")
+    bad = rummy_game("gin", seed=8, first_dealer="random")
     bad.stock.pop()
     with pytest.raises(AssertionError, match="cards lost"):
         bad.check()
-    bad = RummyGame(seed=8, first_dealer="random")
+    bad = rummy_game("gin", seed=8, first_dealer="random")
     bad.stock.append(C.mask_cards(bad.hands[0])[0])
     with pytest.raises(AssertionError, match="in two places"):
         bad.check()
-    bad = RummyGame(seed=8, first_dealer="random")
+    bad = rummy_game("gin", seed=8, first_dealer="random")
     bad.hands[0] |= 1 << bad.stock.pop()
     with pytest.raises(AssertionError, match="seat 0 holds 11 cards"):
         bad.check()
 
 
 def test_check_catches_a_wrong_score() -> None:
-    g = RummyGame(seed=8, first_dealer="random")
+    g = rummy_game("gin", seed=8, first_dealer="random")
     while not g.results:
         g.apply(seat_bot(g))
     g.check()
@@ -353,23 +360,23 @@ def test_check_catches_a_wrong_score() -> None:
 
 
 def test_bot_takes_a_useful_upcard_and_passes_a_useless_one() -> None:
-    g = RummyGame(seed=4, dealer=0)
+    g = rummy_game("gin", seed=4, dealer=0)
     place(g, 1, "AS 2S 9D 9H KC QH JH 5C 8D 4H")
     set_upcard(g, "3S")
     assert seat_bot(g) == Draw("discard")
-    g2 = RummyGame(seed=4, dealer=0)
+    g2 = rummy_game("gin", seed=4, dealer=0)
     place(g2, 1, "AS 2S 3S 9D 9H 9C KH QH JH 8D")
     set_upcard(g2, "KS")
     assert seat_bot(g2) == Pass()
 
 
 def test_bot_goes_gin_and_discards_deadwood() -> None:
-    g = RummyGame(seed=4, dealer=0)
+    g = rummy_game("gin", seed=4, dealer=0)
     place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH KD")
     set_upcard(g, "10H")
     g.apply(Draw("discard"))
     assert seat_bot(g) == Knock(C.parse_card("KD"))
-    g2 = RummyGame(seed=4, dealer=0)
+    g2 = rummy_game("gin", seed=4, dealer=0)
     place(g2, 1, "AS 2S 3S 9D 9H 4C KH QH JH KD")
     set_next_stock(g2, "7D")
     g2.apply(Pass())
@@ -379,7 +386,7 @@ def test_bot_goes_gin_and_discards_deadwood() -> None:
 
 
 def _tie_position(picked: str | None) -> RummyGame:
-    g = RummyGame(seed=4, dealer=0)
+    g = rummy_game("gin", seed=4, dealer=0)
     place(g, 1, "AS 2S 3S 9D 9H 9C KH QD 5C 5D")
     set_next_stock(g, "7S")
     g.apply(Pass())
@@ -399,7 +406,7 @@ def test_bot_breaks_discard_ties_away_from_the_next_players_pickups() -> None:
 
 
 def test_bot_knocks_when_level_but_waits_when_behind() -> None:
-    g = RummyGame(seed=4, dealer=0)
+    g = rummy_game("gin", seed=4, dealer=0)
     place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH 8D")
     set_next_stock(g, "6C")
     g.apply(Pass())
@@ -459,8 +466,8 @@ def test_selfplay_ginski() -> None:
 def test_bot_action_is_always_among_the_legal_actions(variant: str) -> None:
     seen_knock = False
     for seed in range(4):
-        g = RummyGame(variant, seed=seed, last_discard_rescue=True) if variant == "gin" \
-            else RummyGame(variant, seed=seed)
+        g = rummy_game(variant, seed=seed, last_discard_rescue=True) if variant == "gin" \
+            else rummy_game(variant, seed=seed)
         for _ in range(600):
             if g.over:
                 break
@@ -489,7 +496,7 @@ def test_selfplay_200_matches_of_the_other_rummy_games(variant: str) -> None:
 
 
 def test_ginski_upcard_goes_round_three_players() -> None:
-    g = RummyGame("ginski", seed=3, dealer=2)
+    g = rummy_game("ginski", seed=3, dealer=2)
     assert g.players == 3 and [h.bit_count() for h in g.hands] == [10, 10, 10]
     assert len(g.stock) == 70 - 31
     order = []
@@ -498,14 +505,14 @@ def test_ginski_upcard_goes_round_three_players() -> None:
         g.apply(Pass())
     assert order == [0, 1, 2]
     assert g.phase == "draw" and g.turn == 0 and g.legal_actions() == [Draw("stock")]
-    free = RummyGame("ginski", seed=3, dealer=2, after_all_pass="may_take_upcard")
+    free = rummy_game("ginski", seed=3, dealer=2, after_all_pass="may_take_upcard")
     for _ in range(3):
         free.apply(Pass())
     assert Draw("discard") in free.legal_actions()
 
 
 def test_ginski_two_players_deal_twelve() -> None:
-    g = RummyGame("ginski", players=2, seed=5)
+    g = rummy_game("ginski", players=2, seed=5)
     assert g.options.players == 2 and [h.bit_count() for h in g.hands] == [12, 12]
     g.check()
 
@@ -523,7 +530,7 @@ def test_random_legal_play_keeps_every_invariant(variant: str) -> None:
     for seed in range(3):
         rng = random.Random(seed)
         kwargs = {"last_discard_rescue": True, "preset": "gin_002"} if variant == "gin" else {}
-        g = RummyGame(variant, seed=seed, **kwargs)
+        g = rummy_game(variant, seed=seed, **kwargs)
         for _ in range(400):
             if g.over:
                 break
@@ -536,8 +543,8 @@ def test_random_legal_play_keeps_every_invariant(variant: str) -> None:
 
 def test_oklahoma_ace_upcard_allows_only_gin_in_play() -> None:
     seed = next(s for s in range(200)
-                if C.rank(RummyGame(seed=s, dealer=0, oklahoma=True).discard[-1]) == 1)
-    g = RummyGame(seed=seed, dealer=0, oklahoma=True)
+                if C.rank(rummy_game("gin", seed=s, dealer=0, oklahoma=True).discard[-1]) == 1)
+    g = rummy_game("gin", seed=seed, dealer=0, oklahoma=True)
     up = C.card_name(g.discard[-1])
     assert g.hand_options.upcard == up and gin_limit(g) == 0
     held = "2S 3S 4S 9D 9H 9C KH QH JH 5C" if up != "AS" else "2H 3H 4H 9D 9S 9C KD QD JD 5C"
@@ -561,7 +568,7 @@ def gin_limit(g: RummyGame) -> int:
 
 
 def test_action_dicts_round_trip_and_reject_bad_input() -> None:
-    g = RummyGame(seed=5)
+    g = rummy_game("gin", seed=5)
     while not g.over and g.actions < 80:
         for act in g.legal_actions():
             assert rummy.action_from_dict(rummy.action_to_dict(act)) == act
@@ -577,7 +584,7 @@ def test_action_dicts_round_trip_and_reject_bad_input() -> None:
 
 
 def test_view_shows_only_what_the_seat_may_see() -> None:
-    g = RummyGame(seed=5, dealer=0)
+    g = rummy_game("gin", seed=5, dealer=0)
     table = g.view()
     assert "hand" not in table and table["stock"] == 31 and table["hand_sizes"] == [10, 10]
     assert table["discard_top"] == C.card_name(g.discard[-1])
@@ -596,7 +603,7 @@ def test_view_shows_only_what_the_seat_may_see() -> None:
 
 
 def coop_jokers_game(seed: int = 4, dealer: int = 0) -> RummyGame:
-    return RummyGame("color_gin", seed=seed, dealer=dealer, preset="coop_jokers")
+    return rummy_game("color_gin", seed=seed, dealer=dealer, preset="coop_jokers")
 
 
 def joker_drawn_by_seat_1(held: str, joker: str = "JK1") -> RummyGame:
@@ -621,8 +628,8 @@ def test_coop_jokers_deal_puts_both_jokers_in_the_stock() -> None:
         assert C.cards_mask(g.stock) & C.JOKER_MASK == C.JOKER_MASK
         g.check()
     # the plain co-op variant and Sackson's rules keep the 52 cards
-    assert RummyGame("color_gin", seed=1, preset="coop").deck.bit_count() == 52
-    assert RummyGame("color_gin", seed=1).joker_drawn is None
+    assert rummy_game("color_gin", seed=1, preset="coop").deck.bit_count() == 52
+    assert rummy_game("color_gin", seed=1).joker_drawn is None
 
 
 def test_drawn_joker_forces_the_end_and_everything_else_is_refused() -> None:

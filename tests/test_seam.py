@@ -82,7 +82,7 @@ CEILING: dict[tuple[str, str], int] = {
     ("name", "hardware"): 2,
     ("name", "mqtt"): 5,
     ("name", "paths"): 2,
-    ("name", "play"): 5,
+    ("name", "play"): 4,
     ("name", "rules"): 2,
     ("name", "stats"): 1,
 }

@@ -12,7 +12,7 @@ from companion import cards as C
 from companion import melds as M
 from companion.play import bot, strong
 from companion.play.rummy import Discard, Draw, Knock, RummyGame
-from companion.games import find_variant
+from companion.games import find_variant, rummy_game
 from tests.bot_matches import seat_bot
 from tests.test_rummy_play import place, set_upcard
 
@@ -25,7 +25,7 @@ def test_doctests_pass() -> None:
 @pytest.mark.parametrize("variant", ["gin", "color_gin"])
 @pytest.mark.parametrize("seed", [3, 8])
 def test_strong_bot_plays_only_legal_actions_over_whole_matches(variant: str, seed: int) -> None:
-    g = RummyGame(variant, seed=seed)
+    g = rummy_game(variant, seed=seed)
     steps = 0
     while not g.over:
         if g.turn == seed % 2:
@@ -41,7 +41,7 @@ def test_strong_bot_plays_only_legal_actions_over_whole_matches(variant: str, se
 
 
 def _behind_with_four_deadwood() -> RummyGame:
-    g = RummyGame(seed=4, dealer=0)
+    g = rummy_game("gin", seed=4, dealer=0)
     place(g, 1, "AS 2S 3S 9D 9H 9C KH QH JH 5D")
     set_upcard(g, "4C")
     g.match = dataclasses.replace(g.match, totals=[60, 0])  # seat 1 is 60 behind
@@ -97,7 +97,7 @@ def test_strong_bots_take_a_discard_only_when_it_lowers_their_least_deadwood(var
     policy = find_variant(variant).seat_policy()
     offers = level = 0
     for seed in (2, 5, 9):
-        g = RummyGame(variant, seed=seed)
+        g = rummy_game(variant, seed=seed)
         steps = 0
         while not g.over and steps < 20_000:
             action = play_turn(g, policy)

@@ -22,8 +22,7 @@ import pytest
 
 from companion import cards as C
 from companion import melds as M
-from companion.games import find_variant
-from companion.play.rummy import load_rules
+from companion.games import find_variant, rummy_variant
 from tests import play_drive as D
 from tests.live_server import LiveServer
 from tests.test_web import join, shot
@@ -104,7 +103,7 @@ class Player:
     def __init__(self, page: Page, server: LiveServer, variant: str, players: int) -> None:
         self.page, self.server, self.variant, self.players = page, server, variant, players
         self.rng = random.Random(variant)
-        self.meld_rules = None if variant == "gingo" else load_rules(variant).MELD_RULES
+        self.meld_rules = None if variant == "gingo" else rummy_variant(variant).meld_rules
         self.gid = ""
         self.panels = 0
         self.gins = 0

@@ -20,9 +20,15 @@ The names below load on first use: the games' rules modules import
 registry imports the games' packages, so importing this package must not load the
 registry at once.
 
->>> from companion.games import find_variant
+A rummy game's engine is built by its Variant, which hands it the game's rules module;
+by a game's name, :func:`rummy_game` (the shared machinery in :mod:`companion.play` never
+looks a game up by its name).
+
+>>> from companion.games import find_variant, rummy_game
 >>> find_variant("gin").label
 'Gin Rummy'
+>>> rummy_game("ginski", seed=3).players
+3
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ if TYPE_CHECKING:
     from companion.games.deck import Deck, HandSizes
     from companion.games.gingo import GinGo
     from companion.games.options import OptionSpec, Preset
-    from companion.games.registry import VARIANTS, find_variant, outing_game, team_game
+    from companion.games.registry import VARIANTS, find_variant, outing_game, rummy_game, rummy_variant, team_game
     from companion.games.color_gin import ColorGin
     from companion.games.gin import GinRummy
     from companion.games.ginski import Ginski
@@ -43,6 +49,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "VARIANTS": "registry", "find_variant": "registry", "outing_game": "registry", "team_game": "registry",
+    "rummy_variant": "registry", "rummy_game": "registry",
     "Variant": "base", "Deck": "deck", "HandSizes": "deck",
     "GinGo": "gingo", "RummyVariant": "rummy", "GinRummy": "gin", "ColorGin": "color_gin", "Ginski": "ginski",
     "OptionSpec": "options", "Preset": "options",
@@ -56,5 +63,5 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"companion.games.{module}"), name)
 
 
-__all__ = ["VARIANTS", "find_variant", "outing_game", "team_game", "Variant", "RummyVariant", "GinRummy", "ColorGin",
+__all__ = ["VARIANTS", "find_variant", "rummy_variant", "rummy_game", "outing_game", "team_game", "Variant", "RummyVariant", "GinRummy", "ColorGin",
            "Ginski", "GinGo", "Deck", "HandSizes", "OptionSpec", "Preset"]

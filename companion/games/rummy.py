@@ -181,12 +181,28 @@ class RummyVariant(Variant):
     def hand_scoring(self) -> RummyVariant:
         return self
 
-    def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
-                   hand_rng: Callable[[int], random.Random]) -> play.RummyGame:
+    def rummy_game(self, players: int | None = None, seed: int = 0, preset: str | None = None,
+                   options: Any = None, dealer: int | None = None,
+                   hand_rng: Callable[[int], random.Random] | None = None, **overrides: Any) -> play.RummyGame:
+        """This game's engine for a whole match (:class:`companion.play.rummy.RummyGame`,
+        handed the game's rules module and meld rules): ``players`` (the game's default
+        when None), ``seed``, ``preset``/``options``/``**overrides`` as the rules module's
+        ``make_options``, ``dealer`` (drawn from the seed when None), ``hand_rng`` (a
+        dealt game's per-hand shuffles). By a game's name: :func:`companion.games.rummy_game`.
+
+        >>> from companion.games import find_variant
+        >>> g = find_variant("ginski").rummy_game(seed=3, dealer=2)
+        >>> g.variant, g.players, g.dealer, g.rules.__name__
+        ('ginski', 3, 2, 'companion.games.ginski.rules')
+        """
         from companion.play import rummy as play
 
-        return play.RummyGame(self.name, players=len(names), options=options, dealer=dealer or 0,
-                              hand_rng=hand_rng, rules=self.rules, meld_rules=self.meld_rules)
+        return play.RummyGame(self.name, players=players, seed=seed, preset=preset, options=options, dealer=dealer,
+                              hand_rng=hand_rng, rules=self.rules, meld_rules=self.meld_rules, **overrides)
+
+    def dealt_play(self, names: list[str], options: Any, *, dealer: int | None,
+                   hand_rng: Callable[[int], random.Random]) -> play.RummyGame:
+        return self.rummy_game(len(names), options=options, dealer=dealer or 0, hand_rng=hand_rng)
 
     def dealt_bot_action(self, game: play.RummyGame, level: str, rng: random.Random) -> dict[str, Any]:
         from companion.play.rummy import action_to_dict
@@ -323,9 +339,7 @@ class RummyVariant(Variant):
         ``options`` (a record) or ``preset`` go through :meth:`make_options` like a table game's."""
         if options is None:
             options = self.make_options(preset, {}, players or self.seats[0])
-        from companion.play import rummy as play
-        return play.RummyGame(self.name, players=players, seed=seed, options=options, dealer=dealer,
-                              rules=self.rules, meld_rules=self.meld_rules)
+        return self.rummy_game(players, seed=seed, options=options, dealer=dealer)
 
     def bot_action(self, game: play.RummyGame, rng: random.Random | None = None) -> play.Action:
         """The seat bot's (:meth:`seat_policy`'s) move in ``game``, on the whole game."""

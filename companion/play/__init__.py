@@ -20,6 +20,8 @@ Variant picks them by level.
   (above the engine and the bots, which it drives).
 
 Nothing here imports a game's package (``tests/test_layers.py`` checks it): a rummy
-game's rules reach the engine from its Variant, or by its name as
-``companion.games.<name>.rules`` (:func:`companion.play.rummy.load_rules`).
+game's rules reach the engine only from its Variant, which hands the engine its rules
+module; nothing here looks a game up by its name (the registry,
+:mod:`companion.games.registry`, is the only map from a name to a game:
+:func:`companion.games.rummy_game` builds a rummy game's engine by its name).
 """

@@ -27,8 +27,8 @@ match score. Its policy:
 * with Color Gin's co-op jokers, a drawn joker is discarded at once to end the hand
   (the only legal action; the engine declares gin when the other ten cards meld).
 
->>> from companion.play.rummy import RummyGame
->>> g = RummyGame("gin", seed=11)
+>>> from companion.games import rummy_game
+>>> g = rummy_game("gin", seed=11)
 >>> basic_action(g) in g.legal_actions()
 True
 """

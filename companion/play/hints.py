@@ -9,9 +9,9 @@ what the next player did in the open (took, threw, let go by). This module words
 rummy games' hints and a card (:func:`say`); a game with other moves words its own with
 them (Gin-Go: :mod:`companion.games.gingo.play.hint`).
 
->>> from companion.play.rummy import RummyGame
+>>> from companion.games import rummy_game
 >>> from companion.play.sharp import SHARP_GIN
->>> g = RummyGame("gin", seed=11, dealer=0)
+>>> g = rummy_game("gin", seed=11, dealer=0)
 >>> h = rummy_hint(g, ["Ann", "Bot 1"], SHARP_GIN, SHARP_GIN)
 >>> sorted(h), h["action"]["type"] in ("draw", "pass")
 (['action', 'text'], True)

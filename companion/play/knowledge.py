@@ -16,8 +16,9 @@ each seat, the cards it is known to hold (taken from the pile and not thrown sin
 every card it took, threw, or let go by (a pass of the upcard, or a draw from the stock
 over a discard it could have taken).
 
->>> from companion.play.rummy import RummyGame, Draw, Pass
->>> g = RummyGame("gin", seed=5, dealer=0)
+>>> from companion.games import rummy_game
+>>> from companion.play.rummy import Draw, Pass
+>>> g = rummy_game("gin", seed=5, dealer=0)
 >>> up = g.discard[-1]
 >>> g.apply(Pass())
 >>> k = knowledge(g, 0)

@@ -35,8 +35,8 @@ choice depends on nothing else; every bot is deterministic for what its seat kno
 Gin-Go bot for the generator it is given).
 
 >>> from companion.play.bot import BASIC
->>> from companion.play.rummy import RummyGame
->>> g = RummyGame("gin", seed=11)
+>>> from companion.games import rummy_game
+>>> g = rummy_game("gin", seed=11)
 >>> seat_action(g, BASIC) in g.legal_actions()
 True
 """

@@ -22,8 +22,8 @@ best (``best_declaration``), or let the engine declare (Color Gin).
 A bot looks only at what its player may see: its own cards, the discard pile, the cards
 each player took from it, the stock's size, the match score and the rules.
 
->>> from companion.play.rummy import RummyGame
->>> g = RummyGame("gin", seed=11)
+>>> from companion.games import rummy_game
+>>> g = rummy_game("gin", seed=11)
 >>> play_turn(g, Policy()) in g.legal_actions()
 True
 """

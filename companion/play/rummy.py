@@ -55,7 +55,8 @@ Actions are small frozen dataclasses: :class:`Pass`, :class:`Draw`, :class:`Disc
 :class:`Knock`, :class:`BigGin`. An illegal action raises ``ValueError`` naming the
 rule and leaves the state unchanged.
 
->>> g = RummyGame("gin", seed=7)  # gin_004: the flip for the first deal
+>>> from companion.games import rummy_game  # the game's Variant hands the engine its rules
+>>> g = rummy_game("gin", seed=7)  # gin_004: the flip for the first deal
 >>> g.phase, g.turn == g.first_deal.winner, g.legal_actions()
 ('first_dealer', True, [ChooseDeal(deal=False), ChooseDeal(deal=True)])
 >>> g.apply(ChooseDeal(False))
@@ -67,7 +68,7 @@ Traceback (most recent call last):
 companion.errors.IllegalAction: the upcard phase: take the upcard (Draw('discard')) or pass (Pass()); the stock is not open yet
 >>> from companion.play.bot import BASIC
 >>> from companion.play.rummy_selfplay import selfplay_match  # bots play it out (above the engine)
->>> r = selfplay_match(3, "gin", policy=BASIC)
+>>> r = selfplay_match(3, "gin", policy=BASIC, rules=g.rules)
 >>> r["finished"], r["hands"] >= 1
 (True, True)
 """
@@ -76,7 +77,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import importlib
 import inspect
 import random
 from collections.abc import Callable
@@ -94,43 +94,10 @@ from companion.play.rummy_moves import apply_action
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, draw_flips
 
 
-#: where a rummy game's rules module is found by its name: the ``rules`` module of its
-#: game's package (``companion.games.<name>.rules``)
-RULES_PACKAGE: Final = "companion.games"
-#: what a rummy game's rules module offers (a module of the package without them all,
-#: an option or helper module, is no game)
+#: what a rummy game's rules module offers (the module :class:`RummyGame` is handed
+#: must have them all: an option or helper module is no game's rules)
 RULES_API: Final = ("PRESETS", "PLAYERS", "MELD_RULES", "make_options", "deal_size", "score_hand", "start_match", "add_hand",
                     "next_dealer")
-
-
-def load_rules(variant: str) -> ModuleType:
-    """The rules module of the rummy game called ``variant`` (the game's Variant hands
-    :class:`RummyGame` its module itself; a name is looked up for the bots' matches and
-    the tests): ``companion.games.<variant>.rules``. ``ValueError`` (:class:`IllegalAction`)
-    when there is none, it is not a rummy game's, or it does not import.
-
-    >>> load_rules("ginski").__name__
-    'companion.games.ginski.rules'
-    >>> load_rules("gingo")
-    Traceback (most recent call last):
-    ...
-    companion.errors.IllegalAction: unknown rummy variant 'gingo' (companion.games.gingo.rules is not a rummy game's rules)
-    """
-    if not isinstance(variant, str) or not variant.isidentifier():
-        raise IllegalAction(f"unknown rummy variant {variant!r}")
-    path = f"{RULES_PACKAGE}.{variant}.rules"
-    try:
-        module = importlib.import_module(path)
-    except ModuleNotFoundError as exc:
-        if exc.name in (path, f"{RULES_PACKAGE}.{variant}"):
-            raise IllegalAction(f"unknown rummy variant {variant!r} (no module {path})") from None
-        raise IllegalAction(f"the {variant} rules are not installed ({exc})") from None
-    except ImportError as exc:
-        raise IllegalAction(f"the {variant} rules are not installed ({exc})") from None
-    missing = [name for name in RULES_API if not hasattr(module, name)]
-    if missing:
-        raise IllegalAction(f"unknown rummy variant {variant!r} ({path} is not a rummy game's rules)")
-    return module
 
 
 def _deck_of(rules: ModuleType, options: Any) -> int:
@@ -141,24 +108,31 @@ def _deck_of(rules: ModuleType, options: Any) -> int:
 class RummyGame:
     """A whole match of a rummy-family game, hand after hand, from a seed.
 
-    ``variant``: ``"gin"``, ``"color_gin"`` or ``"ginski"``; ``players``: the number of
-    seats (the game's default when None); ``preset``/``options``/``**overrides``: as
-    the rule module's ``make_options``; ``dealer``: the first dealer (drawn from the
-    seed when None). All randomness comes from ``random.Random(seed)``, except that with
-    ``hand_rng`` each hand is shuffled by ``hand_rng(hand_number)`` (a dealt game's
-    secret per-hand seeds, :mod:`companion.play.deal`). ``rules`` (the rules module) and
-    ``meld_rules`` (how the cards meld) are the game Variant's; without them the module
-    is found by the name, and the meld rules are its ``MELD_RULES``.
+    The game's Variant builds it (:meth:`companion.games.rummy.RummyVariant.rummy_game`;
+    by a game's name, :func:`companion.games.rummy_game`): the engine never looks a game
+    up by its name. ``variant``: the game's name, kept as data (the view's ``"variant"``,
+    the wording of errors); ``rules``: the game's rules module (``IllegalAction`` when it
+    lacks part of :data:`RULES_API`); ``meld_rules``: how the cards meld (the rules
+    module's ``MELD_RULES`` when None); ``players``: the number of seats (the game's
+    default when None); ``preset``/``options``/``**overrides``: as the rules module's
+    ``make_options``; ``dealer``: the first dealer (drawn from the seed when None). All
+    randomness comes from ``random.Random(seed)``, except that with ``hand_rng`` each
+    hand is shuffled by ``hand_rng(hand_number)`` (a dealt game's secret per-hand seeds,
+    :mod:`companion.play.deal`).
     """
 
-    def __init__(self, variant: str = "gin", players: int | None = None, seed: int = 0,
+    def __init__(self, variant: str, players: int | None = None, seed: int = 0,
                  preset: str | None = None, options: Any = None, dealer: int | None = None,
-                 hand_rng: Callable[[int], random.Random] | None = None, rules: Any = None,
+                 hand_rng: Callable[[int], random.Random] | None = None, *, rules: Any,
                  meld_rules: M.MeldRules | None = None, **overrides: Any) -> None:
         self.variant = variant
         self._hand_rng = hand_rng
-        # the rules module, as the game's Variant gives it (else found by the name)
-        self.rules: ModuleType = rules if rules is not None else load_rules(variant)
+        missing = [name for name in RULES_API if not hasattr(rules, name)]
+        if missing:
+            raise IllegalAction(f"the rules given for {variant!r} are not a rummy game's rules "
+                                f"(no {', '.join(missing)})")
+        # the rules module, as the game's Variant gives it
+        self.rules: ModuleType = rules
         if options is None:
             options = self.rules.make_options(preset, **overrides)
         elif overrides or preset is not None:
@@ -423,7 +397,7 @@ class RummyGame:
 
 
 __all__ = [
-    "Pass", "Draw", "Discard", "Knock", "BigGin", "ChooseDeal", "Action", "RummyGame", "load_rules",
+    "Pass", "Draw", "Discard", "Knock", "BigGin", "ChooseDeal", "Action", "RummyGame",
     "action_to_dict", "action_from_dict",
-    "RULES_PACKAGE", "STOCK_END_AT", "MAX_HANDS",
+    "STOCK_END_AT", "MAX_HANDS",
 ]

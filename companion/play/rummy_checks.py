@@ -1,8 +1,8 @@
 """What a player may see of a rummy match (:func:`game_view`) and the invariants checked
 after every action in self-play and the tests (:func:`check_game`).
 
->>> from companion.play.rummy import RummyGame
->>> g = RummyGame("gin", seed=3)
+>>> from companion.games import rummy_game
+>>> g = rummy_game("gin", seed=3)
 >>> check_game(g)
 """
 
@@ -26,8 +26,8 @@ def game_view(game: RummyMatch, seat: int | None = None) -> dict[str, Any]:
     their turn, their legal actions (see :func:`action_to_dict`). With ``seat``
     None nobody's cards are shown.
 
-    >>> from companion.play.rummy import RummyGame
-    >>> v = game_view(RummyGame("gin", seed=7, dealer=0), 1)
+    >>> from companion.games import rummy_game
+    >>> v = game_view(rummy_game("gin", seed=7, dealer=0), 1)
     >>> v["phase"], v["turn"], v["stock"], len(v["hand"]), v["legal"]
     ('upcard', 1, 31, 10, [{'type': 'draw', 'source': 'discard'}, {'type': 'pass'}])
     """

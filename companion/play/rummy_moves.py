@@ -2,8 +2,9 @@
 :meth:`companion.play.rummy.RummyGame.apply` (every check that refuses an illegal action
 with the rule that forbids it, then the move itself), and the words of its refusals.
 
->>> from companion.play.rummy import RummyGame, Draw
->>> g = RummyGame("gin", seed=7, dealer=0)
+>>> from companion.games import rummy_game
+>>> from companion.play.rummy import Draw
+>>> g = rummy_game("gin", seed=7, dealer=0)
 >>> apply_action(g, Draw("stock"))
 Traceback (most recent call last):
 ...

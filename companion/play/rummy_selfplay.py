@@ -10,15 +10,17 @@ from companion.play.rummy import MAX_HANDS, RummyGame
 
 def selfplay_match(seed: int, variant: str, players: int | None = None,
                    check: bool = True, preset: str | None = None,
-                   options: Any = None, *, policy: Policy, rules: Any = None,
+                   options: Any = None, *, policy: Policy, rules: Any,
                    meld_rules: Any = None) -> dict[str, Any]:
-    """``policy`` plays every seat of one whole match from ``seed`` (the game's Variant
-    gives its seat bot: :meth:`companion.games.rummy.RummyVariant.selfplay`); with
-    ``check`` every invariant is checked after every action (``AssertionError`` on a
-    violation). Returns a summary.
+    """``policy`` plays every seat of one whole match of the game called ``variant``
+    (played by its ``rules`` module and ``meld_rules``, as its Variant gives them) from
+    ``seed`` (the game's Variant gives its seat bot:
+    :meth:`companion.games.rummy.RummyVariant.selfplay`); with ``check`` every invariant
+    is checked after every action (``AssertionError`` on a violation). Returns a summary.
 
+    >>> from companion.games import rummy_variant
     >>> from companion.play.bot import BASIC
-    >>> r = selfplay_match(1, "gin", policy=BASIC)
+    >>> r = selfplay_match(1, "gin", policy=BASIC, rules=rummy_variant("gin").rules)
     >>> r["finished"], r["winner"] in (0, 1), r["hands"] == sum(r["kinds"].values())
     (True, True, True)
     """

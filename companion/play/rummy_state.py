@@ -8,8 +8,8 @@ own. They name this protocol, not the class, so the class imports them and they 
 import the class back: the import graph stays a tree (``rummy`` above ``rummy_moves``
 above ``rummy_checks`` above this module).
 
->>> from companion.play.rummy import RummyGame
->>> match: RummyMatch = RummyGame("gin", seed=3, dealer=0)
+>>> from companion.games import rummy_game
+>>> match: RummyMatch = rummy_game("gin", seed=3, dealer=0)
 >>> match.phase, match.players
 ('upcard', 2)
 """

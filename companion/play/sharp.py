@@ -24,9 +24,9 @@ adds to :mod:`companion.play.strong` (and, in the sharp Color Gin bot of
 Its speed is measured by ``benchmarks/bots.py`` (docs/play.md); the samples are bounded
 by :data:`SAMPLES` and by ``budget_ms`` (a setting: :func:`set_budget`).
 
->>> from companion.play.rummy import RummyGame
+>>> from companion.games import rummy_game
 >>> from companion.play.policy import play_turn
->>> g = RummyGame("gin", seed=11)
+>>> g = rummy_game("gin", seed=11)
 >>> play_turn(g, SHARP_GIN) in g.legal_actions()
 True
 """

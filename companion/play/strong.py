@@ -23,8 +23,8 @@ last took from the pile, the stock's size and the rules. What it does differentl
 Everything else (big gin, gin, Color Gin's co-op jokers, the rescue turn, declaring
 melds) follows :mod:`companion.play.bot`, whose helpers it uses.
 
->>> from companion.play.rummy import RummyGame
->>> g = RummyGame("gin", seed=11)
+>>> from companion.games import rummy_game
+>>> g = rummy_game("gin", seed=11)
 >>> choose_action(g) in g.legal_actions()
 True
 """

@@ -17,8 +17,8 @@ same suits. So a knock is worth its margin *times the suits it scores in*:
   least-deadwood arrangements leave unspoiled (the most of them,
   :func:`least_deadwood_suits`), so deadwood gathers in few suits.
 
->>> from companion.play.rummy import RummyGame
->>> g = RummyGame("color_gin", seed=11)
+>>> from companion.games import rummy_game
+>>> g = rummy_game("color_gin", seed=11)
 >>> choose_action(g) in g.legal_actions()
 True
 """

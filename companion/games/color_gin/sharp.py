@@ -5,8 +5,8 @@ weighs a knock's undercut risk with its sampling
 (:meth:`companion.games.color_gin.ColorGin.knock_reader`).
 
 >>> from companion.play.policy import play_turn
->>> from companion.play.rummy import RummyGame
->>> g = RummyGame("color_gin", seed=11)
+>>> from companion.games import rummy_game
+>>> g = rummy_game("color_gin", seed=11)
 >>> play_turn(g, SHARP_COLOR_GIN) in g.legal_actions()
 True
 """

@@ -34,8 +34,8 @@ How strong it is, against the basic bot that played Ginski before it, is measure
 ``benchmarks/bots.py`` (docs/play.md). Like the other bots it looks only at what its
 player may see (its cards, the discard pile, the stock's size).
 
->>> from companion.play.rummy import RummyGame
->>> g = RummyGame("ginski", seed=11)
+>>> from companion.games import rummy_game
+>>> g = rummy_game("ginski", seed=11)
 >>> choose_action(g) in g.legal_actions()
 True
 """

@@ -31,9 +31,9 @@ round of play-outs (as long as the slowest so far) would overrun the time budget
 (:func:`companion.play.sharp.budget`, the setting ``GINGO_BOT_BUDGET_MS``), after at least
 :data:`MIN_SAMPLES`; the budget counts the processor time of the thread deciding.
 
->>> from companion.play.rummy import RummyGame
+>>> from companion.games import rummy_game
 >>> from companion.play.policy import play_turn
->>> g = RummyGame("ginski", seed=11)
+>>> g = rummy_game("ginski", seed=11)
 >>> play_turn(g, GINSKI_SEARCH) in g.legal_actions()
 True
 """
