@@ -243,3 +243,16 @@ def test_a_restart_from_the_same_file_carries_on(tmp_path: Path) -> None:
         play_out(again, gid, token, rng)
     finally:
         again.close()
+
+
+def test_a_variant_refuses_another_games_dealt_engine() -> None:
+    """The table holds a dealt engine as a ``DealtModel``; each Variant narrows it to its
+    own engine, and another game's is a bug named as such (TypeError, a 500), never read."""
+    gin, gingo = find_variant("gin"), find_variant("gingo")
+    rummy = gin.dealt_play(["Ann", "Bob"], gin.make_options(None, {}, 2), dealer=0, hand_rng=random.Random)
+    board = gingo.dealt_play(["Ann", "Bob"], gingo.make_options(None, {}, 2), dealer=0, hand_rng=random.Random)
+    assert gin.dealt_finished(rummy) is False and gingo.dealt_finished(board) is False
+    with pytest.raises(TypeError, match="a dealt Gin-Go engine was expected, not RummyGame"):
+        gingo.dealt_public(rummy)
+    with pytest.raises(TypeError, match="a rummy game's engine was expected, not GingoPlay"):
+        gin.dealt_apply(board, board.clone(), 0, {"type": "pass"})

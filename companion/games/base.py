@@ -230,18 +230,18 @@ class Variant(ABC):
         game's name."""
         raise InvalidInput(f"{self.label} has no bot", code="invalid_bots")
 
-    def dealt_bot_action(self, game: Any, level: str, rng: random.Random) -> dict[str, Any]:
+    def dealt_bot_action(self, game: DealtModel, level: str, rng: random.Random) -> dict[str, Any]:
         """The companion's bot's next move in ``game`` (an engine from :meth:`dealt_play`)
         at ``level`` (``easy``, ``normal``, ``strong``), as the JSON action the table applies;
         ``rng`` decides where the bot may choose at random."""
         raise InvalidInput(f"{self.label} has no bot", code="invalid_bots")
 
-    def dealt_legal_actions(self, game: Any) -> list[dict[str, Any]]:
+    def dealt_legal_actions(self, game: DealtModel) -> list[dict[str, Any]]:
         """What the seat to move in ``game`` (an engine from :meth:`dealt_play`) may do now,
         as JSON actions."""
         raise InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
 
-    def dealt_hint(self, game: Any, seat: int, names: list[str]) -> dict[str, Any]:
+    def dealt_hint(self, game: DealtModel, seat: int, names: list[str]) -> dict[str, Any]:
         """The strong bot's choice for ``seat`` in ``game`` (its turn) and its reason in
         words, from what that seat knows only."""
         raise InvalidInput(f"{self.label} has no hints", code="invalid_mode")
@@ -253,66 +253,66 @@ class Variant(ABC):
     def _not_dealt(self) -> InvalidInput:
         return InvalidInput(f"{self.label} cannot be dealt by the companion", code="invalid_mode")
 
-    def dealt_finished(self, game: Any) -> bool:
+    def dealt_finished(self, game: DealtModel) -> bool:
         """The game is over."""
         raise self._not_dealt()
 
-    def dealt_to_move(self, game: Any, players: int) -> int:
+    def dealt_to_move(self, game: DealtModel, players: int) -> int:
         """The seat that must act now in a game that is not over."""
         raise self._not_dealt()
 
-    def dealt_hands_over(self, game: Any) -> int:
+    def dealt_hands_over(self, game: DealtModel) -> int:
         """How many hands have ended."""
         raise self._not_dealt()
 
-    def dealt_dealer(self, game: Any) -> int:
+    def dealt_dealer(self, game: DealtModel) -> int:
         """The seat that deals (or dealt) the hand in play."""
         raise self._not_dealt()
 
-    def dealt_set_up(self, game: Any) -> bool:
+    def dealt_set_up(self, game: DealtModel) -> bool:
         """The game's set-up before its first hand (Gin-Go's reveal of the suits, hand 0)
         is done; False for a game without one."""
         return False
 
-    def dealt_hand(self, game: Any, seat: int) -> list[int]:
+    def dealt_hand(self, game: DealtModel, seat: int) -> list[int]:
         """The cards ``seat`` holds now (none between hands or once the game is over)."""
         raise self._not_dealt()
 
-    def dealt_endings(self, game: Any, seat: int) -> dict[str, str]:
+    def dealt_endings(self, game: DealtModel, seat: int) -> dict[str, str]:
         """How each hand-ending discard the seat to move may make ends the hand, by card
         name, in the words the Play screen shows (``"gin"`` or ``"knock"``); empty for a
         game whose page needs none."""
         return {}
 
-    def dealt_apply(self, before: Any, game: Any, seat: int, action: dict[str, Any]) -> DealtMove:
+    def dealt_apply(self, before: DealtModel, game: DealtModel, seat: int, action: dict[str, Any]) -> DealtMove:
         """Play ``seat``'s JSON ``action`` on ``game`` (a clone of ``before``, changed in
         place): the move as played, its public effects, the top of the discard pile and
         the hand before it. ``ValueError`` naming the rule when it is not legal."""
         raise self._not_dealt()
 
-    def dealt_summary(self, before: Any, game: Any, effects: list[dict[str, Any]], names: list[str],
+    def dealt_summary(self, before: DealtModel, game: DealtModel, effects: list[dict[str, Any]], names: list[str],
                       explain: Callable[[dict[str, Any], Any], dict[str, Any] | None]) -> dict[str, Any]:
         """The hand-over summary of the hand the move from ``before`` to ``game`` ended
         (every hand face up, the points; ``explain(result, options)``: the winner's
         points in parts, as the table words them)."""
         raise self._not_dealt()
 
-    def dealt_public(self, game: Any) -> dict[str, Any]:
+    def dealt_public(self, game: DealtModel) -> dict[str, Any]:
         """What of the engine every seat may see (no card of a hand in play)."""
         raise self._not_dealt()
 
-    def dealt_table(self, game: Any) -> GameModel | None:
+    def dealt_table(self, game: DealtModel) -> GameModel | None:
         """The table game a dealt ``game`` keeps, for a game entered move by move (what the
         score sheet and the board read as they read a table game's); None for a game
         scored by hands."""
         return None
 
-    def dealt_match(self, game: Any) -> MatchScore | None:
+    def dealt_match(self, game: DealtModel) -> MatchScore | None:
         """The match so far of a dealt ``game`` scored by hands; None for one entered move
         by move (its table game keeps its own score)."""
         return None
 
-    def dealt_results(self, game: Any) -> Sequence[HandResult]:
+    def dealt_results(self, game: DealtModel) -> Sequence[HandResult]:
         """The results of the hands of a dealt ``game`` that ended, for the score sheet of a
         game scored by hands (empty for one whose table game keeps its own)."""
         return ()
@@ -324,7 +324,7 @@ class Variant(ABC):
         (``on_board``) is asked."""
         raise InvalidInput(f"{self.label} is not played on the board", code="invalid_mode")
 
-    def dealt_turn_starts(self, game: Any) -> bool:
+    def dealt_turn_starts(self, game: DealtModel) -> bool:
         """A new turn is about to begin in a dealt ``game`` (a game on the board waits for
         the board to agree then, not within a turn)."""
         return False

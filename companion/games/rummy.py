@@ -26,7 +26,7 @@ from companion.errors import InvalidInput
 from companion import cards as C
 from companion.games.base import Variant, players_of, preset_from
 from companion.games.deck import HandSizes
-from companion.games.seams import DealtMove
+from companion.games.seams import DealtModel, DealtMove
 from companion.games.options import Preset
 from companion.melds import MeldRules
 from companion.rules.base import HandResult, MatchScore
@@ -204,41 +204,50 @@ class RummyVariant(Variant):
                    hand_rng: Callable[[int], random.Random]) -> play.RummyGame:
         return self.rummy_game(len(names), options=options, dealer=dealer or 0, hand_rng=hand_rng)
 
-    def dealt_bot_action(self, game: play.RummyGame, level: str, rng: random.Random) -> dict[str, Any]:
+    def dealt_bot_action(self, game: DealtModel, level: str, rng: random.Random) -> dict[str, Any]:
         from companion.play.rummy import action_to_dict
 
+        game = _engine(game)
         return action_to_dict(self.bot(level)(game, rng))
 
-    def dealt_legal_actions(self, game: play.RummyGame) -> list[dict[str, Any]]:
+    def dealt_legal_actions(self, game: DealtModel) -> list[dict[str, Any]]:
         from companion.play.rummy import action_to_dict
 
+        game = _engine(game)
         return [action_to_dict(a) for a in game.legal_actions()]
 
-    def dealt_hint(self, game: play.RummyGame, seat: int, names: list[str]) -> dict[str, Any]:
+    def dealt_hint(self, game: DealtModel, seat: int, names: list[str]) -> dict[str, Any]:
         from companion.play.hints import HINT_LEVEL, rummy_hint
 
+        game = _engine(game)
         return rummy_hint(game, list(names), self.bot_policy(HINT_LEVEL), self.knock_reader())
 
-    def dealt_finished(self, game: play.RummyGame) -> bool:
+    def dealt_finished(self, game: DealtModel) -> bool:
+        game = _engine(game)
         return bool(game.over)
 
-    def dealt_to_move(self, game: play.RummyGame, players: int) -> int:
+    def dealt_to_move(self, game: DealtModel, players: int) -> int:
+        game = _engine(game)
         return int(game.turn)
 
-    def dealt_hands_over(self, game: play.RummyGame) -> int:
+    def dealt_hands_over(self, game: DealtModel) -> int:
+        game = _engine(game)
         return len(game.results)
 
-    def dealt_dealer(self, game: play.RummyGame) -> int:
+    def dealt_dealer(self, game: DealtModel) -> int:
+        game = _engine(game)
         return int(game.dealer)
 
-    def dealt_hand(self, game: play.RummyGame, seat: int) -> list[int]:
+    def dealt_hand(self, game: DealtModel, seat: int) -> list[int]:
+        game = _engine(game)
         return C.mask_cards(game.hands[seat]) if not game.over else []
 
-    def dealt_endings(self, game: play.RummyGame, seat: int) -> dict[str, str]:
+    def dealt_endings(self, game: DealtModel, seat: int) -> dict[str, str]:
         """Each knock's card and whether it goes gin (big gin included) or knocks: the
         Play screen says Gin, not "Knock", for a gin."""
         from companion.play.rummy import Knock
 
+        game = _engine(game)
         out: dict[str, str] = {}
         for a in game.legal_actions():
             if isinstance(a, Knock):
@@ -246,32 +255,39 @@ class RummyVariant(Variant):
                 out[C.card_name(a.card)] = "gin" if kind in ("gin", "big_gin") else "knock"
         return out
 
-    def dealt_apply(self, before: play.RummyGame, game: play.RummyGame, seat: int,
+    def dealt_apply(self, before: DealtModel, game: DealtModel, seat: int,
                     action: dict[str, Any]) -> DealtMove:
         from companion.play.rummy import action_from_dict, action_to_dict
 
+        before = _engine(before)
+        game = _engine(game)
         typed = action_from_dict(action)
         game.apply(typed)
         played = action_to_dict(typed)
         top = C.card_name(before.discard[-1]) if before.discard else None
         return DealtMove(played, [{"type": "played", "seat": seat, "action": played}], top, int(before.hand_number))
 
-    def dealt_summary(self, before: play.RummyGame, game: play.RummyGame, effects: list[dict[str, Any]],
+    def dealt_summary(self, before: DealtModel, game: DealtModel, effects: list[dict[str, Any]],
                       names: list[str], explain: Callable[[dict[str, Any], Any], dict[str, Any] | None]
                       ) -> dict[str, Any]:
         """The hand that just ended: the result with every seat's melds, lay-offs and
         deadwood, the winner's points in parts, and the match after it."""
+        before = _engine(before)
+        game = _engine(game)
         result = game.results[-1].as_dict()
         return {"hand": len(game.results), "result": result, "breakdown": explain(result, game.hand_options),
                 "match": game.match.as_dict(), "finished": bool(game.over)}
 
-    def dealt_match(self, game: play.RummyGame) -> MatchScore:
+    def dealt_match(self, game: DealtModel) -> MatchScore:
+        game = _engine(game)
         return game.match
 
-    def dealt_results(self, game: play.RummyGame) -> Sequence[HandResult]:
+    def dealt_results(self, game: DealtModel) -> Sequence[HandResult]:
+        game = _engine(game)
         return game.results
 
-    def dealt_public(self, game: play.RummyGame) -> dict[str, Any]:
+    def dealt_public(self, game: DealtModel) -> dict[str, Any]:
+        game = _engine(game)
         v: dict[str, Any] = game.view(None)
         v.pop("variant", None)
         v.pop("players", None)
@@ -357,6 +373,16 @@ class RummyVariant(Variant):
 
         return selfplay_match(seed, self.name, players=players, check=check, options=options,
                               policy=self.seat_policy(), rules=self.rules, meld_rules=self.meld_rules)
+
+
+def _engine(game: DealtModel) -> play.RummyGame:
+    """The rummy engine the table handed back (it holds only what a rummy Variant's
+    :meth:`~RummyVariant.dealt_play` made: anything else is a bug, a 500)."""
+    from companion.play.rummy import RummyGame
+
+    if not isinstance(game, RummyGame):
+        raise TypeError(f"a rummy game's engine was expected, not {type(game).__name__}")
+    return game
 
 
 __all__ = ["RulesModule", "RummyVariant"]

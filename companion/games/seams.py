@@ -10,9 +10,9 @@ implements it, usually on its Variant class itself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import Field, dataclass
 from types import MappingProxyType
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from companion.games.options import OptionSpec
 from companion.rules.base import HandResult, MatchScore
@@ -56,6 +56,17 @@ class GameModel(Protocol):
     game's model always has (and keeps None from passing for a model)."""
 
     def as_dict(self) -> dict[str, Any]: ...
+
+
+class GameOptions(Protocol):
+    """A game's options as the table holds them (``GameState.options``, made by the
+    Variant's :meth:`~companion.games.base.Variant.make_options`): the game's own record,
+    a dataclass of its ``options_class``. The table reads none of its fields: it hands
+    the record back to the Variant (which reads them) or turns it into plain data
+    (:func:`companion.games.options.options_dict`); mypy refuses any field the table
+    would read of one."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
 
 class DealtModel(Protocol):

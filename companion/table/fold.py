@@ -38,6 +38,7 @@ def new_state(first: StoredEvent) -> GameState:
         dealer=int(p.get("dealer", 0)),
         created=first.time,
         options=v.make_options(p.get("preset"), dict(p.get("options") or {}), len(p["players"])),
+        track=track_for(v, p),
         rematch_of=p.get("rematch_of"),
         created_payload=p,
         created_seq=first.seq,
@@ -45,7 +46,6 @@ def new_state(first: StoredEvent) -> GameState:
         last_seq=first.seq,
     )
     g.created_dealer = g.dealer
-    g.track = track_for(v, p)
     g.track.start(g, p)
     return g
 

@@ -10,14 +10,35 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from companion.games import Variant, find_variant
 from companion.games.options import options_dict
 from companion.stats import add_to_tally, hand_tally
-from companion.games.seams import GameModel, TeamPlay
+from companion.games.seams import GameModel, GameOptions, TeamPlay
 from companion.rules.base import MatchScore
+from companion.store import StoredEvent
 from companion.table.dealt import DealtGame
+
+
+class GameTrack(Protocol):
+    """How a game's events move its :class:`GameState` on, as the fold and the
+    checkpoints call it (:class:`companion.table.tracking.Track` and its kinds; a
+    Protocol here, as the tracks' module imports this one)."""
+
+    def start(self, g: GameState, payload: dict[str, Any]) -> None: ...
+
+    def apply(self, g: GameState, ev: StoredEvent) -> int | None: ...
+
+    def settle(self, g: GameState, dirty: int | None) -> None: ...
+
+    def stepped(self, g: GameState, ev: StoredEvent, dirty: int | None) -> None: ...
+
+    def undo(self) -> None: ...
+
+    def snapshot(self, g: GameState) -> dict[str, Any]: ...
+
+    def restore(self, g: GameState, state: dict[str, Any]) -> None: ...
 
 
 def tally_of(hands: Sequence[HandEntry], players: int, partnership: TeamPlay | None) -> dict[str, list[int]]:
@@ -110,7 +131,11 @@ class GameState:
     players: list[str]
     dealer: int
     created: float
-    options: Any
+    #: the game's options record (its Variant's ``make_options``; the table reads none of its fields)
+    options: GameOptions
+    #: how its events move it on (a :class:`~companion.table.tracking.Track`, chosen by
+    #: :func:`~companion.table.fold.new_state` when the game is created; stateless)
+    track: GameTrack
     created_dealer: int = 0
     version: int = 0
     last_seq: int = 0
@@ -140,9 +165,6 @@ class GameState:
     hand_dealers: list[list[int]] = field(default_factory=list)
     #: a rummy game's tally for its summary line, kept as the hands are folded (see tally_of)
     tally: dict[str, list[int]] | None = None
-    #: how its events move it on (a :class:`~companion.table.tracking.Track`, chosen by
-    #: :func:`~companion.table.fold.new_state` when the game is created; stateless)
-    track: Any = None
 
     @property
     def rules(self) -> Variant:

@@ -22,7 +22,7 @@ from companion.errors import IllegalAction
 from companion.games.base import Variant
 from companion.games.deck import GINGO, HandSizes
 from companion.games.gingo.boardwait import board_wait
-from companion.games.seams import DealtMove, GameModel
+from companion.games.seams import DealtModel, DealtMove, GameModel
 from companion.games.options import BOT_LEVEL_WORDS
 from companion.games.gingo import rules
 
@@ -124,25 +124,30 @@ class GinGo(Variant):
 
         return strong_move
 
-    def dealt_bot_action(self, game: play.GingoPlay, level: str, rng: random.Random) -> dict[str, Any]:
+    def dealt_bot_action(self, game: DealtModel, level: str, rng: random.Random) -> dict[str, Any]:
+        game = _dealt(game)
         out: dict[str, Any] = self.bot(level)(game, rng).to_dict()
         return out
 
-    def dealt_legal_actions(self, game: play.GingoPlay) -> list[dict[str, Any]]:
+    def dealt_legal_actions(self, game: DealtModel) -> list[dict[str, Any]]:
         from companion.games.gingo.play import legal_actions
 
+        game = _dealt(game)
         return legal_actions(game)
 
-    def dealt_hint(self, game: play.GingoPlay, seat: int, names: list[str]) -> dict[str, Any]:
+    def dealt_hint(self, game: DealtModel, seat: int, names: list[str]) -> dict[str, Any]:
         from companion.games.gingo.play.hint import gingo_hint
         from companion.play.hints import HINT_LEVEL
 
+        game = _dealt(game)
         return gingo_hint(game, seat, self.bot(HINT_LEVEL)(game, random.Random(0)))
 
-    def dealt_finished(self, game: play.GingoPlay) -> bool:
+    def dealt_finished(self, game: DealtModel) -> bool:
+        game = _dealt(game)
         return bool(game.phase == "game_over")
 
-    def dealt_to_move(self, game: play.GingoPlay, players: int) -> int:
+    def dealt_to_move(self, game: DealtModel, players: int) -> int:
+        game = _dealt(game)
         if game.phase in ("play", "first_dealer"):  # first_dealer: the flip's winner chooses
             return int(game.turn)
         if game.phase == "setup":  # the dealer calls the set-up when the reveal says so, else the opponent
@@ -150,22 +155,28 @@ class GinGo(Variant):
             return first if game.reveal.chooser == "dealer" else (first + 1) % players
         return (int(game.table.dealer) + 1) % players  # the next deal, after a hand with no winner
 
-    def dealt_hands_over(self, game: play.GingoPlay) -> int:
+    def dealt_hands_over(self, game: DealtModel) -> int:
+        game = _dealt(game)
         return len(game.table.as_dict().get("hands", []))
 
-    def dealt_set_up(self, game: play.GingoPlay) -> bool:
+    def dealt_set_up(self, game: DealtModel) -> bool:
+        game = _dealt(game)
         return game.phase not in ("setup", "first_dealer")
 
-    def dealt_dealer(self, game: play.GingoPlay) -> int:
+    def dealt_dealer(self, game: DealtModel) -> int:
+        game = _dealt(game)
         if not self.dealt_set_up(game):  # the table names its dealer at the set-up
             return int(game._first_dealer)
         return int(game.table.dealer)
 
-    def dealt_hand(self, game: play.GingoPlay, seat: int) -> list[int]:
+    def dealt_hand(self, game: DealtModel, seat: int) -> list[int]:
+        game = _dealt(game)
         return list(game.hands[seat]) if game.phase == "play" else []
 
-    def dealt_apply(self, before: play.GingoPlay, game: play.GingoPlay, seat: int,
+    def dealt_apply(self, before: DealtModel, game: DealtModel, seat: int,
                     action: dict[str, Any]) -> DealtMove:
+        before = _dealt(before)
+        game = _dealt(game)
         act = dict(action)
         if act.get("type") not in ("setup", "new_hand"):
             if "seat" in act and act["seat"] != seat:
@@ -175,13 +186,15 @@ class GinGo(Variant):
         top = C.card_name(before.pile[-1]) if before.pile else None
         return DealtMove(act, effects, top, int(before.table.as_dict().get("hand") or 0))
 
-    def dealt_summary(self, before: play.GingoPlay, game: play.GingoPlay, effects: list[dict[str, Any]],
+    def dealt_summary(self, before: DealtModel, game: DealtModel, effects: list[dict[str, Any]],
                       names: list[str], explain: Callable[[dict[str, Any], Any], dict[str, Any] | None]
                       ) -> dict[str, Any]:
         """The hand that just ended: who went out, the cards captured from each hand and
         the chips they placed, the jokers laid or dead, the links, and who won the game if
         anyone did. The hands not captured (a hand that ends at the stock) are shown as
         they were held."""
+        before = _dealt(before)
+        game = _dealt(game)
         end = next((e for e in effects if e.get("type") == "hand_end"), {})
         capture = next((e for e in effects if e.get("type") == "capture"), None)
         chips = [e for e in effects if e.get("type") == "chips"]
@@ -205,7 +218,8 @@ class GinGo(Variant):
             "finished": game.phase == "game_over",
         }
 
-    def dealt_public(self, game: play.GingoPlay) -> dict[str, Any]:
+    def dealt_public(self, game: DealtModel) -> dict[str, Any]:
+        game = _dealt(game)
         st = game.table.as_dict()
         return {"phase": game.phase, "turn": game.turn, "stage": game.stage, "dealer": st.get("dealer"),
                 "hand_number": st.get("hand"), "stock": len(game.stock), "pile": [C.card_name(c) for c in game.pile],
@@ -214,7 +228,8 @@ class GinGo(Variant):
                 "hand_sizes": [len(h) for h in game.hands] if game.phase == "play" else [0] * len(game.players),
                 "table": st, "frames": self.frames(game.table)}
 
-    def dealt_table(self, game: play.GingoPlay) -> rules.GingoGame:
+    def dealt_table(self, game: DealtModel) -> rules.GingoGame:
+        game = _dealt(game)
         return game.table
 
     def board_wait(self, view: dict[str, Any], game: GameModel) -> dict[str, Any]:
@@ -222,7 +237,8 @@ class GinGo(Variant):
         for in the frame of the side whose chip belongs there (:mod:`.boardwait`)."""
         return board_wait(view, self.frames(game))
 
-    def dealt_turn_starts(self, game: play.GingoPlay) -> bool:
+    def dealt_turn_starts(self, game: DealtModel) -> bool:
+        game = _dealt(game)
         return bool(game.phase == "play" and game.stage == "draw")  # a turn: draw, meld, then discard
 
     def selfplay_players(self, players: int | None, preset: str | None) -> int:
@@ -354,6 +370,16 @@ def _table(game: GameModel) -> rules.GingoGame:
     anything else is a bug, a 500)."""
     if not isinstance(game, rules.GingoGame):
         raise TypeError(f"a Gin-Go table game was expected, not {type(game).__name__}")
+    return game
+
+
+def _dealt(game: DealtModel) -> play.GingoPlay:
+    """The Gin-Go engine the table handed back for a dealt game (it holds only what
+    :meth:`GinGo.dealt_play` made: anything else is a bug, a 500)."""
+    from companion.games.gingo.play import GingoPlay
+
+    if not isinstance(game, GingoPlay):
+        raise TypeError(f"a dealt Gin-Go engine was expected, not {type(game).__name__}")
     return game
 
 
