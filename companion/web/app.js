@@ -13,6 +13,7 @@ import { mountGingo } from "./js/gingo.js";
 import { mountPlay, mountPlayNew } from "./js/play.js";
 import { mountHistory, mountStats } from "./js/people.js";
 import { keepAwake } from "./js/awake.js";
+import { keepPressesAcrossRedraws } from "./js/press.js";
 import { announce, noteOwnWrite } from "./js/announce.js";
 import { liveNews } from "./js/news.js";
 import { variantsOf, isPartnership } from "./js/games.js";
@@ -312,6 +313,7 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
 }
 
 // ---- start -------------------------------------------------------------------------------
+keepPressesAcrossRedraws();
 updateOutbox();
 live.start();
 render();
