@@ -17,7 +17,7 @@ from typing import Any
 
 from companion import board as B
 from companion import cards as C
-from companion.play.gingo.turns import Turns, _PState
+from companion.play.gingo.turns import Record, Turns, _PState
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, dealer_after_choice, draw_flips
 from companion.rules.gingo import actions as A
 from companion.rules.gingo.engine import GingoGame
@@ -99,6 +99,7 @@ class GingoPlay(Turns):
         if not all(hs) or not pl:
             raise GingoError("arranged deal: every seat holds a card and the pile has its upcard")
         st.hands, st.pile, st.stock = hs, pl, sk
+        st.record = Record.empty(len(players))
         st.turn = (dealer + 1) % len(players) if turn is None else turn
         st.stage, st.keep, st.phase = "draw", None, "play"
         return play
@@ -143,6 +144,11 @@ class GingoPlay(Turns):
     @property
     def keep(self) -> int | None:
         return self._st.keep
+
+    @property
+    def record(self) -> Record:
+        """What each seat did in public this hand (:class:`~companion.play.gingo.turns.Record`)."""
+        return self._st.record
 
     @property
     def winner(self) -> int | None:
@@ -236,6 +242,7 @@ class GingoPlay(Turns):
         for i in range(self.options.deal * n):
             hands[(dealer + 1 + i) % n].append(deck.pop())
         st.hands, st.pile, st.stock = hands, [deck.pop()], deck
+        st.record = Record.empty(n)
         st.turn, st.stage, st.keep, st.phase = (dealer + 1) % n, "draw", None, "play"
         return [Dealt(st.table.hand, dealer, self.options.deal, st.pile[0], len(st.stock), st.turn)]
 

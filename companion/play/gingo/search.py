@@ -42,6 +42,8 @@ import random
 import time
 from collections.abc import Sequence
 
+from companion import cards as C
+from companion.play.gingo.inference import fits_mask, weighted_deal
 from companion.play.gingo.play import GingoPlay
 from companion.play.gingo.strong import dig_options, discard_order, strong_move
 from companion.play.sharp import budget
@@ -58,29 +60,45 @@ MOVE_CAP = 120  # a play-out still running after this many moves is scored as it
 
 def seat_seed(play: GingoPlay, rng: random.Random) -> int:
     """A seed from ``rng`` (not advanced) and what the player to move sees: its cards, the
-    pile, the table melds, the board, the hand sizes and the stock's size."""
+    pile, the table melds, the board, the hand sizes, the stock's size and what each seat did
+    in public this hand (:attr:`GingoPlay.record`)."""
     seat = play.turn
     t = play.table
     seen = repr((copy.copy(rng).random(), seat, play.stage, tuple(play.hands[seat]), tuple(play.pile),
                  t.table_cards(), t.hand, [len(h) for h in play.hands], len(play.stock),
-                 t.board.mask(1), t.board.mask(2), play.keep))
+                 t.board.mask(1), t.board.mask(2), play.keep, play.record))
     return int.from_bytes(hashlib.blake2b(seen.encode(), digest_size=8).digest(), "big")
 
 
 def sample_deal(play: GingoPlay, rng: random.Random) -> GingoPlay:
     """A copy of ``play`` with every card the player to move cannot see (the other hands and
-    the stock) dealt again from ``rng``; the hands keep their sizes, and the copy's own
-    shuffler is seeded from ``rng`` too, so nothing of the real deck's future is in it."""
+    the stock) dealt again from ``rng``, the way the evidence makes likely
+    (:func:`companion.play.gingo.inference.weighted_deal`: the cards others are known to
+    hold kept, hands that hold what their players would have laid down or dug are less
+    likely); the hands keep their sizes, and the copy's own shuffler is seeded from
+    ``rng`` too, so nothing of the real deck's future is in it."""
     seat = play.turn
     other = play.clone()
     st = other._st
     pool = sorted([c for s, h in enumerate(st.hands) if s != seat for c in h] + list(st.stock))
-    rng.shuffle(pool)
-    for s, h in enumerate(st.hands):
+    sizes = [0 if s == seat else len(h) for s, h in enumerate(st.hands)]
+    rec = st.record
+    n = len(st.hands)
+    if len(rec.held) == n:
+        unseen = C.cards_mask(pool)
+        known = [0 if s == seat else rec.held[s] & unseen for s in range(n)]
+        hands, stock = weighted_deal(pool, sizes, known, rec.thrown, rec.passed, fits_mask(play.table), rng)
+    else:  # a game without a record (built by hand): uniform
+        rng.shuffle(pool)
+        hands = []
+        for size in sizes:
+            hands.append(pool[:size])
+            pool = pool[size:]
+        stock = pool
+    for s in range(n):
         if s != seat:
-            n = len(h)
-            st.hands[s], pool = pool[:n], pool[n:]
-    st.stock = pool
+            st.hands[s] = hands[s]
+    st.stock = stock
     st.rng = random.Random(rng.getrandbits(64))
     other._hand_rng = None
     return other
