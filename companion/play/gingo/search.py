@@ -117,11 +117,11 @@ def outcome(play: GingoPlay, side: int) -> float:
 def play_out(play: GingoPlay, first: A.Action, side: int, rng: random.Random) -> float:
     """Play ``first`` on ``play`` (a sampled copy, changed in place), then the normal bot in
     every seat to the end of the hand; the :func:`outcome` for ``side``."""
-    play.perform(first)
+    play.perform(first, in_place=True)
     for _ in range(MOVE_CAP):
         if play.phase != "play":
             break
-        play.perform(strong_move(play, rng))
+        play.perform(strong_move(play, rng), in_place=True)
     return outcome(play, side)
 
 
