@@ -47,9 +47,10 @@ class Record:
         p = put(self.passed, self.passed[seat] | passed) if passed else self.passed
         return Record(h, t, p)
 
-    def took(self, seat: int, kept: Sequence[int]) -> Record:
-        """``seat`` dug the pile and kept ``kept`` of the cards taken."""
-        return self._with(seat, held=self.held[seat] | C.cards_mask(kept))
+    def took(self, seat: int, kept: Sequence[int], used: Sequence[int]) -> Record:
+        """``seat`` dug the pile, laid ``used`` down (cards taken or held) and kept ``kept``
+        of the cards taken."""
+        return self._with(seat, held=self.held[seat] & ~C.cards_mask(used) | C.cards_mask(kept))
 
     def laid(self, seat: int, cards: Sequence[int]) -> Record:
         """``seat`` laid ``cards`` down from its hand (a meld or a hit)."""
@@ -222,7 +223,7 @@ class Turns:
         st.hands[seat] = [c for c in hand if c not in used]
         st.stage = "play"
         if st.record.held:
-            st.record = st.record.took(seat, [c for c in taken if c not in used])
+            st.record = st.record.took(seat, [c for c in taken if c not in used], used)
         return events
 
     def _lay_down(self, st: _PState, a: A.Meld | A.Hit) -> list[Event]:
