@@ -5,8 +5,10 @@ At the two choices of a turn that decide most (what to draw or dig, and which ca
 let go), the normal bot (:mod:`companion.play.gingo.strong`) names a few candidates:
 stock or its best digs of the spread pile, and the cards it values least. For each
 sample the bot deals again every card its seat cannot see (the other hands and the
-stock, shuffled together; only their sizes are kept), plays each candidate in that
-same deal, then plays the rest of the hand with the normal bot in every seat, and
+stock; their sizes are kept), as what the other players did in public this hand makes
+likely (:mod:`companion.play.gingo.inference`: the cards they dug and kept stay in
+their hands, hands holding what they would have laid down or dug are less likely),
+plays each candidate in that same deal, then plays the rest of the hand with the normal bot in every seat, and
 scores the board at the end of the hand for its side (:func:`outcome`: a won game is
 worth :data:`WIN`, otherwise the opponent's distance to a link less its own). It keeps
 the candidate with the best mean over the samples; the normal bot's own choice wins a
