@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from companion import cards as C
 from companion.play.gingo import inference as I
 from companion.play.gingo.play import GingoPlay
-from companion.play.gingo.search import sample_deal
+from companion.play.gingo import search
+from companion.play.gingo.search import sample_deal, search_move
+from companion.play.sharp import budget, set_budget
 from companion.play.gingo.strong import strong_move
 from companion.rules.gingo import actions as A
 
@@ -115,26 +117,42 @@ def test_sampled_deals_keep_the_known_cards_and_hold_fewer_melds_than_blind_deal
     assert weighted < 0.6 * blind, (weighted, blind, checked)
 
 
+def hidden_swapped(play: GingoPlay, rng: random.Random) -> GingoPlay:
+    """``play`` with every card its player to move cannot see dealt again (the cards the
+    others are known to hold too: a game that seat could not tell from this one)."""
+    seat = play.turn
+    other = play.clone()
+    st = other._st
+    pool = [c for s, h in enumerate(st.hands) if s != seat for c in h] + list(st.stock)
+    rng.shuffle(pool)
+    for s, h in enumerate(st.hands):
+        if s != seat:
+            st.hands[s], pool = pool[:len(h)], pool[len(h):]
+    st.stock = pool
+    return other
+
+
 def test_the_inference_reads_only_what_the_seat_sees() -> None:
     """Two games that differ only in the cards the seat cannot see (the known cards moved
-    to the stock too) give the same sampled deals."""
+    to the stock too) give the same sampled deals, and the same search decision."""
     rng = random.Random(9)
-    checked = 0
-    for seed in (31, 32):
-        for play in positions(seed, limit=5):
-            seat = play.turn
-            other = play.clone()
-            st = other._st
-            pool = [c for s, h in enumerate(st.hands) if s != seat for c in h] + list(st.stock)
-            rng.shuffle(pool)
-            for s, h in enumerate(st.hands):
-                if s != seat:
-                    st.hands[s], pool = pool[:len(h)], pool[len(h):]
-            st.stock = pool
-            a, b = sample_deal(play, random.Random(5)), sample_deal(other, random.Random(5))
-            assert a.hands == b.hands and a.stock == b.stock
-            checked += 1
-    assert checked == 10
+    checked = known = 0
+    before, deals = budget(), search.SAMPLES
+    set_budget(60_000)  # decide by the deals, not by the clock
+    search.SAMPLES = 3
+    try:
+        for seed in (31, 32):
+            for play in positions(seed, limit=5):
+                other = hidden_swapped(play, rng)
+                a, b = sample_deal(play, random.Random(5)), sample_deal(other, random.Random(5))
+                assert a.hands == b.hands and a.stock == b.stock
+                assert search_move(play, random.Random(2)) == search_move(other, random.Random(2))
+                known += play.record.held[1 - play.turn] != 0
+                checked += 1
+    finally:
+        set_budget(before)
+        search.SAMPLES = deals
+    assert checked == 10 and known >= 1, (checked, known)
 
 
 def test_a_hand_weight_falls_with_each_piece_of_evidence() -> None:
