@@ -100,6 +100,7 @@ class GinskiSearch(GinskiPolicy):
     samples = SAMPLES
 
     weigh_draws = WEIGH_DRAWS
+    playout = PLAYOUT  # the bot every seat plays in a play-out
     infer = False  # deals weighed by what the others threw and let go by (companion.play.rummy_inference)
 
     def take(self, game: RummyGame, hand: int, top: int) -> bool:
@@ -143,7 +144,7 @@ class GinskiSearch(GinskiPolicy):
             deal = (weighted_seat_game(game, seat, sampler, know) if self.infer
                     else seat_game(game, seat, sampler, know))
             for i, move in enumerate(moves):
-                totals[i] += play_out(deal.clone(), move, seat, PLAYOUT)
+                totals[i] += play_out(deal.clone(), move, seat, self.playout)
             done += 1
             slowest = max(slowest, time.thread_time() - round_start)
         return [t / done for t in totals]
@@ -163,5 +164,15 @@ class GinskiInfer(GinskiSearch):
 GINSKI_INFER = GinskiInfer()
 
 
-__all__ = ["GinskiSearch", "GINSKI_SEARCH", "GinskiInfer", "GINSKI_INFER",
+class GinskiInferNormal(GinskiInfer):
+    """:class:`GinskiInfer` playing the rounds out with the normal bot in every seat
+    (slower play-outs, fewer deals in the budget); not a level."""
+
+    playout = GINSKI
+
+
+GINSKI_INFER_NORMAL = GinskiInferNormal()
+
+
+__all__ = ["GinskiSearch", "GINSKI_SEARCH", "GinskiInfer", "GINSKI_INFER", "GINSKI_INFER_NORMAL",
            "round_value", "play_out", "DISCARDS", "SAMPLES", "MIN_SAMPLES"]
