@@ -26,6 +26,9 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``ginsearch``: :mod:`companion.games.ginski.search` (the Ginski bot's best discards
   weighed by playing the round out over deals the seat could be facing), on the seat's
   knowledge as a dealt game plays it;
+* ``ginfer``: ``ginsearch`` on deals weighed by what the others threw and let go by
+  (:mod:`companion.play.rummy_inference`); ``ginfern`` the same, playing the rounds out
+  with the normal Ginski bot in every seat;
 * ``first``: ``companion.games.gingo.play.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.games.gingo.play.strong.strong_move`, the Gin-Go bot that
   discards for the board;
@@ -96,6 +99,7 @@ LEVEL_NAMES = {"easy": "easy", "normal": "normal", "sharp": "strong"}
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
 PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"}, "ginsearch": {"ginski"},
+         "ginfer": {"ginski"}, "ginfern": {"ginski"},
          "first": {"gingo"}, "gostrong": {"gingo"}, "gosearch": {"gingo"}, "rlcard": {"gin"}}
 
 
@@ -114,6 +118,14 @@ def _rummy_policy(name: str) -> Policy:
         from companion.games.ginski.search import GINSKI_SEARCH
         from companion.play.levels import seat_action
         return lambda game, rng: seat_action(game, GINSKI_SEARCH)
+    if name == "ginfer":
+        from companion.games.ginski.search import GINSKI_INFER
+        from companion.play.levels import seat_action
+        return lambda game, rng: seat_action(game, GINSKI_INFER)
+    if name == "ginfern":
+        from companion.games.ginski.search import GINSKI_INFER_NORMAL
+        from companion.play.levels import seat_action
+        return lambda game, rng: seat_action(game, GINSKI_INFER_NORMAL)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
     if name in LEVEL_NAMES:
@@ -121,8 +133,8 @@ def _rummy_policy(name: str) -> Policy:
         return lambda game, rng: find_variant(game.variant).bot(level)(game, rng)
     if name == "rlcard":
         return rlcard_policy()
-    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski, ginsearch, random, "
-                     "easy, normal, sharp or rlcard")
+    raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski, ginsearch, ginfer, ginfern, "
+                     "random, easy, normal, sharp or rlcard")
 
 
 # RLCard's gin-rummy action ids (rlcard/games/gin_rummy/utils/action_event.py)

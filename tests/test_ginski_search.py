@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from companion import cards as C
 from companion.games import find_variant, rummy_game
 from companion.games.ginski import search as ginski_search
 from companion.play.knowledge import knowledge
@@ -70,18 +71,46 @@ def hidden_swapped(game: RummyGame, rng: random.Random) -> RummyGame:
     return other
 
 
+@pytest.mark.parametrize("bot", [STRONG, ginski_search.GINSKI_INFER], ids=["search", "infer"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_search_decides_from_its_seats_knowledge_only(players: int) -> None:
+def test_the_search_decides_from_its_seats_knowledge_only(players: int, bot: ginski_search.GinskiSearch) -> None:
     rng = random.Random(5)
     checked = 0
     for game in discards(31 + players, players, limit=6):
-        mine = seat_action(game, STRONG)
+        mine = seat_action(game, bot)
         other = hidden_swapped(game, rng)
         assert other.hands[game.turn] == game.hands[game.turn]
         assert other.hands != game.hands or other.stock != game.stock
-        assert seat_action(other, STRONG) == mine
+        assert seat_action(other, bot) == mine
         checked += 1
     assert checked == 6
+
+
+def test_weighted_deals_hold_fewer_cards_near_what_the_others_threw() -> None:
+    """Over real three-player positions: in the seat games the inference picks, the other
+    hands hold fewer cards that meld with a card their player threw than in blind ones."""
+    from companion.play.knowledge import seat_game
+    from companion.play.rummy_inference import weighted_seat_game
+    from companion.play.strong import reach
+
+    def near_thrown(g: RummyGame, seat: int, thrown: tuple[int, ...]) -> int:
+        n = 0
+        for s in range(g.players):
+            if s != seat:
+                for d in C.iter_cards(thrown[s]):
+                    n += (g.hands[s] & reach(1 << d, 0) & ~(1 << d)).bit_count()
+        return n
+
+    weighted = blind = 0
+    for game in discards(51, 3, limit=40):
+        k = knowledge(game, game.turn)
+        if not any(k.thrown):
+            continue
+        rng = random.Random(3)
+        for _ in range(10):
+            weighted += near_thrown(weighted_seat_game(game, game.turn, rng, k), game.turn, k.thrown)
+            blind += near_thrown(seat_game(game, game.turn, rng, k), game.turn, k.thrown)
+    assert blind > 50 and weighted < 0.9 * blind, (weighted, blind)
 
 
 def test_the_search_is_deterministic_for_a_seed() -> None:

@@ -49,6 +49,7 @@ from companion.games.ginski.bot import GINSKI, GinskiPolicy
 from companion.play.knowledge import knowledge, seat_game
 from companion.play.policy import Policy, best_after, play_turn
 from companion.play.rummy_actions import Action, Discard, Draw, Pass
+from companion.play.rummy_inference import weighted_seat_game
 from companion.play.sharp import budget
 
 if TYPE_CHECKING:
@@ -99,6 +100,8 @@ class GinskiSearch(GinskiPolicy):
     samples = SAMPLES
 
     weigh_draws = WEIGH_DRAWS
+    playout = PLAYOUT  # the bot every seat plays in a play-out
+    infer = False  # deals weighed by what the others threw and let go by (companion.play.rummy_inference)
 
     def take(self, game: RummyGame, hand: int, top: int) -> bool:
         start = time.thread_time()
@@ -138,9 +141,10 @@ class GinskiSearch(GinskiPolicy):
             if done >= MIN_SAMPLES and time.thread_time() - start + slowest > limit:
                 break  # the next round of play-outs would overrun the budget
             round_start = time.thread_time()
-            deal = seat_game(game, seat, sampler, know)
+            deal = (weighted_seat_game(game, seat, sampler, know) if self.infer
+                    else seat_game(game, seat, sampler, know))
             for i, move in enumerate(moves):
-                totals[i] += play_out(deal.clone(), move, seat, PLAYOUT)
+                totals[i] += play_out(deal.clone(), move, seat, self.playout)
             done += 1
             slowest = max(slowest, time.thread_time() - round_start)
         return [t / done for t in totals]
@@ -149,4 +153,26 @@ class GinskiSearch(GinskiPolicy):
 GINSKI_SEARCH = GinskiSearch()
 
 
-__all__ = ["GinskiSearch", "GINSKI_SEARCH", "round_value", "play_out", "DISCARDS", "SAMPLES", "MIN_SAMPLES"]
+class GinskiInfer(GinskiSearch):
+    """:class:`GinskiSearch` on deals weighed by what the others threw and let go by
+    (:func:`companion.play.rummy_inference.weighted_seat_game`); not a level (see the
+    module notes)."""
+
+    infer = True
+
+
+GINSKI_INFER = GinskiInfer()
+
+
+class GinskiInferNormal(GinskiInfer):
+    """:class:`GinskiInfer` playing the rounds out with the normal bot in every seat
+    (slower play-outs, fewer deals in the budget); not a level."""
+
+    playout = GINSKI
+
+
+GINSKI_INFER_NORMAL = GinskiInferNormal()
+
+
+__all__ = ["GinskiSearch", "GINSKI_SEARCH", "GinskiInfer", "GINSKI_INFER", "GINSKI_INFER_NORMAL",
+           "round_value", "play_out", "DISCARDS", "SAMPLES", "MIN_SAMPLES"]

@@ -84,7 +84,15 @@ def candidate_hits(hand: Sequence[int], game: GingoGame) -> list[tuple[int, int,
             fits = [s * 13 + r - 1 for s in range(4)]
         else:
             s = C.suit(next(iter(st)))
-            fits = [s * 13 + x for x in range(13)]
+            # a single card goes onto a run only next to an end (or where its joker
+            # stands): the ranks from one below the lowest to one above the highest
+            pos = {C.rank(x) for x in st}
+            if 1 in pos and 13 in pos:
+                pos = {14 if r == 1 else r for r in pos}
+            lo, hi = min(pos) - 1, max(pos) + 1
+            fits = [s * 13 + x - 1 for x in range(max(lo, 1), min(hi, 13) + 1)]
+            if hi >= 14 and s * 13 not in fits:
+                fits.insert(0, s * 13)  # the ace high (in card order, as the others)
         for c in hand:
             if c < 52:
                 if c in fits and not on_table >> c & 1 and (c not in st or c in m.designations.values()):

@@ -17,7 +17,7 @@ from typing import Any
 
 from companion import board as B
 from companion import cards as C
-from companion.games.gingo.play.turns import Turns, _PState
+from companion.games.gingo.play.turns import Record, Turns, _PState
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, dealer_after_choice, draw_flips
 from companion.games.gingo.rules import actions as A
 from companion.games.gingo.rules.engine import GingoGame
@@ -99,6 +99,7 @@ class GingoPlay(Turns):
         if not all(hs) or not pl:
             raise GingoError("arranged deal: every seat holds a card and the pile has its upcard")
         st.hands, st.pile, st.stock = hs, pl, sk
+        st.record = Record.empty(len(players))
         st.turn = (dealer + 1) % len(players) if turn is None else turn
         st.stage, st.keep, st.phase = "draw", None, "play"
         return play
@@ -145,6 +146,11 @@ class GingoPlay(Turns):
         return self._st.keep
 
     @property
+    def record(self) -> Record:
+        """What each seat did in public this hand (:class:`~companion.games.gingo.play.turns.Record`)."""
+        return self._st.record
+
+    @property
     def winner(self) -> int | None:
         return self._st.table.winner
 
@@ -173,9 +179,12 @@ class GingoPlay(Turns):
         """Apply one JSON action; return its events as JSON. Refused: :class:`GingoError`, no change."""
         return to_dicts(self.perform(A.action_from_dict(action, A.PLAY_KEYS, " in full play")))
 
-    def perform(self, action: A.Action) -> list[Event]:
-        """Apply one typed action; return its events. Refused: :class:`GingoError`, no change."""
-        st = self._st.copy()
+    def perform(self, action: A.Action, *, in_place: bool = False) -> list[Event]:
+        """Apply one typed action; return its events. Refused: :class:`GingoError`, no change.
+        ``in_place``: change the state as the action goes instead of a copy of it (quicker,
+        for a bot's play-outs on its own copy of a game, whose moves are legal): a refused
+        action may then leave the game half changed."""
+        st = self._st if in_place else self._st.copy()
         if isinstance(action, A.ChooseDeal):
             events = self._choose_deal(st, action)
         elif isinstance(action, A.Setup):
@@ -236,6 +245,7 @@ class GingoPlay(Turns):
         for i in range(self.options.deal * n):
             hands[(dealer + 1 + i) % n].append(deck.pop())
         st.hands, st.pile, st.stock = hands, [deck.pop()], deck
+        st.record = Record.empty(n)
         st.turn, st.stage, st.keep, st.phase = (dealer + 1) % n, "draw", None, "play"
         return [Dealt(st.table.hand, dealer, self.options.deal, st.pile[0], len(st.stock), st.turn)]
 

@@ -5,8 +5,10 @@ At the two choices of a turn that decide most (what to draw or dig, and which ca
 let go), the normal bot (:mod:`companion.games.gingo.play.strong`) names a few candidates:
 stock or its best digs of the spread pile, and the cards it values least. For each
 sample the bot deals again every card its seat cannot see (the other hands and the
-stock, shuffled together; only their sizes are kept), plays each candidate in that
-same deal, then plays the rest of the hand with the normal bot in every seat, and
+stock; their sizes are kept), as what the other players did in public this hand makes
+likely (:mod:`companion.games.gingo.play.inference`: the cards they dug and kept stay in
+their hands, hands holding what they would have laid down or dug are less likely),
+plays each candidate in that same deal, then plays the rest of the hand with the normal bot in every seat, and
 scores the board at the end of the hand for its side (:func:`outcome`: a won game is
 worth :data:`WIN`, otherwise the opponent's distance to a link less its own). It keeps
 the candidate with the best mean over the samples; the normal bot's own choice wins a
@@ -42,6 +44,8 @@ import random
 import time
 from collections.abc import Sequence
 
+from companion import cards as C
+from companion.games.gingo.play.inference import fits_mask, weighted_deal
 from companion.games.gingo.play.play import GingoPlay
 from companion.games.gingo.play.strong import dig_options, discard_order, strong_move
 from companion.play.sharp import budget
@@ -58,29 +62,45 @@ MOVE_CAP = 120  # a play-out still running after this many moves is scored as it
 
 def seat_seed(play: GingoPlay, rng: random.Random) -> int:
     """A seed from ``rng`` (not advanced) and what the player to move sees: its cards, the
-    pile, the table melds, the board, the hand sizes and the stock's size."""
+    pile, the table melds, the board, the hand sizes, the stock's size and what each seat did
+    in public this hand (:attr:`GingoPlay.record`)."""
     seat = play.turn
     t = play.table
     seen = repr((copy.copy(rng).random(), seat, play.stage, tuple(play.hands[seat]), tuple(play.pile),
                  t.table_cards(), t.hand, [len(h) for h in play.hands], len(play.stock),
-                 t.board.mask(1), t.board.mask(2), play.keep))
+                 t.board.mask(1), t.board.mask(2), play.keep, play.record))
     return int.from_bytes(hashlib.blake2b(seen.encode(), digest_size=8).digest(), "big")
 
 
 def sample_deal(play: GingoPlay, rng: random.Random) -> GingoPlay:
     """A copy of ``play`` with every card the player to move cannot see (the other hands and
-    the stock) dealt again from ``rng``; the hands keep their sizes, and the copy's own
-    shuffler is seeded from ``rng`` too, so nothing of the real deck's future is in it."""
+    the stock) dealt again from ``rng``, the way the evidence makes likely
+    (:func:`companion.games.gingo.play.inference.weighted_deal`: the cards others are known to
+    hold kept, hands that hold what their players would have laid down or dug are less
+    likely); the hands keep their sizes, and the copy's own shuffler is seeded from
+    ``rng`` too, so nothing of the real deck's future is in it."""
     seat = play.turn
     other = play.clone()
     st = other._st
     pool = sorted([c for s, h in enumerate(st.hands) if s != seat for c in h] + list(st.stock))
-    rng.shuffle(pool)
-    for s, h in enumerate(st.hands):
+    sizes = [0 if s == seat else len(h) for s, h in enumerate(st.hands)]
+    rec = st.record
+    n = len(st.hands)
+    if len(rec.held) == n:
+        unseen = C.cards_mask(pool)
+        known = [0 if s == seat else rec.held[s] & unseen for s in range(n)]
+        hands, stock = weighted_deal(pool, sizes, known, rec.thrown, rec.passed, fits_mask(play.table), rng)
+    else:  # a game without a record (built by hand): uniform
+        rng.shuffle(pool)
+        hands = []
+        for size in sizes:
+            hands.append(pool[:size])
+            pool = pool[size:]
+        stock = pool
+    for s in range(n):
         if s != seat:
-            n = len(h)
-            st.hands[s], pool = pool[:n], pool[n:]
-    st.stock = pool
+            st.hands[s] = hands[s]
+    st.stock = stock
     st.rng = random.Random(rng.getrandbits(64))
     other._hand_rng = None
     return other
@@ -99,11 +119,11 @@ def outcome(play: GingoPlay, side: int) -> float:
 def play_out(play: GingoPlay, first: A.Action, side: int, rng: random.Random) -> float:
     """Play ``first`` on ``play`` (a sampled copy, changed in place), then the normal bot in
     every seat to the end of the hand; the :func:`outcome` for ``side``."""
-    play.perform(first)
+    play.perform(first, in_place=True)
     for _ in range(MOVE_CAP):
         if play.phase != "play":
             break
-        play.perform(strong_move(play, rng))
+        play.perform(strong_move(play, rng), in_place=True)
     return outcome(play, side)
 
 

@@ -42,6 +42,7 @@ from typing import Any
 from companion import cards as C
 from companion.games.gingo.play.bot import _chip_value, _layoff_take, _meld, bot_move, discard_move
 from companion.games.gingo.play.candidates import candidate_hits, candidate_melds
+from companion.games.gingo.play.inference import NEAR
 from companion.games.gingo.play.play import GingoPlay
 from companion.games.gingo.rules import actions as A
 from companion.games.gingo.rules.engine import GingoGame
@@ -127,9 +128,16 @@ def dig_options(play: GingoPlay) -> list[tuple[float, A.Action]]:
     game = play.table
     pile = play.pile
     found: list[tuple[float, int, A.Action]] = []
+    held = C.cards_mask(hand)
     for idx in range(len(pile) - 1, max(-1, len(pile) - 1 - DIG_DEPTH), -1):
         card = pile[idx]
         taken = pile[idx:]
+        if card < 52:
+            # a meld holding the card holds two more within two ranks of it or of its
+            # rank (or jokers): without them, no meld to look for
+            mask = held | C.cards_mask(taken)
+            if (mask & NEAR[card]).bit_count() + (mask >> 52).bit_count() < 2:
+                continue
         trial = hand + taken
         for cards, des in candidate_melds(trial, game):
             if card not in cards or len(cards) >= len(trial):

@@ -20,6 +20,51 @@ from companion.games.gingo.rules.engine import GingoGame
 from companion.games.gingo.rules.errors import GingoError
 from companion.games.gingo.rules.events import Discarded, Drawn, Event, PileTaken, StockRenewed
 
+PASSED_TOP = 3  # the cards on top of the pile a draw from the stock is taken to let lie
+
+
+@dataclass(frozen=True)
+class Record:
+    """What every seat did in public this hand, as card masks per seat: the cards it is
+    known to hold (taken from the pile and not laid down or thrown since), the cards it
+    threw, and the cards on top of the pile (:data:`PASSED_TOP` at most) it let lie when
+    it drew from the stock instead. Every player at the table sees all of it; the bots'
+    inference reads it (:mod:`companion.games.gingo.play.inference`)."""
+
+    held: tuple[int, ...] = ()
+    thrown: tuple[int, ...] = ()
+    passed: tuple[int, ...] = ()
+
+    @staticmethod
+    def empty(players: int) -> Record:
+        return Record((0,) * players, (0,) * players, (0,) * players)
+
+    def _with(self, seat: int, held: int | None = None, thrown: int = 0, passed: int = 0) -> Record:
+        def put(masks: tuple[int, ...], value: int) -> tuple[int, ...]:
+            return masks[:seat] + (value,) + masks[seat + 1:]
+        h = self.held if held is None else put(self.held, held)
+        t = put(self.thrown, self.thrown[seat] | thrown) if thrown else self.thrown
+        p = put(self.passed, self.passed[seat] | passed) if passed else self.passed
+        return Record(h, t, p)
+
+    def took(self, seat: int, kept: Sequence[int], used: Sequence[int]) -> Record:
+        """``seat`` dug the pile, laid ``used`` down (cards taken or held) and kept ``kept``
+        of the cards taken."""
+        return self._with(seat, held=self.held[seat] & ~C.cards_mask(used) | C.cards_mask(kept))
+
+    def laid(self, seat: int, cards: Sequence[int]) -> Record:
+        """``seat`` laid ``cards`` down from its hand (a meld or a hit)."""
+        mask = C.cards_mask(cards)
+        return self._with(seat, held=self.held[seat] & ~mask) if self.held[seat] & mask else self
+
+    def threw(self, seat: int, card: int) -> Record:
+        return self._with(seat, held=self.held[seat] & ~(1 << card), thrown=1 << card)
+
+    def drew(self, seat: int, pile: Sequence[int]) -> Record:
+        """``seat`` drew from the stock while ``pile`` lay there (top last)."""
+        top = C.cards_mask(c for c in pile[-PASSED_TOP:] if c < 52)
+        return self._with(seat, passed=top) if top else self
+
 
 @dataclass
 class _PState:
@@ -34,6 +79,7 @@ class _PState:
     keep: int | None = None  # a card taken from the pile that may not be discarded this turn
     reveal: tuple[int, ...] = ()
     actions: int = 0
+    record: Record = Record()  # what each seat did in public this hand
 
     def copy(self) -> _PState:
         r = copy.copy(self.rng)
@@ -120,6 +166,8 @@ class Turns:
             if st.table.phase != "play":  # the second exhaustion ended the hand
                 st.phase = st.table.phase
                 return events
+        if st.record.passed:
+            st.record = st.record.drew(seat, st.pile)
         st.hands[seat].append(st.stock.pop())
         st.stage = "play"
         events.append(Drawn(seat, len(st.stock)))
@@ -174,6 +222,8 @@ class Turns:
         st.pile = st.pile[:idx]
         st.hands[seat] = [c for c in hand if c not in used]
         st.stage = "play"
+        if st.record.held:
+            st.record = st.record.took(seat, [c for c in taken if c not in used], used)
         return events
 
     def _lay_down(self, st: _PState, a: A.Meld | A.Hit) -> list[Event]:
@@ -185,6 +235,8 @@ class Turns:
         self._check_keeps_discard(st, hand, cards, what)
         events, used = self._lay(st, a, hand, what)
         st.hands[seat] = [c for c in hand if c not in used]
+        if st.record.held:
+            st.record = st.record.laid(seat, used)
         return events
 
     def _discard(self, st: _PState, a: A.Discard) -> list[Event]:
@@ -197,6 +249,8 @@ class Turns:
         hand = [c for c in hand if c != card]
         st.hands[seat] = hand
         st.pile.append(card)
+        if st.record.held:
+            st.record = st.record.threw(seat, card)
         events: list[Event] = [Discarded(seat, card)]
         if hand:
             if a.jokers is not None or a.skip:
@@ -210,4 +264,4 @@ class Turns:
         return events
 
 
-__all__ = ["Turns"]
+__all__ = ["Turns", "Record", "PASSED_TOP"]
