@@ -75,7 +75,7 @@ def test_checkpoint_plus_tail_equals_the_fold(tmp_path: Path, seed: int) -> None
         assert table.game(gid) == folded(table, gid)
     table.store.close()
     again = Table(open_store(tmp_path))
-    assert again.library.checkpointed.get(gin, 0) > 0  # started from a checkpoint, not from the first event
+    assert again.ledger.library.checkpointed.get(gin, 0) > 0  # started from a checkpoint, not from the first event
     for gid in (gin, color, go):
         assert again.game(gid) == folded(again, gid)
         assert again.game(gid)["version"] == len(again.store.events(gid))
@@ -96,11 +96,11 @@ def test_finished_games_load_when_first_asked_for(tmp_path: Path) -> None:
     running = table.create_game("gin", players=["A", "B"])["id"]
     table.store.close()
     again = Table(open_store(tmp_path))
-    assert running in again.library.open and done not in again.library.open and done not in again.library.cache
+    assert running in again.ledger.library.open and done not in again.ledger.library.open and done not in again.ledger.library.cache
     listed = {g["id"]: g for g in again.games()}
     assert listed[done]["finished"] and listed[done]["summary"] is True and "hands" not in listed[done]
     assert again.game(done) == folded(again, done)  # folded now
-    assert done in again.library.cache
+    assert done in again.ledger.library.cache
 
 
 def test_summary_is_small_and_rebuilt_when_missing(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ class Phones:
         self.store = open_store(data)
         self.table = Table(self.store)
         keys = random.Random(seed or data.parent.name)  # a replayable deal per test (the service uses the OS's random source)
-        self.table.new_key = lambda: keys.randbytes(32)  # type: ignore[method-assign]
+        self.table.dealing.new_key = lambda: keys.randbytes(32)  # type: ignore[method-assign]
         self.sync = None
         if board:  # the simulated board, as `gingo serve` runs without hardware
             from companion.hardware.layout import default_layout

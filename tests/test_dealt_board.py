@@ -211,7 +211,7 @@ def arrange(p: Phones, gid: str, board: str, hands: list[list[str]], pile: list[
     assert g is not None and g.dealt is not None
     held = {c for cs in (*hands, pile, draws) for c in cs}
     rest = [C.card_name(c) for c in range(54) if C.card_name(c) not in held]
-    with p.table._lock:
+    with p.table.ledger.lock:
         new = g.dealt.clone()
         new.engine = GingoPlay.from_deal(list(new.names), g.options, suit_rows=ROWS, hands=hands, pile=pile,
                                          stock=rest + draws[::-1], dealer=1, turn=0, board=board)

@@ -173,10 +173,10 @@ def test_a_table_of_bots_only_waits_after_each_hand_and_one_with_a_phone_does_no
     slept: list[float] = []
     monkeypatch.setattr(dealing, "time", type("Clock", (), {"sleep": staticmethod(slept.append)}))
     t = phones.table
-    monkeypatch.setattr(t, "after_dealt", lambda gid: None)  # the bots wait for run_bots below
-    t.hand_pause = 5.0
-    gid = t.create_dealt("gin", players=["Bot A", "Bot B"], bots=[0, 1]).body["id"]
-    t.run_bots(gid, delay=0.01)
+    monkeypatch.setattr(t.dealing, "after_dealt", lambda gid: None)  # the bots wait for run_bots below
+    t.dealing.hand_pause = 5.0
+    gid = t.dealing.create_dealt("gin", players=["Bot A", "Bot B"], bots=[0, 1]).body["id"]
+    t.dealing.run_bots(gid, delay=0.01)
     d = t.held(gid).dealt
     assert d.finished and d.hands_over() >= 1
     assert slept.count(5.0) == d.hands_over(), (slept.count(5.0), d.hands_over())
@@ -185,7 +185,7 @@ def test_a_table_of_bots_only_waits_after_each_hand_and_one_with_a_phone_does_no
     g = create(phones, "gin", ["Ann", "Bot 1"], [1])
     phones.client.post(f"/api/v1/games/{g['id']}/seats/0", headers=phones.ann)
     for _ in range(300):  # seat 0 draws and throws; the bot plays on the delay path
-        t.run_bots(g["id"], delay=0.01)
+        t.dealing.run_bots(g["id"], delay=0.01)
         v = phones.client.get(f"/api/v1/games/{g['id']}/view", headers=phones.ann).json()
         if v["finished"] or phones.table.held(g["id"]).dealt.hands_over() >= 2:
             break

@@ -74,7 +74,7 @@ def test_home_assistant_states_of_a_dealt_game_name_no_card(tmp_path: Path) -> N
     for variant in ("gin", "gingo", "ginski", "color_gin"):
         players = ["Ann", "Bot"] if variant != "color_gin" else ["Ann", "Bot", "Cy"]
         try:
-            gid = table.create_dealt(variant, players=players, bots=[1], skip_board=variant == "gingo").body["id"]
+            gid = table.dealing.create_dealt(variant, players=players, bots=[1], skip_board=variant == "gingo").body["id"]
         except ValueError:
             continue
         game = table.game(gid)

@@ -262,7 +262,7 @@ def test_the_scan_finds_a_damaged_row_that_a_checkpoint_covers(tmp_path: Path) -
     raw.commit()
     raw.close()
     again = Table(open_store(tmp_path))
-    assert again.wait_scan(30) and again.scan_state == "done"
+    assert again.ledger.wait_scan(30) and again.ledger.scan_state == "done"
     g = again.game(gid)
     assert g["damaged"]["lost"] == [seq] and len(g["hands"]) == 9
     assert again.game(other)["version"] == 1 and "damaged" not in again.game(other)

@@ -142,7 +142,7 @@ class Service:
 
     def start(self) -> None:
         self.sync.start()
-        self.table.resume_bots()  # a dealt game stopped on a bot's turn (a restart, a crash) plays on
+        self.table.dealing.resume_bots()  # a dealt game stopped on a bot's turn (a restart, a crash) plays on
 
     def stop(self) -> None:
         if self.buttons is not None:
@@ -240,8 +240,8 @@ def build_service(settings: Settings, warn: Say | None = None) -> Service:
     if store.upgraded_from is not None:
         say(f"the event log was upgraded to the new format; the old file is kept as {store.upgraded_from}")
     table = Table(store)
-    table.bot_delay = bot_delay()
-    table.hand_pause = hand_pause()
+    table.dealing.bot_delay = bot_delay()
+    table.dealing.hand_pause = hand_pause()
     set_budget(bot_budget())
     for text in table.storage_health()["warnings"]:
         say(text)

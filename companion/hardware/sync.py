@@ -103,8 +103,7 @@ class BoardSync:
         classifier: Classifier | None = None,
     ) -> None:
         self.table = table
-        if hasattr(table, "board_gate"):  # dealt Gin-Go waits for the chips before the next turn
-            table.board_gate = self._disagrees
+        table.dealing.board_gate = self._disagrees  # dealt Gin-Go waits for the chips before the next turn
         self.classifier = classifier
         self.shutdown = shutdown
         self.sensors = sensors
@@ -281,9 +280,8 @@ class BoardSync:
         self.publish({"type": "board", "board": view})
         for msg in news:
             self.publish(msg)
-        agreed = getattr(self.table, "board_agreed", None)
-        if agreed is not None and view.get("sensed") is not None and not view.get("mismatches"):
-            agreed()  # a dealt Gin-Go game waiting for the chips plays on
+        if view.get("sensed") is not None and not view.get("mismatches"):
+            self.table.dealing.board_agreed()  # a dealt Gin-Go game waiting for the chips plays on
 
     def _news_loop(self) -> None:
         while True:

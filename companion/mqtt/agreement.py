@@ -128,9 +128,8 @@ class Agreement:
         guest came or went): tell this board's phones, and let waiting bots move."""
         play = self.play
         play.announce({"type": "remote", "game": gid, "peer_board": True})
-        agreed = getattr(play.table, "board_agreed", None)
-        if agreed is not None and play._loop is not None:
-            play.spawn(asyncio.to_thread(agreed), "gingo-remote-board-agreed")
+        if play._loop is not None:
+            play.spawn(asyncio.to_thread(play.table.dealing.board_agreed), "gingo-remote-board-agreed")
 
     def dealt_wait(self, g: GameState, own: dict[str, Any] | None) -> dict[str, Any] | None:
         """Host (the table's ``remote_wait``, under its lock): what a dealt turn of a game on

@@ -178,12 +178,12 @@ class DealtRemote:
         who = f"{board}:{holder}"
         key = None if cid is None else f"{board}:{cid}"
         if op == "view":
-            return dict(table.view(gid, who))
+            return dict(table.dealing.view(gid, who))
         if op == "play":
-            return dict(table.play(gid, who, args.get("action"), client_id=key, expected_version=expected))
+            return dict(table.dealing.play(gid, who, args.get("action"), client_id=key, expected_version=expected))
         if op == "claim":
             assert seat is not None
-            return dict(table.claim_seat(gid, seat, who, client_id=key))
+            return dict(table.dealing.claim_seat(gid, seat, who, client_id=key))
         if op == "free":
             assert seat is not None
             held = table.held(gid)
@@ -191,9 +191,9 @@ class DealtRemote:
             if current is not None and not str(current).startswith(f"{board}:"):
                 raise Conflict(f"seat {seat} is held by a phone at the host's board: only its host frees it",
                                code="seat_elsewhere", details={"seat": seat})
-            return {"game": table.free_seat(gid, seat)}  # the game, packed on the way (:meth:`request`)
+            return {"game": table.dealing.free_seat(gid, seat)}  # the game, packed on the way (:meth:`request`)
         if op == "hint":
-            return dict(table.hint(gid, who))
+            return dict(table.dealing.hint(gid, who))
         if op == "undo":
             return dict(table.undo(gid, client_id=key, expected_version=expected, by=f"board {board}"))
         return dict(table.redo(gid, client_id=key, expected_version=expected, by=f"board {board}"))

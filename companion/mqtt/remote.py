@@ -89,8 +89,7 @@ class RemotePlay:
         self._unsubscribe: Any = None
         table.add_write_hooks(guard=copy_guard(self.is_copy))
         table.add_write_hooks(guard=self.agreement.guard)
-        if hasattr(table, "remote_wait"):  # a remote dealt Gin-Go turn waits for the guest's chips too
-            table.remote_wait = self.agreement.dealt_wait
+        table.dealing.remote_wait = self.agreement.dealt_wait  # a remote dealt Gin-Go turn waits for the guest's chips too
 
     # -- what this board remembers --------------------------------------------------------
 
@@ -299,7 +298,7 @@ class RemotePlay:
         ``skip_board`` as for a local dealt game); this board alone holds the hands."""
         gid = "r" + secrets.token_hex(16)
         if dealt is not None:
-            game = dict(self.table.create_dealt(variant, players=players, options=options, dealer=dealer,
+            game = dict(self.table.dealing.create_dealt(variant, players=players, options=options, dealer=dealer,
                                                 client_id=client_id, game_id=gid, **dealt).body)
         else:
             game = self.table.create_game(variant, players=players, options=options, dealer=dealer,

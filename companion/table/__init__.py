@@ -22,9 +22,12 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
 * :mod:`~companion.table.checkpoint`: a game's folded state saved as JSON, so a start-up replays only the tail
 * :mod:`~companion.table.checks`: players and seats of a new game
 * :mod:`~companion.table.library`: every game's summary line, the open games' state, finished ones folded when asked
-* :mod:`~companion.table.reads`: the game list, one game, its events, the log's health
-* :mod:`~companion.table.ledger`: the write path (trial fold, group commit, answer)
-* :mod:`~companion.table.dealing`: the commands of dealt games (create, seats, a seat's view and action, the bots)
+* :mod:`~companion.table.ledger`: :class:`~companion.table.ledger.Ledger`, the write path (the log, the lock,
+  the folded games; trial fold, group commit, answer)
+* :mod:`~companion.table.reads`: :class:`~companion.table.reads.Reads`, given the ledger: the game list,
+  one game, its events, the log's health
+* :mod:`~companion.table.dealing`: :class:`~companion.table.dealing.Dealing`, given the ledger and the reads:
+  the commands of dealt games (create, seats, a seat's view and action, the bots)
 * :mod:`~companion.table.hands`: :class:`HandInput`, checked and scored
 * :mod:`~companion.table.dealt_transfer` and :mod:`~companion.table.transfer`: export and import
 * :mod:`~companion.table.outing_fold`, :mod:`~companion.table.outing_steps`,
@@ -32,12 +35,13 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
   :mod:`~companion.table.outings`: seed 004's outings (:attr:`Table.outings`), kept as steps,
   settled after every game write, exported and imported with their games; they reach the
   games through the commands of :class:`~companion.table.outing_steps.GameTable`
-* :mod:`~companion.table.service`: :class:`Table`, the commands
+* :mod:`~companion.table.service`: :class:`Table`, the commands of tracked games, made of a
+  ``ledger``, its ``reads`` (passed on by one-line methods), its ``dealing`` (called as
+  ``table.dealing.play(...)``) and its ``outings``
 * :mod:`~companion.table.replica`: a remote game's copy on the guest board, appended from the host's log
 
-:class:`Table` is still one class built by inheritance across modules (``Reads`` in
-:mod:`~companion.table.reads`, ``Ledger``, ``Dealing``, then ``Table``), and so is
-``Outings`` (``Steps``, ``Trigger``, ``Transfer``): a split still to undo.
+:class:`Table` holds its parts rather than inheriting them: no class of the package is
+split across modules by inheritance (``tests/test_layers.py`` checks this).
 
 Event types (payloads are JSON):
 

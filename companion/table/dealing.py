@@ -11,6 +11,10 @@ commitment (``"revealed"`` and ``"next"``), so the log alone proves every deal.
 Bots act after each human action until a human must act: at once in the same request
 when ``bot_delay`` is 0 (tests), else on a thread that waits ``bot_delay`` seconds before
 each bot move (the page shows them one by one).
+
+:class:`Dealing` is given the table's :class:`~companion.table.ledger.Ledger` (it writes
+through it) and :class:`~companion.table.reads.Reads` (it answers with the game); the
+table holds it as :attr:`Table.dealing <companion.table.service.Table.dealing>`.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from companion.table.dealt import DealtGame, check_bots
 from companion.table.errors import engine_failure
 from companion.table.state import GameState
 from companion.table.ledger import Ledger, Outcome, Staged
+from companion.table.reads import Reads
 from companion.table.retries import fingerprint, new_id
 
 log = logging.getLogger("companion.table")
@@ -57,8 +62,8 @@ def published(before: DealtGame, after: DealtGame) -> dict[str, Any]:
     return out
 
 
-class Dealing(Ledger):
-    """Dealt-game commands, on top of the write path of :class:`Ledger`."""
+class Dealing:
+    """Dealt-game commands, written through ``ledger`` and read through ``reads``."""
 
     #: seconds a bot waits before each move (0: the bots move inside the human's request)
     bot_delay: float = 0.0
@@ -71,17 +76,18 @@ class Dealing(Ledger):
     #: ``remote_wait(game, own_wait)`` answers the wait with the boards named
     remote_wait: Any = None
 
+    def __init__(self, ledger: Ledger, reads: Reads) -> None:
+        self.ledger = ledger
+        self.reads = reads
+        self.library = ledger.library
+        self._lock = ledger.lock
+        self._bot_threads: set[str] = set()  # games whose bots play on a thread now
+
     @staticmethod
     def new_key() -> bytes:
         """A new match key: 32 bytes from the operating system's random source (tests may
         replace this with a seeded source to replay a deal)."""
         return secrets.token_bytes(SEED_BYTES)
-
-    def _bots_running(self) -> set[str]:
-        running: set[str] | None = self.__dict__.get("_bot_threads")
-        if running is None:
-            running = self.__dict__["_bot_threads"] = set()
-        return running
 
     # -- creating --------------------------------------------------------------------------
 
@@ -122,16 +128,16 @@ class Dealing(Ledger):
                 payload["seats"] = held
             if rematch_of:
                 payload["rematch_of"] = rematch_of
-            return self._stage(None, gid, "game_created", payload, client_id, lambda st: ({}, None), fp)
+            return self.ledger.stage(None, gid, "game_created", payload, client_id, lambda st: ({}, None), fp)
 
-        out = self._run(gid, client_id, stage, "create_dealt", fp)
+        out = self.ledger.run(gid, client_id, stage, "create_dealt", fp)
         self.after_dealt(str(out.body.get("id", gid)))
         return out
 
     # -- seats -------------------------------------------------------------------------------
 
     def _dealt(self, game_id: str) -> tuple[GameState, DealtGame]:
-        g = self._writable(game_id)
+        g = self.reads.writable(game_id)
         if g.dealt is None:
             raise InvalidInput(f"game {game_id} is tracked at a real table, not dealt by the companion "
                                "(create one with \"mode\": \"dealt\")", code="not_dealt")
@@ -139,7 +145,7 @@ class Dealing(Ledger):
 
     def is_dealt(self, game_id: str) -> bool:
         with self._lock:
-            return self._get(game_id).dealt is not None
+            return self.reads.state(game_id).dealt is not None
 
     @staticmethod
     def seat_of(d: DealtGame, holder: str | None) -> int | None:
@@ -166,12 +172,12 @@ class Dealing(Ledger):
             if mine is not None:
                 raise Conflict(f"you hold seat {mine} already: one seat per phone", code="seat_taken",
                                details={"seat": seat, "held": mine})
-            return self._stage(g, g.id, "seat", {"seat": seat, "holder": holder}, None, lambda st: ({}, None))
+            return self.ledger.stage(g, g.id, "seat", {"seat": seat, "holder": holder}, None, lambda st: ({}, None))
 
         with self._lock:
             staged = stage()
         if staged is not None:
-            self._finish(staged)
+            self.ledger.finish(staged)
         return self.view(game_id, holder)
 
     def free_seat(self, game_id: str, seat: int) -> dict[str, Any]:
@@ -187,14 +193,14 @@ class Dealing(Ledger):
             if seat not in d.seats:
                 raise Conflict(f"seat {seat} is not held by a phone: it is free already", code="seat_free",
                                details={"seat": seat})
-            staged = self._stage(g, g.id, "seat", {"seat": seat, "holder": None}, None, lambda st: ({}, None))
-        self._finish(staged)
-        return self.game(game_id)
+            staged = self.ledger.stage(g, g.id, "seat", {"seat": seat, "holder": None}, None, lambda st: ({}, None))
+        self.ledger.finish(staged)
+        return self.reads.game(game_id)
 
     def view(self, game_id: str, holder: str | None) -> dict[str, Any]:
         """What ``holder`` may see: its seat, its cards and legal actions, the table, the version."""
         with self._lock:
-            g = self._get(game_id)
+            g = self.reads.state(game_id)
             if g.dealt is None:
                 raise InvalidInput(f"game {game_id} is not dealt by the companion: it has no private view",
                                    code="not_dealt")
@@ -219,7 +225,7 @@ class Dealing(Ledger):
         self.after_dealt(game_id)
         body = dict(out.body)
         body["view"] = self.view(game_id, holder)
-        body["game"] = self.game(game_id)
+        body["game"] = self.reads.game(game_id)
         return body
 
     def _play(self, game_id: str, holder: str | None, bot_seat: int | None, action: Any, client_id: str | None,
@@ -228,7 +234,7 @@ class Dealing(Ledger):
 
         def stage() -> Staged:
             g, d = self._dealt(game_id)
-            self._check_version(g, expected_version)
+            self.ledger.check_version(g, expected_version)
             seat = bot_seat if bot_seat is not None else self.seat_of(d, holder)
             if seat is None:
                 raise IllegalAction("you hold no seat in this game: claim one with POST "
@@ -247,10 +253,10 @@ class Dealing(Ledger):
             payload: dict[str, Any] = {"seat": seat, "action": action,
                                        "by": "bot" if bot_seat is not None else holder}
             payload.update(published(d, new))
-            return self._stage(g, g.id, "play", payload, client_id,
+            return self.ledger.stage(g, g.id, "play", payload, client_id,
                                lambda st: ({"events": list(st.effects)}, "game"), fp)
 
-        return self._run(game_id, client_id, stage, "play", fp)
+        return self.ledger.run(game_id, client_id, stage, "play", fp)
 
     def hint(self, game_id: str, holder: str | None) -> dict[str, Any]:
         """The strong bot's choice for ``holder``'s seat on its turn, with a reason in words
@@ -270,11 +276,11 @@ class Dealing(Ledger):
                 raise Conflict(str(exc), code="not_your_turn", details={"seat": seat}) from None
             answer["seat"] = seat
             answer["hints_used"] = d.hints.get(seat, 0) + 1
-            return self._stage(g, g.id, "hint", {"seat": seat, "by": holder}, None, lambda st: ({}, "game"))
+            return self.ledger.stage(g, g.id, "hint", {"seat": seat, "by": holder}, None, lambda st: ({}, "game"))
 
-        self._run(game_id, None, stage, "hint")
+        self.ledger.run(game_id, None, stage, "hint")
         with self._lock:
-            answer["version"] = self._get(game_id).version
+            answer["version"] = self.reads.state(game_id).version
         return answer
 
     # -- the board ------------------------------------------------------------------------
@@ -359,7 +365,7 @@ class Dealing(Ledger):
         if self.bot_delay <= 0:
             self.run_bots(game_id)
             return
-        running = self._bots_running()
+        running = self._bot_threads
         with self._lock:
             if game_id in running:
                 return

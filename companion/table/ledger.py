@@ -1,4 +1,10 @@
-"""The table's write path and reads: trial fold, group-committed write, answer, notice.
+"""The table's write path: trial fold, group-committed write, answer, notice.
+
+:class:`Ledger` owns what every write shares: the event log, the table's lock (a read
+takes it too, so it never sees half a write), the :class:`~companion.table.library.Library`
+of folded games, the writes still committing, the retried client ids and the write hooks.
+The commands (:class:`~companion.table.service.Table`,
+:class:`~companion.table.dealing.Dealing`) stage their events through it.
 
 Each write runs in three steps. Under the table's lock: a retried client id gets its
 first answer again; otherwise the new event is folded onto the game (the trial: refused
@@ -22,11 +28,11 @@ from typing import Any
 from companion.errors import CompanionError, IllegalAction, InvalidInput, StaleVersion
 from companion.store import EventStore, NewEvent, StoredEvent, StoreError
 from companion.store.commit import Ticket
+from companion.table import checkpoint
 from companion.table.errors import TableError, engine_failure
 from companion.table.fold import NeedsRefold, fold_game, step
 from companion.table.history import describe
 from companion.table.library import Library, game_write
-from companion.table.reads import Reads
 from companion.table.retries import first_answer, stamp
 from companion.table.state import GameState
 from companion.table.subscriptions import Subscriber, Subscribers
@@ -80,17 +86,18 @@ def stored_answer(small: dict[str, Any], payload: dict[str, Any], seq: int | Non
     return out
 
 
-class Ledger(Reads):
-    """The write path (and, from :class:`~companion.table.reads.Reads`, the reads); :class:`~companion.table.service.Table` adds the commands."""
+class Ledger:
+    """The write path of one event log: stage a write under :attr:`lock`, then wait for
+    its commit (:meth:`run`); the folded games are :attr:`library`."""
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()
         self._subs = Subscribers()
         self._pending: dict[tuple[str, str], Staged] = {}
         self._inflight: dict[str, dict[int, StoredEvent]] = {}  # queued, not yet committed
-        self._board_game: str | None = None  # the Gin-Go game written to last
-        self._board_game_found = False  # searched for in the log (after a restart) yet
+        #: the game played on the board that was written to last (None: none since start-up)
+        self.board_game: str | None = None
         self._gen = store.generation
         self._guards: list[Guard] = []
         self._afters: list[After] = []
@@ -106,7 +113,7 @@ class Ledger(Reads):
     def _scan(self) -> None:
         try:
             found = self.library.scan()
-            with self._lock:
+            with self.lock:
                 self.library.quarantine(found)
             self.scan_state = "done"
         except Exception as exc:  # the log was closed meanwhile, or cannot be read
@@ -178,22 +185,22 @@ class Ledger(Reads):
             return g.as_dict()
         return fold_game(self.store.events(game_id, upto=seq)).as_dict()
 
-    def _events_now(self, game_id: str) -> list[StoredEvent]:
+    def events_now(self, game_id: str) -> list[StoredEvent]:
         """The game's events, those still committing included (the caller holds the lock)."""
         merged = {ev.seq: ev for ev in self.store.events(game_id)}
         merged.update(self._inflight.get(game_id, {}))
         return [merged[k] for k in sorted(merged)]
 
-    def _check_version(self, g: GameState, expected: int | None) -> None:
+    def check_version(self, g: GameState, expected: int | None) -> None:
         """409 ``stale_version`` when the client started from another version; its details
         list ``changes``: what each event since that version did and which phone wrote it."""
         if expected is not None and int(expected) != g.version:
             exc = StaleVersion(version=g.version, expected=int(expected))
             if 0 < int(expected) < g.version:
-                exc.details["changes"] = describe(self._events_now(g.id), after=int(expected))
+                exc.details["changes"] = describe(self.events_now(g.id), after=int(expected))
             raise exc
 
-    def _recover(self) -> None:
+    def recover(self) -> None:
         """After a failed commit: fold again every game whose held state the log lacks."""
         if self.store.generation == self._gen:
             return
@@ -214,7 +221,7 @@ class Ledger(Reads):
             try:
                 return step(g, probe)
             except NeedsRefold:
-                return fold_game([*self._events_now(g.id), probe])
+                return fold_game([*self.events_now(g.id), probe])
         except IllegalAction as exc:  # an engine's refusal: its message names the rule
             if g is None and type(exc) is IllegalAction and exc.code == "illegal":  # a new game's options
                 raise InvalidInput(str(exc), code="invalid_options", details=exc.details) from None
@@ -226,10 +233,10 @@ class Ledger(Reads):
                 self.library.forget(g.id)
             raise engine_failure(exc)
 
-    def _stage(self, g: GameState | None, game_id: str, etype: str, payload: dict[str, Any], client_id: str | None,
-               parts: BodyParts, fp: str | None = None) -> Staged:
+    def stage(self, g: GameState | None, game_id: str, etype: str, payload: dict[str, Any], client_id: str | None,
+              parts: BodyParts, fp: str | None = None) -> Staged:
         """Trial, then queue the event (the caller holds the lock)."""
-        self._recover()
+        self.recover()
         now = self.store.now()
         seq = self.store.next_seq()
         probe = StoredEvent(seq, game_id, etype, payload, client_id, now)
@@ -258,12 +265,56 @@ class Ledger(Reads):
             self.library.checkpointed[game_id] = new_state.version
         self.library.keep(new_state, gw.summary)
         if new_state.rules.on_board:
-            self._board_game = game_id
+            self.board_game = game_id
         self._inflight.setdefault(game_id, {})[seq] = event
         staged = Staged((game_id, client_id) if client_id else None, ticket, body, event, fp)
         if staged.key is not None:
             self._pending[staged.key] = staged
         return staged
+
+    def stage_game(self, gid: str, client_id: str | None, probes: list[StoredEvent], st: GameState, now: float,
+                   fp: str | None = None) -> Staged:
+        """Queue a whole new game's events at once (an import: ``probes`` already checked,
+        ``st`` the state after them; the caller holds the lock). Its answer is the game."""
+        last = probes[-1].seq
+        stored = stamp({"v": 2, "body": {}, "game_at": last, "game_key": None}, fp)
+        new = [NewEvent(gid, p.type, p.payload, p.client_id, stored if i == 0 else None)
+               for i, p in enumerate(probes)]
+        gw = game_write(st, st.version >= checkpoint.EVERY)
+        events = [StoredEvent(p.seq, gid, p.type, p.payload, p.client_id, now, stored if i == 0 else None)
+                  for i, p in enumerate(probes)]
+
+        def announce() -> None:
+            for ev in events:
+                self._subs.notify(ev, gw.summary)
+
+        ticket = self.store.submit(new, at=now, games=[gw], on_commit=announce, first_seq=probes[0].seq,
+                                   generation=self._gen)
+        if gw.checkpoint is not None:
+            self.library.checkpointed[gid] = st.version
+        self.library.keep(st)
+        for ev in events:
+            self._inflight.setdefault(gid, {})[ev.seq] = ev
+        staged = Staged((gid, client_id) if client_id else None, ticket, st.as_dict(), events[0], fp)
+        if staged.key is not None:
+            self._pending[staged.key] = staged
+        return staged
+
+    def drop_committed(self, gid: str) -> None:
+        """Forget the events of ``gid`` held as committing that the log now has (after
+        :meth:`stage_game`, whose later events :meth:`finish` does not settle)."""
+        with self.lock:
+            held = self._inflight.get(gid)
+            if held is not None:
+                for ev in list(held.values()):
+                    if ev.seq <= self.store.last_seq():
+                        held.pop(ev.seq, None)
+                if not held:
+                    self._inflight.pop(gid, None)
+
+    def committing(self, gid: str) -> bool:
+        """Whether a write to ``gid`` is queued and not yet committed (the caller holds the lock)."""
+        return bool(self._inflight.get(gid))
 
     def _settle(self, staged: Staged) -> None:
         ev = staged.event
@@ -275,29 +326,29 @@ class Ledger(Reads):
             if not held:
                 del self._inflight[ev.game_id]
 
-    def _finish(self, staged: Staged, replayed: bool = False) -> Outcome:
+    def finish(self, staged: Staged, replayed: bool = False) -> Outcome:
         """Wait (without the lock) until the event is on disk; then answer."""
         try:
             self.store.wait(staged.ticket)
         except StoreError:
-            with self._lock:
+            with self.lock:
                 self._settle(staged)
-                self._recover()
+                self.recover()
             raise
-        with self._lock:
+        with self.lock:
             self._settle(staged)
         return Outcome(staged.body, None if replayed else staged.event, replayed)
 
-    def _run(self, game_id: str, client_id: str | None, stage: Callable[[], Staged], op: str = "",
-             fp: str | None = None) -> Outcome:
+    def run(self, game_id: str, client_id: str | None, stage: Callable[[], Staged], op: str = "",
+            fp: str | None = None) -> Outcome:
         """One write command: a retried client id, or ``stage()`` under the lock; then wait."""
-        with self._lock:
-            self._recover()
+        with self.lock:
+            self.recover()
             hit = self._replayed(game_id, client_id, op, fp)
             if isinstance(hit, Outcome):
                 return hit
             staged = hit if hit is not None else stage()
-        out = self._finish(staged, replayed=hit is not None)
+        out = self.finish(staged, replayed=hit is not None)
         for fn in list(self._afters):
             try:
                 fn(game_id)

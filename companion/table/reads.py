@@ -1,20 +1,20 @@
 """The table's reads: the game list and its pages, the summary lines the history and the
 statistics read, one game whole, its events, the log's health, and the Gin-Go game the
-board follows. A base class of :class:`~companion.table.ledger.Ledger`, which opens the
-log, holds the lock and writes (a read takes the same lock, so it never sees half a write).
+board follows. :class:`Reads` is given the :class:`~companion.table.ledger.Ledger`, which
+opens the log, holds the lock and writes (a read takes the same lock, so it never sees
+half a write).
 """
 
 from __future__ import annotations
 
 import heapq
 import logging
-import threading
 from typing import Any
 
 from companion.errors import Conflict, NotFound
-from companion.store import EventStore, StoredEvent
 from companion.table.errors import TableError
-from companion.table.library import Library, game_write
+from companion.table.ledger import Ledger
+from companion.table.library import game_write
 from companion.table.state import GameState
 
 log = logging.getLogger("companion.table")
@@ -24,15 +24,15 @@ BOARD_LOOKBACK = 20
 
 
 class Reads:
-    """The read commands; :class:`~companion.table.ledger.Ledger` sets these up."""
+    """The read commands of the games the ``ledger`` keeps (each under its lock)."""
 
-    store: EventStore
-    library: Library
-    scan_state: str
-    _lock: threading.RLock
-    _inflight: dict[str, dict[int, StoredEvent]]  # queued, not yet committed
-    _board_game: str | None  # the Gin-Go game written to last
-    _board_game_found: bool  # the log was searched for it after start-up
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.store = ledger.store
+        self.library = ledger.library
+        self._lock = ledger.lock
+        self._board_searched = False  # the log was searched for the board's game after start-up
+        self._board_found: str | None = None  # what that search found
 
     def games(self, limit: int | None = None, before: str | None = None) -> list[dict[str, Any]]:
         """Summaries of the games not deleted, oldest first; ``limit``: only the newest
@@ -60,7 +60,7 @@ class Reads:
                 if line is None:
                     continue
                 if ("tally" not in line and "phase" not in line and line.get("hands_played")
-                        and not line.get("damaged") and not self._inflight.get(gid)):
+                        and not line.get("damaged") and not self.ledger.committing(gid)):
                     g = self.library.load(gid)
                     if g is not None and g.damage is None:
                         renewed.append(game_write(g, False))
@@ -93,7 +93,7 @@ class Reads:
                        if (line := self.library.line(gid)) is not None and line.get("damaged")}
         out = self.store.health()
         out["damaged_games"] = damaged
-        out["scan"] = self.scan_state
+        out["scan"] = self.ledger.scan_state
         warnings = list(out["incidents"])
         if self.store.damage is not None:
             warnings.append(self.store.damage.message())
@@ -103,7 +103,9 @@ class Reads:
         out["warnings"] = warnings
         return out
 
-    def _get(self, game_id: str) -> GameState:
+    def state(self, game_id: str) -> GameState:
+        """The game's folded state (the caller holds the lock); 404 when there is no such
+        game, 409 ``game_damaged`` when it cannot be folded at all."""
         g = self.library.get(game_id)
         if g is None or g.deleted:
             s = self.library.line(game_id)
@@ -112,8 +114,9 @@ class Reads:
             raise NotFound(f"no game with id {game_id!r}")
         return g
 
-    def _writable(self, game_id: str) -> GameState:
-        g = self._get(game_id)
+    def writable(self, game_id: str) -> GameState:
+        """:meth:`state`, refused with 409 ``game_damaged`` when part of its log cannot be read."""
+        g = self.state(game_id)
         if g.damage is not None:
             raise Conflict(f"game {game_id} is read-only: part of its log cannot be read "
                              f"({g.damage['reason']})", code="game_damaged")
@@ -123,7 +126,7 @@ class Reads:
         """The whole game (a game that cannot be folded at all: its summary line)."""
         with self._lock:
             try:
-                return self._get(game_id).as_dict()
+                return self.state(game_id).as_dict()
             except TableError as exc:
                 s = self.library.line(game_id)
                 if exc.code == "game_damaged" and s is not None:
@@ -154,10 +157,13 @@ class Reads:
         finished game keeps its last board, the winning capture and link included, until
         its chips are cleared off: see :func:`companion.boardview.board_view`)."""
         with self._lock:
-            if self._board_game is None and not self._board_game_found:
-                self._board_game_found = True
-                self._board_game = self._last_board_game()  # the board still shows it after a restart
-            last = self.library.get(self._board_game) if self._board_game is not None else None
+            gid = self.ledger.board_game
+            if gid is None:  # none written to since start-up: the board still shows the one before
+                if not self._board_searched:
+                    self._board_searched = True
+                    self._board_found = self._last_board_game()
+                gid = self._board_found
+            last = self.library.get(gid) if gid is not None else None
             if last is not None and last.finished and not last.deleted and last.damage is None:
                 return last.as_dict()
             best: GameState | None = None
@@ -184,6 +190,11 @@ class Reads:
             except Exception:  # a line of a game this version does not know: not on the board
                 continue
         return None
+
+    def held(self, game_id: str) -> GameState | None:
+        """The folded state of a game, if there is one (for tests and tools)."""
+        with self._lock:
+            return self.library.get(game_id)
 
     def expected_board(self) -> str | None:
         """The board the active Gin-Go game expects, or None (mirror mode)."""

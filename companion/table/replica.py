@@ -95,14 +95,14 @@ def _append_one(table: Any, game_id: str, ev: Mapping[str, Any], have: int) -> N
                 payload[key] = seqs[ref - 1]
 
     def stage() -> Any:
-        g = None if have == 0 else table._get(game_id)
+        g = None if have == 0 else table.reads.state(game_id)
         if (0 if g is None else g.version) != have:
             raise Conflict("the copy moved on meanwhile", code="stale_version")
-        return table._stage(g, game_id, etype, payload, None, lambda st: ({}, None))
+        return table.ledger.stage(g, game_id, etype, payload, None, lambda st: ({}, None))
 
     _appending.on = True
     try:
-        table._run(game_id, None, stage, "copy")
+        table.ledger.run(game_id, None, stage, "copy")
     finally:
         _appending.on = False
 

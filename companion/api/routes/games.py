@@ -83,7 +83,7 @@ def create_game(body: M.CreateGame, table: TableDep, request: Request) -> JSONRe
         return json_response(remote.host_game(body.variant, list(body.players), dict(body.options), body.dealer,
                                               body.client_id, preset=body.preset), 201)
     if body.mode == "dealt":
-        return json_response(table.create_dealt(body.variant, players=body.players, preset=body.preset,
+        return json_response(table.dealing.create_dealt(body.variant, players=body.players, preset=body.preset,
                                                 options=body.options, dealer=body.dealer, bots=body.bots,
                                                 skip_board=body.skip_board, client_id=body.client_id).body, 201)
     if body.bots or body.skip_board:
@@ -151,8 +151,8 @@ def action(game_id: str, body: M.ActionRequest, table: TableDep,
            rec: TokenRecord = Depends(require_token)) -> JSONResponse:
     """A Gin-Go action at a real table (see the action schema in companion.games.gingo.rules), or in
     a dealt game the caller's seat's action: one object from ``legal_actions`` of GET .../view."""
-    if table.is_dealt(game_id):
-        return json_response(table.play(game_id, rec.id, body.action, client_id=body.client_id,
+    if table.dealing.is_dealt(game_id):
+        return json_response(table.dealing.play(game_id, rec.id, body.action, client_id=body.client_id,
                                         expected_version=body.expected_version))
     return json_response(table.action(game_id, body.action, client_id=body.client_id,
                                       expected_version=body.expected_version))

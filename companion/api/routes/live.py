@@ -40,9 +40,9 @@ def missed(table: Table, after: int, upto: int) -> list[dict[str, Any]]:
 def private_views(table: Table, holder: str, game_id: str | None) -> list[dict[str, Any]]:
     """The views of the seats ``holder`` holds: in ``game_id``, or in every open dealt game."""
     out = []
-    for gid in [game_id] if game_id is not None else table.seats_held(holder):
+    for gid in [game_id] if game_id is not None else table.dealing.seats_held(holder):
         try:
-            view = table.view(gid, holder)
+            view = table.dealing.view(gid, holder)
         except (NotFound, InvalidInput):  # a game deleted or not dealt (an engine bug still raises)
             continue
         if view.get("seat") is not None:

@@ -20,14 +20,14 @@ router = APIRouter(tags=["play"])
 def claim_seat(game_id: str, n: int, table: TableDep, rec: TokenRecord = Depends(require_token)) -> JSONResponse:
     """Take seat ``n`` of a dealt game for this phone's token (409 when a bot or another phone
     holds it); answers the seat's view, cards included."""
-    return json_response(table.claim_seat(game_id, n, rec.id))
+    return json_response(table.dealing.claim_seat(game_id, n, rec.id))
 
 
 @router.delete("/api/v1/games/{game_id}/seats/{n}", response_model=M.Game, responses=HOST_ERRORS,
                dependencies=[Depends(require_host)])
 def free_seat(game_id: str, n: int, table: TableDep) -> JSONResponse:
     """The host frees seat ``n`` (a phone that left); another phone may claim it."""
-    return json_response(table.free_seat(game_id, n))
+    return json_response(table.dealing.free_seat(game_id, n))
 
 
 @router.get("/api/v1/games/{game_id}/view", response_model=M.SeatView, responses=ERRORS)
@@ -37,7 +37,7 @@ def view(game_id: str, request: Request, table: TableDep, pairing: PairingDep) -
     ``finished``. Without a token (or with one that holds no seat) only the public part."""
     token = bearer(request)
     rec = pairing.check(token) if token is not None else None
-    return json_response(table.view(game_id, rec.id if rec is not None else None))
+    return json_response(table.dealing.view(game_id, rec.id if rec is not None else None))
 
 
 @router.get("/api/v1/games/{game_id}/hint", response_model=M.Hint, responses=ERRORS)
@@ -46,4 +46,4 @@ def hint(game_id: str, table: TableDep, rec: TokenRecord = Depends(require_token
     of ``legal_actions``) and a short reason in words (``text``), chosen from what the seat
     may know only. Each hint is counted in the game's record (``dealt.hints``, per seat);
     409 ``not_your_turn`` when it is not the caller's turn, 422 ``no_seat`` without a seat."""
-    return json_response(table.hint(game_id, rec.id))
+    return json_response(table.dealing.hint(game_id, rec.id))
