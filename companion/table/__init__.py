@@ -30,11 +30,18 @@ it (``tests/test_layers.py`` checks this order, and that no import goes round a 
   the commands of dealt games (create, seats, a seat's view and action, the bots)
 * :mod:`~companion.table.hands`: :class:`HandInput`, checked and scored
 * :mod:`~companion.table.dealt_transfer` and :mod:`~companion.table.transfer`: export and import
-* :mod:`~companion.table.outing_fold`, :mod:`~companion.table.outing_steps`,
-  :mod:`~companion.table.outing_transfer`, :mod:`~companion.table.outing_trigger` and
-  :mod:`~companion.table.outings`: seed 004's outings (:attr:`Table.outings`), kept as steps,
-  settled after every game write, exported and imported with their games; they reach the
-  games through the commands of :class:`~companion.table.outing_steps.GameTable`
+* :mod:`~companion.table.outing_fold`: seed 004's outing folded from its stored steps
+* :mod:`~companion.table.outing_reads`: :class:`~companion.table.outing_reads.OutingReads`, an outing
+  read (its rules state from its games, its view); the outings reach the games through the
+  commands of :class:`~companion.table.outing_reads.GameTable`
+* :mod:`~companion.table.outing_steps`: :class:`~companion.table.outing_steps.Steps`, the outings'
+  write path (the lock, retries, listeners, a round paired, the games it creates and deletes)
+* :mod:`~companion.table.outing_trigger`: :class:`~companion.table.outing_trigger.Trigger`, an outing
+  settled after every game write and at start-up
+* :mod:`~companion.table.outing_transfer`: :class:`~companion.table.outing_transfer.Transfer`, an
+  outing exported and imported with its games
+* :mod:`~companion.table.outings`: :class:`~companion.table.outings.Outings` (:attr:`Table.outings`),
+  made of those four parts, and the changes people ask for
 * :mod:`~companion.table.service`: :class:`Table`, the commands of tracked games, made of a
   ``ledger``, its ``reads`` (passed on by one-line methods), its ``dealing`` (called as
   ``table.dealing.play(...)``) and its ``outings``

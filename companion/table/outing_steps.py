@@ -1,52 +1,31 @@
-"""How an outing's steps are written: the request's fingerprint with the first step,
-a retried ``client_id`` told from a reused one, ``expected_version``, the listeners (the
-live channel), and the games an outing creates and deletes itself (while it does, its
-own hooks stand aside: :meth:`Steps.busy`)."""
+"""How an outing's steps are written: the outings' lock, the request's fingerprint with
+the first step, a retried ``client_id`` told from a reused one, ``expected_version``, the
+listeners (the live channel), the next round paired, and the games an outing creates and
+deletes itself (while it does, its own hooks stand aside: :meth:`Steps.busy`)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-from companion.errors import Conflict, NotFound, StaleVersion
+from companion.errors import Conflict, IllegalAction, NotFound, StaleVersion
 from companion.games import outing_game
 from companion.rules.tournament import PairMatch
 from companion.store.outings import OutingClientReused, OutingEvent
 from companion.table.errors import TableError
 from companion.table.outing_fold import STEP_NAMES, OutingRecord, describe_steps
+from companion.table.outing_reads import GameTable, OutingReads
 from companion.table.retries import KEY
 
-if TYPE_CHECKING:
-    from companion.store import EventStore
+CODE = "invalid_team_entry"
 
-class GameTable(Protocol):
-    """What the outings use of their table (:class:`~companion.table.service.Table`, which
-    holds them): its store, its write hooks and the commands on the pair matches' games."""
 
-    @property
-    def store(self) -> EventStore: ...
-
-    @property
-    def create_game(self) -> Callable[..., dict[str, Any]]: ...
-
-    @property
-    def delete_game(self) -> Callable[..., dict[str, Any]]: ...
-
-    @property
-    def game(self) -> Callable[[str], dict[str, Any]]: ...
-
-    @property
-    def summary(self) -> Callable[[str], dict[str, Any]]: ...
-
-    @property
-    def export(self) -> Callable[[str], dict[str, Any]]: ...
-
-    @property
-    def import_game(self) -> Callable[..., dict[str, Any]]: ...
-
-    @property
-    def add_write_hooks(self) -> Callable[..., None]: ...
+def refuse(exc: Exception) -> IllegalAction:
+    """The outing's rules refuse a request: 422 ``invalid_team_entry`` naming the rule."""
+    rule = outing_game().team_rules().RULE
+    text = str(exc) if str(exc).startswith(rule) else f"{rule}: {exc}"
+    return IllegalAction(text, code=CODE)
 
 
 #: what a listener of the outings hears: ``{"type": "outing", ...}``
@@ -62,18 +41,16 @@ def public(ev: OutingEvent) -> dict[str, Any]:
 
 
 class Steps:
-    """The write path of :class:`~companion.table.outings.Outings`."""
+    """The write path of the outings of ``table`` (read through ``reads``): every change
+    holds :attr:`lock`."""
 
-    table: GameTable
-    store: EventStore
-    _local: threading.local
-    _listeners: list[OutingListener]
-
-    def _record(self, oid: str, *, deleted_ok: bool = False) -> tuple[OutingRecord, list[OutingEvent]]:
-        raise NotImplementedError
-
-    def line(self, rec: OutingRecord, evs: Sequence[OutingEvent]) -> dict[str, Any]:
-        raise NotImplementedError
+    def __init__(self, table: GameTable, reads: OutingReads) -> None:
+        self.table = table
+        self.reads = reads
+        self.store = table.store
+        self.lock = threading.RLock()
+        self._local = threading.local()
+        self._listeners: list[OutingListener] = []
 
     # -- listeners -------------------------------------------------------------------
 
@@ -87,8 +64,8 @@ class Steps:
         if not self._listeners or not written:
             return
         try:
-            rec, evs = self._record(oid, deleted_ok=True)
-            line = None if rec.deleted else self.line(rec, evs)
+            rec, evs = self.reads.record(oid, deleted_ok=True)
+            line = None if rec.deleted else self.reads.line(rec, evs)
             version = rec.version
         except Exception:  # a game of it cannot be read: the step is still news
             line, version = None, 0
@@ -106,10 +83,11 @@ class Steps:
         """Whether this thread is inside an outing's own change (its games' writes)."""
         return bool(getattr(self._local, "depth", 0))
 
-    def _enter(self) -> None:
+    def enter(self) -> None:
+        """This thread starts an outing's own change of its games (:meth:`busy` until :meth:`leave`)."""
         self._local.depth = getattr(self._local, "depth", 0) + 1
 
-    def _leave(self) -> None:
+    def leave(self) -> None:
         self._local.depth = max(0, getattr(self._local, "depth", 0) - 1)
 
     def write(self, oid: str, steps: Sequence[tuple[str, dict[str, Any]]], client_id: str | None = None,
@@ -149,12 +127,24 @@ class Steps:
                 exc.details["changes"] = describe_steps(evs, after=int(expected))
             raise exc
 
+    def pair(self, rec: OutingRecord, client_id: str | None, fp: str | None, by: str) -> None:
+        """Pair and write the next round of ``rec`` (the caller holds the lock)."""
+        o, _ = self.reads.rules_outing(rec)
+        try:
+            paired = outing_game().team_rules().next_round(o, self.reads.elapsed(rec))
+        except IllegalAction as exc:
+            raise refuse(exc) from None
+        new = paired.matches[len(o.matches):]
+        games = self.start_games(rec.id, f"v{rec.version}", rec.players, rec.preset, rec.options, new)
+        self.write(rec.id, [("round_paired", {"round": len(rec.rounds) + 1, "games": games, "by": by})],
+                   client_id, fp)
+
     def start_games(self, oid: str, tag: str, players: Sequence[str], preset: str | None,
                     options: dict[str, Any], matches: Sequence[PairMatch]) -> list[str]:
         """Create (or find again: the client ids are the outing's, ``tag`` its version
         when paired) the games of one round."""
         gids = []
-        self._enter()
+        self.enter()
         try:
             for k, m in enumerate(matches):
                 pair = [players[p] for p in m.players]
@@ -162,12 +152,12 @@ class Steps:
                                            client_id=f"outing:{oid}:{tag}:match {k + 1}", outing=oid)
                 gids.append(g["id"])
         finally:
-            self._leave()
+            self.leave()
         return gids
 
     def delete_games(self, gids: Sequence[str]) -> None:
         """Delete games of the outing (empty ones, or all of them when asked)."""
-        self._enter()
+        self.enter()
         try:
             for gid in gids:
                 try:
@@ -175,7 +165,7 @@ class Steps:
                 except NotFound:
                     pass  # already gone
         finally:
-            self._leave()
+            self.leave()
 
     def hands_in(self, gid: str) -> int:
         """How many hands game ``gid`` has (0 when it is gone)."""
@@ -196,7 +186,7 @@ class Steps:
                 parts.append(gid)
         return ", ".join(parts)
 
-    def _exists(self, gid: str) -> bool:
+    def exists(self, gid: str) -> bool:
         try:
             self.table.summary(gid)
             return True
@@ -204,6 +194,4 @@ class Steps:
             return False
 
 
-
-
-__all__ = ["OutingListener", "Steps", "public"]
+__all__ = ["CODE", "GameTable", "OutingListener", "Steps", "public", "refuse"]

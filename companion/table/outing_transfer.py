@@ -16,26 +16,20 @@ is written.
 
 from __future__ import annotations
 
-import threading
-from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.games import outing_game
 from companion.games.options import options_dict
 from companion.rules.tournament import Outing, PairMatch
-from companion.store.outings import OutingEvent
 from companion.errors import CompanionError, IllegalAction, InvalidInput
 from companion.table.errors import TableError
 from companion.table.tracking import hand_result
-from companion.table.outing_fold import OutingRecord
-from companion.table.outing_steps import GameTable, public
+from companion.table.outing_reads import GameTable, OutingReads
+from companion.table.outing_steps import Steps, public
+from companion.table.outing_trigger import Trigger
 from companion.table.retries import fingerprint, new_id
 from companion.table.transfer import imported_events
-
-if TYPE_CHECKING:
-    from companion.store import EventStore
 
 OUTING_FORMAT = "gingo-outing/1"
 
@@ -77,49 +71,23 @@ def read_setup(data: Any, now: float) -> tuple[dict[str, Any], list[Any]]:
     return o, games
 
 
-class Transfer(ABC):
-    """Export and import of :class:`~companion.table.outings.Outings`."""
+class Transfer:
+    """Export and import of the outings of ``table``: read through ``reads``, written
+    through ``steps`` and settled by ``trigger`` after an import."""
 
-    table: GameTable
-    store: EventStore
-    _lock: threading.RLock
-
-    @abstractmethod
-    def _record(self, oid: str, *, deleted_ok: bool = False) -> tuple[OutingRecord, list[OutingEvent]]: ...
-
-    @abstractmethod
-    def _view(self, rec: OutingRecord, evs: Sequence[OutingEvent]) -> dict[str, Any]: ...
-
-    @abstractmethod
-    def view(self, oid: str) -> dict[str, Any]: ...
-
-    @abstractmethod
-    def options_of(self, preset: str | None, options: dict[str, Any]) -> Any: ...
-
-    @abstractmethod
-    def write(self, oid: str, steps: Sequence[tuple[str, dict[str, Any]]], client_id: str | None = None,
-              fp: str | None = None) -> list[OutingEvent]: ...
-
-    @abstractmethod
-    def retried(self, oid: str, client_id: str | None, fp: str | None) -> OutingEvent | None: ...
-
-    @abstractmethod
-    def settle(self, oid: str, game_id: str | None = None) -> None: ...
-
-    @abstractmethod
-    def busy(self) -> bool: ...
-
-    @abstractmethod
-    def _enter(self) -> None: ...
-
-    @abstractmethod
-    def _leave(self) -> None: ...
+    def __init__(self, table: GameTable, reads: OutingReads, steps: Steps, trigger: Trigger) -> None:
+        self.table = table
+        self.reads = reads
+        self.steps = steps
+        self.trigger = trigger
+        self.store = table.store
+        self._lock = steps.lock
 
     def export(self, oid: str) -> dict[str, Any]:
         """The outing and every game of its rounds, re-importable with :meth:`import_outing`."""
         with self._lock:
-            rec, evs = self._record(oid)
-            return {"format": OUTING_FORMAT, "outing": self._view(rec, evs), "steps": [public(e) for e in evs],
+            rec, evs = self.reads.record(oid)
+            return {"format": OUTING_FORMAT, "outing": self.reads.shown(rec, evs), "steps": [public(e) for e in evs],
                     "games": [self.table.export(gid) for gid in rec.games()]}
 
     def check_import(self, data: Any, oid: str) -> Plan:
@@ -128,7 +96,7 @@ class Transfer(ABC):
         o, games = read_setup(data, now)
         preset, options = o.get("preset"), {k: v for k, v in dict(o.get("options") or {}).items()}
         try:
-            opts = self.options_of(preset, options)
+            opts = self.reads.options_of(preset, options)
             start = outing_game().team_rules().new_outing(o["names"], o["sides_of"], opts)
         except CompanionError as exc:
             raise _bad(f"the outing's set-up: {exc}") from None
@@ -214,27 +182,27 @@ class Transfer(ABC):
         body = {k: v for k, v in data.items() if k != "client_id"} if isinstance(data, dict) else data
         fp = fingerprint("outing_import", data=body) if client_id else None
         with self._lock:
-            if self.retried(oid, client_id, fp) is not None:
-                return self.view(oid)
+            if self.steps.retried(oid, client_id, fp) is not None:
+                return self.reads.view(oid)
             plan = self.check_import(data, oid)
             games = data["games"]
             gids: list[list[str]] = []
-            self._enter()
+            self.steps.enter()
             try:
                 for r, ks in enumerate(plan.rounds, start=1):
                     gids.append([str(self.table.import_game(games[k], client_id=f"outing-import:{oid}:{k}",
                                                             outing=oid)["id"]) for k in ks])
             finally:
-                self._leave()
+                self.steps.leave()
             steps: list[tuple[str, dict[str, Any]]] = [("outing_created", {
                 "players": plan.players, "sides": plan.sides, "preset": plan.preset, "options": plan.options,
                 "games": gids[0], "created": plan.created, "imported_from": plan.imported_from})]
             steps += [("round_paired", {"round": r, "games": g, "by": "import"}) for r, g in enumerate(gids[1:], 2)]
             if plan.ended is not None:
                 steps.append(("outing_ended", plan.ended))
-            self.write(oid, steps, client_id, fp)
-            self.settle(oid)
-            return self.view(oid)
+            self.steps.write(oid, steps, client_id, fp)
+            self.trigger.settle(oid)
+            return self.reads.view(oid)
 
 
 __all__ = ["OUTING_FORMAT", "Plan", "Transfer"]

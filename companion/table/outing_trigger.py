@@ -3,6 +3,9 @@
 The table runs two hooks on every write to every game (:meth:`~companion.table.ledger.Ledger.add_write_hooks`),
 so every path passes here: a hand entered, corrected, undone or redone, a game imported.
 
+:class:`Trigger` is given the outings' reads and their write path
+(:class:`~companion.table.outing_steps.Steps`, whose lock it holds while it settles).
+
 * Before the write (:meth:`Trigger.guard`, under the table's lock, reading only): a
   change to how a match of an earlier round ended (finished or not, who won) is refused
   with 409 ``outing_round_played`` when a later round, paired from that result, already
@@ -24,21 +27,17 @@ outing) are turned into steps then.
 from __future__ import annotations
 
 import logging
-import threading
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.errors import CompanionError, Conflict, IllegalAction
 from companion.games import outing_game
 from companion.rules.tournament import Outing
 from companion.store.outings import OutingEvent
 from companion.table.outing_fold import OutingRecord, fold_outing
-from companion.table.outing_steps import GameTable
+from companion.table.outing_reads import GameTable, OutingReads
+from companion.table.outing_steps import Steps
 from companion.table.state import GameState
-
-if TYPE_CHECKING:
-    from companion.store import EventStore
 
 log = logging.getLogger(__name__)
 MAX_SETTLE_STEPS = 64
@@ -59,49 +58,21 @@ def _expected_pairs(o: Outing, r: int) -> list[tuple[int, int]] | None:
     return [m.players for m in paired.matches[len(sub.matches):]]
 
 
-class Trigger(ABC):
-    """The automatic part of :class:`~companion.table.outings.Outings`."""
+class Trigger:
+    """The automatic part of the outings of ``table``: the write hooks and the start-up."""
 
-    table: GameTable
-    store: EventStore
-    _lock: threading.RLock
-
-    @abstractmethod
-    def busy(self) -> bool: ...
-
-    @abstractmethod
-    def _record(self, oid: str, *, deleted_ok: bool = False) -> tuple[OutingRecord, list[OutingEvent]]: ...
-
-    @abstractmethod
-    def rules_outing(self, rec: OutingRecord) -> tuple[Outing, list[dict[str, Any]]]: ...
-
-    @abstractmethod
-    def elapsed(self, rec: OutingRecord) -> float: ...
-
-    @abstractmethod
-    def write(self, oid: str, steps: Sequence[tuple[str, dict[str, Any]]], client_id: str | None = None,
-              fp: str | None = None) -> list[OutingEvent]: ...
-
-    @abstractmethod
-    def pair(self, rec: OutingRecord, client_id: str | None, fp: str | None, by: str) -> None: ...
-
-    @abstractmethod
-    def delete_games(self, gids: Sequence[str]) -> None: ...
-
-    @abstractmethod
-    def hands_in(self, gid: str) -> int: ...
-
-    @abstractmethod
-    def named(self, gids: Sequence[str]) -> str: ...
-
-    @abstractmethod
-    def _exists(self, gid: str) -> bool: ...
+    def __init__(self, table: GameTable, reads: OutingReads, steps: Steps) -> None:
+        self.table = table
+        self.reads = reads
+        self.steps = steps
+        self.store = table.store
+        self._lock = steps.lock
 
     # -- before a game's write -----------------------------------------------------------
 
     def guard(self, before: GameState | None, after: GameState, etype: str) -> None:
         oid = after.created_payload.get("outing")
-        if not isinstance(oid, str) or before is None or self.busy():
+        if not isinstance(oid, str) or before is None or self.steps.busy():
             return
         try:
             rec = fold_outing(self.store.outing_events(oid))
@@ -119,18 +90,18 @@ class Trigger(ABC):
         if r >= len(rec.rounds) or _outcome(before) == _outcome(after):
             return
         later = [g for gids in rec.rounds[r:] for g in gids]
-        played = [g for g in later if self.hands_in(g)]
+        played = [g for g in later if self.steps.hands_in(g)]
         if played:
             raise Conflict(
                 f"this changes how {' v '.join(after.players)} ended in round {r} of outing {oid}, and round "
-                f"{r + 1} was paired from that result: hands are already entered in {self.named(played)}. Undo "
+                f"{r + 1} was paired from that result: hands are already entered in {self.steps.named(played)}. Undo "
                 "those hands first (a later round with no hands is paired again by itself)",
                 code="outing_round_played", details={"outing": oid, "round": r, "games": played})
 
     # -- after a game's write ------------------------------------------------------------
 
     def game_written(self, game_id: str) -> None:
-        if self.busy():
+        if self.steps.busy():
             return
         try:
             oid = self.table.summary(game_id).get("outing")  # under the table's lock
@@ -143,32 +114,32 @@ class Trigger(ABC):
         """Bring the outing in line with its games (see the module notes)."""
         with self._lock:
             for _ in range(MAX_SETTLE_STEPS):
-                rec, evs = self._record(oid, deleted_ok=True)
+                rec, evs = self.reads.record(oid, deleted_ok=True)
                 if rec.deleted or not self._settle_step(rec, evs, game_id):
                     return
 
     def _settle_step(self, rec: OutingRecord, evs: Sequence[OutingEvent], game_id: str | None) -> bool:
         """One change (True: look again), or nothing left to do (False)."""
-        o, _ = self.rules_outing(rec)
+        o, _ = self.reads.rules_outing(rec)
         for r in range(1, len(rec.rounds)):
             actual = [m.players for m in o.matches if m.round == r + 1]
             if _expected_pairs(o, r) != actual:
                 return self._unpair(rec, evs, r)
-        st = outing_game().team_rules().standings(o, self.elapsed(rec))
+        st = outing_game().team_rules().standings(o, self.reads.elapsed(rec))
         finished = all(m["finished"] for m in st["matches"] if m["round"] == o.round)
         ended = rec.ended
         if ended is not None and ended["auto"] and not st["over"]:
             seq, typ = rec.standing[-1]
             if typ != "outing_ended":
                 return False
-            self.write(rec.id, [("undo", {"undone": seq, "undone_type": typ, "by": "auto", "games_deleted": []})])
+            self.steps.write(rec.id, [("undo", {"undone": seq, "undone_type": typ, "by": "auto", "games_deleted": []})])
             return True
         if ended is None and st["over"] and (st["ended_by"] == "target" or finished):
-            self.write(rec.id, [("outing_ended", {"ended_by": st["ended_by"], "auto": True, "by": "auto"})])
+            self.steps.write(rec.id, [("outing_ended", {"ended_by": st["ended_by"], "auto": True, "by": "auto"})])
             return False
         resume = not rec.paused or (game_id is not None and game_id in rec.rounds[-1])
         if ended is None and not st["over"] and finished and resume:
-            self.pair(rec, None, None, "auto")
+            self.steps.pair(rec, None, None, "auto")
             return True
         return False
 
@@ -178,7 +149,7 @@ class Trigger(ABC):
         pairings = [i for i, (_, typ) in enumerate(rec.standing) if typ == "round_paired"]
         start = pairings[r - 1]
         later = [g for gids in rec.rounds[r:] for g in gids]
-        if any(self.hands_in(g) for g in later):
+        if any(self.steps.hands_in(g) for g in later):
             log.warning("outing %s: round %d no longer fits round %d's results, but it has hands", rec.id, r + 1, r)
             return False
         by_seq = {e.seq: e for e in evs}
@@ -191,8 +162,8 @@ class Trigger(ABC):
         host_end = rec.ended if rec.ended is not None and not rec.ended["auto"] else None
         if host_end is not None and rec.ended is not None and rec.ended["seq"] >= rec.standing[start][0]:
             steps.append(("outing_ended", {"ended_by": "host", "auto": False, "by": host_end.get("by")}))
-        self.write(rec.id, steps)
-        self.delete_games(gone)
+        self.steps.write(rec.id, steps)
+        self.steps.delete_games(gone)
         return True
 
     # -- start-up ------------------------------------------------------------------------
@@ -209,7 +180,7 @@ class Trigger(ABC):
                     "options": body.get("options") or {}, "games": rounds[0], "created": created})]
                 steps += [("round_paired", {"round": r, "games": g, "by": "auto"})
                           for r, g in enumerate(rounds[1:], start=2)]
-                self.write(oid, steps)
+                self.steps.write(oid, steps)
             ids = self.store.outing_ids()
         except Exception:
             log.exception("the outings could not be read at start-up")
@@ -225,13 +196,13 @@ class Trigger(ABC):
         """Delete the games a crash left behind: those of a round undone (they had no
         hands), or of an outing deleted with its games."""
         with self._lock:
-            rec, evs = self._record(oid, deleted_ok=True)
+            rec, evs = self.reads.record(oid, deleted_ok=True)
             if rec.deleted:
                 mode = next((e.payload.get("games") for e in reversed(evs) if e.type == "outing_deleted"), "keep")
                 left = rec.every_game if mode == "delete" else []
             else:
-                left = [g for g in rec.every_game if g not in rec.games() and not self.hands_in(g)]
-            self.delete_games([g for g in left if self._exists(g)])
+                left = [g for g in rec.every_game if g not in rec.games() and not self.steps.hands_in(g)]
+            self.steps.delete_games([g for g in left if self.steps.exists(g)])
 
 
 __all__ = ["Trigger"]
