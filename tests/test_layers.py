@@ -19,7 +19,10 @@ No module of one game's package (``companion/games/<name>/``) imports another ga
 what games share lives beside them (the Variant base, the options) and in the shared
 rules and play machinery (``companion/rules/``, ``companion/play/``), and only the
 registry names them all. No module outside ``companion/games/`` imports a game's
-package, the shared machinery included: it reaches a game through its Variant."""
+package, the shared machinery included: it reaches a game through its Variant. No class
+of the table (``companion/table/``) is split across its modules by inheritance: a class
+there has no base class from another module of the package but a Protocol or an
+exception (the table holds its parts: the ledger, the reads, the dealing, the outings)."""
 
 from __future__ import annotations
 
@@ -445,3 +448,129 @@ def test_the_table_packages_docstring_lists_its_modules_in_import_order() -> Non
         later = {m for m in graph[full] if m.startswith("companion.table.") and m.rsplit(".", 1)[1] not in seen}
         assert not later, f"{short} imports {sorted(later)}, listed after it"
         seen.add(short)
+
+
+def _class_index(root: Path) -> tuple[dict[str, dict[str, ast.ClassDef]], dict[str, dict[str, tuple[str, str | None]]]]:
+    """Each module's top-level classes, and each module's imported names: ``name -> (module,
+    attribute)`` (``attribute`` None when the name is the module itself)."""
+    classes: dict[str, dict[str, ast.ClassDef]] = {}
+    names: dict[str, dict[str, tuple[str, str | None]]] = {}
+    for name, path in modules(root).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        classes[name] = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        seen: dict[str, tuple[str, str | None]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    seen[a.asname or a.name.split(".")[0]] = (a.name if a.asname else a.name.split(".")[0], None)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    module = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                for a in node.names:
+                    sub = f"{module}.{a.name}"
+                    seen[a.asname or a.name] = (sub, None) if sub in classes or (root.parent / (
+                        sub.replace(".", "/") + ".py")).is_file() else (module, a.name)
+        names[name] = seen
+    return classes, names
+
+
+def _resolve(base: ast.expr, here: str, names: dict[str, dict[str, tuple[str, str | None]]],
+             classes: dict[str, dict[str, ast.ClassDef]]) -> tuple[str, str] | None:
+    """The (module, class) of the package that the base expression ``base`` of a class of
+    ``here`` names, or None for a class from elsewhere (the standard library, typing ...)."""
+    if isinstance(base, ast.Subscript):  # Generic[T], Protocol[T]
+        base = base.value
+    if isinstance(base, ast.Name):
+        if base.id in classes.get(here, {}):
+            return here, base.id
+        module, attr = names[here].get(base.id, ("", None))
+        return (module, attr) if attr is not None and attr in classes.get(module, {}) else None
+    if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+        module, attr = names[here].get(base.value.id, ("", None))
+        return (module, base.attr) if attr is None and base.attr in classes.get(module, {}) else None
+    return None
+
+
+def _is_protocol_or_exception(module: str, cls: str, names: dict[str, dict[str, tuple[str, str | None]]],
+                              classes: dict[str, dict[str, ast.ClassDef]]) -> bool:
+    import builtins
+
+    todo, seen = [(module, cls)], set()
+    while todo:
+        mod, name = todo.pop()
+        if (mod, name) in seen:
+            continue
+        seen.add((mod, name))
+        for b in classes[mod][name].bases:
+            spelled = ast.unparse(b.value if isinstance(b, ast.Subscript) else b).rsplit(".", 1)[-1]
+            if mod == module and name == cls and spelled == "Protocol":
+                return True
+            builtin = getattr(builtins, spelled, None)
+            if isinstance(builtin, type) and issubclass(builtin, BaseException):
+                return True
+            found = _resolve(b, mod, names, classes)
+            if found is not None:
+                todo.append(found)
+    return False
+
+
+def split_classes(root: Path, package: str = "table") -> list[str]:
+    """One line per class of ``companion/<package>/`` that inherits a class defined in
+    another module of that package, unless the base is a Protocol or an exception: a
+    class split across files by inheritance (its parts are to be held, not inherited)."""
+    classes, names = _class_index(root)
+    prefix = f"{root.name}.{package}"
+    out: list[str] = []
+    for here in sorted(classes):
+        if here != prefix and not here.startswith(prefix + "."):
+            continue
+        for cls, node in classes[here].items():
+            for b in node.bases:
+                found = _resolve(b, here, names, classes)
+                if found is None or found[0] == here or not (found[0] == prefix or found[0].startswith(prefix + ".")):
+                    continue
+                if not _is_protocol_or_exception(*found, names, classes):
+                    out.append(f"{here}.{cls} inherits {found[0]}.{found[1]}")
+    return sorted(out)
+
+
+def test_no_class_of_the_table_is_split_across_its_modules() -> None:
+    assert split_classes(ROOT) == []
+
+
+def test_the_split_check_sees_a_class_built_across_modules(tmp_path: Path) -> None:
+    root = tmp_path / "companion"
+    files = {
+        "__init__.py": "", "errors.py": "class CompanionError(ValueError):\n    pass\n",
+        "store.py": "class Store:\n    pass\n",
+        "table/__init__.py": "",
+        "table/errors.py": "from companion.errors import CompanionError\nclass TableError(CompanionError):\n    pass\n",
+        "table/seams.py": "from typing import Protocol\nclass GameTable(Protocol):\n    def game(self) -> None: ...\n",
+        "table/reads.py": "class Reads:\n    def games(self) -> list: return []\n",
+        "table/ledger.py": "from companion.table.reads import Reads\nclass Ledger:\n    def __init__(self):\n"
+                           "        self.reads = Reads()\n",
+        "table/service.py": "from abc import ABC\nfrom companion.store import Store\nfrom companion.table import errors\n"
+                            "from companion.table.seams import GameTable\nfrom companion.table.ledger import Ledger\n"
+                            "class Busy(errors.TableError):\n    pass\nclass Fake(GameTable):\n    pass\n"
+                            "class Base(ABC):\n    pass\nclass Local(Base):\n    pass\nclass Saved(Store):\n    pass\n"
+                            "class Table:\n    def __init__(self):\n        self.ledger = Ledger()\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    # held parts, an exception, a Protocol, a base of the same module or from outside the package: no split
+    assert split_classes(root) == []
+    (root / "table" / "ledger.py").write_text("from .reads import Reads\nclass Ledger(Reads):\n    pass\n",
+                                             encoding="utf-8")
+    (root / "table" / "service.py").write_text(
+        "from companion.table import ledger\nfrom companion.table.reads import Reads as R\n"
+        "class Table(ledger.Ledger):\n    pass\nclass Outings(R):\n    pass\n", encoding="utf-8")
+    assert split_classes(root) == [
+        "companion.table.ledger.Ledger inherits companion.table.reads.Reads",
+        "companion.table.service.Outings inherits companion.table.reads.Reads",
+        "companion.table.service.Table inherits companion.table.ledger.Ledger",
+    ]
