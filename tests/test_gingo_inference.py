@@ -163,3 +163,19 @@ def test_a_hand_weight_falls_with_each_piece_of_evidence() -> None:
     assert I.hand_weight(hand, 1 << C.parse_card("8S"), 0, 0) < base  # threw 8S, holds 9S
     assert I.hand_weight(hand, 0, 0, 1 << C.parse_card("KD")) < base  # KD goes onto the table
     assert I.hand_weight(hand, 1 << C.parse_card("2C"), 1 << C.parse_card("JC"), 0) == base
+
+
+def test_a_joker_thrown_or_let_lie_is_weighed_without_error() -> None:
+    """A Gin-Go deck has two jokers (cards 52 and 53): a seat that threw one or let one
+    lie on the pile once made the strong bot's weighing index past the 52 naturals
+    (IndexError, a 500 in a CI run of a four-player dealt game). A joker says nothing
+    about the hand, so the weight is the one without it, and a whole deal is weighed."""
+
+    hand = (1 << 0) | (1 << 1) | (1 << 14)  # A♣ 2♣ and a 2 of another suit
+    for thrown, passed in ((1 << 52, 0), (0, 1 << 53), ((1 << 52) | (1 << 5), (1 << 53) | (1 << 20))):
+        plain = I.hand_weight(hand, thrown & I.NATURALS, passed & I.NATURALS, 0)
+        assert I.hand_weight(hand, thrown, passed, 0) == plain
+    pool = list(range(54))
+    hands, stock = I.weighted_deal(pool, [0, 11, 11], [0, 0, 0], [0, 1 << 52, 1 << 53], [0, 1 << 53, 1 << 52], 0,
+                                   random.Random(3))
+    assert [len(h) for h in hands] == [0, 11, 11] and len(stock) == 54 - 22

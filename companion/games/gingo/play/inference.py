@@ -52,6 +52,7 @@ TRIES = 12  # deals drawn to pick one from
 _SUIT = 0x1FFF
 _RANKS = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
 _JOKERS = (1 << 52) | (1 << 53)
+NATURALS = (1 << 52) - 1  # the 52 natural cards (a joker is card 52 or 53)
 
 
 def _near_mask(card: int) -> int:
@@ -144,7 +145,14 @@ def fits_mask(game: GingoGame) -> int:
 
 def hand_weight(hand: int, thrown: int, passed: int, fits: int) -> float:
     """How likely a player who threw ``thrown`` and let ``passed`` lie (card masks) holds
-    ``hand``, up to a constant (see the module notes); ``fits``: :func:`fits_mask`."""
+    ``hand``, up to a constant (see the module notes); ``fits``: :func:`fits_mask`. A
+    joker thrown or let lie says nothing here: only natural cards are read from them.
+
+    >>> hand_weight(0b111, 1 << 52, 1 << 53, 0) == hand_weight(0b111, 0, 0, 0)
+    True
+    """
+    thrown &= NATURALS
+    passed &= NATURALS
     w = 1.0
     if holds_meld(hand):
         w *= MELD
