@@ -466,7 +466,7 @@ def main() -> int:
         else:
             rows.append((f"chip to LED, {at}", "no LED frame seen", "", "<= 5 ms", "MISSED", load()))
         if tty_ms:
-            rows.append((f"  meanwhile a pty's own hand-on (kernel tty worker), p50 / p99",
+            rows.append(("  meanwhile a pty's own hand-on (kernel tty worker), p50 / p99",
                          f"{pct(tty_ms, 50):.2f} ms", f"{pct(tty_ms, 99):.2f} ms", "", "", load()))
     w = max(len(r[0]) for r in rows)
     print(f"{'measure':<{w}}  {'median':>9}  {'highest':>10}  {'target':>8}  {'result':<6}  load")

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import InvalidInput
 from companion import cards as C
@@ -29,38 +29,12 @@ from companion.games.deck import HandSizes
 from companion.games.seams import DealtModel, DealtMove
 from companion.games.options import Preset
 from companion.melds import MeldRules
-from companion.rules.base import HandResult, MatchScore
+from companion.rules.base import HandResult, MatchScore, RulesModule
 
 if TYPE_CHECKING:  # full play loads when a game is first played, not with the registry
     from companion.play import rummy as play
     from companion.play.policy import Policy
     from companion.play.sharp import SharpMixin
-
-
-class RulesModule(Protocol):
-    """What the table needs of a rummy rules module (see :mod:`companion.rules.base`);
-    mypy checks each module against it."""
-
-    @property
-    def PRESETS(self) -> Mapping[str, Any]: ...
-
-    @property
-    def MELD_RULES(self) -> MeldRules: ...
-
-    def make_options(self, preset: str | None = None, **overrides: Any) -> Any: ...
-
-    def deal_size(self, players: int, options: Any) -> int: ...
-
-    def score_hand(self, hands: Sequence[Any], ender: int | None, preset: str | None = None, *,
-                   options: Any = None, **overrides: Any) -> HandResult: ...
-
-    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore: ...
-
-    def start_match(self, players: int, options: Any) -> MatchScore: ...
-
-    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore: ...
-
-    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int: ...
 
 
 class RummyVariant(Variant):

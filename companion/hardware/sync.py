@@ -38,7 +38,7 @@ from companion.hardware import scene as scene_mod
 from companion.hardware.classify import Classifier
 from companion.hardware.sensing import SensingPipeline
 from companion.games.registry import find_variant
-from companion.table import Table, TableError
+from companion.table import Table
 
 log = logging.getLogger(__name__)
 

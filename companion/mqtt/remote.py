@@ -40,7 +40,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError, NotFound
+from companion.errors import NotFound
 from companion.mqtt.agreement import Agreement
 from companion.mqtt.dealt import DealtRemote
 from companion.mqtt.following import Following

@@ -80,13 +80,12 @@ import dataclasses
 import inspect
 import random
 from collections.abc import Callable
-from types import ModuleType
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from companion.errors import IllegalAction
 from companion import cards as C
 from companion import melds as M
-from companion.rules.base import HandResult, MatchScore
+from companion.rules.base import ArrangingRules, HandResult, MatchScore, RulesModule
 from companion.play.rummy_actions import (Action, BigGin, ChooseDeal, Discard, Draw, Knock, Pass,
                                           action_from_dict, action_to_dict)
 from companion.play.rummy_checks import MAX_HANDS, STOCK_END_AT, check_game, game_view
@@ -94,13 +93,20 @@ from companion.play.rummy_moves import apply_action
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, draw_flips
 
 
-#: what a rummy game's rules module offers (the module :class:`RummyGame` is handed
-#: must have them all: an option or helper module is no game's rules)
-RULES_API: Final = ("PRESETS", "PLAYERS", "MELD_RULES", "make_options", "deal_size", "score_hand", "start_match", "add_hand",
-                    "next_dealer")
+#: what a rummy game's rules module offers (:class:`~companion.rules.base.RulesModule`;
+#: the module :class:`RummyGame` is handed must have them all: an option or helper module
+#: is no game's rules)
+RULES_API: Final = ("PRESETS", "PLAYERS", "DECK", "MELD_RULES", "make_options", "deal_size", "end_kind", "score_hand",
+                    "score_match", "start_match", "add_hand", "next_dealer")
+#: what a rules module that chooses the ender's arrangement adds (a co-op joker's gin)
+ARRANGING_API: Final = ("closed_mask", "choose_arrangement", "all_arrangements")
 
 
-def _deck_of(rules: ModuleType, options: Any) -> int:
+def _arranges(rules: RulesModule) -> TypeGuard[ArrangingRules]:
+    return all(hasattr(rules, name) for name in ARRANGING_API)
+
+
+def _deck_of(rules: RulesModule, options: Any) -> int:
     deck_fn = getattr(rules, "deck", None)
     return int(deck_fn(options)) if callable(deck_fn) else int(rules.DECK)
 
@@ -123,7 +129,7 @@ class RummyGame:
 
     def __init__(self, variant: str, players: int | None = None, seed: int = 0,
                  preset: str | None = None, options: Any = None, dealer: int | None = None,
-                 hand_rng: Callable[[int], random.Random] | None = None, *, rules: Any,
+                 hand_rng: Callable[[int], random.Random] | None = None, *, rules: RulesModule,
                  meld_rules: M.MeldRules | None = None, **overrides: Any) -> None:
         self.variant = variant
         self._hand_rng = hand_rng
@@ -132,7 +138,7 @@ class RummyGame:
             raise IllegalAction(f"the rules given for {variant!r} are not a rummy game's rules "
                                 f"(no {', '.join(missing)})")
         # the rules module, as the game's Variant gives it
-        self.rules: ModuleType = rules
+        self.rules: RulesModule = rules
         if options is None:
             options = self.rules.make_options(preset, **overrides)
         elif overrides or preset is not None:
@@ -379,6 +385,9 @@ class RummyGame:
         if M.deadwood_of_mask(kept, self.meld_rules) != 0:
             return None
         rules = self.rules
+        if not _arranges(rules):
+            raise IllegalAction(f"{self.variant}'s rules do not choose an ender's arrangement "
+                                f"(no {', '.join(n for n in ARRANGING_API if not hasattr(rules, n))})")
         closed = rules.closed_mask(self.match)
         gin_only = dataclasses.replace(self.hand_options, knock_limit=0)
         d = rules.choose_arrangement(kept, gin_only, closed,

@@ -16,12 +16,11 @@ above ``rummy_checks`` above this module).
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any, Protocol
 
 from companion.melds.rules import MeldRules
 from companion.play.rummy_actions import Action
-from companion.rules.base import HandResult, MatchScore
+from companion.rules.base import HandResult, MatchScore, RulesModule
 from companion.rules.first_dealer import FirstDeal
 
 
@@ -30,7 +29,7 @@ class RummyMatch(Protocol):
     moves call back: deal the next hand, score a hand, end it."""
 
     variant: str
-    rules: ModuleType
+    rules: RulesModule
     options: Any
     players: int
     meld_rules: MeldRules

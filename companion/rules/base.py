@@ -23,9 +23,12 @@ Both result types are plain data with ``as_dict()`` for JSON; card lists are nam
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Union
+
+if TYPE_CHECKING:  # types only (melds sit below the rules)
+    from companion.melds import Arrangement, MeldRules
 
 HandKind = Literal["gin", "big_gin", "knock", "undercut", "void", "showdown"]
 KINDS: tuple[str, ...] = ("gin", "big_gin", "knock", "undercut", "void", "showdown")
@@ -123,3 +126,57 @@ class MatchScore:
             "hands": self.hands,
             "extra": self.extra,
         }
+
+
+class RulesModule(Protocol):
+    """The surface above, as mypy checks each game's rules module against it (the play
+    engine, :class:`companion.play.rummy.RummyGame`, and the Variants hold a module as this
+    type). ``options`` is ``Any`` here: each game has its own ``Options`` dataclass."""
+
+    @property
+    def PRESETS(self) -> Mapping[str, Any]: ...
+
+    @property
+    def MELD_RULES(self) -> MeldRules: ...
+
+    @property
+    def DECK(self) -> int: ...
+
+    @property
+    def PLAYERS(self) -> Sequence[int]: ...
+
+    def make_options(self, preset: str | None = None, **overrides: Any) -> Any: ...
+
+    def deal_size(self, players: int, options: Any) -> int: ...
+
+    def end_kind(self, kept: int, options: Any, match: MatchScore | None = None, seat: int = 0) -> str | None: ...
+
+    def score_hand(self, hands: Sequence[Any], ender: int | None, preset: str | None = None, *,
+                   options: Any = None, **overrides: Any) -> HandResult: ...
+
+    def score_match(self, results: Sequence[HandResult], players: int, options: Any) -> MatchScore: ...
+
+    def start_match(self, players: int, options: Any) -> MatchScore: ...
+
+    def add_hand(self, match: MatchScore, result: HandResult, options: Any) -> MatchScore: ...
+
+    def next_dealer(self, result: HandResult, dealer: int, players: int, options: Any) -> int: ...
+
+
+class ChosenDeclaration(Protocol):
+    """What :meth:`ArrangingRules.choose_arrangement` answers: the arrangement declared."""
+
+    @property
+    def arrangement(self) -> Arrangement: ...
+
+
+class ArrangingRules(RulesModule, Protocol):
+    """A rules module that also chooses the ender's arrangement itself (Color Gin, whose
+    closed suits decide it): what a co-op joker's "gin if you can" needs."""
+
+    def closed_mask(self, closed: Any) -> int: ...
+
+    def choose_arrangement(self, cards: int, options: Any, closed: int = 0, forced: bool = False,
+                           defender: int | None = None) -> ChosenDeclaration | None: ...
+
+    def all_arrangements(self, cards: int, limit: int | None = None) -> Iterator[Arrangement]: ...

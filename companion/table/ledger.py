@@ -29,7 +29,7 @@ from companion.errors import CompanionError, IllegalAction, InvalidInput, StaleV
 from companion.store import EventStore, NewEvent, StoredEvent, StoreError
 from companion.store.commit import Ticket
 from companion.table import checkpoint
-from companion.table.errors import TableError, engine_failure
+from companion.table.errors import engine_failure
 from companion.table.fold import NeedsRefold, fold_game, step
 from companion.table.history import describe
 from companion.table.library import Library, game_write

@@ -24,7 +24,7 @@ from companion.errors import CompanionError, Conflict, InvalidInput, NotFound
 from companion.games import find_variant
 from companion.store import EventStore, StoredEvent
 from companion.table.checks import check_players
-from companion.table.errors import TableError, engine_failure
+from companion.table.errors import engine_failure
 from companion.games.explain import breakdown, tied_arrangements
 from companion.table.fold import step
 from companion.table.history import describe

@@ -32,6 +32,7 @@ from companion import melds as M
 from companion.play.policy import draws_so_far, play_turn
 from companion.play.rummy_actions import Action
 from companion.play.strong import StrongPolicy
+from companion.games.color_gin.declare import all_arrangements, closed_mask, spoiled_suits
 
 if TYPE_CHECKING:
     from companion.play.rummy import RummyGame
@@ -52,9 +53,8 @@ def opponent_estimate(game: RummyGame) -> int:
 def open_suits(game: RummyGame, melds: tuple[M.Meld, ...], deadwood: tuple[int, ...]) -> int:
     """The open suits (a 4-bit mask) an arrangement leaves unspoiled: the suits it
     would score in."""
-    rules = game.rules
-    closed: int = rules.closed_mask(game.match)
-    spoiled: int = rules.spoiled_suits(melds, deadwood)
+    closed = closed_mask(game.match)
+    spoiled = spoiled_suits(melds, deadwood)
     return 0xF & ~spoiled & ~closed
 
 
@@ -62,7 +62,7 @@ def least_deadwood_suits(game: RummyGame, kept: int) -> int:
     """The most open suits a least-deadwood arrangement of ``kept`` leaves unspoiled."""
     least = M.deadwood_of_mask(kept, game.meld_rules)
     return max((open_suits(game, arr.melds, arr.deadwood).bit_count()
-                for arr in game.rules.all_arrangements(kept, least)), default=0)
+                for arr in all_arrangements(kept, least)), default=0)
 
 
 def knock_gain(game: RummyGame, kept: int, estimate: int) -> int:
@@ -70,7 +70,7 @@ def knock_gain(game: RummyGame, kept: int, estimate: int) -> int:
     player declare (gin counts the gin bonus and the estimate in full)."""
     opts = game.hand_options
     best = -(1 << 30)
-    for arr in game.rules.all_arrangements(kept, opts.knock_limit):
+    for arr in all_arrangements(kept, opts.knock_limit):
         n = open_suits(game, arr.melds, arr.deadwood).bit_count()
         if not n:
             continue

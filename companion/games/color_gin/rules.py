@@ -41,7 +41,7 @@ from companion.games.color_gin.options import (  # the options live there; offer
     Tiebreak, TieRule, _check_players, _resolve, deal_size, deck, make_options, next_dealer,
 )
 from companion.games.color_gin.declare import (  # the declarations live there; offered here too
-    Declaration, _candidate_melds, _declare, _net_score, _read_declared, _suit_mask, all_arrangements,
+    Declaration, _declare, _read_declared, all_arrangements,
     choose_arrangement, closed_mask, end_kind, spoiled_suits, suit_letters,
 )
 

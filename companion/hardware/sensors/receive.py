@@ -71,8 +71,8 @@ def hello_problems(hello: dict[str, Any], leds_backend: str, led_count: int) -> 
     if leds_backend == "pico":
         if leds == 0:
             return ["the Pico's firmware drives no LEDs (its HELLO says leds 0), but leds.backend = 'pico': "
-                    f"the strip stays dark; set LED_PIN = 16 (the strip's data pin) in firmware/config.py, "
-                    f"then stop the service and flash the Pico again (firmware/README.md)"]
+                    "the strip stays dark; set LED_PIN = 16 (the strip's data pin) in firmware/config.py, "
+                    "then stop the service and flash the Pico again (firmware/README.md)"]
         if leds != led_count:
             return [f"the Pico's firmware drives {leds} LEDs (LED_COUNT in its config.py), but leds.count = "
                     f"{led_count}: LEDs past {min(leds, led_count)} stay dark or frames are cut; make them "
