@@ -94,6 +94,25 @@ def test_seeded_deal() -> None:
     a.check()
 
 
+def test_the_engine_checks_the_rules_surface_mypy_checks() -> None:
+    """The names the engine asks of a rules module at run time are the members of the
+    Protocol mypy checks each game's module against (neither list drifts from the other),
+    and every rummy game of the registry offers them all."""
+    from companion.games import rummy_variant
+    from companion.rules.base import ArrangingRules, RulesModule
+
+    def members(proto: type) -> set[str]:
+        return {n for n in vars(proto) if not n.startswith("_")}
+
+    assert members(RulesModule) == set(rummy.RULES_API)
+    assert members(ArrangingRules) == set(rummy.ARRANGING_API)
+    for name in ("gin", "color_gin", "ginski"):
+        module = rummy_variant(name).rules
+        assert [n for n in rummy.RULES_API if not hasattr(module, n)] == []
+    # Color Gin chooses the ender's arrangement itself (its co-op joker's gin needs it)
+    assert rummy._arranges(rummy_variant("color_gin").rules)
+
+
 def test_bad_construction() -> None:
     with pytest.raises(UnknownVariant, match="unknown variant 'poker'; choose one of gin, color_gin, ginski, gingo"):
         rummy_game("poker")
