@@ -259,6 +259,13 @@ def test_nothing_outside_the_games_imports_a_games_package() -> None:
     assert game_imports_from_outside(ROOT) == []
 
 
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    """A temporary package for a check to read: each file's text by its path under ``root``."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+
+
 def test_the_outside_check_sees_the_table_import_a_game(tmp_path: Path) -> None:
     root = tmp_path / "companion"
     files = {
@@ -267,9 +274,7 @@ def test_the_outside_check_sees_the_table_import_a_game(tmp_path: Path) -> None:
         "games/gin/__init__.py": "GIN = 1\n", "games/gin/wait.py": "",
         "table/__init__.py": "", "table/fold.py": "from companion.games import base\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     assert game_imports_from_outside(root) == []  # the registry may name a game; the table the base
     (root / "table" / "fold.py").write_text("def f():\n    from companion.games.gin import wait\n", encoding="utf-8")
     assert game_imports_from_outside(root) == [
@@ -335,9 +340,7 @@ def test_the_outside_check_sees_shared_play_import_a_games_bot(tmp_path: Path) -
         "games/gingo/play/__init__.py": "", "games/gingo/play/search.py": "from companion.play import hints\n",
         "play/__init__.py": "", "play/hints.py": "", "rules/__init__.py": "", "rules/base.py": "",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     assert game_imports_from_outside(root) == []  # a game's bot may use the shared machinery
     (root / "play" / "hints.py").write_text("from companion.games.gingo.play.search import candidates\n",
                                             encoding="utf-8")
@@ -358,9 +361,7 @@ def test_the_game_check_sees_an_import_between_games(tmp_path: Path) -> None:
         "games/gin/rules.py": "from companion.games import base\nGIN = 1\n",
         "games/toy/__init__.py": "TOY = 2\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     assert cross_game_imports(root) == []  # the registry names every game; a game its own modules and the base
     (root / "games/toy/__init__.py").write_text("def f():\n    from companion.games.gin import rules\n",
                                                 encoding="utf-8")
@@ -383,9 +384,7 @@ def test_the_cycle_check_sees_hidden_imports(tmp_path: Path) -> None:
         "play/strong.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from companion.play import policy\n",
         "play/policy.py": "from companion.play.strong import x\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     assert cycles(root) == [["companion.play.bot", "companion.play.rummy", "companion.play.bot"],
                             ["companion.play.policy", "companion.play.strong", "companion.play.policy"]]
     # a submodule that takes a name from its own package's namespace is in a cycle with it
@@ -617,9 +616,7 @@ def test_the_split_check_sees_a_class_built_across_modules(tmp_path: Path) -> No
                             "class Base(ABC):\n    pass\nclass Local(Base):\n    pass\nclass Saved(Store):\n    pass\n"
                             "class Table:\n    def __init__(self):\n        self.ledger = Ledger()\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     # held parts, an exception, a Protocol, a base of the same module or from outside the package: no split
     assert split_classes(root) == []
     (root / "table" / "ledger.py").write_text("from .reads import Reads\nclass Ledger(Reads):\n    pass\n",
@@ -652,9 +649,7 @@ def test_the_split_check_anywhere_sees_a_slice_and_lets_interfaces_pass(tmp_path
         "hardware/link.py": "from .receive import Receiver\nclass Link:\n    def __init__(self):\n"
                             "        self.receiver = Receiver()\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     # a variant-like base with two subclasses, an exception, a bot made itself and extended,
     # a base of the same module, a part held: no split
     assert split_classes_anywhere(root) == []
