@@ -127,7 +127,7 @@ class Pairing:
         self._clock = clock
         self._made = clock()
         self._lock = threading.Lock()
-        self._known: dict[str, TokenRecord] = store.token_table()
+        self._known: dict[str, TokenRecord] = store.tokens.by_hashes()
         self._used: dict[str, float] = {}
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
 
@@ -183,7 +183,7 @@ class Pairing:
         clean = (name or "").strip()[:MAX_NAME] or "phone"
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
-        rec = self.store.add_token(digest, digest[:10], clean)
+        rec = self.store.tokens.add(digest, digest[:10], clean)
         with self._lock:
             self._known[digest] = rec
         return token
@@ -208,16 +208,16 @@ class Pairing:
         with self._lock:
             used, self._used = self._used, {}
         for digest, at in used.items():
-            self.store.touch_token(digest, at)
+            self.store.tokens.touch(digest, at)
 
     def tokens(self) -> list[TokenRecord]:
         """Every paired phone, with when it last wrote."""
         self.flush()
-        return self.store.tokens()
+        return self.store.tokens.all()
 
     def revoke(self, token_id: str) -> bool:
         """Forget a paired phone; False when no token has that id."""
-        gone = self.store.revoke_token(token_id)
+        gone = self.store.tokens.revoke(token_id)
         with self._lock:
             for digest, rec in list(self._known.items()):
                 if rec.id == token_id:

@@ -19,9 +19,16 @@ No module of one game's package (``companion/games/<name>/``) imports another ga
 what games share lives beside them (the Variant base, the options) and in the shared
 rules and play machinery (``companion/rules/``, ``companion/play/``), and only the
 registry names them all. No module outside ``companion/games/`` imports a game's
-package, the shared machinery included: it reaches a game through its Variant. No class
-of the table (``companion/table/``) is split across its modules by inheritance: a class
-there has no base class from another module of the package but a Protocol or an
+package, the shared machinery included: it reaches a game through its Variant.
+
+No class is split across files by inheritance. Anywhere in the package, a base class
+from another module that has exactly one subclass in the package and is never made
+itself (no module calls it), and is not a Protocol or an exception, is one class cut in
+two files: its parts are to be held, not inherited (see :func:`split_classes_anywhere`).
+A base with several subclasses (the Variant, the LED and sensor backends, the bot
+policies, a mixin two bots share) or one that is made itself (the normal bot a sharper
+one extends) is a class of its own. The table (``companion/table/``) is held to more: a
+class there has no base class from another module of the package but a Protocol or an
 exception (the table holds its parts: the ledger, the reads, the dealing, the outings)."""
 
 from __future__ import annotations
@@ -252,6 +259,13 @@ def test_nothing_outside_the_games_imports_a_games_package() -> None:
     assert game_imports_from_outside(ROOT) == []
 
 
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    """A temporary package for a check to read: each file's text by its path under ``root``."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+
+
 def test_the_outside_check_sees_the_table_import_a_game(tmp_path: Path) -> None:
     root = tmp_path / "companion"
     files = {
@@ -260,9 +274,7 @@ def test_the_outside_check_sees_the_table_import_a_game(tmp_path: Path) -> None:
         "games/gin/__init__.py": "GIN = 1\n", "games/gin/wait.py": "",
         "table/__init__.py": "", "table/fold.py": "from companion.games import base\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     assert game_imports_from_outside(root) == []  # the registry may name a game; the table the base
     (root / "table" / "fold.py").write_text("def f():\n    from companion.games.gin import wait\n", encoding="utf-8")
     assert game_imports_from_outside(root) == [
@@ -328,9 +340,7 @@ def test_the_outside_check_sees_shared_play_import_a_games_bot(tmp_path: Path) -
         "games/gingo/play/__init__.py": "", "games/gingo/play/search.py": "from companion.play import hints\n",
         "play/__init__.py": "", "play/hints.py": "", "rules/__init__.py": "", "rules/base.py": "",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     assert game_imports_from_outside(root) == []  # a game's bot may use the shared machinery
     (root / "play" / "hints.py").write_text("from companion.games.gingo.play.search import candidates\n",
                                             encoding="utf-8")
@@ -351,9 +361,7 @@ def test_the_game_check_sees_an_import_between_games(tmp_path: Path) -> None:
         "games/gin/rules.py": "from companion.games import base\nGIN = 1\n",
         "games/toy/__init__.py": "TOY = 2\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     assert cross_game_imports(root) == []  # the registry names every game; a game its own modules and the base
     (root / "games/toy/__init__.py").write_text("def f():\n    from companion.games.gin import rules\n",
                                                 encoding="utf-8")
@@ -376,9 +384,7 @@ def test_the_cycle_check_sees_hidden_imports(tmp_path: Path) -> None:
         "play/strong.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from companion.play import policy\n",
         "play/policy.py": "from companion.play.strong import x\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     assert cycles(root) == [["companion.play.bot", "companion.play.rummy", "companion.play.bot"],
                             ["companion.play.policy", "companion.play.strong", "companion.play.policy"]]
     # a submodule that takes a name from its own package's namespace is in a cycle with it
@@ -542,6 +548,57 @@ def test_no_class_of_the_table_is_split_across_its_modules() -> None:
     assert split_classes(ROOT) == []
 
 
+def _made(root: Path, classes: dict[str, dict[str, ast.ClassDef]],
+          names: dict[str, dict[str, tuple[str, str | None]]]) -> set[tuple[str, str]]:
+    """Every (module, class) of the package that a module of the package calls."""
+    made: set[tuple[str, str]] = set()
+    for here, path in modules(root).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                found = _resolve(node.func, here, names, classes)
+                if found is not None:
+                    made.add(found)
+    return made
+
+
+def split_classes_anywhere(root: Path) -> list[str]:
+    """One line per class of the package split across two files by inheritance.
+
+    The rule: a class ``C`` inherits a base ``B`` defined in another module of the
+    package, ``C`` is the only subclass ``B`` has anywhere in the package, nobody makes
+    a ``B`` itself (no module of the package calls it), and ``B`` is neither a Protocol
+    nor an exception. Then ``B`` is not a class of its own but a slice of ``C`` kept in
+    another file (typically with stubs for state only ``C`` sets), the split the
+    developers' guide forbids: hold the part instead. Inheritance that is not a split
+    passes: an interface with several implementations (``games.base.Variant``, the
+    gpiozero-style ``LedBackend`` and ``SensorBackend``, ``play.policy.Policy``), a mixin
+    two classes share (``SharpMixin``), a class made in its own right that a sharper one
+    extends (``ColorGinPolicy``, ``GinskiPolicy``, ``StrongPolicy``), and a base in the
+    same module. Subclasses and calls in tests do not count: a test's fake does not make
+    a slice a class."""
+    classes, names = _class_index(root)
+    subclasses: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for here in sorted(classes):
+        for cls, node in classes[here].items():
+            for b in node.bases:
+                found = _resolve(b, here, names, classes)
+                if found is not None:
+                    subclasses.setdefault(found, []).append((here, cls))
+    made = _made(root, classes, names)
+    out = []
+    for (module, base), subs in subclasses.items():
+        if len(subs) != 1 or subs[0][0] == module or (module, base) in made:
+            continue
+        if not _is_protocol_or_exception(module, base, names, classes):
+            out.append(f"{subs[0][0]}.{subs[0][1]} inherits {module}.{base}, its only subclass (a {base} is "
+                       "never made itself)")
+    return sorted(out)
+
+
+def test_no_class_is_split_across_files_by_inheritance() -> None:
+    assert split_classes_anywhere(ROOT) == []
+
+
 def test_the_split_check_sees_a_class_built_across_modules(tmp_path: Path) -> None:
     root = tmp_path / "companion"
     files = {
@@ -559,9 +616,7 @@ def test_the_split_check_sees_a_class_built_across_modules(tmp_path: Path) -> No
                             "class Base(ABC):\n    pass\nclass Local(Base):\n    pass\nclass Saved(Store):\n    pass\n"
                             "class Table:\n    def __init__(self):\n        self.ledger = Ledger()\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, files)
     # held parts, an exception, a Protocol, a base of the same module or from outside the package: no split
     assert split_classes(root) == []
     (root / "table" / "ledger.py").write_text("from .reads import Reads\nclass Ledger(Reads):\n    pass\n",
@@ -573,4 +628,48 @@ def test_the_split_check_sees_a_class_built_across_modules(tmp_path: Path) -> No
         "companion.table.ledger.Ledger inherits companion.table.reads.Reads",
         "companion.table.service.Outings inherits companion.table.reads.Reads",
         "companion.table.service.Table inherits companion.table.ledger.Ledger",
+    ]
+
+
+def test_the_split_check_anywhere_sees_a_slice_and_lets_interfaces_pass(tmp_path: Path) -> None:
+    root = tmp_path / "companion"
+    files = {
+        "__init__.py": "", "errors.py": "class CompanionError(ValueError):\n    pass\n",
+        "games/__init__.py": "",
+        "games/base.py": "class Variant:\n    name = ''\n",
+        "games/gin.py": "from companion.games.base import Variant\nclass Gin(Variant):\n    name = 'gin'\n",
+        "games/toy.py": "from companion.games import base\nclass Toy(base.Variant):\n    name = 'toy'\n",
+        "games/errors.py": "from companion.errors import CompanionError\nclass GameError(CompanionError):\n    pass\n",
+        "play/__init__.py": "",
+        "play/bot.py": "class Normal:\n    def move(self) -> int: return 1\nNORMAL = Normal()\n",
+        "play/sharp.py": "from companion.play.bot import Normal\nclass Sharp(Normal):\n    pass\n"
+                         "class Local:\n    pass\nclass Near(Local):\n    pass\n",
+        "hardware/__init__.py": "",
+        "hardware/receive.py": "class Receiver:\n    def send(self) -> bool:\n        raise NotImplementedError\n",
+        "hardware/link.py": "from .receive import Receiver\nclass Link:\n    def __init__(self):\n"
+                            "        self.receiver = Receiver()\n",
+    }
+    write_tree(root, files)
+    # a variant-like base with two subclasses, an exception, a bot made itself and extended,
+    # a base of the same module, a part held: no split
+    assert split_classes_anywhere(root) == []
+    (root / "hardware" / "link.py").write_text(
+        "from .receive import Receiver\nclass Link(Receiver):\n    def send(self) -> bool: return True\n",
+        encoding="utf-8")
+    (root / "play" / "bot.py").write_text("class Normal:\n    def move(self) -> int: return 1\n", encoding="utf-8")
+    assert split_classes_anywhere(root) == [
+        "companion.hardware.link.Link inherits companion.hardware.receive.Receiver, its only subclass (a Receiver "
+        "is never made itself)",
+        "companion.play.sharp.Sharp inherits companion.play.bot.Normal, its only subclass (a Normal is never made "
+        "itself)",
+    ]
+    # a second implementation makes the receiver an interface; a variant with one game left is a slice
+    (root / "hardware" / "fake.py").write_text("from companion.hardware.receive import Receiver as R\n"
+                                               "class Fake(R):\n    pass\n", encoding="utf-8")
+    (root / "games" / "toy.py").write_text("", encoding="utf-8")
+    assert split_classes_anywhere(root) == [
+        "companion.games.gin.Gin inherits companion.games.base.Variant, its only subclass (a Variant is never made "
+        "itself)",
+        "companion.play.sharp.Sharp inherits companion.play.bot.Normal, its only subclass (a Normal is never made "
+        "itself)",
     ]

@@ -68,7 +68,7 @@ class Api:
 
     def written(self) -> tuple[int, int]:
         """(game events, outing steps) in the log file."""
-        return self.store.count(), len(self.store.outing_events())
+        return self.store.count(), len(self.store.outings.events())
 
 
 @pytest.fixture()
@@ -363,7 +363,7 @@ def test_a_first_version_row_becomes_steps(tmp_path: Path) -> None:
     try:
         o = Table(store).outings.view("o-old")
         assert o["rounds"] == [[g["id"]]] and o["created"] == 100.0 and o["version"] == 1
-        assert [e.type for e in store.outing_events("o-old")] == ["outing_created"]
+        assert [e.type for e in store.outings.events("o-old")] == ["outing_created"]
     finally:
         store.close()
     with sqlite3.connect(tmp_path / "events.sqlite3") as db:  # the old row is left as it was

@@ -70,8 +70,8 @@ def fresh_hello(sensors: SerialSensors, timeout: float = 60.0) -> dict:  # type:
     before = sensors.link.stats["hellos"]
     sensors.link.send_frame(HELLO)
     wait_for(lambda: sensors.link.stats["hellos"] > before, timeout, "a HELLO answer")
-    assert sensors.link.hello is not None
-    return sensors.link.hello
+    assert sensors.link.receiver.hello is not None
+    return sensors.link.receiver.hello
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,7 @@ def test_a_scan_switches_muxes_break_before_make(pico: EmulatedBoard, sensors: S
     enabled (EN low), or two sensors drive the pin against each other. Every edge on the
     four EN pins, in the order the emulated GPIOs changed, is replayed over whole scans
     (a sampled pin state only catches the overlap by chance: it lasts one instruction)."""
-    assert sensors.link.hello is not None
+    assert sensors.link.receiver.hello is not None
     enables = (6, 7, 8, 9)  # firmware/config.py's MUX_ENABLE_PINS
     for pin in enables:
         pico.edges(pin)  # start watching; the edges come back in the order they happened
@@ -133,18 +133,18 @@ def test_a_chip_it_does_not_know_gets_an_error_frame_not_a_scan(tmp_path: Path) 
     with EmulatedBoard(tmp_path, chip_id=0x10004927) as board:  # SYSINFO CHIP_ID part 0x0004: RP2350
         s = SerialSensors(board.port, wait=True)
         try:
-            wait_for(lambda: s.link.firmware_error is not None, 90, "the ERROR frame")
-            assert "unsupported chip: RP2350" in s.link.firmware_error and "RP2040" in s.link.firmware_error
+            wait_for(lambda: s.link.receiver.firmware_error is not None, 90, "the ERROR frame")
+            assert "unsupported chip: RP2350" in s.link.receiver.firmware_error and "RP2040" in s.link.receiver.firmware_error
             run_for(board, 500_000)
-            assert s.link.stats["readings"] == 0 and s.link.hello is None
+            assert s.link.stats["readings"] == 0 and s.link.receiver.hello is None
             assert board.tap()["stats"]["watchdog"] == 0  # no boot loop
-            assert any("unsupported chip: RP2350" in p for p in s.link.problems())
+            assert any("unsupported chip: RP2350" in p for p in s.link.receiver.problems())
         finally:
             s.close()
 
 
 def test_boot_says_hello_and_reads_every_space_at_its_index(pico: EmulatedBoard, sensors: SerialSensors) -> None:
-    hello = sensors.link.hello
+    hello = sensors.link.receiver.hello
     assert hello is not None and hello["fw"] and hello["board"] == "gingo-1" and hello["spaces"] == 52
     levels = {SPACE_MAP[s]: 1000 + 1200 * s for s in range(52)}
     levels[(3, 7)] = 65535  # an unused mux channel: must never show up

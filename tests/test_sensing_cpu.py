@@ -145,7 +145,7 @@ def test_push_mode_over_a_pty_delivers_changes_and_notices_silence() -> None:
     finally:
         pipe.stop()
         os.close(master)
-    assert backend.link._consumer is None  # noqa: SLF001 - the subscription is gone
+    assert backend.link.receiver._consumer is None  # noqa: SLF001 - the subscription is gone
 
 
 def test_pipeline_tells_the_link_whether_a_change_is_pending() -> None:
@@ -214,15 +214,13 @@ def test_link_refuses_a_coalesce_window_out_of_range() -> None:
 
 
 class _Receiver(FrameReceiver):
-    """The link's receiving half fed by hand: each read's bytes with its time."""
+    """The link's receiver fed by hand (each read's bytes with its time), with what it
+    handed on kept."""
 
     def __init__(self) -> None:
-        super().__init__("test")
+        super().__init__("test", lambda type_: True)
         self.scans: list[Readings] = []
         self.set_consumer(self.scans.append)
-
-    def send_frame(self, type_: int, payload: bytes = b"") -> bool:
-        return True
 
 
 def test_scans_read_at_once_are_dated_on_the_firmware_scan_clock() -> None:
@@ -232,7 +230,7 @@ def test_scans_read_at_once_are_dated_on_the_firmware_scan_clock() -> None:
     lags = [0.004, 0.003, 0.0004] + [rng.uniform(0.0005, 0.004) for _ in range(40)]
     for n, lag in enumerate(lags):
         now = 1.0 + n * 0.005 + lag  # scan n comes at n * 5 ms and is read ``lag`` later
-        rx._feed(encode_frame(READINGS, n, still), now)  # noqa: SLF001
+        rx.feed(encode_frame(READINGS, n, still), now)
     dates = [r.t for r in rx.scans]
     assert all(t <= 1.0 + n * 0.005 + lag + 0.0025 for n, (t, lag) in enumerate(zip(dates, lags)))
     # the clock is set by the first read (4 ms late), kept by the second (1 ms earlier than it
@@ -245,19 +243,19 @@ def test_scans_read_at_once_are_dated_on_the_firmware_scan_clock() -> None:
 def test_other_frames_a_duplicate_and_slips_on_the_scan_clock() -> None:
     rx = _Receiver()
     still = pack_readings([32768] * 52)
-    rx._feed(encode_frame(0x01, 0, b'{"rate": 100}'), 1.0)  # noqa: SLF001 - HELLO: 10 ms a scan
-    rx._feed(encode_frame(READINGS, 1, still), 1.001)  # noqa: SLF001
-    rx._feed(encode_frame(0x03, 2, b""), 1.004)  # noqa: SLF001 - a PING shares the seq counter
-    rx._feed(encode_frame(READINGS, 3, still) + encode_frame(READINGS, 3, still), 1.0125)  # noqa: SLF001
-    rx._feed(encode_frame(READINGS, 4, still), 1.0215)  # noqa: SLF001
+    rx.feed(encode_frame(0x01, 0, b'{"rate": 100}'), 1.0)  # HELLO: 10 ms a scan
+    rx.feed(encode_frame(READINGS, 1, still), 1.001)
+    rx.feed(encode_frame(0x03, 2, b""), 1.004)  # a PING shares the seq counter
+    rx.feed(encode_frame(READINGS, 3, still) + encode_frame(READINGS, 3, still), 1.0125)
+    rx.feed(encode_frame(READINGS, 4, still), 1.0215)
     assert [r.seq for r in rx.scans] == [1, 3, 4]
     assert [r.t for r in rx.scans] == pytest.approx([1.001, 1.011, 1.021], abs=1e-9)
-    rx._feed(encode_frame(READINGS, 5, still), 1.4)  # noqa: SLF001 - read 0.37 s after its place: a slip
+    rx.feed(encode_frame(READINGS, 5, still), 1.4)  # read 0.37 s after its place: a slip
     assert rx.scans[-1].t == 1.4
-    rx._feed(encode_frame(READINGS, 205, still), 3.5)  # noqa: SLF001 - two seconds of scans lost
+    rx.feed(encode_frame(READINGS, 205, still), 3.5)  # two seconds of scans lost
     assert rx.scans[-1].t == 3.5  # the clock starts again from the read
-    rx._feed(encode_frame(0x01, 206, b'{"rate": 200}'), 3.6)  # noqa: SLF001 - a HELLO: the Pico restarted
-    rx._feed(encode_frame(READINGS, 0, still), 3.601)  # noqa: SLF001
+    rx.feed(encode_frame(0x01, 206, b'{"rate": 200}'), 3.6)  # a HELLO: the Pico restarted
+    rx.feed(encode_frame(READINGS, 0, still), 3.601)
     assert rx.scans[-1].t == 3.601
 
 
@@ -274,7 +272,7 @@ def test_a_chip_is_accepted_on_the_tenth_scan_however_the_bytes_come(seed: int) 
     changes: list[BoardChange] = []
     pipe = SensingPipeline(_NoBackend(), debouncer=Debouncer(scans=5, settle=0.05), on_change=changes.append)
     rx.set_consumer(pipe._push)  # noqa: SLF001
-    rx._feed(encode_frame(0x01, 0, b'{"rate": 200}'), 0.0)  # noqa: SLF001
+    rx.feed(encode_frame(0x01, 0, b'{"rate": 200}'), 0.0)
     values = [32768] * 52
     scans: list[tuple[int, float, bytes]] = []  # (seq, when the reader can have it, frame)
     firsts: list[int] = []
@@ -298,7 +296,7 @@ def test_a_chip_is_accepted_on_the_tenth_scan_however_the_bytes_come(seed: int) 
         j = i
         while j < len(scans) and scans[j][1] <= now:
             j += 1
-        rx._feed(b"".join(frame for _, _, frame in scans[i:j]), now)  # noqa: SLF001
+        rx.feed(b"".join(frame for _, _, frame in scans[i:j]), now)
         i = j
     accepted = [c.seq for c in changes]  # (an empty board going online reports no change)
     assert accepted == [f + 10 for f in firsts]

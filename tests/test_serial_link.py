@@ -105,8 +105,8 @@ def test_reads_frames_and_sends_hello_request(pty: Pty) -> None:
         r = s.read(2.0)
         assert r is not None and r.seq == 1 and list(r.values) == values
         assert s.online
-        assert wait_for(lambda: s.link.hello is not None)
-        assert s.link.hello == {"fw": "1.0.0", "board": "t1", "spaces": 52}
+        assert wait_for(lambda: s.link.receiver.hello is not None)
+        assert s.link.receiver.hello == {"fw": "1.0.0", "board": "t1", "spaces": 52}
     finally:
         s.close()
 
@@ -356,7 +356,7 @@ def test_hello_is_asked_again_until_answered_and_after_silence(pty: Pty) -> None
         asked = pty.read_frames(timeout=2.0, want=3)
         assert [(f.type, f.payload) for f in asked] == [(HELLO, b"")] * 3
         pty.write(encode_frame(HELLO, 0, b'{"fw": "1.1.0", "board": "t", "spaces": 52}'))
-        assert wait_for(lambda: s.link.hello is not None)
+        assert wait_for(lambda: s.link.receiver.hello is not None)
         requests = s.link.stats["hello_requests"]
         seq = feed_until(pty, EMPTY, lambda: s.link.stats["readings"] >= 30, seq=1)  # 0.3 s of scans
         assert s.link.stats["hello_requests"] == requests  # answered and talking: no more asking
@@ -484,19 +484,19 @@ def test_the_hello_is_checked_against_the_led_config_and_errors_are_kept(pty: Pt
 
     s = SerialSensors(str(pty.link))
     try:
-        s.link.expect_leds = ("pico", 60)
+        s.link.receiver.expect_leds = ("pico", 60)
         pty.write(encode_frame(HELLO, 0, json.dumps({"fw": "1.0.0", "leds": 0, "rate": 220}).encode()))
-        assert wait_for(lambda: s.link.hello is not None)
-        problems = s.link.problems()
+        assert wait_for(lambda: s.link.receiver.hello is not None)
+        problems = s.link.receiver.problems()
         assert len(problems) == 1 and "drives no LEDs" in problems[0] and "LED_PIN = 16" in problems[0]
         pty.write(encode_frame(HELLO, 1, json.dumps({"fw": "1.0.0", "leds": 60, "rate": 220}).encode()))
-        assert wait_for(lambda: s.link.problems() == [])
+        assert wait_for(lambda: s.link.receiver.problems() == [])
         why = "firmware: unsupported chip: RP2350; this firmware knows the RP2040's registers only"
         pty.write(encode_frame(ERROR, 2, why.encode()))
-        assert wait_for(lambda: bool(s.link.problems()))
-        assert s.link.problems() == [f"the Pico on {pty.link} reports: {why}"]
+        assert wait_for(lambda: bool(s.link.receiver.problems()))
+        assert s.link.receiver.problems() == [f"the Pico on {pty.link} reports: {why}"]
         pty.write(readings_frame(3))  # a firmware that scans again: the error has passed
-        assert wait_for(lambda: s.link.problems() == [])
+        assert wait_for(lambda: s.link.receiver.problems() == [])
     finally:
         s.close()
 

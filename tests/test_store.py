@@ -95,12 +95,12 @@ def test_corrupted_pages_detected_by_quick_check(tmp_path: Path) -> None:
 
 def test_tokens_hash_list_revoke(tmp_path: Path) -> None:
     store = open_store(tmp_path)
-    rec = store.add_token("h" * 64, "t1", "Ann's phone")
-    assert store.token_by_hash("h" * 64) == rec
-    assert [t.id for t in store.tokens()] == ["t1"]
-    assert store.revoke_token("t1") is True
-    assert store.revoke_token("t1") is False
-    assert store.token_by_hash("h" * 64) is None
+    rec = store.tokens.add("h" * 64, "t1", "Ann's phone")
+    assert store.tokens.by_hash("h" * 64) == rec
+    assert [t.id for t in store.tokens.all()] == ["t1"]
+    assert store.tokens.revoke("t1") is True
+    assert store.tokens.revoke("t1") is False
+    assert store.tokens.by_hash("h" * 64) is None
     raw = sqlite3.connect(tmp_path / "events.sqlite3").execute("SELECT * FROM tokens").fetchall()
     assert raw == []
 

@@ -60,9 +60,9 @@ def open_sensors(cfg: HardwareConfig, **sim_options: Any) -> SensorBackend:
     """The configured sensor backend (raises the backend's error when it cannot start).
     A Pico's link checks each HELLO against the configured LED backend and count."""
     sensors = open_sensor_backend(cfg.sensors, **sensor_options(cfg, **sim_options))
-    link = getattr(sensors, "link", None)
-    if link is not None and hasattr(link, "expect_leds"):
-        link.expect_leds = (cfg.leds, cfg.led_count)
+    receiver = getattr(getattr(sensors, "link", None), "receiver", None)
+    if receiver is not None and hasattr(receiver, "expect_leds"):
+        receiver.expect_leds = (cfg.leds, cfg.led_count)
     return sensors
 
 

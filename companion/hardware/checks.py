@@ -385,9 +385,9 @@ def check_pico(cfg: HardwareConfig, wait: float = 5.0) -> list[Check]:
                       "(firmware/README.md)")]
     try:
         deadline = time.monotonic() + wait
-        while time.monotonic() < deadline and link.hello is None and link.firmware_error is None:
+        while time.monotonic() < deadline and link.receiver.hello is None and link.receiver.firmware_error is None:
             time.sleep(0.05)
-        hello, error = link.hello, link.firmware_error
+        hello, error = link.receiver.hello, link.receiver.firmware_error
     finally:
         link.close()
     if error is not None:

@@ -171,7 +171,8 @@ class BoardSync:
     def hardware_warnings(self) -> list[str]:
         """What the sensor link says is wrong now (a Pico that refuses to run, a HELLO
         that disagrees with the LED config), for ``/api/v1/health``."""
-        problems = getattr(getattr(self.sensors, "link", None), "problems", None)
+        receiver = getattr(getattr(self.sensors, "link", None), "receiver", None)  # a Pico's frames
+        problems = getattr(receiver, "problems", None)
         return list(problems()) if callable(problems) else []
 
     @property

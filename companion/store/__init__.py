@@ -19,7 +19,9 @@ that went missing, came back empty or lost its WAL (:attr:`EventStore.incidents`
 version 1 file is upgraded in place on first open; the old file is kept as
 ``events.sqlite3.v1-<time>``.
 
-Paired phone tokens live in the same file (``tokens``, sha256 hashes only).
+Paired phone tokens (``tokens``, sha256 hashes only) and the outings' steps
+(``outing_events``) live in the same file; the store holds them as :attr:`EventStore.tokens`
+and :attr:`EventStore.outings`.
 
 >>> import tempfile, pathlib
 >>> store = EventStore(pathlib.Path(tempfile.mkdtemp()) / "events.sqlite3")

@@ -1,6 +1,7 @@
-"""The event log itself: :class:`EventStore` over one SQLite file (its paired-phone
-tokens in :mod:`~companion.store.tokens`, its file permissions in
-:mod:`~companion.store.files`, the row-by-row damage scan in :mod:`~companion.store.damage`)."""
+"""The event log itself: :class:`EventStore` over one SQLite file (it holds its paired-phone
+tokens, :mod:`~companion.store.tokens`, and its outings' steps, :mod:`~companion.store.outings`;
+its file permissions are in :mod:`~companion.store.files`, the row-by-row damage scan in
+:mod:`~companion.store.damage`)."""
 
 from __future__ import annotations
 
@@ -31,12 +32,15 @@ _MAX_SEQ = 2**63 - 1  # the largest SQLite INTEGER
 SYNC_COUNT_EVERY = 100  # commits between syncs of the acknowledged-count file
 
 
-class EventStore(TokenTable, OutingTable):
+class EventStore:
     """The append-only event log in one SQLite file (thread-safe).
 
     ``path`` is the database file; its folder must exist. ``clock`` gives event times
     (seconds since the epoch) and exists for tests. ``max_bytes`` caps the file's size
     (SQLite's ``max_page_count``): a write past it is refused as a full disk is.
+
+    It holds the two other tables of its file, which share its connections, lock and
+    clock: :attr:`tokens` (the paired phones) and :attr:`outings` (the outings' steps).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, clock: Any = time.time, max_bytes: int | None = None) -> None:
@@ -86,6 +90,10 @@ class EventStore(TokenTable, OutingTable):
         for text in self._stored_incidents():
             if text not in self.incidents:
                 self.incidents.append(text)
+        #: the paired phones' tokens
+        self.tokens = TokenTable(self._read, self._wexec, self.now)
+        #: the outings' steps
+        self.outings = OutingTable(self._conn, self._wlock, self._read, self.now)
 
     # -- opening ---------------------------------------------------------------------
 

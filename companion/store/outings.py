@@ -11,7 +11,16 @@ event log (each pair match is an ordinary gin game that names its outing).
 
 The ``outings`` table (one row per outing with its rounds as JSON) is how the first
 version kept outings; such a row is turned into events once
-(:meth:`OutingTable.legacy_outings`), and the row stays where it was.
+(:meth:`OutingTable.legacy`), and the row stays where it was.
+
+>>> import pathlib, tempfile
+>>> from companion.store import EventStore
+>>> store = EventStore(pathlib.Path(tempfile.mkdtemp()) / "events.sqlite3", clock=lambda: 100.0)
+>>> [e.seq for e in store.outings.append("o1", [("outing_created", {"pairs": 2})], "c1")]
+[1]
+>>> store.outings.ids(), store.outings.find_client("o1", "c1").type
+(['o1'], 'outing_created')
+>>> store.close()
 """
 
 from __future__ import annotations
@@ -19,8 +28,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,30 +56,27 @@ class OutingClientReused(Exception):
     """A client id this outing already used (the caller answers with the first write)."""
 
 
-class OutingTable(ABC):
-    """The outing methods of :class:`~companion.store.log.EventStore` (its reads and its
-    locked writes, committed with ``synchronous=FULL`` like every write)."""
+class OutingTable:
+    """The outing steps of one event log (:attr:`EventStore.outings
+    <companion.store.log.EventStore.outings>`), given the log's write connection and its
+    lock (a step is committed with ``synchronous=FULL`` like every write), its reads and
+    its clock."""
 
-    _conn: sqlite3.Connection
-    _wlock: threading.RLock
-
-    @abstractmethod
-    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]: ...
-
-    @abstractmethod
-    def _wexec(self, sql: str, args: Sequence[Any]) -> sqlite3.Cursor: ...
-
-    @abstractmethod
-    def now(self) -> float: ...
+    def __init__(self, conn: sqlite3.Connection, wlock: threading.RLock,
+                 read: Callable[[str, Sequence[Any]], list[Any]], clock: Callable[[], float]) -> None:
+        self._conn = conn
+        self._wlock = wlock
+        self._read = read
+        self._clock = clock
 
     # -- events --------------------------------------------------------------------------
 
-    def append_outing_events(self, outing_id: str, steps: Sequence[tuple[str, dict[str, Any]]],
-                             client_id: str | None = None, *, at: float | None = None) -> list[OutingEvent]:
+    def append(self, outing_id: str, steps: Sequence[tuple[str, dict[str, Any]]],
+               client_id: str | None = None, *, at: float | None = None) -> list[OutingEvent]:
         """Append the steps ``(type, payload)`` of one outing in one transaction (the
         client id goes with the first); all are committed or none. A client id this
         outing already used raises :class:`OutingClientReused` and writes nothing."""
-        now = self.now() if at is None else float(at)
+        now = float(self._clock()) if at is None else float(at)
         out: list[OutingEvent] = []
         with self._wlock:
             conn = self._conn
@@ -92,7 +97,7 @@ class OutingTable(ABC):
                 raise
         return out
 
-    def outing_events(self, outing_id: str | None = None) -> list[OutingEvent]:
+    def events(self, outing_id: str | None = None) -> list[OutingEvent]:
         """The steps of one outing (or of every outing) in the order they were written;
         a row whose payload cannot be read is left out."""
         sql = ("SELECT seq, CAST(outing_id AS BLOB), CAST(type AS BLOB), CAST(payload AS BLOB), "
@@ -113,23 +118,23 @@ class OutingTable(ABC):
                 out.append(OutingEvent(int(seq), names[0], names[1], payload, names[2], float(t)))
         return out
 
-    def outing_ids(self) -> list[str]:
+    def ids(self) -> list[str]:
         """Every outing with events, in the order they were created."""
         return [str(r[0]) for r in self._read("SELECT outing_id, MIN(seq) AS first FROM outing_events "
-                                               "GROUP BY outing_id ORDER BY first")]
+                                               "GROUP BY outing_id ORDER BY first", ())]
 
-    def find_outing_client(self, outing_id: str, client_id: str) -> OutingEvent | None:
+    def find_client(self, outing_id: str, client_id: str) -> OutingEvent | None:
         """The step this client id wrote in this outing, if any."""
-        hits = [e for e in self.outing_events(outing_id) if e.client_id == client_id]
+        hits = [e for e in self.events(outing_id) if e.client_id == client_id]
         return hits[0] if hits else None
 
     # -- the first version's rows --------------------------------------------------------
 
-    def legacy_outings(self) -> list[tuple[str, float, dict[str, Any]]]:
+    def legacy(self) -> list[tuple[str, float, dict[str, Any]]]:
         """(id, created, body) of each row of the first version's ``outings`` table that
         has no events yet, oldest first (a row whose body cannot be read is left out)."""
         rows = self._read("SELECT id, created, CAST(body AS BLOB) FROM outings WHERE id NOT IN "
-                          "(SELECT DISTINCT outing_id FROM outing_events) ORDER BY created, id")
+                          "(SELECT DISTINCT outing_id FROM outing_events) ORDER BY created, id", ())
         out = []
         for oid, created, raw in rows:
             try:

@@ -75,7 +75,7 @@ class OutingReads:
     def record(self, oid: str, *, deleted_ok: bool = False) -> tuple[OutingRecord, list[OutingEvent]]:
         """The outing folded from its steps, and the steps; 404 when there is none (or it
         was deleted, unless ``deleted_ok``), 409 ``outing_damaged`` when it cannot be read."""
-        evs = self.store.outing_events(oid) if isinstance(oid, str) else []
+        evs = self.store.outings.events(oid) if isinstance(oid, str) else []
         try:
             rec = fold_outing(evs)
         except ValueError as exc:

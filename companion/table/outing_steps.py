@@ -97,7 +97,7 @@ class Steps:
         if fp is not None and steps:
             steps = [(steps[0][0], {**steps[0][1], KEY: fp}), *steps[1:]]
         try:
-            written = self.store.append_outing_events(oid, steps, client_id)
+            written = self.store.outings.append(oid, steps, client_id)
         except OutingClientReused:
             raise Conflict(f"client_id {str(client_id)[:100]!r} was already used in this outing",
                            code="client_id_reused") from None
@@ -109,7 +109,7 @@ class Steps:
         used for another request), or None for a new request."""
         if not client_id:
             return None
-        prev = self.store.find_outing_client(oid, client_id)
+        prev = self.store.outings.find_client(oid, client_id)
         if prev is None:
             return None
         if prev.payload.get(KEY) != fp:

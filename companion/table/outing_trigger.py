@@ -75,7 +75,7 @@ class Trigger:
         if not isinstance(oid, str) or before is None or self.steps.busy():
             return
         try:
-            rec = fold_outing(self.store.outing_events(oid))
+            rec = fold_outing(self.store.outings.events(oid))
         except ValueError:
             return
         if rec is None or rec.deleted:
@@ -171,7 +171,7 @@ class Trigger:
     def catch_up(self) -> None:
         """Turn first-version rows into steps, then settle every outing (see the notes)."""
         try:
-            for oid, created, body in self.store.legacy_outings():
+            for oid, created, body in self.store.outings.legacy():
                 rounds = [list(r) for r in body.get("rounds") or []]
                 if not rounds:
                     continue
@@ -181,7 +181,7 @@ class Trigger:
                 steps += [("round_paired", {"round": r, "games": g, "by": "auto"})
                           for r, g in enumerate(rounds[1:], start=2)]
                 self.steps.write(oid, steps)
-            ids = self.store.outing_ids()
+            ids = self.store.outings.ids()
         except Exception:
             log.exception("the outings could not be read at start-up")
             return

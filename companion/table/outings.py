@@ -66,7 +66,7 @@ class Outings:
         """A line per outing (deleted ones left out), oldest first."""
         out = []
         with self._lock:
-            for oid in self.store.outing_ids():
+            for oid in self.store.outings.ids():
                 try:
                     rec, evs = self.reads.record(oid, deleted_ok=True)
                     if rec.deleted:

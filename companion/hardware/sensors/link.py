@@ -5,9 +5,11 @@
 reopens it with back-off after an unplug, and asks for HELLO on every connect, again
 every ``hello_every`` seconds until the firmware answers, and again after any silence
 (a Pico that reset while the port stayed open). While the board is still it gathers
-frames between reads (host CPU; see :meth:`SerialLink.set_consumer`). What it does with
-the frames it reads (checks, counts, sequence gaps, PING, HELLO, READINGS) is
-:mod:`companion.hardware.sensors.receive`.
+frames between reads (host CPU; see :meth:`FrameReceiver.set_consumer
+<companion.hardware.sensors.receive.FrameReceiver.set_consumer>`). What it does with the
+frames it reads (checks, counts, sequence gaps, PING, HELLO, READINGS) is its
+:attr:`SerialLink.receiver`, a :class:`~companion.hardware.sensors.receive.FrameReceiver`:
+the firmware's HELLO, its ERROR and the scans are read there.
 The sensor backend on top of it is :class:`companion.hardware.sensors.serial.SerialSensors`.
 """
 
@@ -116,9 +118,10 @@ def _busy(exc: BaseException) -> bool:
             or "Resource temporarily unavailable" in text or "Device or resource busy" in text)
 
 
-class SerialLink(FrameReceiver):
-    """One serial port speaking protocol v1, kept open by a reader thread (what it does
-    with the frames it reads: :class:`~companion.hardware.sensors.receive.FrameReceiver`).
+class SerialLink:
+    """One serial port speaking protocol v1, kept open by a reader thread; it hands the
+    bytes it reads to its :attr:`receiver` (:class:`~companion.hardware.sensors.receive.FrameReceiver`),
+    which counts into the link's :attr:`stats`.
 
     ``wait=False`` (the default) raises :class:`SensorBackendError` if the first open
     fails; ``wait=True`` starts offline and keeps trying with back-off.
@@ -142,7 +145,11 @@ class SerialLink(FrameReceiver):
     ) -> None:
         if not 0 <= coalesce <= 0.1:
             raise ValueError(f"coalesce must be between 0 and 0.1 seconds, got {coalesce!r}")
-        super().__init__(port, queue_size=queue_size)
+        self.port = port
+        self.stats: dict[str, int] = dict.fromkeys(STAT_KEYS, 0)
+        #: the firmware's frames: its HELLO, its ERROR, the scans (``get``, ``set_consumer``)
+        self.receiver = FrameReceiver(port, self.send_frame, queue_size=queue_size, stats=self.stats)
+        self._stop = threading.Event()
         self.coalesce = coalesce
         self.baudrate = baudrate
         self.offline_after = offline_after
@@ -160,7 +167,7 @@ class SerialLink(FrameReceiver):
         except (SensorBackendError, ValueError, OSError, serial.SerialException) as exc:
             if not wait:
                 raise SensorBackendError(self._open_advice(exc)) from None
-            self._log_once("open", "sensor link %s not available yet (%s); retrying", port, exc)
+            self.receiver.log_once("open", "sensor link %s not available yet (%s); retrying", port, exc)
         self._thread = threading.Thread(target=self._run, name=f"gingo-serial {port}", daemon=True)
         self._thread.start()
 
@@ -199,7 +206,7 @@ class SerialLink(FrameReceiver):
     @property
     def online(self) -> bool:
         """Connected and a READINGS frame arrived within ``offline_after`` seconds."""
-        return self.connected and time.monotonic() - self._last_readings <= self.offline_after
+        return self.connected and time.monotonic() - self.receiver.last_readings <= self.offline_after
 
     # ---- sending ----
 
@@ -222,7 +229,7 @@ class SerialLink(FrameReceiver):
                 self._write(ser, data)
             except (serial.SerialException, OSError) as exc:
                 self.stats["write_failures"] += 1
-                self._log_once("write", "sensor link %s: write failed (%s)", self.port, exc)
+                self.receiver.log_once("write", "sensor link %s: write failed (%s)", self.port, exc)
                 return False
         return True
 
@@ -255,17 +262,13 @@ class SerialLink(FrameReceiver):
                 fcntl.ioctl(fd, termios.TIOCEXCL)
             except OSError:  # not a tty (a FIFO in a test): the flock still holds
                 pass
-        self._splitter.reset()
-        self._last_seq = None
-        self._dated = None
+        now = time.monotonic()
+        self.receiver.reconnected(now)
         self._serial = ser
         self.stats["connects"] += 1
-        self._logged.discard("open")
+        self.receiver.log_again("open")
         log.info("sensor link %s connected", self.port)
-        self._answered = False
-        self._relaxed = False
-        self._last_rx = time.monotonic()
-        self._ask_hello(self._last_rx)
+        self._ask_hello(now)
 
     def _ask_hello(self, now: float) -> None:
         """Send an empty HELLO: it asks the firmware to introduce itself."""
@@ -279,9 +282,10 @@ class SerialLink(FrameReceiver):
         A Pico that reset (watchdog, brown-out) while the port stayed open, or that was
         still booting when we first asked, is brought back without a re-plug.
         """
-        if now - self._last_rx > self.offline_after:
-            self._answered = False
-        if not self._answered and now - self._hello_sent >= self.hello_every:
+        rx = self.receiver
+        if now - rx.last_rx > self.offline_after:
+            rx.answered = False
+        if not rx.answered and now - self._hello_sent >= self.hello_every:
             self._ask_hello(now)
 
     def _open_advice(self, exc: BaseException) -> str:
@@ -320,13 +324,13 @@ class SerialLink(FrameReceiver):
                     backoff = self._backoff_min
                 except (SensorBackendError, ValueError, OSError, serial.SerialException) as exc:
                     self.last_error = str(exc)
-                    self._log_once("open", "sensor link %s not available (%s); retrying", self.port, exc)
+                    self.receiver.log_once("open", "sensor link %s not available (%s); retrying", self.port, exc)
                     self._stop.wait(backoff)
                     backoff = min(self._backoff_max, backoff * 2)
                 continue
             try:
                 # while asking for HELLO, wake often enough to keep its cadence
-                wait = 0.25 if self._answered else min(0.25, max(0.01, self.hello_every / 2))
+                wait = 0.25 if self.receiver.answered else min(0.25, max(0.01, self.hello_every / 2))
                 data = self._read(ser, wait)
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # TypeError/AttributeError: pyserial's posix read on a port closed under it
@@ -335,9 +339,9 @@ class SerialLink(FrameReceiver):
                 continue
             now = time.monotonic()
             if data:
-                self._feed(data, now)
+                self.receiver.feed(data, now)
             self._keep_asking(now)
-            if data and self._relaxed:
+            if data and self.receiver.relaxed:
                 self._stop.wait(self.coalesce)  # let a few frames gather: one wake-up for them all
         self._drop(closing=True)
 
@@ -387,8 +391,7 @@ class SerialLink(FrameReceiver):
     def close(self) -> None:
         """Stop the reader thread and close the port."""
         self._stop.set()
-        with self._cond:
-            self._cond.notify_all()
+        self.receiver.stop()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout=2.0)
         self._drop(closing=True)

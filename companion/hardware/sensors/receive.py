@@ -1,9 +1,16 @@
 """The receiving half of the sensor link: the firmware's bytes split into frames and
 checked, bad frames counted and dropped (logged once per kind), sequence gaps and
 duplicates tracked, READINGS handed to a consumer or queued for :meth:`FrameReceiver.get`,
-PING answered, HELLO read (the firmware's rate dates the scans). A base class of
-:class:`~companion.hardware.sensors.link.SerialLink`, which owns the port, its reader
-thread and the sending.
+PING answered, HELLO read (the firmware's rate dates the scans). A
+:class:`~companion.hardware.sensors.link.SerialLink` holds one (its ``receiver``) and
+feeds it what its reader thread reads; the link owns the port and the sending.
+
+>>> from companion.hardware.framing import PONG, READINGS, encode_frame, pack_readings
+>>> sent = []
+>>> rx = FrameReceiver("test", lambda type_, payload=b"": sent.append(type_) is None)
+>>> rx.feed(encode_frame(PING, 0) + encode_frame(READINGS, 1, pack_readings([32768] * 52)), now=1.0)
+>>> sent == [PONG], rx.get(timeout=0).seq, rx.stats["frames"]
+(True, 1, 2)
 """
 
 from __future__ import annotations
@@ -87,11 +94,15 @@ def hello_problems(hello: dict[str, Any], leds_backend: str, led_count: int) -> 
 
 
 class FrameReceiver:
-    """What the link does with the bytes it reads; ``port`` names it in the log."""
+    """What the link does with the bytes it reads; ``port`` names it in the log, ``send``
+    sends a frame back (a PONG) and says whether it went out, ``stats`` are the counters
+    it adds to (the link's, by default its own :data:`STAT_KEYS`)."""
 
-    def __init__(self, port: str, *, queue_size: int = 64) -> None:
+    def __init__(self, port: str, send: Callable[[int], bool], *, queue_size: int = 64,
+                 stats: dict[str, int] | None = None) -> None:
         self.port = port
-        self.stats: dict[str, int] = dict.fromkeys(STAT_KEYS, 0)
+        self._send = send
+        self.stats: dict[str, int] = dict.fromkeys(STAT_KEYS, 0) if stats is None else stats
         self.hello: dict[str, Any] | None = None
         #: the last ERROR frame's text until the firmware says HELLO or scans again (a
         #: firmware that refuses to run, e.g. on a chip it does not know, sends no
@@ -101,11 +112,14 @@ class FrameReceiver:
         self.expect_leds: tuple[str, int] | None = None
         self._splitter = FrameSplitter()
         self._last_seq: int | None = None
-        self._last_readings = 0.0
+        #: when the last READINGS came (the link is online while they come)
+        self.last_readings = 0.0
         self._dated: tuple[int, float] | None = None  # (seq, when it arrived) of the last READINGS dated
         self._others = 0           # frames of other types (which share the seq counter) since then
-        self._last_rx = 0.0        # when a good frame last came from the firmware
-        self._answered = False     # a HELLO came back since we last asked after silence
+        #: when a good frame last came from the firmware
+        self.last_rx = 0.0
+        #: a HELLO came back since the link last asked after silence
+        self.answered = False
         self._logged: set[str] = set()
         self._queue: collections.deque[Readings] = collections.deque(maxlen=queue_size)
         self._cond = threading.Condition()
@@ -114,14 +128,26 @@ class FrameReceiver:
         self._consumer: Callable[[Readings], bool | None] | None = None
         #: the consumer said nothing is pending (returned False): the reader may gather
         #: a few frames per wake-up (see :meth:`set_consumer`)
-        self._relaxed = False
+        self.relaxed = False
         #: seconds between READINGS frames (from HELLO's rate; the protocol default until then)
         self._period = 1.0 / 200
         self._stop = threading.Event()
 
-    def send_frame(self, type_: int, payload: bytes = b"") -> bool:
-        """Send one frame (the link's own; a PING is answered with a PONG)."""
-        raise NotImplementedError
+    def reconnected(self, now: float) -> None:
+        """The link opened its port again at ``now``: a frame cut by the unplug is dropped,
+        the firmware's seq and scan clock start again, and it is asked for a HELLO anew."""
+        self._splitter.reset()
+        self._last_seq = None
+        self._dated = None
+        self.answered = False
+        self.relaxed = False
+        self.last_rx = now
+
+    def stop(self) -> None:
+        """Wake whoever waits in :meth:`get` (it returns None from now on)."""
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
 
     def set_consumer(self, consumer: Callable[[Readings], bool | None] | None) -> None:
         """Hand every READINGS scan to ``consumer`` on the reader thread (None: back to
@@ -135,7 +161,7 @@ class FrameReceiver:
         so coalescing never delays the frame that completes a change."""
         with self._cond:
             self._consumer = consumer
-            self._relaxed = False
+            self.relaxed = False
             self._queue.clear()
 
     def get(self, timeout: float) -> Readings | None:
@@ -149,7 +175,7 @@ class FrameReceiver:
                 self._cond.wait(remaining)
             return self._queue.popleft()
 
-    def _feed(self, data: bytes, now: float) -> None:
+    def feed(self, data: bytes, now: float) -> None:
         """Handle the frames in ``data``, read at ``now``.
 
         Each READINGS scan is dated on the firmware's scan clock (:meth:`_date`), whether
@@ -160,10 +186,10 @@ class FrameReceiver:
         for item in items:
             if isinstance(item, FrameError):
                 self.stats[item.kind] += 1
-                self._log_once(item.kind, "sensor link %s: dropped %s (counted in stats)", self.port, item)
+                self.log_once(item.kind, "sensor link %s: dropped %s (counted in stats)", self.port, item)
                 continue
             self.stats["frames"] += 1
-            self._last_rx = now
+            self.last_rx = now
             t = self._date(item.seq, now) if item.type == READINGS else now
             self._handle(item, now, t)
 
@@ -207,14 +233,14 @@ class FrameReceiver:
             gap = (frame.seq - last - 1) & 0xFFFF
             if gap == 0xFFFF:  # the same seq again
                 self.stats["duplicates"] += 1
-                self._log_once("duplicate", "sensor link %s: duplicate frame seq %d dropped", self.port, frame.seq)
+                self.log_once("duplicate", "sensor link %s: duplicate frame seq %d dropped", self.port, frame.seq)
                 return
             self.stats["gaps"] += gap
         self._last_seq = frame.seq
         if frame.type != READINGS:
             self._others += 1
         if frame.type == READINGS:
-            self._last_readings = now
+            self.last_readings = now
             if self.firmware_error is not None:
                 self.firmware_error = None  # it scans: whatever it reported has passed
             self.stats["readings"] += 1
@@ -222,9 +248,9 @@ class FrameReceiver:
             consumer = self._consumer
             if consumer is not None:
                 try:
-                    self._relaxed = consumer(readings) is False
+                    self.relaxed = consumer(readings) is False
                 except Exception:  # a consumer bug must not stop the link
-                    self._relaxed = False
+                    self.relaxed = False
                     log.exception("sensor link %s: the readings consumer failed; continuing", self.port)
                 return
             with self._cond:
@@ -232,7 +258,7 @@ class FrameReceiver:
                 self._cond.notify()
         elif frame.type == PING:
             self.stats["pings"] += 1
-            self.send_frame(PONG)
+            self._send(PONG)
         elif frame.type == PONG:
             self.stats["pongs"] += 1
         elif frame.type == HELLO:
@@ -240,7 +266,7 @@ class FrameReceiver:
                 return  # a request to introduce ourselves: the companion has nothing to say
             self.stats["hellos"] += 1  # the firmware may have restarted: its seq counts on from here
             self._dated = None  # and its scan clock starts again (its rate may have changed too)
-            self._answered = True
+            self.answered = True
             try:
                 hello = json.loads(frame.payload.decode("utf-8"))
                 if not isinstance(hello, dict):
@@ -248,22 +274,22 @@ class FrameReceiver:
                 self.hello = hello
                 self.firmware_error = None
                 for problem in self.problems():
-                    self._log_once("hello:" + problem, "sensor link %s: %s", self.port, problem)
+                    self.log_once("hello:" + problem, "sensor link %s: %s", self.port, problem)
                 rate = hello.get("rate")
                 if isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 <= rate <= 10000:
                     self._period = 1.0 / rate
                 log.info("sensor link %s: firmware %s", self.port, hello)
             except (UnicodeDecodeError, ValueError) as exc:
                 self.stats["type"] += 1
-                self._log_once("hello", "sensor link %s: unreadable HELLO payload (%s)", self.port, exc)
+                self.log_once("hello", "sensor link %s: unreadable HELLO payload (%s)", self.port, exc)
         elif frame.type == ERROR:
             self.stats["errors"] += 1
             text = frame.payload.decode("utf-8", "replace")
             self.firmware_error = text
-            self._log_once("error:" + text, "sensor link %s: the Pico reports: %s", self.port, text)
+            self.log_once("error:" + text, "sensor link %s: the Pico reports: %s", self.port, text)
         else:
             self.stats["type"] += 1
-            self._log_once(f"type{frame.type}", "sensor link %s: unexpected %s frame from the firmware",
+            self.log_once(f"type{frame.type}", "sensor link %s: unexpected %s frame from the firmware",
                            self.port, TYPE_NAMES.get(frame.type, hex(frame.type)))
 
     def problems(self) -> list[str]:
@@ -276,7 +302,12 @@ class FrameReceiver:
             out += hello_problems(self.hello, *self.expect_leds)
         return out
 
-    def _log_once(self, kind: str, fmt: str, *args: object) -> None:
+    def log_again(self, kind: str) -> None:
+        """Let a warning of this ``kind`` be logged once more."""
+        self._logged.discard(kind)
+
+    def log_once(self, kind: str, fmt: str, *args: object) -> None:
+        """Log a warning of this ``kind`` the first time only (the link's own too)."""
         if kind not in self._logged:
             self._logged.add(kind)
             log.warning(fmt, *args)

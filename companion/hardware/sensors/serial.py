@@ -55,7 +55,7 @@ class SerialSensors(SensorBackend):
     def read(self, timeout: float) -> Readings | None:
         if self._closed:
             return None
-        return self.link.get(timeout)
+        return self.link.receiver.get(timeout)
 
     def send_leds(self, rgb: bytes) -> bool:
         """Send the LED colours to a Pico that drives the strip."""
@@ -63,8 +63,9 @@ class SerialSensors(SensorBackend):
 
     def subscribe(self, consumer: Callable[[Readings], bool | None] | None) -> bool:
         """Push every scan to ``consumer`` on the link's reader thread (see
-        :meth:`SerialLink.set_consumer`); :meth:`read` then returns nothing."""
-        self.link.set_consumer(consumer)
+        :meth:`FrameReceiver.set_consumer <companion.hardware.sensors.receive.FrameReceiver.set_consumer>`);
+        :meth:`read` then returns nothing."""
+        self.link.receiver.set_consumer(consumer)
         return True
 
     def close(self) -> None:

@@ -9,11 +9,13 @@ is the JSON edge. It raises :class:`~companion.games.gingo.rules.GingoError` nam
 an illegal or out-of-turn action and then leaves the state unchanged, and replays exactly:
 ``GingoPlay(players, options, seed)`` plus the same actions gives the same state.
 
-Modules: ``play`` (the deck, turns and the actions), ``candidates`` (melds and hits a hand
-can make), ``bot`` (the first bot and ``legal_actions``), ``strong`` (the seat bot:
-``bot_move`` and ``bot_action`` here are its; the normal level), ``search`` (the strong
-level: the normal bot's draws and discards weighed by playing the hand out over sampled
-deals), ``selfplay``, ``hint`` (the strong bot's move for a seat, in words).
+Modules: ``turns`` (the state of a game in play and the turn of the player to move),
+``play`` (:class:`GingoPlay`, holding that state and the turns: the deck, the deal and the
+actions), ``candidates`` (melds and hits a hand can make), ``bot`` (the first bot and
+``legal_actions``), ``strong`` (the seat bot: ``bot_move`` and ``bot_action`` here are its;
+the normal level), ``search`` (the strong level: the normal bot's draws and discards weighed
+by playing the hand out over sampled deals), ``selfplay``, ``hint`` (the strong bot's move
+for a seat, in words).
 
 Actions (``seat`` is always the player to move)
 ===============================================

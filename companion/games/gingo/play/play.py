@@ -3,8 +3,10 @@ around the one table engine (:class:`companion.games.gingo.rules.GingoGame`).
 
 The actions are listed in the package docstring. :meth:`GingoPlay.perform` takes typed
 actions and returns typed events; :meth:`GingoPlay.apply` is the JSON edge. The flip for
-the first deal, the set-up and the deal are here; the turn of the player to move (draw,
-take, meld or hit, discard) is in :mod:`companion.games.gingo.play.turns`.
+the first deal, the set-up and the deal are here; the state of a game in play and the turn
+of the player to move (draw, take, meld or hit, discard) are in
+:mod:`companion.games.gingo.play.turns`, whose :class:`~companion.games.gingo.play.turns.Turns`
+a game holds.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from companion import board as B
 from companion import cards as C
-from companion.games.gingo.play.turns import Record, Turns, _PState
+from companion.games.gingo.play.turns import PlayState, Record, Turns, captured_by, need
 from companion.rules.first_dealer import FLIP_RULES, FirstDeal, dealer_after_choice, draw_flips
 from companion.games.gingo.rules import actions as A
 from companion.games.gingo.rules.engine import GingoGame
@@ -27,7 +29,7 @@ from companion.games.gingo.rules.options import Options, make_options
 from companion.games.gingo.rules.state import side_of
 
 
-class GingoPlay(Turns):
+class GingoPlay:
     """A whole Gin-Go game with a deck (see the package docstring for the actions)."""
 
     def __init__(self, players: list[str], options: Options | Mapping[str, Any] | None = None,
@@ -43,13 +45,14 @@ class GingoPlay(Turns):
         self.players = list(players)
         self.options = opts
         self.seed = seed
+        self._turns = Turns(len(players))
         # hand_rng: each hand (0: the set-up reveal) shuffled by its own generator (a dealt
         # game's secret per-hand seeds, companion.play.deal)
         self._hand_rng = hand_rng
         rng = random.Random(seed) if hand_rng is None else hand_rng(0)
         deck = list(range(54))
         rng.shuffle(deck)
-        self._st = _PState(table=table, rng=rng, reveal=B.reveal_suits(deck).cards)
+        self._st = PlayState(table=table, rng=rng, reveal=B.reveal_suits(deck).cards)
         # the first dealer: named, or flipped for (option first_dealer; drawn after the
         # reveal from the same generator, so games without the flip deal as before)
         self.first_deal: FirstDeal | None = None
@@ -158,6 +161,10 @@ class GingoPlay(Turns):
     def reveal(self) -> B.Reveal:
         return B.reveal_suits(list(self._st.reveal))
 
+    def captured_by(self, seat: int) -> list[int]:
+        """What ``seat`` would capture by going out now (:func:`~companion.games.gingo.play.turns.captured_by`)."""
+        return captured_by(self._st, seat)
+
     def deck_mask(self) -> int:
         return C.GINGO_DECK if self.options.jokers else C.STANDARD_DECK
 
@@ -190,15 +197,15 @@ class GingoPlay(Turns):
         elif isinstance(action, A.Setup):
             events = self._setup(st, action)
         elif isinstance(action, A.Draw):
-            events = self._draw(st, action)
+            events = self._turns.draw(st, action)
         elif isinstance(action, A.Take):
-            events = self._take(st, action)
+            events = self._turns.take(st, action)
         elif isinstance(action, (A.Meld, A.Hit)):
-            events = self._lay_down(st, action)
+            events = self._turns.lay_down(st, action)
         elif isinstance(action, A.Discard):
-            events = self._discard(st, action)
+            events = self._turns.discard(st, action)
         elif isinstance(action, A.NewHand):
-            self._need(st, "hand_over", "start a new hand")
+            need(st, "hand_over", "start a new hand")
             events = st.table.perform(action) + self._deal(st)
         else:
             raise GingoError(f"action {action.to_dict()['type']} is for table tracking, not full play")
@@ -208,7 +215,7 @@ class GingoPlay(Turns):
 
     # -- actions ---------------------------------------------------------------------
 
-    def _choose_deal(self, st: _PState, a: A.ChooseDeal) -> list[Event]:
+    def _choose_deal(self, st: PlayState, a: A.ChooseDeal) -> list[Event]:
         fd = self.first_deal
         if st.phase != "first_dealer" or fd is None:
             raise GingoError("the first dealer is chosen already (option first_dealer)")
@@ -220,11 +227,11 @@ class GingoPlay(Turns):
         st.phase, st.turn = "setup", 0
         return []
 
-    def _setup(self, st: _PState, a: A.Setup) -> list[Event]:
+    def _setup(self, st: PlayState, a: A.Setup) -> list[Event]:
         if st.phase == "first_dealer" and self.first_deal is not None:
             raise GingoError(f"cannot set up yet: seat {self.first_deal.winner} won the flip for the first deal "
                              "and chooses to deal or not (choose_deal)")
-        self._need(st, "setup", "set up")
+        need(st, "setup", "set up")
         fd = self.first_deal
         flips = None if fd is None else tuple(tuple(C.card_name(c) for _, c in r) for r in fd.rounds)
         choice = None
@@ -234,7 +241,7 @@ class GingoPlay(Turns):
                                           choice=choice))
         return events + self._deal(st)
 
-    def _deal(self, st: _PState) -> list[Event]:
+    def _deal(self, st: PlayState) -> list[Event]:
         n = len(self.players)
         dealer = st.table.dealer
         if self._hand_rng is not None:

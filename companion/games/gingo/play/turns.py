@@ -2,8 +2,8 @@
 checks every turn action makes (phase, whose turn, draw before play, cards in the hand,
 a card kept for the discard), and the actions themselves: draw (renewing an exhausted
 stock), take from the discard pile, meld or hit, discard (the last card goes out and
-captures the other hands). :class:`~companion.games.gingo.play.play.GingoPlay` is built on
-:class:`Turns`.
+captures the other hands). :class:`~companion.games.gingo.play.play.GingoPlay` holds its
+:class:`PlayState` and a :class:`Turns` and hands it each turn action with a copy of the state.
 """
 
 from __future__ import annotations
@@ -67,7 +67,11 @@ class Record:
 
 
 @dataclass
-class _PState:
+class PlayState:
+    """Everything of a game in play besides its options: the table engine, the generator
+    that shuffles, the phase, the hands, the stock, the pile, whose turn and what each seat
+    did in public (:meth:`copy` is independent of it)."""
+
     table: GingoGame
     rng: random.Random
     phase: str = "setup"  # first_dealer | setup | play | hand_over | game_over
@@ -81,35 +85,38 @@ class _PState:
     actions: int = 0
     record: Record = Record()  # what each seat did in public this hand
 
-    def copy(self) -> _PState:
+    def copy(self) -> PlayState:
         r = copy.copy(self.rng)
         return dataclasses.replace(self, table=self.table.copy(), rng=r, hands=[list(h) for h in self.hands],
                                    stock=list(self.stock), pile=list(self.pile))
 
 
+def need(st: PlayState, phase: str, what: str) -> None:
+    """Refuse ``what`` unless the game is in ``phase``."""
+    if st.phase != phase:
+        if st.phase == "game_over":
+            raise GingoError(f"cannot {what}: the game is over (side {st.table.winner} won)")
+        raise GingoError(f"cannot {what} now (the game is in its {st.phase.replace('_', ' ')} phase)")
+
+
+def captured_by(st: PlayState, seat: int) -> list[int]:
+    """The cards ``seat`` would capture by going out now (every other hand's)."""
+    return [c for s, h in enumerate(st.hands) if s != seat for c in h]
+
+
 class Turns:
-    """The turn actions of :class:`~companion.games.gingo.play.play.GingoPlay`, each on a copy
-    ``st`` of the state (kept only when the whole action succeeds)."""
+    """The turn actions of a game of ``seats`` players, each on a copy ``st`` of its state
+    (the caller keeps the copy only when the whole action succeeds)."""
 
-    players: list[str]
-    _st: _PState
-
-    def captured_by(self, seat: int) -> list[int]:
-        """The cards ``seat`` would capture by going out now (every other hand's)."""
-        return [c for s, h in enumerate(self._st.hands) if s != seat for c in h]
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
 
     # -- checks -----------------------------------------------------------------------
 
-    def _need(self, st: _PState, phase: str, what: str) -> None:
-        if st.phase != phase:
-            if st.phase == "game_over":
-                raise GingoError(f"cannot {what}: the game is over (side {st.table.winner} won)")
-            raise GingoError(f"cannot {what} now (the game is in its {st.phase.replace('_', ' ')} phase)")
-
-    def _turn(self, st: _PState, seat: int, stage: str, what: str) -> int:
-        self._need(st, "play", what)
-        if not 0 <= seat < len(self.players):
-            raise GingoError(f"seat must be 0..{len(self.players) - 1}, got {seat!r}")
+    def _turn(self, st: PlayState, seat: int, stage: str, what: str) -> int:
+        need(st, "play", what)
+        if not 0 <= seat < self.seats:
+            raise GingoError(f"seat must be 0..{self.seats - 1}, got {seat!r}")
         if seat != st.turn:
             raise GingoError(f"it is seat {st.turn}'s turn, not seat {seat}'s (play goes clockwise)")
         if st.stage != stage:
@@ -130,7 +137,7 @@ class Turns:
         return bound, designations
 
     @staticmethod
-    def _check_keeps_discard(st: _PState, hand: Sequence[int], used: Sequence[int], what: str) -> None:
+    def _check_keeps_discard(st: PlayState, hand: Sequence[int], used: Sequence[int], what: str) -> None:
         left = [c for c in hand if c not in used]
         if not left:
             raise GingoError(f"{what}: keep a card to discard; a turn always ends with a discard and going out "
@@ -140,7 +147,7 @@ class Turns:
                              "turn, which may not be discarded")
 
     @staticmethod
-    def _lay(st: _PState, a: A.Meld | A.Hit, hand: Sequence[int], what: str) -> tuple[list[Event], A.Cards]:
+    def _lay(st: PlayState, a: A.Meld | A.Hit, hand: Sequence[int], what: str) -> tuple[list[Event], A.Cards]:
         """The meld or hit ``a`` from ``hand`` on the table; returns its events and the cards used."""
         cards, des = Turns._from_hand(hand, a.cards, a.designations, what)
         bound = tuple(des.items())
@@ -150,7 +157,7 @@ class Turns:
 
     # -- actions ---------------------------------------------------------------------
 
-    def _draw(self, st: _PState, a: A.Draw) -> list[Event]:
+    def draw(self, st: PlayState, a: A.Draw) -> list[Event]:
         seat = self._turn(st, a.seat, "draw", "draw")
         events: list[Event] = []
         if not st.stock:
@@ -173,7 +180,7 @@ class Turns:
         events.append(Drawn(seat, len(st.stock)))
         return events
 
-    def _take(self, st: _PState, a: A.Take) -> list[Event]:
+    def take(self, st: PlayState, a: A.Take) -> list[Event]:
         seat = self._turn(st, a.seat, "draw", "take from the discard pile")
         if (a.meld is None) == (a.hits is None):
             raise GingoError("take: the card taken from the pile must be used at once: give a meld holding it, or "
@@ -226,7 +233,7 @@ class Turns:
             st.record = st.record.took(seat, [c for c in taken if c not in used], used)
         return events
 
-    def _lay_down(self, st: _PState, a: A.Meld | A.Hit) -> list[Event]:
+    def lay_down(self, st: PlayState, a: A.Meld | A.Hit) -> list[Event]:
         """A meld or a hit from the hand of the player to move."""
         what = "meld" if isinstance(a, A.Meld) else "hit"
         seat = self._turn(st, a.seat, "play", what)
@@ -239,7 +246,7 @@ class Turns:
             st.record = st.record.laid(seat, used)
         return events
 
-    def _discard(self, st: _PState, a: A.Discard) -> list[Event]:
+    def discard(self, st: PlayState, a: A.Discard) -> list[Event]:
         seat = self._turn(st, a.seat, "play", "discard")
         hand = st.hands[seat]
         [card], _ = self._from_hand(hand, (a.card,), (), "discard", designate=False)
@@ -255,13 +262,13 @@ class Turns:
         if hand:
             if a.jokers is not None or a.skip:
                 raise GingoError("discard: captured jokers are laid, and capture chips forfeited, only when going out")
-            st.turn, st.stage, st.keep = (seat + 1) % len(self.players), "draw", None
+            st.turn, st.stage, st.keep = (seat + 1) % self.seats, "draw", None
             return events
         captured = tuple((s, tuple(h)) for s, h in enumerate(st.hands) if s != seat and h)
-        lays = a.jokers if a.jokers is not None else st.table.captured_lays(seat, self.captured_by(seat))
+        lays = a.jokers if a.jokers is not None else st.table.captured_lays(seat, captured_by(st, seat))
         events += st.table.perform(A.GoOut(seat, captured, lays, a.skip))
         st.phase = st.table.phase
         return events
 
 
-__all__ = ["Turns", "Record", "PASSED_TOP"]
+__all__ = ["PASSED_TOP", "PlayState", "Record", "Turns", "captured_by", "need"]
