@@ -45,8 +45,8 @@ def hello(s: SerialSensors) -> dict[str, Any]:
     n = s.link.stats["hellos"]
     s.link.send_frame(HELLO)
     wait(lambda: s.link.stats["hellos"] > n)
-    assert s.link.hello is not None
-    return s.link.hello
+    assert s.link.receiver.hello is not None
+    return s.link.receiver.hello
 
 
 def window(board: EmulatedBoard, seconds: float, leds: SerialSensors | None = None) -> dict[str, Any]:
