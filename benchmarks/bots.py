@@ -29,6 +29,8 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``ginfer``: ``ginsearch`` on deals weighed by what the others threw and let go by
   (:mod:`companion.play.rummy_inference`); ``ginfern`` the same, playing the rounds out
   with the normal Ginski bot in every seat;
+* ``ginguard``: :mod:`companion.games.ginski.guard` (the normal Ginski bot, its discards
+  weighed against the chance that the next player ends the round by taking them);
 * ``first``: ``companion.games.gingo.play.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.games.gingo.play.strong.strong_move`, the Gin-Go bot that
   discards for the board;
@@ -99,7 +101,7 @@ LEVEL_NAMES = {"easy": "easy", "normal": "normal", "sharp": "strong"}
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
 PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"}, "ginsearch": {"ginski"},
-         "ginfer": {"ginski"}, "ginfern": {"ginski"},
+         "ginfer": {"ginski"}, "ginfern": {"ginski"}, "ginguard": {"ginski"},
          "first": {"gingo"}, "gostrong": {"gingo"}, "gosearch": {"gingo"}, "rlcard": {"gin"}}
 
 
@@ -126,6 +128,10 @@ def _rummy_policy(name: str) -> Policy:
         from companion.games.ginski.search import GINSKI_INFER_NORMAL
         from companion.play.levels import seat_action
         return lambda game, rng: seat_action(game, GINSKI_INFER_NORMAL)
+    if name == "ginguard":
+        from companion.games.ginski.guard import GINSKI_GUARD
+        from companion.play.levels import seat_action
+        return lambda game, rng: seat_action(game, GINSKI_GUARD)
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
     if name in LEVEL_NAMES:
@@ -134,7 +140,7 @@ def _rummy_policy(name: str) -> Policy:
     if name == "rlcard":
         return rlcard_policy()
     raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski, ginsearch, ginfer, ginfern, "
-                     "random, easy, normal, sharp or rlcard")
+                     "ginguard, random, easy, normal, sharp or rlcard")
 
 
 # RLCard's gin-rummy action ids (rlcard/games/gin_rummy/utils/action_event.py)
