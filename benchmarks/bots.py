@@ -29,6 +29,15 @@ Color Gin, deal luck that the duplicate format cancels.) Policies:
 * ``ginfer``: ``ginsearch`` on deals weighed by what the others threw and let go by
   (:mod:`companion.play.rummy_inference`); ``ginfern`` the same, playing the rounds out
   with the normal Ginski bot in every seat;
+* ``ginguard``: :mod:`companion.games.ginski.guard` (the normal Ginski bot, its discards
+  weighed against the chance that the next player ends the round by taking them);
+* ``ginclair``, ``ginknown``: yardsticks, not bots (they see what a player may not):
+  the normal Ginski bot's four best discards, and the discard pile against the stock,
+  weighed by playing the round out with the normal bot in every seat; ``ginclair`` on
+  the real deal (it knows every hand and the stock's order: what the best choice of
+  discard and draw is worth when the future is known), ``ginknown`` on the real hands
+  with the stock shuffled again for each of 6 deals (what knowing the other hands,
+  the most any inference could tell, is worth to such a search);
 * ``first``: ``companion.games.gingo.play.bot.bot_move``, the first Gin-Go bot (the baseline);
 * ``gostrong``: :func:`companion.games.gingo.play.strong.strong_move`, the Gin-Go bot that
   discards for the board;
@@ -83,6 +92,7 @@ from companion.games.gingo.play.search import search_move  # noqa: E402
 from companion.games.gingo.play.strong import strong_move  # noqa: E402
 from companion.play.rummy import ChooseDeal, Discard, Draw, Knock, Pass, RummyGame  # noqa: E402
 from companion.play.rummy_actions import Action  # noqa: E402
+from companion.play.policy import play_turn  # noqa: E402
 from companion.play.strong import choose_action as strong_action  # noqa: E402
 from companion.games.gingo.rules.state import side_of  # noqa: E402
 
@@ -99,7 +109,8 @@ LEVEL_NAMES = {"easy": "easy", "normal": "normal", "sharp": "strong"}
 RUMMY = {"gin", "color_gin", "ginski"}
 # the variants a policy plays (bot and random play every one); other rows are skipped
 PLAYS = {"basic": RUMMY, "strong": RUMMY, "suits": {"color_gin"}, "ginski": {"ginski"}, "ginsearch": {"ginski"},
-         "ginfer": {"ginski"}, "ginfern": {"ginski"},
+         "ginfer": {"ginski"}, "ginfern": {"ginski"}, "ginguard": {"ginski"},
+         "ginclair": {"ginski"}, "ginknown": {"ginski"},
          "first": {"gingo"}, "gostrong": {"gingo"}, "gosearch": {"gingo"}, "rlcard": {"gin"}}
 
 
@@ -126,6 +137,12 @@ def _rummy_policy(name: str) -> Policy:
         from companion.games.ginski.search import GINSKI_INFER_NORMAL
         from companion.play.levels import seat_action
         return lambda game, rng: seat_action(game, GINSKI_INFER_NORMAL)
+    if name == "ginguard":
+        from companion.games.ginski.guard import GINSKI_GUARD
+        from companion.play.levels import seat_action
+        return lambda game, rng: seat_action(game, GINSKI_GUARD)
+    if name in ("ginclair", "ginknown"):
+        return lambda game, rng: play_turn(game, ginski_yardstick(name == "ginknown"))
     if name == "random":
         return lambda game, rng: rng.choice(game.legal_actions())
     if name in LEVEL_NAMES:
@@ -134,7 +151,36 @@ def _rummy_policy(name: str) -> Policy:
     if name == "rlcard":
         return rlcard_policy()
     raise SystemExit(f"unknown rummy policy {name!r}: bot, basic, strong, suits, ginski, ginsearch, ginfer, ginfern, "
-                     "random, easy, normal, sharp or rlcard")
+                     "ginguard, ginclair, ginknown, random, easy, normal, sharp or rlcard")
+
+
+def ginski_yardstick(known_hands: bool) -> Any:
+    """The ``ginclair`` (``known_hands`` False) or ``ginknown`` policy: a Ginski search
+    that sees the real deal (see the module notes); a benchmark yardstick, never a bot."""
+    from companion.games.ginski.bot import GINSKI
+    from companion.games.ginski.search import GinskiSearch, play_out
+
+    class Yardstick(GinskiSearch):
+        discards = 4
+        weigh_draws = True
+        playout = GINSKI
+
+        def weigh(self, game: RummyGame, moves: Any, start: float | None = None) -> list[float]:
+            if not known_hands:
+                return [play_out(game.clone(), m, game.turn, self.playout) for m in moves]
+            rng = random.Random(repr((game.seed, game.hand_number, game.moves)))
+            totals = [0.0] * len(moves)
+            for _ in range(6):
+                deal = game.clone()
+                stock = list(deal.stock)
+                rng.shuffle(stock)
+                deal.stock = stock
+                deal.rng = random.Random(rng.random())
+                for i, m in enumerate(moves):
+                    totals[i] += play_out(deal.clone(), m, game.turn, self.playout)
+            return totals
+
+    return Yardstick()
 
 
 # RLCard's gin-rummy action ids (rlcard/games/gin_rummy/utils/action_event.py)

@@ -56,7 +56,7 @@ def hidden_swapped(game: RummyGame, rng: random.Random) -> RummyGame:
     seat = game.turn
     k = knowledge(game, seat)
     other = game.clone()
-    pool = [c for s in range(game.players) if s != seat for c in range(70) if (game.hands[s] & ~k.held[s]) >> c & 1]
+    pool = [c for s in range(game.players) if s != seat for c in C.iter_cards(game.hands[s] & ~k.held[s])]
     pool += list(game.stock)
     rng.shuffle(pool)
     for s in range(game.players):
@@ -66,6 +66,7 @@ def hidden_swapped(game: RummyGame, rng: random.Random) -> RummyGame:
             for c in pool[:need]:
                 mask |= 1 << c
             other.hands[s], pool = mask, pool[need:]
+    assert len(pool) == len(game.stock)  # the seat sees the stock's size: it stays
     other.stock = pool
     other.rng = random.Random(rng.random())
     return other
