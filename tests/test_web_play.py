@@ -25,9 +25,9 @@ from playwright.sync_api import Browser, Page, expect  # noqa: E402
 pytestmark = [pytest.mark.browser, pytest.mark.serve(env={"GINGO_BOT_DELAY": "0"})]
 
 
-def _phone(browser: Browser, width: int = 390) -> Iterator[Page]:  # noqa: F811
+def _phone(browser: Browser, width: int = 390, height: int = 844) -> Iterator[Page]:  # noqa: F811
     # the screenshots for the docs hide the toast with a style tag, which the page's CSP refuses
-    with phone_page(browser, width, 844, bypass_csp=bool(os.environ.get("GINGO_SCREENSHOTS"))) as pg:
+    with phone_page(browser, width, height, bypass_csp=bool(os.environ.get("GINGO_SCREENSHOTS"))) as pg:
         yield pg
 
 
@@ -442,6 +442,26 @@ def test_every_variant_on_the_same_screen(phone: Page, server: LiveServer, varia
         expect(li).to_contain_text(f"{sizes[i]} cards")
     if variant == "gingo" and players == 4:
         shot(phone, "play-gingo-4")
+
+
+def test_on_a_short_screen_the_board_scrolls_under_the_hand_and_its_moves(browser: Browser, server: LiveServer) -> None:
+    """Four players' Gin-Go on a 375x667 phone (an iPhone SE) is taller than the screen:
+    the hand and the moves under it stay stuck together at the bottom, and the board
+    scrolls under them (before, the moves stuck alone and covered the hand's cards)."""
+    for short in _phone(browser, 375, 667):
+        join(short, server)
+        deal(short, "gingo", 4)
+        while not short.locator(".play-card").count():
+            play_one(short)
+        my_turn(short)
+        expect(short.locator(".play-card").first).to_be_visible()
+        page_height = short.evaluate("document.scrollingElement.scrollHeight")
+        assert page_height > short.viewport_size["height"], f"the page fits the short screen ({page_height} px): nothing to show"
+        hand_in_reach(short)
+        # the board is what scrolls: at the top of the page the dock covers its lower part
+        dock = steady_box(short, "#play-dock")
+        board = short.locator("#play-board").bounding_box()
+        assert board is not None and board["y"] + board["height"] > dock["y"], "the board is not under the dock"
 
 
 @pytest.mark.parametrize("variant", ["gin", "gingo"])

@@ -485,10 +485,13 @@ export async function mountPlay(main, game, ctx) {
       if (api.token()) kids.push(h("div", { class: "play-moves" }, ...open.map(s =>
         h("button", { type: "button", class: "btn play-move", onclick: () => sit(s.seat) }, `Sit as ${s.name}`))));
     } else {
-      kids.push(handView());
-      kids.push(h("div", { class: "play-moves", id: "play-moves" }, waitBox, ...(moves ? moves.kids : [])));
+      // the hand and the moves under it stick together to the bottom of the screen: on a page
+      // taller than the phone (four players' Gin-Go, a wrapped line, four moves) the board
+      // scrolls under them, never the hand under the moves
+      kids.push(h("div", { class: "play-dock", id: "play-dock" }, handView(),
+        h("div", { class: "play-moves", id: "play-moves" }, waitBox, ...(moves ? moves.kids : []))));
       // not while the board is awaited: the moves are held until it agrees, and the box
-      // would push the sticky moves over the hand on a phone
+      // would push the sticky hand and moves over the board on a phone
       if (!wait) kids.push(hintBox(pub, me, turn));
     }
     kids.push(err, hostSeats(pub));

@@ -89,22 +89,22 @@ export function markWaits(boardEl, wait, frames, side) {
   }
 }
 
-// The wait box sits in the moves panel, which sticks to the bottom of the screen over the
-// page; at the top of a tall page (a full hand, a long list) it would cover the hand.
-// Shrink the box (its list scrolls inside) until the panel, stuck, starts below the hand,
-// but never under about two lines. Measured as at the top of the page, where the board,
-// the hand and the moves must share the screen. While more of the list is below, the
-// box's bottom edge glows (class "more").
+// The wait box sits in the moves panel, under the hand, in the dock that sticks to the
+// bottom of the screen over the page; at the top of a tall page (a full hand, a long list)
+// the dock would cover the board the box speaks of. Shrink the box (its list scrolls
+// inside) until the dock, stuck, starts below what is above it, but never under about two
+// lines. Measured as at the top of the page, where the board, the hand and the moves must
+// share the screen. While more of the list is below, the box's bottom edge glows (class "more").
 export function fitWait(root) {
   const box = root.querySelector("#play-wait");
   if (!box) return;
-  const hand = root.querySelector("#play-hand");
-  const panel = root.querySelector("#play-moves");
-  // not on a small phone (the panel is not stuck there: the page scrolls instead)
-  if (hand && panel && panel.contains(box) && getComputedStyle(panel).position === "sticky") {
+  const dock = root.querySelector("#play-dock");
+  const above = dock && dock.previousElementSibling;
+  // not on a small phone (the dock is not stuck there: the page scrolls instead)
+  if (dock && above && dock.contains(box) && getComputedStyle(dock).position === "sticky") {
     box.style.maxHeight = "";
-    const stuckTop = innerHeight - parseFloat(getComputedStyle(panel).bottom) - panel.offsetHeight;
-    const over = hand.getBoundingClientRect().bottom + scrollY + 2 - stuckTop;
+    const stuckTop = innerHeight - parseFloat(getComputedStyle(dock).bottom) - dock.offsetHeight;
+    const over = above.getBoundingClientRect().bottom + scrollY + 2 - stuckTop;
     if (over > 0) {
       const least = 3.2 * parseFloat(getComputedStyle(document.documentElement).fontSize);
       box.style.maxHeight = `${Math.max(least, box.offsetHeight - over)}px`;
