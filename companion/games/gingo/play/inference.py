@@ -171,10 +171,11 @@ def hand_weight(hand: int, thrown: int, passed: int, fits: int) -> float:
 
 
 def weighted_deal(pool: Sequence[int], sizes: Sequence[int], known: Sequence[int], thrown: Sequence[int],
-                  passed: Sequence[int], fits: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+                  passed: Sequence[int], fits: Sequence[int], rng: random.Random) -> tuple[list[list[int]], list[int]]:
     """The cards of ``pool`` (every card the seat cannot see) dealt into hands of ``sizes``
     (0 for the seat itself) and a stock: each hand keeps its ``known`` cards (masks), and
-    of :data:`TRIES` deals one is picked with a chance in proportion to its weight (the
+    is weighed against the table as its player last saw it (``fits``, per seat: the cards
+    that would have gone onto a meld when it last threw); of :data:`TRIES` deals one is picked with a chance in proportion to its weight (the
     product of :func:`hand_weight` over the hands). Returns the hands and the stock."""
     fixed = 0
     for k in known:
@@ -196,7 +197,7 @@ def weighted_deal(pool: Sequence[int], sizes: Sequence[int], known: Sequence[int
             hand = mine + rest[:need]
             rest = rest[need:]
             hands.append(hand)
-            w *= hand_weight(C.cards_mask(hand), thrown[s], passed[s], fits)
+            w *= hand_weight(C.cards_mask(hand), thrown[s], passed[s], fits[s])
         deals.append((hands, list(rest)))
         weights.append(w)
     pick = rng.random() * sum(weights)
