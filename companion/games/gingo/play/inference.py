@@ -10,8 +10,9 @@ cards lay on top of the pile, who threw what, and the melds and hits on the tabl
   thrown since are in that hand (always, in every deal);
 * **no meld held** (:data:`MELD`): a player lays down what it can (melds put chips on the
   board and shrink what a capture takes), so a hand that holds a whole meld is unlikely;
-* **no hit held** (:data:`HIT`, per card): the same for a card that goes onto a meld on
-  the table;
+* **no hit held** (:data:`HIT`, per card): the same for a card that went onto a meld on
+  the table when its player last threw (``Record.fits``: a meld laid since, the seat's
+  own this turn among them, was never before that player);
 * **passed cards** (:data:`PASSED`, per card): a player that drew from the stock while a
   card lay on top of the pile could not meld it at once, so a hand holding two cards
   that meld with it is unlikely;
