@@ -176,6 +176,92 @@ def test_a_joker_thrown_or_let_lie_is_weighed_without_error() -> None:
         plain = I.hand_weight(hand, thrown & I.NATURALS, passed & I.NATURALS, 0)
         assert I.hand_weight(hand, thrown, passed, 0) == plain
     pool = list(range(54))
-    hands, stock = I.weighted_deal(pool, [0, 11, 11], [0, 0, 0], [0, 1 << 52, 1 << 53], [0, 1 << 53, 1 << 52], 0,
-                                   random.Random(3))
+    hands, stock = I.weighted_deal(pool, [0, 11, 11], [0, 0, 0], [0, 1 << 52, 1 << 53], [0, 1 << 53, 1 << 52],
+                                   [0, 0, 0], random.Random(3))
     assert [len(h) for h in hands] == [0, 11, 11] and len(stock) == 54 - 22
+
+
+def test_the_record_keeps_what_each_seat_could_have_hit_when_it_threw() -> None:
+    """At each throw the record keeps the cards that would then have gone onto the table
+    for that seat (and for it alone): what it could have hit and did not."""
+    throws = 0
+    for players in (2, 4):
+        for play, move in played(players, 5, moves=300):
+            if play.phase != "play" or not isinstance(move, A.Discard):
+                continue
+            after = play.clone()
+            after.perform(move)
+            if after.phase != "play":
+                continue
+            seat = play.turn
+            fits = list(play.record.fits)
+            fits[seat] = I.fits_mask(play.table)
+            assert list(after.record.fits) == fits
+            throws += 1
+    assert throws > 40, throws
+
+
+def test_melds_laid_this_turn_say_nothing_of_the_other_hands() -> None:
+    """A meld or hit the seat to move lays before its discard was never before the other
+    players: the deals sampled for its discard are the ones sampled before it laid it
+    (each hand is weighed against the table its player saw when it last threw). Before,
+    the cards that fit the new meld were taken to be unlikely in the other hands."""
+    laid = changed = 0
+    for players in (2, 4):
+        for seed in (41, 42, 43):
+            for play, move in played(players, seed):
+                if play.phase != "play" or not isinstance(move, (A.Meld, A.Hit)):
+                    continue
+                if not any(play.record.thrown[s] for s in range(players) if s != play.turn):
+                    continue
+                after = play.clone()
+                after.perform(move)
+                changed += I.fits_mask(after.table) != I.fits_mask(play.table)
+                for k in range(3):
+                    a, b = sample_deal(play, random.Random(k)), sample_deal(after, random.Random(k))
+                    seat = play.turn
+                    assert [h for s, h in enumerate(a.hands) if s != seat] == \
+                        [h for s, h in enumerate(b.hands) if s != seat] and a.stock == b.stock
+                laid += 1
+    assert laid >= 10 and changed >= 5, (laid, changed)
+
+
+def team_positions(seed: int, limit: int) -> Iterator[GingoPlay]:
+    """Four-player (two teams) positions after a few turns of the hand, where the record
+    says something of the partner and of both opponents."""
+    found = 0
+    for play, _ in played(4, seed):
+        rec = play.record
+        seat = play.turn
+        if play.phase == "play" and rec.held and all(rec.thrown[(seat + k) % 4] for k in (1, 2, 3)) \
+                and len(play.stock) > 8:
+            found += 1
+            yield play.clone()
+            if found >= limit:
+                return
+
+
+def test_the_team_game_inference_reads_only_what_the_seat_sees() -> None:
+    """In the four-player team game, two games that differ only in the cards the seat
+    cannot see (the partner's hand among them) give the same sampled deals and the same
+    search decision, and every sampled deal keeps each other hand's known cards."""
+    rng = random.Random(19)
+    checked = 0
+    before, deals = budget(), search.SAMPLES
+    set_budget(60_000)  # decide by the deals, not by the clock
+    search.SAMPLES = 2
+    try:
+        for seed in (51, 52):
+            for play in team_positions(seed, limit=4):
+                other = hidden_swapped(play, rng)
+                a, b = sample_deal(play, random.Random(5)), sample_deal(other, random.Random(5))
+                assert a.hands == b.hands and a.stock == b.stock
+                for s in range(4):
+                    if s != play.turn:
+                        assert play.record.held[s] & ~C.cards_mask(a.hands[s]) == 0
+                assert search_move(play, random.Random(2)) == search_move(other, random.Random(2))
+                checked += 1
+    finally:
+        set_budget(before)
+        search.SAMPLES = deals
+    assert checked == 8, checked

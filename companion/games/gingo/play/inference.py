@@ -10,8 +10,9 @@ cards lay on top of the pile, who threw what, and the melds and hits on the tabl
   thrown since are in that hand (always, in every deal);
 * **no meld held** (:data:`MELD`): a player lays down what it can (melds put chips on the
   board and shrink what a capture takes), so a hand that holds a whole meld is unlikely;
-* **no hit held** (:data:`HIT`, per card): the same for a card that goes onto a meld on
-  the table;
+* **no hit held** (:data:`HIT`, per card): the same for a card that went onto a meld on
+  the table when its player last threw (``Record.fits``: a meld laid since, the seat's
+  own this turn among them, was never before that player);
 * **passed cards** (:data:`PASSED`, per card): a player that drew from the stock while a
   card lay on top of the pile could not meld it at once, so a hand holding two cards
   that meld with it is unlikely;
@@ -171,10 +172,11 @@ def hand_weight(hand: int, thrown: int, passed: int, fits: int) -> float:
 
 
 def weighted_deal(pool: Sequence[int], sizes: Sequence[int], known: Sequence[int], thrown: Sequence[int],
-                  passed: Sequence[int], fits: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+                  passed: Sequence[int], fits: Sequence[int], rng: random.Random) -> tuple[list[list[int]], list[int]]:
     """The cards of ``pool`` (every card the seat cannot see) dealt into hands of ``sizes``
     (0 for the seat itself) and a stock: each hand keeps its ``known`` cards (masks), and
-    of :data:`TRIES` deals one is picked with a chance in proportion to its weight (the
+    is weighed against the table as its player last saw it (``fits``, per seat: the cards
+    that would have gone onto a meld when it last threw); of :data:`TRIES` deals one is picked with a chance in proportion to its weight (the
     product of :func:`hand_weight` over the hands). Returns the hands and the stock."""
     fixed = 0
     for k in known:
@@ -196,7 +198,7 @@ def weighted_deal(pool: Sequence[int], sizes: Sequence[int], known: Sequence[int
             hand = mine + rest[:need]
             rest = rest[need:]
             hands.append(hand)
-            w *= hand_weight(C.cards_mask(hand), thrown[s], passed[s], fits)
+            w *= hand_weight(C.cards_mask(hand), thrown[s], passed[s], fits[s])
         deals.append((hands, list(rest)))
         weights.append(w)
     pick = rng.random() * sum(weights)

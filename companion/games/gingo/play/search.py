@@ -89,7 +89,10 @@ def sample_deal(play: GingoPlay, rng: random.Random) -> GingoPlay:
     if len(rec.held) == n:
         unseen = C.cards_mask(pool)
         known = [0 if s == seat else rec.held[s] & unseen for s in range(n)]
-        hands, stock = weighted_deal(pool, sizes, known, rec.thrown, rec.passed, fits_mask(play.table), rng)
+        # each hand is weighed against the table its player saw when it last threw: the
+        # melds laid since (the seat's own this turn among them) say nothing of that hand
+        fits = rec.fits if len(rec.fits) == n else (fits_mask(play.table),) * n
+        hands, stock = weighted_deal(pool, sizes, known, rec.thrown, rec.passed, fits, rng)
     else:  # a game without a record (built by hand): uniform
         rng.shuffle(pool)
         hands = []

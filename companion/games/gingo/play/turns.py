@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion import cards as C
+from companion.games.gingo.play.inference import fits_mask
 from companion.games.gingo.rules import actions as A
 from companion.games.gingo.rules.engine import GingoGame
 from companion.games.gingo.rules.errors import GingoError
@@ -27,17 +28,20 @@ PASSED_TOP = 3  # the cards on top of the pile a draw from the stock is taken to
 class Record:
     """What every seat did in public this hand, as card masks per seat: the cards it is
     known to hold (taken from the pile and not laid down or thrown since), the cards it
-    threw, and the cards on top of the pile (:data:`PASSED_TOP` at most) it let lie when
-    it drew from the stock instead. Every player at the table sees all of it; the bots'
-    inference reads it (:mod:`companion.games.gingo.play.inference`)."""
+    threw, the cards on top of the pile (:data:`PASSED_TOP` at most) it let lie when
+    it drew from the stock instead, and the cards that would have gone onto a meld on the
+    table when it last threw (``fits``: what it could have hit and did not; a meld laid
+    since then says nothing of its hand). Every player at the table sees all of it; the
+    bots' inference reads it (:mod:`companion.games.gingo.play.inference`)."""
 
     held: tuple[int, ...] = ()
     thrown: tuple[int, ...] = ()
     passed: tuple[int, ...] = ()
+    fits: tuple[int, ...] = ()
 
     @staticmethod
     def empty(players: int) -> Record:
-        return Record((0,) * players, (0,) * players, (0,) * players)
+        return Record((0,) * players, (0,) * players, (0,) * players, (0,) * players)
 
     def _with(self, seat: int, held: int | None = None, thrown: int = 0, passed: int = 0) -> Record:
         def put(masks: tuple[int, ...], value: int) -> tuple[int, ...]:
@@ -45,7 +49,7 @@ class Record:
         h = self.held if held is None else put(self.held, held)
         t = put(self.thrown, self.thrown[seat] | thrown) if thrown else self.thrown
         p = put(self.passed, self.passed[seat] | passed) if passed else self.passed
-        return Record(h, t, p)
+        return Record(h, t, p, self.fits)
 
     def took(self, seat: int, kept: Sequence[int], used: Sequence[int]) -> Record:
         """``seat`` dug the pile, laid ``used`` down (cards taken or held) and kept ``kept``
@@ -57,8 +61,12 @@ class Record:
         mask = C.cards_mask(cards)
         return self._with(seat, held=self.held[seat] & ~mask) if self.held[seat] & mask else self
 
-    def threw(self, seat: int, card: int) -> Record:
-        return self._with(seat, held=self.held[seat] & ~(1 << card), thrown=1 << card)
+    def threw(self, seat: int, card: int, fits: int = 0) -> Record:
+        """``seat`` threw ``card`` while ``fits`` (a card mask) would have gone onto the table."""
+        out = self._with(seat, held=self.held[seat] & ~(1 << card), thrown=1 << card)
+        if len(out.fits) == len(out.held):
+            out = dataclasses.replace(out, fits=out.fits[:seat] + (fits,) + out.fits[seat + 1:])
+        return out
 
     def drew(self, seat: int, pile: Sequence[int]) -> Record:
         """``seat`` drew from the stock while ``pile`` lay there (top last)."""
@@ -257,7 +265,7 @@ class Turns:
         st.hands[seat] = hand
         st.pile.append(card)
         if st.record.held:
-            st.record = st.record.threw(seat, card)
+            st.record = st.record.threw(seat, card, fits_mask(st.table))
         events: list[Event] = [Discarded(seat, card)]
         if hand:
             if a.jokers is not None or a.skip:
