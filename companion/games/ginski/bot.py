@@ -154,13 +154,17 @@ class GinskiPolicy(Policy):
             return max(C.iter_cards(allowed), key=lambda c: (RULES.card_value(c), c))
         return self.ranked(game, allowed, best)[0]
 
-    def ranked(self, game: RummyGame, allowed: int, best: int) -> list[int]:
-        """The discards among ``allowed`` this bot weighs (within :attr:`slack` of the least
-        deadwood ``best``; a wild only when nothing else is near), its favourite first."""
-        hand = game.hands[game.turn]
+    def near(self, hand: int, allowed: int, best: int) -> list[int]:
+        """The discards among ``allowed`` this bot weighs: those within :attr:`slack` of the
+        least deadwood ``best``, a wild only when nothing else is near."""
         near = [c for c in C.iter_cards(allowed) if deadwood(hand & ~(1 << c)) <= best + self.slack]
         naturals = [c for c in near if not RULES.wild_mask >> c & 1]
-        near = naturals or near  # a wild goes only when nothing else is near
+        return naturals or near
+
+    def ranked(self, game: RummyGame, allowed: int, best: int) -> list[int]:
+        """The discards this bot weighs (:meth:`near`), its favourite first."""
+        hand = game.hands[game.turn]
+        near = self.near(hand, allowed, best)
         if len(near) == 1:
             return near
         unseen = drawable(game)

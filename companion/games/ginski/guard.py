@@ -108,9 +108,7 @@ class GinskiGuard(GinskiPolicy):
 
     def ranked(self, game: RummyGame, allowed: int, best: int) -> list[int]:
         hand = game.hands[game.turn]
-        near = [c for c in C.iter_cards(allowed) if deadwood(hand & ~(1 << c)) <= best + self.slack]
-        naturals = [c for c in near if not RULES.wild_mask >> c & 1]
-        near = naturals or near  # a wild goes only when nothing else is near
+        near = self.near(hand, allowed, best)
         if len(near) == 1:
             return near
         know = knowledge(game, game.turn)
