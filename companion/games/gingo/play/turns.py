@@ -43,13 +43,15 @@ class Record:
     def empty(players: int) -> Record:
         return Record((0,) * players, (0,) * players, (0,) * players, (0,) * players)
 
-    def _with(self, seat: int, held: int | None = None, thrown: int = 0, passed: int = 0) -> Record:
+    def _with(self, seat: int, held: int | None = None, thrown: int = 0, passed: int = 0,
+              fits: int | None = None) -> Record:
         def put(masks: tuple[int, ...], value: int) -> tuple[int, ...]:
             return masks[:seat] + (value,) + masks[seat + 1:]
         h = self.held if held is None else put(self.held, held)
         t = put(self.thrown, self.thrown[seat] | thrown) if thrown else self.thrown
         p = put(self.passed, self.passed[seat] | passed) if passed else self.passed
-        return Record(h, t, p, self.fits)
+        f = self.fits if fits is None else put(self.fits, fits)
+        return Record(h, t, p, f)
 
     def took(self, seat: int, kept: Sequence[int], used: Sequence[int]) -> Record:
         """``seat`` dug the pile, laid ``used`` down (cards taken or held) and kept ``kept``
@@ -61,12 +63,9 @@ class Record:
         mask = C.cards_mask(cards)
         return self._with(seat, held=self.held[seat] & ~mask) if self.held[seat] & mask else self
 
-    def threw(self, seat: int, card: int, fits: int = 0) -> Record:
+    def threw(self, seat: int, card: int, fits: int) -> Record:
         """``seat`` threw ``card`` while ``fits`` (a card mask) would have gone onto the table."""
-        out = self._with(seat, held=self.held[seat] & ~(1 << card), thrown=1 << card)
-        if len(out.fits) == len(out.held):
-            out = dataclasses.replace(out, fits=out.fits[:seat] + (fits,) + out.fits[seat + 1:])
-        return out
+        return self._with(seat, held=self.held[seat] & ~(1 << card), thrown=1 << card, fits=fits)
 
     def drew(self, seat: int, pile: Sequence[int]) -> Record:
         """``seat`` drew from the stock while ``pile`` lay there (top last)."""
