@@ -56,6 +56,16 @@ def fix_board(srv: LiveServer, token: str, wait: dict[str, Any]) -> None:
         sim(srv, token, x["space"], None)
 
 
+def moved_on(srv: LiveServer, gid: str, v: dict[str, Any]) -> None:
+    """Until the game (seen as the view ``v``) no longer waits for what ``v`` waits for: the
+    board agrees, or a wait that asks for other spaces, or the game moved on (a bot played
+    once the board agreed: its chips may lie on spaces the old wait named, as when a game
+    starts on the last game's chips). Chips sensed one by one are still the same wait."""
+    old = wait_spaces(v["waiting_for_board"])
+    srv.wait_until(f"/api/v1/games/{gid}/view", lambda b: not b["waiting_for_board"]
+                   or not wait_spaces(b["waiting_for_board"]) <= old or b["version"] != v["version"])
+
+
 def wait_spaces(wait: dict[str, Any] | None) -> set[int]:
     return {x["space"] for k in ("pending", "bumps", "unexpected") for x in (wait or {}).get(k, [])}
 
@@ -70,16 +80,30 @@ def shows_wait(page: Page, wait: dict[str, Any]) -> None:
     expect(page.locator("#play-wait")).to_have_attribute("data-count", str(len(spaces)))
     # the same count may still be an older wait the live channel has not replaced yet
     # (a loaded machine): the sets are polled until they agree, then compared
+    # (a hand-over panel lists them above the hand that ended, with no board to outline on)
     end = time.monotonic() + TIMEOUT_MS / 1000
-    listed, outlined = set(), set()
+    listed, outlined, board = set(), set(), True
     while time.monotonic() < end:
         listed = page_spaces(page, "#play-wait .play-wait-space")
-        outlined = page_spaces(page, "#play-board .space.wait")
+        board = page.locator("#hand-over").count() == 0
+        outlined = page_spaces(page, "#play-board .space.wait") if board else spaces
         if listed == spaces and outlined == spaces:
             return
         time.sleep(0.05)
     assert listed == spaces, ("listed", listed, spaces)
     assert outlined == spaces, ("outlined", outlined, spaces)
+
+
+def past_hand_over(page: Page, srv: LiveServer, gid: str, token: str) -> None:
+    """Once the page has drawn the game as the service has it: a hand that ended on the way
+    (a bot went out) shows its panel, which the player leaves with Next hand."""
+    v = D.view(srv, gid, token)
+    page.wait_for_function("v => Number(document.querySelector('#play').dataset.version) >= v", arg=v["version"])
+    while page.locator("#hand-over").count():
+        n = page.get_attribute("#hand-over", "data-hand")
+        page.locator("#handover-next").tap()
+        page.wait_for_function("""n => { const p = document.querySelector('#hand-over');
+            return !p || p.dataset.hand !== n; }""", arg=n)
 
 
 def my_turn_free(srv: LiveServer, gid: str, token: str, page: Page | None = None, timeout: float = 30) -> dict[str, Any]:
@@ -92,10 +116,7 @@ def my_turn_free(srv: LiveServer, gid: str, token: str, page: Page | None = None
             if page is not None:
                 shows_wait(page, v["waiting_for_board"])
             fix_board(srv, token, v["waiting_for_board"])
-            # until the sensors agree (a part of the chips sensed is still the same wait), or a new wait
-            old = wait_spaces(v["waiting_for_board"])
-            srv.wait_until(f"/api/v1/games/{gid}/view", lambda b: not b["waiting_for_board"]
-                           or not wait_spaces(b["waiting_for_board"]) <= old)
+            moved_on(srv, gid, v)
             continue
         if v["legal_actions"]:
             return v
@@ -107,6 +128,7 @@ def to_a_meld(page: Page, srv: LiveServer, gid: str, token: str, turns: int = 60
     """Play by taps (set-up, draw, discard), the board kept in step, until seat 0 can meld."""
     def wait() -> None:
         my_turn_free(srv, gid, token, page)
+        past_hand_over(page, srv, gid, token)
         expect(page.locator("#play-wait")).to_have_count(0)
     gingo_to_a_meld(page, turns, wait)
 
@@ -204,6 +226,65 @@ def test_the_play_screen_shows_what_the_board_waits_for(phone: Page, watcher: Pa
     tap_move(phone, moves.first)
     assert D.view(server, gid, token)["version"] > v1, "the turn after the board agreed was not played"
     expect(watcher.locator("#play-wait")).to_have_count(0)
+
+
+def to_a_hand_end_on_the_board(srv: LiveServer, gid: str, token: str, max_steps: int = 3000) -> dict[str, Any] | None:
+    """Play seat 0 by the API (melding when it can), the board kept in step, until the
+    board waits for chips after a hand has ended (the going out's, or, after a hand that
+    ended with none to move, the next hand's): the view then; None when the game ended
+    first (a going out with gin in hand wins the game at once)."""
+    for _ in range(max_steps):
+        v = D.view(srv, gid, token)
+        if v["finished"]:
+            return None
+        wait = v["waiting_for_board"]
+        if wait and v["public"].get("hands_over"):
+            return v
+        if wait:
+            fix_board(srv, token, wait)
+            moved_on(srv, gid, v)
+            continue
+        legal = v["legal_actions"]
+        if not legal:
+            time.sleep(0.02)  # a bot's turn
+            continue
+        melds = [a for a in legal if a["type"] in ("meld", "go_out")]
+        plain = [a for a in legal if a["type"] in ("draw", "setup", "new_hand", "choose_deal")]
+        discards = [a for a in legal if a["type"] == "discard" and not a["card"].startswith("JK")]
+        D.act(srv, gid, token, (melds or plain or discards or legal)[0])
+    raise AssertionError(f"no hand ended in {max_steps} steps")
+
+
+def test_a_hand_over_panel_lists_what_the_board_waits_for(phone: Page, server: LiveServer) -> None:
+    """A hand ends by a going out: before the next hand, the board must take the going
+    out's chips. The hand-over panel says so and lists the spaces, as a turn does; the list
+    follows the sensors, the panel stays until the player moves on."""
+    join(phone, server)
+    token = phone.evaluate("localStorage.getItem('gingo.token')")
+    for _ in range(8):  # a game can end with its first hand (gin held): deal again
+        gid = deal(phone, "gingo", skip_board=False)
+        phone.goto(f"{server.url}/#/")  # away while the API plays the hand out
+        v = to_a_hand_end_on_the_board(server, gid, token)
+        if v is not None:
+            break
+    else:
+        raise AssertionError("eight games ended with their first hand")
+    assert v is not None
+    wait = v["waiting_for_board"]
+    phone.goto(f"{server.url}/#/game/{gid}")
+    expect(phone.locator("#hand-over")).to_be_visible()
+    expect(phone.locator(".play-turn")).to_contain_text(re.compile(r"Hand \d+ is over: waiting for the board"))
+    shows_wait(phone, wait)
+    # the list sits above the panel, under the heading
+    box = phone.evaluate("""() => [document.querySelector('#play-wait').getBoundingClientRect().bottom,
+        document.querySelector('#hand-over').getBoundingClientRect().top]""")
+    assert box[0] <= box[1] + 1, box
+    shot(phone, "handover-wait")
+    fix_board(server, token, wait)
+    expect(phone.locator("#play-wait")).to_have_count(0)
+    expect(phone.locator("#hand-over")).to_be_visible()  # until the player moves on
+    past_hand_over(phone, server, gid, token)
+    expect(phone.locator("#hand-over")).to_have_count(0)
 
 
 def to_a_full_turn(phone: Page, server: LiveServer, gid: str, token: str, melds: int = 0) -> dict[str, Any]:

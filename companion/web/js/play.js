@@ -378,6 +378,23 @@ export async function mountPlay(main, game, ctx) {
         `Free ${s.name}'s seat`)));
   }
 
+  // What the board waits for, in a box (null: nothing): on this board, every space to put
+  // right, named in the seat's frame; on the friend's board (two boards, one game), a line
+  // saying its players are moving their chips.
+  function waitFor(wait, pub, me) {
+    if (!wait) return null;
+    if (wait.board && here && wait.board !== here) {
+      return h("div", { class: "play-wait", id: "play-wait", role: "region", "aria-label": "what the game waits for",
+        tabindex: "0", dataset: { board: wait.board } },  // fitWait may make it scroll: a keyboard scrolls it too
+        h("p", null, h("strong", { class: "play-wait-head" }, "Waiting for the other board: "),
+          `the chips on ${wait.board} do not match the game yet. Its players move them as its LEDs show; `,
+          "the game goes on as soon as they match."));
+    }
+    const side = me !== null ? sideOfSeat(me, rules.sides) : "1";
+    const teams = Object.values(rules.sides || {}).some(seats => seats.length > 1);
+    return waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
+  }
+
   function draw() {
     const pub = view.public || {};
     const me = view.seat;
@@ -416,12 +433,16 @@ export async function mountPlay(main, game, ctx) {
       if (ended.hand > said) { said = ended.hand; announce(handOverWords(ended, names, rules, sides)); }
       const botsOnly = (pub.seats || []).every(s => s.bot);
       if (botsOnly && !autoTimer) autoTimer = setTimeout(moveOn, HANDOVER_MS);
+      // a going out's chips (the capture, the last meld) are the board's to move before the
+      // next hand: the list of spaces, as during a turn, above the hand that ended
+      kids.push(waitFor(wait, pub, me));
       kids.push(handOverPanel({ summary: ended, names, rules, deck, sides, onNext: moveOn,
         nextWord: ended.finished ? (matchWord === "game" ? "See the game's end" : "See the final score") : "Next hand",
         auto: botsOnly ? `The bots play on in ${HANDOVER_MS / 1000} seconds.` : null }));
       kids.push(err, hostSeats(pub));
       root.dataset.version = String(view.version);
       root.replaceChildren(...kids.filter(Boolean));
+      fitWait(root);
       return;
     }
     if (view.finished) {  // the match end: the winner, the final score, Rematch and the score sheet
@@ -453,21 +474,9 @@ export async function mountPlay(main, game, ctx) {
       moves = movesPanel({ view, deck, words: rules, chosen, picks, act, redraw: draw,
         choose: (cards) => { chosen = new Set(cards); showError(err, ""); draw(); } });
     }
-    let waitBox = null;
     const elsewhere = !!(wait && wait.board && here && wait.board !== here);  // the friend's board, not this one
-    if (elsewhere) {
-      waitBox = h("div", { class: "play-wait", id: "play-wait", role: "region", "aria-label": "what the game waits for",
-        tabindex: "0", dataset: { board: wait.board } },  // fitWait may make it scroll: a keyboard scrolls it too
-        h("p", null, h("strong", { class: "play-wait-head" }, "Waiting for the other board: "),
-          `the chips on ${wait.board} do not match the game yet. Its players move them as its LEDs show; `,
-          "the game goes on as soon as they match."));
-      if (moves) holdMoves(moves);
-    } else if (wait) {
-      const side = me !== null ? sideOfSeat(me, rules.sides) : "1";
-      const teams = Object.values(rules.sides || {}).some(seats => seats.length > 1);
-      waitBox = waitPanel({ wait, frames: pub.frames, side, seat: me, teams, sideNames: sides, deck });
-      if (moves) holdMoves(moves);  // the moves wait too, said in one line
-    }
+    const waitBox = waitFor(wait, pub, me);
+    if (waitBox && moves) holdMoves(moves);  // the moves wait too, said in one line
     if (onBoard) {  // the board as the seat sees it, with the melds its chips stand for
       const melds = (pub.table && pub.table.melds) || [];
       // the melds on the table, folded away under the board (the board shows their chips)
