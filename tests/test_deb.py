@@ -8,8 +8,10 @@ emulated arm64 machine.
 import importlib.util
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,77 @@ def test_check_skips_with_one_line_and_fails_when_required(monkeypatch, capsys):
     monkeypatch.setenv("GINGO_PI_REQUIRED", "1")
     assert pi.main(["check"]) == 1
     assert "FAILED: cannot run here: binfmt_misc is not mounted" in capsys.readouterr().err
+
+
+DRIVER = r'''
+import importlib.util, sys, threading
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("pi", sys.argv[1])
+pi = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pi)
+done = Path(sys.argv[2])
+said = []
+
+def other():  # install.sh's side: a long program in the other thread
+    try:
+        pi.run(["sleep", "600"])
+        said.append("other: ended")
+    except pi.Stopped:
+        said.append("other: stopped")
+
+def main():
+    with pi.stop_on_signals():
+        worker = threading.Thread(target=other)
+        worker.start()
+        try:
+            try:
+                pi.run(["sleep", "601"])
+            finally:  # the cleanup the check does (stop the guests, remove the work folder)
+                worker.join(30)
+                done.write_text(" ".join(said))
+        except pi.Stopped as e:
+            print(f"FAILED: {e}", flush=True)
+            return 1
+    return 0
+
+sys.exit(main())
+'''
+
+
+def test_a_stop_signal_ends_every_program_and_lets_the_cleanup_run(tmp_path):
+    """`timeout 35m make pi-check` sends SIGTERM: before this, Python died at once, leaving
+    QEMU guests and the work folder (gigabytes of disk images) behind. Now every program the
+    check started is ended, in both threads, and the `finally` blocks run. Real processes and
+    a real signal; what this cannot see is QEMU itself (a `sleep` stands for it)."""
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER)
+    done = tmp_path / "cleaned"
+    proc = subprocess.Popen([sys.executable, str(driver), str(PI / "pi.py"), str(done)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        # both programs running (children of the driver)
+        deadline = time.monotonic() + 30
+        kids: list[int] = []
+        while time.monotonic() < deadline and len(kids) < 2:
+            kids = [int(p) for task in Path(f"/proc/{proc.pid}/task").iterdir()  # each thread's children
+                    for p in (task / "children").read_text().split()]
+            time.sleep(0.05)
+        assert len(kids) == 2, kids
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, (proc.returncode, out)
+    assert out.startswith("FAILED: stopped by SIGTERM before the check ended (2 programs still running were ended)"), out
+    assert done.read_text() == "other: stopped"  # the cleanup ran after the other thread unwound
+    for pid in kids:  # ended and reaped, not left running
+        assert not Path(f"/proc/{pid}").exists() or "sleep" not in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+
+
+def test_stopping_puts_back_the_handlers_it_found():
+    pi = _pi()
+    before = signal.getsignal(signal.SIGTERM)
+    with pi.stop_on_signals():
+        assert signal.getsignal(signal.SIGTERM) is pi._on_signal
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -39,15 +39,18 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parent.parent
@@ -100,6 +103,72 @@ class Failed(Exception):
     """A step failed (the message says which and why)."""
 
 
+class Stopped(Failed):
+    """The check was told to stop (SIGTERM, SIGINT or SIGHUP: a CI's time limit, Ctrl-C)."""
+
+
+# ---- stopping --------------------------------------------------------------------------
+# A time limit (`timeout -k 60 35m make pi-check`) or Ctrl-C must not leave QEMU guests,
+# qemu-user builds or gigabytes of disk images behind in the cache folder. Every program the
+# check starts goes through _spawn; on a stop signal (main thread) every one still running is
+# terminated and the main thread raises Stopped, so the cleanup in each `finally` runs: the
+# guests are stopped and the work folder removed. The other thread (install.sh's guest)
+# unwinds as its program ends or as it next starts one or waits for its guest.
+
+_children: set[subprocess.Popen[Any]] = set()
+_children_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def _spawn(argv: Sequence[str], **kw: object) -> subprocess.Popen[Any]:
+    """subprocess.Popen, remembered until :func:`_forget` (and refused once stopping)."""
+    stopped()
+    proc: subprocess.Popen[Any] = subprocess.Popen(list(argv), **kw)  # type: ignore[call-overload]
+    with _children_lock:
+        _children.add(proc)
+    return proc
+
+
+def _forget(proc: subprocess.Popen[Any]) -> None:
+    with _children_lock:
+        _children.discard(proc)
+
+
+def stopped() -> None:
+    """Raise :class:`Stopped` once a stop signal came."""
+    if _stopping.is_set():
+        raise Stopped("stopped by a signal before the check ended")
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    if _stopping.is_set():
+        return  # stopping already: the cleanup under way is not cut short by a second signal
+    _stopping.set()
+    with _children_lock:
+        live = list(_children)
+    for proc in live:
+        with contextlib.suppress(OSError):
+            proc.terminate()
+    raise Stopped(f"stopped by {signal.Signals(signum).name} before the check ended "
+                  f"({len(live)} program{'' if len(live) == 1 else 's'} still running were ended)")
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While inside, SIGTERM, SIGINT and SIGHUP raise :class:`Stopped` in the main thread
+    (the handlers before are put back after; nothing is changed outside the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    sigs = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    before = {sig: signal.signal(sig, _on_signal) for sig in sigs}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
 def required() -> bool:
     return os.environ.get("GINGO_PI_REQUIRED", "") not in ("", "0")
 
@@ -137,11 +206,26 @@ class Clock:
 
 def run(argv: Sequence[str], *, check: bool = True, timeout: float = 1800, quiet: bool = True,
         **kw: object) -> subprocess.CompletedProcess[str]:
-    r = subprocess.run(list(argv), text=True, capture_output=quiet, timeout=timeout, check=False, **kw)  # type: ignore[call-overload]
+    """Run a program to its end (as subprocess.run; ended on a stop signal, see _spawn)."""
+    pipe = subprocess.PIPE if quiet else None
+    proc = _spawn(argv, text=True, stdout=pipe, stderr=pipe, **kw)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:  # a timeout, a stop: the program does not outlive its caller
+        proc.kill()
+        proc.wait()  # (not its output: a child of it may hold the pipes open)
+        raise
+    finally:
+        for pipe_end in (proc.stdout, proc.stderr):
+            if pipe_end is not None:
+                pipe_end.close()
+        _forget(proc)
+    stopped()  # ended by a stop signal: not a failure of the program
+    r = subprocess.CompletedProcess(list(argv), proc.returncode, out, err)
     if check and r.returncode != 0:
         tail = ((r.stdout or "") + (r.stderr or ""))[-3000:]
         raise Failed(f"{' '.join(argv[:6])} exited with {r.returncode}:\n{tail}")
-    return r  # type: ignore[no-any-return]
+    return r
 
 
 # ---- prerequisites -----------------------------------------------------------------
@@ -441,8 +525,8 @@ class Guest:
                 "-append", "root=/dev/vda rw console=ttyAMA0 net.ifnames=1",
                 "-drive", f"file={self.disk},format=raw,if=virtio",
                 "-netdev", f"user,id=n0,restrict=on,{fwd}", "-device", "virtio-net-pci,netdev=n0,romfile="]
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=open(self.disk.with_suffix(".qemu.log"), "wb"))
+        with open(self.disk.with_suffix(".qemu.log"), "wb") as log:
+            self.proc = _spawn(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
 
     def stop(self) -> None:
         """QEMU ends at once (SIGTERM): the disk is thrown away after the check, and an
@@ -455,6 +539,8 @@ class Guest:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.proc:
+            _forget(self.proc)
 
     def console_tail(self, n: int = 40) -> str:
         try:
@@ -475,6 +561,7 @@ class Guest:
         """Until ssh answers (with a boot id other than ``new_boot``, after a reboot)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            stopped()
             if self.proc and self.proc.poll() is not None:
                 raise Failed(f"{self.name}: QEMU exited ({self.proc.returncode}); console:\n{self.console_tail()}")
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -500,6 +587,7 @@ class Guest:
         deadline = time.monotonic() + timeout
         last: object = None
         while time.monotonic() < deadline:
+            stopped()
             try:
                 status, body = self.http("GET", "/api/v1/health")
                 if status == 200 and isinstance(body, dict):
@@ -694,6 +782,11 @@ def check(args: argparse.Namespace) -> int:
             return 1
         print(f"pi-check: skipped: {e}")
         return 0
+    with stop_on_signals():
+        return _check(args, clock)
+
+
+def _check(args: argparse.Namespace, clock: Clock) -> int:
     work = Path(tempfile.mkdtemp(prefix="pi-check-", dir=cache_dir()))
     try:
         version = project_version()
@@ -755,14 +848,15 @@ def deb(args: argparse.Namespace) -> int:
     except Skip as e:
         print(f"make deb: cannot build here: {e}", file=sys.stderr)
         return 1
-    work = Path(tempfile.mkdtemp(prefix="deb-", dir=cache_dir()))
-    try:
-        build_deb(Path(args.out).resolve(), clock, work)
-    except (Failed, subprocess.TimeoutExpired) as e:
-        print(f"make deb: FAILED: {e}", file=sys.stderr)
-        return 1
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    with stop_on_signals():
+        work = Path(tempfile.mkdtemp(prefix="deb-", dir=cache_dir()))
+        try:
+            build_deb(Path(args.out).resolve(), clock, work)
+        except (Failed, subprocess.TimeoutExpired) as e:
+            print(f"make deb: FAILED: {e}", file=sys.stderr)
+            return 1
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     clock.table()
     return 0
 
