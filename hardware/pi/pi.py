@@ -149,8 +149,8 @@ def _on_signal(signum: int, frame: object) -> None:
     for proc in live:
         with contextlib.suppress(OSError):
             proc.terminate()
-    raise Stopped(f"stopped by {signal.Signals(signum).name} before the check ended "
-                  f"({len(live)} program{'' if len(live) == 1 else 's'} still running were ended)")
+    ended = "1 program still running was" if len(live) == 1 else f"{len(live)} programs still running were"
+    raise Stopped(f"stopped by {signal.Signals(signum).name} before the check ended ({ended} ended)")
 
 
 @contextlib.contextmanager
@@ -209,8 +209,16 @@ def run(argv: Sequence[str], *, check: bool = True, timeout: float = 1800, quiet
     """Run a program to its end (as subprocess.run; ended on a stop signal, see _spawn)."""
     pipe = subprocess.PIPE if quiet else None
     proc = _spawn(argv, text=True, stdout=pipe, stderr=pipe, **kw)
+    deadline = time.monotonic() + timeout
     try:
-        out, err = proc.communicate(timeout=timeout)
+        while True:  # in steps, so a stop is seen even when a child of the program holds the pipes
+            try:
+                out, err = proc.communicate(timeout=max(0.0, min(1.0, deadline - time.monotonic())))
+                break
+            except subprocess.TimeoutExpired:
+                stopped()
+                if time.monotonic() >= deadline:
+                    raise subprocess.TimeoutExpired(list(argv), timeout) from None
     except BaseException:  # a timeout, a stop: the program does not outlive its caller
         proc.kill()
         proc.wait()  # (not its output: a child of it may hold the pipes open)
