@@ -3,7 +3,9 @@ over deals its seat could not tell from the real one (information-set Monte Carl
 
 At the two choices of a turn that decide most (what to draw or dig, and which card to
 let go), the normal bot (:mod:`companion.games.gingo.play.strong`) names a few candidates:
-stock or its best digs of the spread pile, and the cards it values least. For each
+stock or its best digs of the spread pile, and the cards it values least; with four
+players also at each meld or hit it lays, its next best ones (:data:`LAYS`,
+:func:`companion.games.gingo.play.bot.lay_options`: which spaces its chips take). For each
 sample the bot deals again every card its seat cannot see (the other hands and the
 stock; their sizes are kept), as what the other players did in public this hand makes
 likely (:mod:`companion.games.gingo.play.inference`: the cards they dug and kept stay in
