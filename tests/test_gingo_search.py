@@ -115,6 +115,33 @@ def test_the_search_weighs_other_moves_than_the_normal_bots() -> None:
     assert differ >= 1 and same >= 1, (differ, same)
 
 
+def test_with_four_players_the_search_weighs_the_melds_it_lays() -> None:
+    """In the team game the search also weighs, at a meld or hit, the normal bot's next
+    best ones (legal moves, the normal bot's own first); with two players it lays what
+    the normal bot lays."""
+    from companion.games.gingo.play.bot import lay_options
+    from companion.games.gingo.rules import actions as A
+
+    weighed = {2: 0, 4: 0}
+    for players in (2, 4):
+        for seed in range(3):
+            play = GingoPlay([f"p{i}" for i in range(players)], {}, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(300):
+                if play.phase == "game_over":
+                    break
+                if play.phase == "play" and play.stage == "play":
+                    moves = candidates(play)
+                    if isinstance(moves[0], A.Meld | A.Hit):
+                        assert moves[0] == strong_move(play) == lay_options(play)[0][1]
+                        assert all(isinstance(m, A.Meld | A.Hit) for m in moves)
+                        for m in moves:
+                            play.clone().perform(m)  # legal: raises otherwise
+                        weighed[players] += len(moves) > 1
+                play.perform(strong_move(play, rng))
+    assert weighed[2] == 0 and weighed[4] >= 3, weighed
+
+
 def real_state(p: GingoPlay) -> str:
     """Everything of a play the search could touch: hands, stock, pile, turn, the table
     (melds, board, links), the deck's generator and its public JSON."""

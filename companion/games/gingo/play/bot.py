@@ -138,8 +138,22 @@ def bot_move(play: GingoPlay, rng: random.Random | None = None) -> A.Action:
         if best is not None and best[0] > 1.0:
             return best[1]
         return A.Draw(seat)
+    options = lay_options(play)
+    if options:
+        return options[0][1]
+    return discard_move(play, _best_discard(hand, play.keep))
+
+
+def lay_options(play: GingoPlay) -> list[tuple[float, A.Meld | A.Hit]]:
+    """The melds (or, when there is none, the hits) the player to move could lay before its
+    discard, each with the bot's score (what its chips do on the board, plus its cards), best
+    first: :func:`bot_move` lays the first. Empty when the bot would discard."""
+    seat = play.turn
+    side = side_of(seat)
+    hand = play.hands[seat]
+    game = play.table
     keep = play.keep
-    options: list[tuple[float, A.Action]] = []
+    options: list[tuple[float, A.Meld | A.Hit]] = []
     for cards, des in candidate_melds(hand, game):
         left = [c for c in hand if c not in cards]
         if not left or (keep is not None and left == [keep]):
@@ -157,10 +171,8 @@ def bot_move(play: GingoPlay, rng: random.Random | None = None) -> A.Action:
             score = _chip_value(game, side, [des.get(c, c)])
             if score >= 0:
                 options.append((score + 1, A.Hit(seat, mid, (c,), tuple(des.items()))))
-    if options:
-        options.sort(key=lambda x: -x[0])
-        return options[0][1]
-    return discard_move(play, _best_discard(hand, keep))
+    options.sort(key=lambda x: -x[0])
+    return options
 
 
 def bot_action(play: GingoPlay, rng: random.Random | None = None) -> dict[str, Any]:
@@ -257,4 +269,4 @@ def _is_legal(play: GingoPlay, action: A.Action) -> bool:
     return True
 
 
-__all__ = ["bot_move", "bot_action", "discard_move", "legal_moves", "legal_actions"]
+__all__ = ["bot_move", "bot_action", "lay_options", "discard_move", "legal_moves", "legal_actions"]

@@ -3,7 +3,9 @@ over deals its seat could not tell from the real one (information-set Monte Carl
 
 At the two choices of a turn that decide most (what to draw or dig, and which card to
 let go), the normal bot (:mod:`companion.games.gingo.play.strong`) names a few candidates:
-stock or its best digs of the spread pile, and the cards it values least. For each
+stock or its best digs of the spread pile, and the cards it values least; with four
+players also at each meld or hit it lays, its next best ones (:data:`LAYS`,
+:func:`companion.games.gingo.play.bot.lay_options`: which spaces its chips take). For each
 sample the bot deals again every card its seat cannot see (the other hands and the
 stock; their sizes are kept), as what the other players did in public this hand makes
 likely (:mod:`companion.games.gingo.play.inference`: the cards they dug and kept stay in
@@ -45,6 +47,7 @@ import time
 from collections.abc import Sequence
 
 from companion import cards as C
+from companion.games.gingo.play.bot import lay_options
 from companion.games.gingo.play.inference import fits_mask, weighted_deal
 from companion.games.gingo.play.play import GingoPlay
 from companion.games.gingo.play.strong import dig_options, discard_order, strong_move
@@ -56,6 +59,7 @@ SAMPLES = 12  # deals played out at most per decision
 MIN_SAMPLES = 2  # deals played out even when the budget is spent
 DISCARDS = 3  # the cards the normal bot values least, weighed against each other
 DIGS = 2  # the best digs weighed against drawing from the stock
+LAYS = {2: 0, 4: 2}  # by players: the next best melds (or hits) weighed against the normal bot's
 WIN = 30.0  # a won game, in steps of link distance
 MOVE_CAP = 120  # a play-out still running after this many moves is scored as it stands
 
@@ -142,6 +146,12 @@ def candidates(play: GingoPlay) -> list[A.Action]:
         for action in [A.Draw(seat)] + [a for _, a in dig_options(play)[:DIGS]]:
             if action not in out:
                 out.append(action)
+        return out
+    if isinstance(normal, (A.Meld, A.Hit)):
+        out = [normal]
+        for _, lay in lay_options(play)[1:1 + LAYS.get(len(play.hands), 0)]:
+            if lay not in out:
+                out.append(lay)
         return out
     if not isinstance(normal, A.Discard) or len(play.hands[seat]) <= 1:
         return [normal]
