@@ -33,10 +33,14 @@ def gingo_hint(play: GingoPlay, seat: int, move: Any) -> dict[str, Any]:
             text += f" and meld {names(meld['cards'])} at once: its chips help your link"
         else:
             text += ": its cards lay off at once"
-    elif kind == "meld":
-        text = f"meld {names(action.get('cards') or [])}: its chips are the best on the board for you"
-    elif kind == "hit":
-        text = f"lay {names(action.get('cards') or [])} off on a meld on the table"
+    elif kind in ("meld", "hit"):
+        text = (f"meld {names(action.get('cards') or [])}" if kind == "meld"
+                else f"lay {names(action.get('cards') or [])} off on a meld on the table")
+        if len(candidates(play)) > 1:  # weighed against others (four players): by play-outs
+            text += (f": of the {'melds' if kind == 'meld' else 'lay-offs'} you can make, it left the best board "
+                     "when the rest of the hand was played out over hands the others could hold")
+        elif kind == "meld":
+            text += ": its chips are the best on the board for you"
     elif kind == "discard":
         hand = play.hands[seat]
         if len(hand) <= 1:
