@@ -365,23 +365,15 @@ def test_a_gingo_hint_says_why_a_weighed_meld_was_chosen() -> None:
     """In the team game the strong bot weighs the melds it could lay by playing the hand
     out, so the hint gives that reason, not the chips' score the normal bot goes by
     (which another meld may beat); with two players a meld is the normal bot's, for its chips."""
-    from companion.games.gingo.play.search import candidates
     from companion.games.gingo.rules import actions as A
+    from tests.test_gingo_search import lay_points
 
     said: dict[str, set[str]] = {"weighed": set(), "one": set()}
     for players in (2, 4):
-        for seed in range(4):
-            play = GingoPlay([f"p{i}" for i in range(players)], {}, seed=seed)
-            rng = random.Random(seed)
-            for _ in range(300):
-                if play.phase == "game_over":
-                    break
-                if play.phase == "play" and play.stage == "play":
-                    moves = candidates(play)
-                    if isinstance(moves[0], A.Meld):
-                        text = gingo_hint(play, play.turn)["text"]
-                        if text.startswith("meld "):
-                            said["weighed" if len(moves) > 1 else "one"].add(text.split(":", 1)[1].strip())
-                play.perform(gingo_move(play, "normal", rng))
+        for play, moves in lay_points(players, 4):
+            if isinstance(moves[0], A.Meld):
+                text = gingo_hint(play, play.turn)["text"]
+                if text.startswith("meld "):
+                    said["weighed" if len(moves) > 1 else "one"].add(text.split(":", 1)[1].strip())
     assert said["weighed"] and all(t.startswith("of the melds you can make, it left the best board") for t in said["weighed"]), said
     assert said["one"] == {"its chips are the best on the board for you"}, said

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -115,6 +116,25 @@ def test_the_search_weighs_other_moves_than_the_normal_bots() -> None:
     assert differ >= 1 and same >= 1, (differ, same)
 
 
+def lay_points(players: int, games: int) -> Iterator[tuple[GingoPlay, list[Any]]]:
+    """Games ``0 .. games - 1`` (seeds) of ``players`` played by the normal bot in every
+    seat: each position where the search's first candidate is a meld or a hit, with the
+    candidates (look, do not change the play)."""
+    from companion.games.gingo.rules import actions as A
+
+    for seed in range(games):
+        play = GingoPlay([f"p{i}" for i in range(players)], {}, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if play.phase == "game_over":
+                break
+            if play.phase == "play" and play.stage == "play":
+                moves = candidates(play)
+                if isinstance(moves[0], A.Meld | A.Hit):
+                    yield play, moves
+            play.perform(strong_move(play, rng))
+
+
 def test_with_four_players_the_search_weighs_the_melds_it_lays() -> None:
     """In the team game the search also weighs, at a meld or hit, the normal bot's next
     best ones (legal moves, the normal bot's own first); with two players it lays what
@@ -124,21 +144,12 @@ def test_with_four_players_the_search_weighs_the_melds_it_lays() -> None:
 
     weighed = {2: 0, 4: 0}
     for players in (2, 4):
-        for seed in range(3):
-            play = GingoPlay([f"p{i}" for i in range(players)], {}, seed=seed)
-            rng = random.Random(seed)
-            for _ in range(300):
-                if play.phase == "game_over":
-                    break
-                if play.phase == "play" and play.stage == "play":
-                    moves = candidates(play)
-                    if isinstance(moves[0], A.Meld | A.Hit):
-                        assert moves[0] == strong_move(play) == lay_options(play)[0][1]
-                        assert all(isinstance(m, A.Meld | A.Hit) for m in moves)
-                        for m in moves:
-                            play.clone().perform(m)  # legal: raises otherwise
-                        weighed[players] += len(moves) > 1
-                play.perform(strong_move(play, rng))
+        for play, moves in lay_points(players, 3):
+            assert moves[0] == strong_move(play) == lay_options(play)[0][1]
+            assert all(isinstance(m, A.Meld | A.Hit) for m in moves)
+            for m in moves:
+                play.clone().perform(m)  # legal: raises otherwise
+            weighed[players] += len(moves) > 1
     assert weighed[2] == 0 and weighed[4] >= 3, weighed
 
 
